@@ -1,0 +1,142 @@
+"""The Cranfield reference: Lab 04's runs written by the reference ``write_run``, read back
+with ``ir_measures`` and evaluated per query, and the notes' table to hold them against.
+
+``bundle()`` returns everything the Cranfield checks need, computed once and cached on disk
+(``autograder.cache``) under a key made of the Cranfield files, the given code, the solutions
+and the library versions, so any change there recomputes it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from autograder import cache, layout, measures
+
+K = 100
+SYSTEMS = ("tfidf", "bm25")
+
+#: The notes' table (Part V), as printed: truncated to 4 decimals.
+NOTES_TABLE = {
+    "tfidf": {"P@10": "0.2284", "R@100": "0.7006", "RR": "0.5100", "AP": "0.2737", "nDCG@10": "0.3170"},
+    "bm25": {"P@10": "0.1991", "R@100": "0.6512", "RR": "0.5044", "AP": "0.2405", "nDCG@10": "0.2822"},
+    "bm25-word": {"P@10": "0.219", "AP": "0.262"},
+}
+
+#: The table's rows: the two runs of Part V and Part V's word-tokenizer BM25.
+SYSTEM_TITLES = {"tfidf": "TF-IDF", "bm25": "BM25", "bm25-word": r"BM25, \b\w+\b tokens"}
+
+_LIBRARIES = ("ir_datasets", "ir_measures", "pytrec_eval-terrier", "numpy", "scikit-learn", "rank_bm25")
+
+
+def truncate(value: float, decimals: int) -> str:
+    """``value`` cut (not rounded) to ``decimals`` places, as the notes print: 0.70066 -> 0.7006."""
+    text = f"{value:.{decimals + 6}f}"
+    return text[: text.index(".") + decimals + 1]
+
+
+def _versions() -> list[str]:
+    found = []
+    for name in _LIBRARIES:
+        try:
+            found.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}==absent")
+    return found
+
+
+def bundle_key() -> str:
+    """The content key of the bundle; makes sure Cranfield is available first."""
+    from autograder.solution import load_lab05
+
+    lab05 = load_lab05()
+    lab05.data.load_cranfield()  # raises CranfieldUnavailable with the fix
+    folder = lab05.data.cache_dir()
+    files = [folder / name for name in sorted(lab05.data.CRANFIELD_FILES.values())]
+    code = [layout.handout_file(name) for name in ("data.py", "retrieval.py")]
+    code += [layout.solution_file(name) for name in layout.GRADED_FILES]
+    code += [Path(__file__), Path(measures.__file__)]
+    return cache.fingerprint([*files, *code, *_versions(), K])
+
+
+def bundle() -> dict:
+    """The Cranfield reference, from the on-disk cache or computed (a few seconds)."""
+    return cache.cached_json("cranfield", bundle_key(), compute_bundle)
+
+
+def compute_bundle() -> dict:
+    """Compute the bundle: queries, qrels, titles, and per system the search results, the run
+    as ``ir_measures`` reads it back, and per-query values of every Cranfield measure."""
+    from autograder.solution import load_lab05
+
+    lab05 = load_lab05()
+    queries = lab05.data.load_queries()
+    qrels = lab05.data.load_qrels()
+    docs = lab05.data.load_docs()
+    searches = {
+        "tfidf": lab05.retrieval.search_tfidf,
+        "bm25": lab05.retrieval.search_bm25,
+        "bm25-word": lambda text, k: lab05.retrieval.search_bm25(
+            text, k, tokenize=lab05.retrieval.word_tokenize),
+    }
+    systems = {}
+    with tempfile.TemporaryDirectory(prefix="lab05-reference-") as folder:
+        for name, search in searches.items():
+            results = {query.query_id: search(query.text, K) for query in queries}
+            by_text = {query.text: results[query.query_id] for query in queries}
+            path = Path(folder) / f"lab04_{name}.run"
+            lab05.runs.write_run(path, name.replace("-", "_"),
+                                 lambda text, k: by_text[text][:k], queries, k=K)
+            systems[name] = _evaluate_run_file(path, qrels, lab05.data.read_run)
+            systems[name]["results"] = {qid: [[doc_id, score] for doc_id, _title, score in hits]
+                                        for qid, hits in results.items()}
+    return {
+        "queries": [[query.query_id, query.text] for query in queries],
+        "qrels": qrels,
+        "titles": {doc.doc_id: doc.title for doc in docs},
+        "systems": systems,
+    }
+
+
+def _evaluate_run_file(path: Path, qrels, read_run) -> dict:
+    import ir_measures
+
+    scores: dict[str, dict[str, float]] = {}
+    for scored in ir_measures.read_trec_run(str(path)):
+        scores.setdefault(scored.query_id, {})[scored.doc_id] = scored.score
+    values = {label: measures.ir_measures_values(spec.ir_measure, qrels, scores)
+              for label, spec in measures.CRANFIELD.items()}
+    return {
+        "rankings": read_run(path),
+        "values": values,
+        "aggregates": {label: sum(per_query.values()) / len(per_query)
+                       for label, per_query in values.items()},
+    }
+
+
+def table(reference: dict) -> str:
+    """The evaluation table of the bundle's runs next to the notes' numbers, as text."""
+    labels = list(measures.CRANFIELD)
+    lines = [f"{'system':<22}{'':<7}" + "".join(f"{label:>13}" for label in labels)]
+    for name, title in SYSTEM_TITLES.items():
+        aggregates = reference["systems"][name]["aggregates"]
+        notes = NOTES_TABLE[name]
+        lines.append(f"{title:<22}{'ours':<7}" + "".join(
+            f"{truncate(aggregates[label], 4):>13}"
+            for label in labels))
+        lines.append(f"{'':<22}{'notes':<7}" + "".join(f"{notes.get(label, '-'):>13}" for label in labels))
+    return "\n".join(lines)
+
+
+def disagreements(reference: dict) -> list[str]:
+    """Every number of the notes' table the reference does not reproduce (empty when all do)."""
+    problems = []
+    for name, notes in NOTES_TABLE.items():
+        aggregates = reference["systems"][name]["aggregates"]
+        for label, printed in notes.items():
+            decimals = len(printed.split(".")[1])
+            ours = truncate(aggregates[label], decimals)
+            if ours != printed:
+                problems.append(f"{SYSTEM_TITLES[name]} {label}: ours {ours}, notes {printed}")
+    return problems

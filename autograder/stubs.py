@@ -1,0 +1,76 @@
+"""Generate the handout's stubs from the reference solution, so the two cannot drift.
+
+In ``solutions/lab05/*.py`` every line between ``# BEGIN SOLUTION`` and ``# END SOLUTION``
+is solution-only. Inside a function the block becomes ``raise NotImplementedError(...)``
+naming the function and where to read about it; at module level it is dropped. Signatures,
+docstrings and everything outside the blocks are copied as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autograder import layout
+
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+
+#: Where the notes explain each function of the API (the stub's pointer for the student).
+NOTES_PART = {
+    "confusion_matrix": "Part II", "accuracy": "Part II", "precision_at_k": "Part II",
+    "recall_at_k": "Part II", "reciprocal_rank": "Part III", "average_precision": "Part III",
+    "dcg_at_k": "Part IV", "ndcg_at_k": "Part IV", "evaluate": "Part V",
+    "largest_differences": "Part VI", "write_run": "Part V",
+}
+
+_DEF = re.compile(r"^def (\w+)\(")
+
+
+def not_implemented_line(indent: str, function: str, filename: str) -> str:
+    """The body a stub gets: an error naming the function, the file and the notes' part."""
+    part = NOTES_PART.get(function, "the notes")
+    return (f'{indent}raise NotImplementedError("{function} is not implemented yet: write it in '
+            f'lab05/{filename} (its docstring has the contract; {part} of the notes explains it)")\n')
+
+
+def make_stub(source: str, filename: str) -> str:
+    """The stub version of a solution file's source text."""
+    out: list[str] = []
+    function, inside = None, False
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        match = _DEF.match(line)
+        if match:
+            function = match.group(1)
+        marker = line.strip()
+        if marker == BEGIN:
+            if inside:
+                raise ValueError(f"{filename}:{number}: {BEGIN} inside another solution block")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            if indent:
+                out.append(not_implemented_line(indent, function, filename))
+        elif marker == END:
+            if not inside:
+                raise ValueError(f"{filename}:{number}: {END} without {BEGIN}")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{filename}: {BEGIN} is never closed")
+    return re.sub(r"\n{4,}", "\n\n\n", "".join(out))
+
+
+def expected_stubs() -> dict[str, str]:
+    """``{filename: stub text}`` for every graded file, generated from the solutions."""
+    return {name: make_stub(layout.solution_file(name).read_text(encoding="utf-8"), name)
+            for name in layout.GRADED_FILES}
+
+
+def write_stubs() -> list[str]:
+    """Regenerate the handout's stubs; returns the names of the files that changed."""
+    changed = []
+    for name, text in expected_stubs().items():
+        target = layout.handout_file(name)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+            changed.append(name)
+    return changed

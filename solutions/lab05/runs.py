@@ -1,0 +1,57 @@
+"""Lab 05: writing a system's results as a TREC run file (you implement ``write_run``).
+
+A run file has one line per retrieved document, six columns separated by spaces::
+
+    query_id Q0 doc_id rank score system_name
+
+trec_eval and ``ir_measures`` split the columns on whitespace, ignore the rank column and
+re-sort each query's documents by score, so the scores must be written with enough digits.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+# BEGIN SOLUTION
+from itertools import islice
+# END SOLUTION
+
+
+def write_run(path, system_name: str, search_fn: Callable[[str, int], list], queries: Iterable,
+              k: int = 100) -> None:
+    """Write the top k results of ``search_fn`` for every query to the TREC run file ``path``.
+
+    ``queries`` is an iterable of objects with ``.query_id`` and ``.text`` (ir_datasets'
+    ``GenericQuery``). For each query, in the order given, call ``search_fn(query.text, k)``;
+    it returns at most k ``(doc_id, title, score)`` tuples, best first. Write one line per
+    result, in the order ``search_fn`` returned them, at most k lines per query::
+
+        f"{query_id} Q0 {doc_id} {rank} {score:.8f} {system_name}"
+
+    where ``rank`` counts from 1 within the query and ``score`` has 8 decimals. The file is
+    UTF-8 with ``\\n`` line ends and replaces any file at ``path``.
+
+    Edge cases: a query with no results writes no line; if ``search_fn`` returns more than k
+    results only the first k are written. ``ValueError`` if k is not a positive integer or
+    ``system_name`` is empty or contains whitespace (it would add a column).
+
+    Example (Part V):
+
+    >>> from lab05.retrieval import search_tfidf      # doctest: +SKIP
+    >>> write_run("lab04_tfidf.run", "tfidf", search_tfidf, queries)  # doctest: +SKIP
+
+    writes lines such as ``1 Q0 184 1 0.37455264 tfidf``.
+    """
+    # BEGIN SOLUTION
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"write_run: k must be a positive integer, got {k!r}")
+    if not isinstance(system_name, str) or not system_name or any(c.isspace() for c in system_name):
+        raise ValueError(f"write_run: system_name must be a non-empty string without whitespace, "
+                         f"got {system_name!r}")
+    lines = []
+    for query in queries:
+        for rank, (doc_id, _title, score) in enumerate(islice(search_fn(query.text, k), k), start=1):
+            lines.append(f"{query.query_id} Q0 {doc_id} {rank} {score:.8f} {system_name}\n")
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.writelines(lines)
+    # END SOLUTION

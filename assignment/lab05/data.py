@@ -81,9 +81,10 @@ def load_cranfield():
         try:  # ir_datasets downloads lazily; ask for the qrels now to fail early and clearly
             next(iter(dataset.qrels_iter()))
         except Exception as error:  # any download failure: network, proxy, checksum...
+            detail = f"{type(error).__name__}: {error}"
             raise CranfieldUnavailable(
                 f"Cranfield is not in ir_datasets' cache ({cache_dir()}) and could not be "
-                f"downloaded ({type(error).__name__}: {error}). Fix: get the files "
+                f"downloaded ({detail[:120]}{'...' if len(detail) > 120 else ''}). Fix: get the files "
                 f"{', '.join(CRANFIELD_FILES)} (from your course page) into a folder and run "
                 "`python -m lab05.data seed FOLDER`, or set IR_DATASETS_HOME to a cache that "
                 "holds them.") from None

@@ -31,11 +31,16 @@ def write_run(path, system_name: str, search_fn: Callable[[str, int], list], que
     results only the first k are written. ``ValueError`` if k is not a positive integer or
     ``system_name`` is empty or contains whitespace (it would add a column).
 
-    Example (Part V):
+    Example (Part V: TF-IDF's top 2 for Cranfield's query 1, as search_tfidf returns them):
 
-    >>> from lab05.retrieval import search_tfidf      # doctest: +SKIP
-    >>> write_run("lab04_tfidf.run", "tfidf", search_tfidf, queries)  # doctest: +SKIP
-
-    writes lines such as ``1 Q0 184 1 0.37455264 tfidf``.
+    >>> from types import SimpleNamespace
+    >>> queries = [SimpleNamespace(query_id="1", text="what similarity laws must be obeyed ...")]
+    >>> def search(text, k):
+    ...     return [("13", "similarity laws for stressing heated wings .", 0.28530787686316306),
+    ...             ("184", "scale models for thermo-aeroelastic research .", 0.2682569476847945)][:k]
+    >>> write_run("lab04_tfidf.run", "tfidf", search, queries, k=2)
+    >>> print(open("lab04_tfidf.run").read(), end="")
+    1 Q0 13 1 0.28530788 tfidf
+    1 Q0 184 2 0.26825695 tfidf
     """
     raise NotImplementedError("write_run is not implemented yet: write it in lab05/runs.py (its docstring has the contract; Part V of the notes explains it)")

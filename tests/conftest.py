@@ -1,0 +1,43 @@
+"""Shared fixtures: the reference lab05 package, the Cranfield reference, handout copies."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autograder import layout
+
+CRANFIELD_MISSING = (
+    "Cranfield is not available to ir_datasets: these tests need it. Seed the cache with "
+    "`.venv/bin/python -m autograder seed-cranfield FOLDER` (a folder holding cran.all.1400, "
+    "cran.qry, cranqrel; `make test` does it from ../shared/cranfield) or set IR_DATASETS_HOME.")
+
+
+@pytest.fixture(scope="session")
+def lab05():
+    """The reference package: solutions' graded files with the handout's given files."""
+    from autograder.solution import load_lab05
+
+    return load_lab05()
+
+
+@pytest.fixture(scope="session")
+def cranfield(lab05):
+    """The Cranfield reference bundle (runs, rankings, ir_measures values per query)."""
+    from autograder import cranfield as reference
+
+    try:
+        return reference.bundle()
+    except lab05.data.CranfieldUnavailable as error:
+        pytest.fail(f"{CRANFIELD_MISSING}\n{error}", pytrace=False)
+
+
+def make_handout(target: Path, graded_dir: Path | None = None) -> Path:
+    """A copy of the handout in ``target``, its graded files taken from ``graded_dir`` if given."""
+    shutil.copytree(layout.HANDOUT, target, ignore=shutil.ignore_patterns("__pycache__", "*.run"))
+    if graded_dir is not None:
+        for name in layout.GRADED_FILES:
+            shutil.copyfile(Path(graded_dir) / name, target / "lab05" / name)
+    return target

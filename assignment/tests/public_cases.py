@@ -211,18 +211,3 @@ def _same_run_line(line: str, expected: tuple) -> bool:
 
 def cases_for(question: str) -> list[Case]:
     return [case for case in CASES if case.question == question]
-
-
-def otter_tests(question: str) -> dict:
-    """The otter test cases of one question, to put in an otter test file's globals."""
-    from otter.test_files import test_case
-
-    def make(case):
-        def check():
-            message = problem(case, reload=True)
-            if message:
-                raise AssertionError(message)
-        return check
-
-    return {f"test_{case.id.replace('-', '_').replace('@', '_at_')}":
-            test_case(name=case.id, points=1, hidden=False)(make(case)) for case in cases_for(question)}

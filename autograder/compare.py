@@ -1,0 +1,151 @@
+"""Judging one call: the child's tagged answer against the expected value.
+
+Values arrive as the harness's tagged JSON (``harness.encode``) and are decoded here into
+plain Python values; anything that is not an honest number where a number is due (a bool,
+a float subclass, a string, NaN, inf, None...) fails with a message saying what came back.
+Numbers pass within 1e-6, absolute or relative.
+"""
+
+from __future__ import annotations
+
+import math
+
+from autograder.cases import RAISES
+from autograder.sandbox import Outcome
+
+TOLERANCE = 1e-6
+NUMBER_TYPES = ("int", "float")
+
+
+class Unacceptable(ValueError):
+    """A returned value of a kind the contract does not allow."""
+
+
+def number(encoded) -> float:
+    """The number in an encoded value; ``Unacceptable`` says what came back instead."""
+    kind = encoded.get("type") if isinstance(encoded, dict) else None
+    if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+        value = encoded.get("value")
+        if isinstance(value, str):
+            raise Unacceptable(f"returned {value}, not a number")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise Unacceptable("returned something that is not a number")
+        return float(value)
+    raise Unacceptable(f"returned {describe(encoded)}, expected a number")
+
+
+def describe(encoded) -> str:
+    """A short description of what a call returned, for messages."""
+    if not isinstance(encoded, dict):
+        return "an unreadable value"
+    kind = encoded.get("type")
+    if kind == "None":
+        return "None (is a return statement missing?)"
+    if kind == "bool":
+        return f"the bool {encoded.get('value')}"
+    if kind == "str":
+        return f"the string {str(encoded.get('value'))[:60]!r}"
+    if kind in ("list", "tuple", "dict"):
+        return f"a {kind} of {encoded.get('length')} items"
+    if kind == "other":
+        bases = encoded.get("bases") or []
+        made = f", a subclass of {bases[0]}" if bases else ""
+        return f"an object of type {encoded.get('name')}{made} (return a plain number, e.g. float(x))"
+    return f"a value of type {kind}"
+
+
+def plain(encoded):
+    """The encoded value as plain JSON data (for display and storage); never raises."""
+    if not isinstance(encoded, dict):
+        return None
+    kind = encoded.get("type")
+    if kind in NUMBER_TYPES or kind in ("bool", "str") or (isinstance(kind, str) and kind.startswith("numpy.")):
+        return encoded.get("value")
+    if kind in ("list", "tuple"):
+        return [plain(item) for item in encoded.get("items", [])[:50]]
+    if kind == "dict":
+        return {str(plain(k)): plain(v) for k, v in encoded.get("items", [])[:50]}
+    if kind == "None":
+        return None
+    return f"<{describe(encoded)}>"
+
+
+def close(actual: float, expected: float) -> bool:
+    return abs(actual - expected) <= TOLERANCE or abs(actual - expected) <= TOLERANCE * abs(expected)
+
+
+def _same(encoded, expected) -> str | None:
+    """None when ``encoded`` equals ``expected`` (with tolerance), else why not."""
+    if isinstance(expected, bool) or isinstance(expected, (int, float)):
+        try:
+            value = number(encoded)
+        except Unacceptable as problem:
+            return str(problem)
+        return None if close(value, float(expected)) else f"returned {value!r}, expected {expected!r}"
+    if isinstance(expected, str):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind != "str":
+            return f"returned {describe(encoded)}, expected the string {expected!r}"
+        return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
+    if isinstance(expected, (list, tuple)):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind not in ("list", "tuple"):
+            return f"returned {describe(encoded)}, expected {_container(expected)} of {len(expected)}"
+        items = encoded.get("items", [])
+        if encoded.get("length") != len(expected):
+            return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
+        for position, (item, want) in enumerate(zip(items, expected)):
+            problem = _same(item, want)
+            if problem:
+                return f"item {position}: {problem} (returned {plain(encoded)!r}, expected {list(expected)!r})"
+        return None
+    if isinstance(expected, dict):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind != "dict":
+            return f"returned {describe(encoded)}, expected a dict of {len(expected)} items"
+        got = {}
+        for key, value in encoded.get("items", []):
+            if not isinstance(key, dict) or key.get("type") != "str":
+                return f"returned a dict with a key that is {describe(key)}, expected query ids (strings)"
+            got[key.get("value")] = value
+        if set(got) != set(expected) or encoded.get("length") != len(expected):
+            missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+            return (f"returned keys {sorted(got)[:10]}, expected {sorted(expected)[:10]}"
+                    + (f" (missing {missing[:5]})" if missing else "") + (f" (extra {extra[:5]})" if extra else ""))
+        for key in sorted(expected):
+            problem = _same(got[key], expected[key])
+            if problem:
+                return f"for {key!r}: {problem}"
+        return None
+    return f"cannot compare with {expected!r}"
+
+
+def _container(expected) -> str:
+    return "a tuple" if isinstance(expected, tuple) else "a list"
+
+
+def verdict(outcome: Outcome, expected) -> tuple[str, str]:
+    """``(status, message)`` of one call against its expected value or expected error."""
+    wants_error = isinstance(expected, dict) and set(expected) == {RAISES}
+    if outcome.status == "value":
+        if wants_error:
+            return "fail", f"returned {plain(outcome.value)!r}, expected it to raise {expected[RAISES]}"
+        problem = _same(outcome.value, expected)
+        return ("pass", "") if problem is None else ("fail", problem)
+    if outcome.status == "error":
+        error = outcome.error or {}
+        if wants_error and expected[RAISES] in error.get("mro", []):
+            return "pass", ""
+        raised = f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": ")
+        if wants_error:
+            return "fail", f"{raised}; expected {expected[RAISES]}"
+        return "error", raised
+    if outcome.status == "timeout":
+        return "timeout", f"did not finish in time: {outcome.detail}"
+    if outcome.status == "crash":
+        return "crash", f"the process died during this call: {outcome.detail}"
+    return "not-run", outcome.detail or "not run"
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

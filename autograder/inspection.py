@@ -1,0 +1,30 @@
+"""Reading a graded file's source (never running it) for evaluation-library imports."""
+
+from __future__ import annotations
+
+import ast
+
+from autograder.isolation import BANNED_MODULES
+
+
+def library_imports(source: bytes) -> list[str]:
+    """Evaluation libraries the source imports (``import x``, ``from x import``,
+    ``__import__("x")``, ``importlib.import_module("x")``), sorted; [] if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    found = set()
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            function = node.func
+            called = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+            if called in ("__import__", "import_module") and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in BANNED_MODULES)
+    return sorted(found)

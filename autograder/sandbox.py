@@ -1,0 +1,452 @@
+"""Running a submission's calls in an isolated child process (the parent side).
+
+``run(...)`` starts ``harness.py`` in a child enclosed as ``Isolation.mode`` says (see
+``jail.py``), with resource limits, reads its channel with a per-call and a per-submission
+time limit, and returns one ``Outcome`` per call. A call that hangs or kills the child costs
+that call: the child is killed (its whole PID namespace, process group or uid) and a fresh
+one continues with the next call; a function that does it twice loses its remaining calls.
+Every byte from the child is parsed as untrusted data; nothing it writes survives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HARNESS = Path(__file__).resolve().parent / "harness.py"
+LINE_LIMIT = 40 << 20          # one channel line (a run file is at most 16 MiB before escaping)
+CHANNEL_LIMIT = 256 << 20      # all channel bytes of one child
+STRIKES = 2                    # crashes or timeouts after which a function's other calls are skipped
+STARTUP_SECONDS = 10.0         # the child's start-up and the imports, beyond the per-call limit
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How children are enclosed: ``jail`` (namespaces), ``uid`` (another user) or ``none``."""
+    mode: str
+    python: str
+    uid: int | None = None          # the first sandbox uid; worker slot n uses uid + n
+    read_paths: tuple = ()          # jail: what the child can read (Python, its libraries)
+    hidden_paths: tuple = ()        # jail: evaluation libraries covered inside the child's world
+    banned: tuple = ()              # top-level modules metrics code may not import
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_seconds: float
+    submission_seconds: float
+    memory_mb: int
+    output_kb: int
+    file_mb: int = 64
+    tmp_mb: int = 64
+    processes: int = 16
+
+
+@dataclass
+class Outcome:
+    """What became of one call (or one import): ``status`` is ``value``, ``error``,
+    ``timeout``, ``crash``, ``not-run`` (or ``ok`` for an import)."""
+    status: str
+    value: object = None
+    error: dict | None = None
+    seconds: float = 0.0
+    detail: str = ""
+
+
+@dataclass
+class SandboxResult:
+    outcomes: list
+    imports: dict = field(default_factory=dict)
+    banned_imports: list = field(default_factory=list)   # (module, the file or function importing it)
+    stdout: str = ""
+    stderr: str = ""
+    restarts: int = 0
+    elapsed: float = 0.0
+    notes: list = field(default_factory=list)
+
+
+class _Capture:
+    """Keeps the first ``limit`` bytes of a stream and counts the rest."""
+
+    def __init__(self, limit: int):
+        self.limit, self.data, self.dropped = limit, bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.limit - len(self.data)
+        self.data += chunk[:max(room, 0)]
+        self.dropped += max(len(chunk) - max(room, 0), 0)
+
+    def text(self) -> str:
+        text = self.data.decode("utf-8", errors="replace")
+        return text + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
+
+
+def _kill_uid(uid: int) -> None:
+    """Kill every process owned by ``uid`` (a sandbox uid only ever runs one submission)."""
+    for _ in range(3):
+        found = False
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    if os.stat(entry.path).st_uid == uid:
+                        os.kill(int(entry.name), signal.SIGKILL)
+                        found = True
+                except (OSError, ProcessLookupError):
+                    pass
+        if not found:
+            return
+        time.sleep(0.01)
+
+
+def _count_tasks(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.stat(entry.path).st_uid == uid:
+                    count += len(os.listdir(f"{entry.path}/task"))
+            except OSError:
+                pass
+    return count
+
+
+class _Child:
+    """One child process and its channel."""
+
+    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: dict):
+        read_end, write_end = os.pipe()
+        config = {**config, "channel": write_end}
+        self.process = subprocess.Popen(
+            [isolation.python, "-I", "-B", str(HARNESS), json.dumps(config)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(write_end,), env=env, cwd=str(work), start_new_session=True)
+        os.close(write_end)
+        self.channel, self.buffer, self.received, self.jail_pid = read_end, bytearray(), 0, None
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(read_end, selectors.EVENT_READ, "channel")
+        self.selector.register(self.process.stdout, selectors.EVENT_READ, "stdout")
+        self.selector.register(self.process.stderr, selectors.EVENT_READ, "stderr")
+        self.output = output
+        self.open = 3
+
+    def messages(self, deadline_of):
+        """Yield parsed channel messages; ``("timeout",)`` or ``("eof",)`` end the stream."""
+        while True:
+            while b"\n" in self.buffer:
+                line, _, rest = self.buffer.partition(b"\n")
+                self.buffer = bytearray(rest)
+                try:
+                    message = json.loads(line)
+                    if not isinstance(message, dict):
+                        raise ValueError
+                except ValueError:
+                    yield ("garbage", line[:200])
+                    return
+                yield ("message", message)
+            if len(self.buffer) > LINE_LIMIT or self.received > CHANNEL_LIMIT:
+                yield ("garbage", b"(more output on the grading channel than any answer needs)")
+                return
+            remaining = deadline_of() - time.monotonic()
+            if remaining <= 0:
+                yield ("timeout",)
+                return
+            if not self.selector.get_map():
+                yield ("eof",)
+                return
+            for key, _ in self.selector.select(timeout=min(remaining, 1.0)):
+                fd = key.fd if key.data == "channel" else key.fileobj.fileno()
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    self.selector.unregister(key.fileobj)
+                    if key.data == "channel":
+                        self._drain_output()
+                        yield from self._rest_then_eof()
+                        return
+                    continue
+                if key.data == "channel":
+                    self.buffer += chunk
+                    self.received += len(chunk)
+                else:
+                    self.output[key.data].add(chunk)
+
+    def _rest_then_eof(self):
+        while b"\n" in self.buffer:
+            line, _, rest = self.buffer.partition(b"\n")
+            self.buffer = bytearray(rest)
+            try:
+                yield ("message", json.loads(line))
+            except ValueError:
+                yield ("garbage", line[:200])
+                return
+        yield ("eof",)
+
+    def _drain_output(self) -> None:
+        """After the channel closed, keep what the child printed (briefly, without blocking)."""
+        end = time.monotonic() + 0.2
+        while self.selector.get_map() and time.monotonic() < end:
+            for key, _ in self.selector.select(timeout=0.05):
+                chunk = os.read(key.fileobj.fileno(), 1 << 20)
+                if not chunk:
+                    self.selector.unregister(key.fileobj)
+                else:
+                    self.output[key.data].add(chunk)
+
+    def kill(self, isolation: Isolation, uid: int | None) -> str:
+        """Kill the child and all it started; returns how it ended."""
+        if self.jail_pid:
+            try:
+                os.kill(self.jail_pid, signal.SIGKILL)  # PID 1 of its namespace: all die with it
+            except ProcessLookupError:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if isolation.mode == "uid" and uid is not None:
+            _kill_uid(uid)
+        code = self.process.wait()
+        for key in list(self.selector.get_map().values()):
+            self.selector.unregister(key.fileobj)
+        self.selector.close()
+        os.close(self.channel)
+        self.process.stdout.close()
+        self.process.stderr.close()
+        if code < 0:
+            return f"killed by signal {signal.Signals(-code).name}"
+        return f"exit status {code}"
+
+
+def _environment(home: str) -> dict:
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home,
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "PYTHONHASHSEED": "0"}
+
+
+def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: Isolation,
+        slot: int = 0) -> SandboxResult:
+    """Run ``calls`` (``[{"fn", "file"}, ...]``, the job's call list) against the ``lab05``
+    package in ``lab_dir``; the job files hold the calls' inputs."""
+    started = time.monotonic()
+    uid = isolation.uid + slot if isolation.uid is not None else None
+    result = SandboxResult(outcomes=[None] * len(calls))
+    output = {"stdout": _Capture(limits.output_kb << 10), "stderr": _Capture(limits.output_kb << 10)}
+    strikes: dict[str, int] = {}
+    skip, skip_files = set(), set()
+    start = 0
+    deadline = started + limits.submission_seconds
+    with tempfile.TemporaryDirectory(prefix="lab05-child-") as scratch:
+        scratch = Path(scratch)
+        os.chmod(scratch, 0o711)
+        work, jail_root = scratch / "work", scratch / "root"
+        work.mkdir()
+        jail_root.mkdir()
+        if isolation.mode == "uid":
+            os.chown(work, uid, uid)
+        processes = limits.processes
+        if isolation.mode == "jail" and os.getuid() != 0:
+            processes += _count_tasks(os.getuid())
+        home = "/tmp" if isolation.mode == "jail" else str(work)
+        env = _environment(home)
+        while True:
+            config = {
+                "jobs": [str(path) for path in job_files], "lab_dir": str(lab_dir), "start": start,
+                "skip": sorted(skip), "skip_files": sorted(skip_files), "isolation": isolation.mode,
+                "uid": uid, "work_dir": str(work), "jail_root": str(jail_root),
+                "jail_read": list(isolation.read_paths), "jail_hide": list(isolation.hidden_paths),
+                "banned": list(isolation.banned), "environment": env,
+                "limits": {"memory_mb": limits.memory_mb, "file_mb": limits.file_mb, "tmp_mb": limits.tmp_mb,
+                           "processes": processes, "cpu_seconds": limits.submission_seconds + 5},
+            }
+            child = _Child(isolation, config, env, work, output)
+            state = _Reader(calls, start, skip, skip_files, result)
+            ending = state.read(child, limits, deadline)
+            how = child.kill(isolation, uid)
+            if ending == "done":
+                break
+            blamed = state.blame(ending, how, output["stderr"].text())
+            if blamed is None:  # nothing left to run, or the submission's time is up
+                break
+            function = calls[blamed]["fn"] if isinstance(blamed, int) else None
+            if function:
+                strikes[function] = strikes.get(function, 0) + 1
+                if strikes[function] >= STRIKES:
+                    skip.add(function)
+                start = blamed + 1
+            else:
+                skip_files.add(blamed)
+                start = state.next_index
+            result.restarts += 1
+            if time.monotonic() >= deadline:
+                result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
+                break
+            if start >= len(calls):
+                break
+    for index, outcome in enumerate(result.outcomes):
+        if outcome is None:
+            call = calls[index]
+            if call["file"] in result.imports and result.imports[call["file"]].status != "ok":
+                reason = f"lab05/{call['file']} did not import"
+            elif call["fn"] in skip:
+                reason = f"{call['fn']} crashed or hung {STRIKES} times; its other cases were not run"
+            elif time.monotonic() >= deadline:
+                reason = f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
+            else:
+                reason = "not run"
+            result.outcomes[index] = Outcome("not-run", detail=reason)
+    result.stdout, result.stderr = output["stdout"].text(), output["stderr"].text()
+    result.elapsed = time.monotonic() - started
+    return result
+
+
+class _Reader:
+    """Follows one child's messages, filling the result; knows which call is under way."""
+
+    def __init__(self, calls, start, skip, skip_files, result: SandboxResult):
+        self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
+        self.importing = None
+        self.next_index = self._next(start)
+        self.last_message = time.monotonic()
+
+    def _runs(self, index: int) -> bool:
+        call = self.calls[index]
+        imported = self.result.imports.get(call["file"])
+        return (call["fn"] not in self.skip and call["file"] not in self.skip_files
+                and (imported is None or imported.status == "ok"))
+
+    def _next(self, index: int) -> int:
+        while index < len(self.calls) and not self._runs(index):
+            index += 1
+        return index
+
+    def read(self, child: _Child, limits: Limits, deadline: float) -> str:
+        allowance = limits.call_seconds + STARTUP_SECONDS
+
+        def deadline_of():
+            per_call = self.last_message + (allowance if self.importing or not self.started else limits.call_seconds)
+            return min(per_call, deadline)
+
+        self.started = False
+        for event in child.messages(deadline_of):
+            if event[0] != "message":
+                return event[0] if event[0] != "garbage" else "garbage"
+            message = event[1]
+            self.last_message = time.monotonic()
+            if "jail_pid" in message and not self.started and isinstance(message["jail_pid"], int):
+                child.jail_pid = message["jail_pid"]
+            elif "importing" in message and message["importing"] in ("metrics.py", "runs.py"):
+                self.importing = message["importing"]
+            elif "imported" in message and message["imported"] == self.importing:
+                error = message.get("error")
+                self.result.imports[self.importing] = Outcome("error" if error else "ok", error=_error(error))
+                if error:
+                    self.skip_files.add(self.importing)
+                self.importing = None
+                self.next_index = self._next(self.next_index)
+            elif "banned_import" in message:
+                during = self.importing or (self.calls[self.next_index]["fn"] if self.next_index < len(self.calls)
+                                            else "")
+                self.result.banned_imports.append((str(message["banned_import"])[:100], during))
+            elif message.get("i") == self.next_index and self.importing is None and self.next_index < len(self.calls):
+                self.started = True
+                seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
+                if "error" in message:
+                    outcome = Outcome("error", error=_error(message["error"]), seconds=seconds)
+                else:
+                    outcome = Outcome("value", value=message.get("value"), seconds=seconds)
+                self.result.outcomes[self.next_index] = outcome
+                self.next_index = self._next(self.next_index + 1)
+            elif message.get("done") is True:
+                return "done" if self.next_index >= len(self.calls) else "garbage"
+            else:
+                return "garbage"
+            self.started = self.started or "i" in message
+        return "eof"
+
+    def blame(self, ending: str, how: str, stderr: str):
+        """Record what ended the child on the call (or import) under way; returns it."""
+        tail = stderr.strip().splitlines()[-3:]
+        detail = {"timeout": "took too long", "eof": f"the process ended ({how})",
+                  "garbage": "wrote something that is not an answer to the grading channel"}[ending]
+        if tail and ending == "eof":
+            detail += ": " + " | ".join(line[:200] for line in tail)
+        status = "timeout" if ending == "timeout" else "crash"
+        if self.importing:
+            self.result.imports[self.importing] = Outcome(status, detail=detail)
+            return self.importing
+        if self.next_index >= len(self.calls):
+            return None
+        self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
+        return self.next_index
+
+
+def _error(error) -> dict | None:
+    """An error description from the child, reduced to known fields of bounded size."""
+    if not isinstance(error, dict):
+        return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}
+    return {
+        "type": str(error.get("type", "?"))[:100],
+        "mro": [str(name)[:50] for name in error.get("mro", [])][:10] if isinstance(error.get("mro"), list) else [],
+        "message": str(error.get("message", ""))[:500],
+        "traceback": [str(line)[:300] for line in error.get("traceback", [])][:8]
+        if isinstance(error.get("traceback"), list) else [],
+    }
+
+
+_PROBE_SOURCE = """
+import os
+
+
+def probe(paths):
+    readable = []
+    for path in paths:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, "rb").close()
+            readable.append(path)
+        except OSError:
+            pass
+    return readable
+"""
+
+
+def self_test(isolation: Isolation, protected=None) -> str | None:
+    """Run a probe child: None when it starts, answers, and can read none of ``protected``
+    (default: the grader's own files); otherwise what went wrong."""
+    from autograder import cache, layout
+
+    protected = [str(p) for p in (protected or [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC,
+                                                Path(__file__).parent, cache.cache_dir()])]
+    with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as folder:
+        folder = Path(folder)
+        os.chmod(folder, 0o711)
+        package = folder / "lab" / "lab05"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "metrics.py").write_text(_PROBE_SOURCE)
+        (package / "runs.py").write_text("")
+        for path in (folder / "lab", package, *package.iterdir()):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        job = folder / "job.json"
+        job.write_text(json.dumps({"calls": [{"fn": "probe", "file": "metrics.py", "args": [protected]}]}))
+        limits = Limits(call_seconds=20, submission_seconds=30, memory_mb=1024, output_kb=8)
+        result = run(folder / "lab", [job], [{"fn": "probe", "file": "metrics.py"}], limits, isolation)
+    outcome = result.outcomes[0]
+    if outcome.status != "value":
+        detail = outcome.detail or (outcome.error or {}).get("message", "")
+        imported = result.imports.get("metrics.py")
+        if imported is not None and imported.status != "ok":
+            detail = imported.detail or (imported.error or {}).get("message", "")
+        return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
+    readable = [item.get("value") for item in outcome.value.get("items", [])]
+    if readable:
+        return f"a child could read the grader's files: {', '.join(map(str, readable))}"
+    return None

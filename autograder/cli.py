@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def _table(args) -> int:
@@ -35,7 +36,29 @@ def _stubs(args) -> int:
     return 0
 
 
+def _grade(args) -> int:
+    from autograder import batch
+
+    summary = batch.grade_batch(args.paths, args.out, jobs=args.jobs, force=args.force, isolation=args.isolation,
+                                rubric_path=args.rubric, uid=args.uid, python=args.child_python)
+    scores = [result.score for result in summary.results]
+    errors = sum(result.status != "graded" for result in summary.results)
+    print(f"graded {summary.graded}, skipped {summary.skipped} already graded, of {len(summary.results)} "
+          f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
+          f"{errors} could not be graded")
+    print(f"results: {summary.out}/<submission>/results.json and feedback.md; grades: {summary.out}/grades.csv")
+    return 0
+
+
+def _reference(args) -> int:
+    from autograder import reference
+
+    print(f"wrote {reference.write()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from autograder import isolation, layout
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -50,6 +73,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
     stubs.set_defaults(run=_stubs)
+
+    grade = commands.add_parser("grade", help="grade submissions (folders or zips, or folders of them, "
+                                "e.g. a Gradescope export) into OUT")
+    grade.add_argument("paths", nargs="+", metavar="PATH")
+    grade.add_argument("--out", required=True, type=Path, help="where results, feedback and grades.csv go")
+    grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: the cores)")
+    grade.add_argument("--force", action="store_true", help="grade again what is already graded")
+    grade.add_argument("--isolation", default="auto", choices=["auto", "jail", "uid", "none"],
+                       help="how submissions are enclosed (default auto: a namespace jail, else another user "
+                            "when root; none only for trusted code)")
+    grade.add_argument("--rubric", type=Path, default=layout.RUBRIC)
+    grade.add_argument("--uid", type=int, default=isolation.DEFAULT_UID,
+                       help="first uid submissions run as when the grader is root")
+    grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
+    grade.set_defaults(run=_grade)
+
+    regenerate = commands.add_parser("reference", help="regenerate autograder/reference/expected.json "
+                                     "from solutions/ and ir_measures")
+    regenerate.set_defaults(run=_reference)
     return parser
 
 
@@ -57,6 +99,6 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except (FileNotFoundError, ValueError, RuntimeError) as error:
+    except (FileNotFoundError, ValueError, RuntimeError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -247,8 +247,17 @@ def apply_limits(limits) -> None:
     cap(resource.RLIMIT_NPROC, limits["processes"])
 
 
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when the grader that started it dies."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 def main() -> None:
     global _channel
+    die_with_parent()
     config = json.loads(sys.argv[1])
     _channel = config["channel"]
     job = {"tables": {}, "results": {}, "queries": {}, "calls": []}
@@ -264,6 +273,7 @@ def main() -> None:
         import jail
         sys.path.pop(0)
         lab_dir = jail.enter(config, send)
+        die_with_parent()  # changing user cleared it
     apply_limits(config["limits"])
     sys.meta_path.insert(0, BannedImports(config["banned"]))
     modules = import_graded(lab_dir, set(config.get("skip_files", [])))

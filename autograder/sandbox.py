@@ -198,18 +198,27 @@ class _Child:
                 else:
                     self.output[key.data].add(chunk)
 
+    def watch(self, pid: int) -> None:
+        """Hold a pidfd on the jail's PID 1 (a pid number could be reused once it is gone)."""
+        if self.jail_pid is None and pid > 1:
+            try:
+                self.jail_pid = os.pidfd_open(pid)
+            except OSError:
+                pass
+
     def kill(self, isolation: Isolation, uid: int | None) -> str:
         """Kill the child and all it started; returns how it ended."""
-        if self.jail_pid:
+        if self.jail_pid is not None:
             try:
-                os.kill(self.jail_pid, signal.SIGKILL)  # PID 1 of its namespace: all die with it
-            except ProcessLookupError:
+                signal.pidfd_send_signal(self.jail_pid, signal.SIGKILL)  # PID 1: its namespace dies with it
+            except OSError:
                 pass
+            os.close(self.jail_pid)
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        if isolation.mode == "uid" and uid is not None:
+        if isolation.mode == "uid" and uid not in (None, 0, os.getuid()):
             _kill_uid(uid)
         code = self.process.wait()
         for key in list(self.selector.get_map().values()):
@@ -266,8 +275,10 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
             }
             child = _Child(isolation, config, env, work, output)
             state = _Reader(calls, start, skip, skip_files, result)
-            ending = state.read(child, limits, deadline)
-            how = child.kill(isolation, uid)
+            try:
+                ending = state.read(child, limits, deadline)
+            finally:
+                how = child.kill(isolation, uid)
             if ending == "done":
                 break
             blamed = state.blame(ending, how, output["stderr"].text())
@@ -339,7 +350,7 @@ class _Reader:
             message = event[1]
             self.last_message = time.monotonic()
             if "jail_pid" in message and not self.started and isinstance(message["jail_pid"], int):
-                child.jail_pid = message["jail_pid"]
+                child.watch(message["jail_pid"])
             elif "importing" in message and message["importing"] in ("metrics.py", "runs.py"):
                 self.importing = message["importing"]
             elif "imported" in message and message["imported"] == self.importing:

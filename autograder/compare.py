@@ -14,7 +14,7 @@ from autograder.cases import RAISES
 from autograder.sandbox import Outcome
 
 TOLERANCE = 1e-6
-NUMBER_TYPES = ("int", "float")
+NUMBER_TYPES = ("int", "float", "fraction", "decimal")
 
 
 class Unacceptable(ValueError):

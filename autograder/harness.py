@@ -76,6 +76,10 @@ def encode(value, depth: int = 0):
         items = list(value.items())[:MAX_ITEMS]
         return {"type": "dict", "items": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items],
                 "length": len(value)}
+    exact = [getattr(sys.modules.get(module), name, None) for module, name in (("fractions", "Fraction"),
+                                                                              ("decimal", "Decimal"))]
+    if kind in exact and kind is not None:  # honest real numbers of the standard library
+        return {"type": kind.__name__.lower(), "value": _float_json(float(value))}
     floats, ints = _numpy_types()
     if kind in floats:
         return {"type": f"numpy.{kind.__name__}", "value": _float_json(float(value))}

@@ -47,6 +47,12 @@ class Limits:
     file_mb: int = 64
     tmp_mb: int = 64
     processes: int = 16
+    functions: int = 11             # the API's functions: each gets an equal share of the time
+
+    def function_seconds(self) -> float:
+        """The time all calls of one function may take together, so that one slow function
+        cannot use up the others' time."""
+        return self.submission_seconds / self.functions
 
 
 @dataclass
@@ -247,9 +253,10 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
     result = SandboxResult(outcomes=[None] * len(calls))
     output = {"stdout": _Capture(limits.output_kb << 10), "stderr": _Capture(limits.output_kb << 10)}
     strikes: dict[str, int] = {}
-    skip, skip_files = set(), set()
+    spent: dict[str, float] = {}      # seconds each function has used
+    skip, skip_files, budget_gone = set(), set(), set()
     start = 0
-    deadline = started + limits.submission_seconds
+    deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
     with tempfile.TemporaryDirectory(prefix="lab05-child-") as scratch:
         scratch = Path(scratch)
         os.chmod(scratch, 0o711)
@@ -274,7 +281,7 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
                            "processes": processes, "cpu_seconds": limits.submission_seconds + 5},
             }
             child = _Child(isolation, config, env, work, output)
-            state = _Reader(calls, start, skip, skip_files, result)
+            state = _Reader(calls, start, skip, skip_files, result, spent)
             try:
                 ending = state.read(child, limits, deadline)
             finally:
@@ -287,8 +294,10 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
             function = calls[blamed]["fn"] if isinstance(blamed, int) else None
             if function:
                 strikes[function] = strikes.get(function, 0) + 1
-                if strikes[function] >= STRIKES:
+                if strikes[function] >= STRIKES or state.budget_ran_out:
                     skip.add(function)
+                    if state.budget_ran_out:
+                        budget_gone.add(function)
                 start = blamed + 1
             else:
                 skip_files.add(blamed)
@@ -304,6 +313,9 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
             call = calls[index]
             if call["file"] in result.imports and result.imports[call["file"]].status != "ok":
                 reason = f"lab05/{call['file']} did not import"
+            elif call["fn"] in budget_gone:
+                reason = (f"{call['fn']} used up its time budget ({limits.function_seconds():.1f} s for all its "
+                          "cases); its other cases were not run")
             elif call["fn"] in skip:
                 reason = f"{call['fn']} crashed or hung {STRIKES} times; its other cases were not run"
             elif time.monotonic() >= deadline:
@@ -319,8 +331,9 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
 class _Reader:
     """Follows one child's messages, filling the result; knows which call is under way."""
 
-    def __init__(self, calls, start, skip, skip_files, result: SandboxResult):
+    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict):
         self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
+        self.spent, self.budget_ran_out = spent, False
         self.importing = None
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
@@ -338,17 +351,22 @@ class _Reader:
 
     def read(self, child: _Child, limits: Limits, deadline: float) -> str:
         allowance = limits.call_seconds + STARTUP_SECONDS
+        budget = limits.function_seconds()
 
         def deadline_of():
-            per_call = self.last_message + (allowance if self.importing or not self.started else limits.call_seconds)
-            return min(per_call, deadline)
+            if self.importing or not self.started:
+                return min(self.last_message + allowance, deadline)
+            function = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            left = max(budget - self.spent.get(function, 0.0), 0.0)
+            self.budget_ran_out = left < limits.call_seconds
+            return min(self.last_message + min(limits.call_seconds, left), deadline)
 
         self.started = False
         for event in child.messages(deadline_of):
             if event[0] != "message":
                 return event[0] if event[0] != "garbage" else "garbage"
             message = event[1]
-            self.last_message = time.monotonic()
+            previous, self.last_message = self.last_message, time.monotonic()
             if "jail_pid" in message and not self.started and isinstance(message["jail_pid"], int):
                 child.watch(message["jail_pid"])
             elif "importing" in message and message["importing"] in ("metrics.py", "runs.py"):
@@ -372,6 +390,8 @@ class _Reader:
                 else:
                     outcome = Outcome("value", value=message.get("value"), seconds=seconds)
                 self.result.outcomes[self.next_index] = outcome
+                function = self.calls[self.next_index]["fn"]
+                self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - previous)
                 self.next_index = self._next(self.next_index + 1)
             elif message.get("done") is True:
                 return "done" if self.next_index >= len(self.calls) else "garbage"
@@ -383,7 +403,8 @@ class _Reader:
     def blame(self, ending: str, how: str, stderr: str):
         """Record what ended the child on the call (or import) under way; returns it."""
         tail = stderr.strip().splitlines()[-3:]
-        detail = {"timeout": "took too long", "eof": f"the process ended ({how})",
+        detail = {"timeout": "used up its function's time budget" if self.budget_ran_out else "took too long",
+                  "eof": f"the process ended ({how})",
                   "garbage": "wrote something that is not an answer to the grading channel"}[ending]
         if tail and ending == "eof":
             detail += ": " + " | ".join(line[:200] for line in tail)

@@ -253,8 +253,9 @@ def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain
     """
     # BEGIN SOLUTION
     k = _positive_int("k", k, "ndcg_at_k")
-    gain_of = _gain_function(gain, "ndcg_at_k")
-    ideal = _dcg(sorted(judgments.values(), reverse=True)[:k], gain_of)
+    _gain_function(gain, "ndcg_at_k")
+    ideal_ranking = sorted(judgments, key=lambda doc_id: judgments[doc_id], reverse=True)
+    ideal = dcg_at_k(ideal_ranking, judgments, k, gain)
     if ideal == 0:
         return 0.0
     return dcg_at_k(ranking, judgments, k, gain) / ideal

@@ -1,0 +1,51 @@
+"""Realistic buggy submissions lose points in the right function's checks and nowhere else;
+correct variants (numpy, other structure, full-precision runs) get full marks."""
+
+import pytest
+
+import buggy
+import subs
+from autograder import batch, layout
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, cranfield):
+    folder = tmp_path_factory.mktemp("buggy")
+    for bug in buggy.BUGS:
+        subs.write(folder / "in" / bug.id, {bug.file: subs.with_function(bug.file, bug.source)})
+    for name, (file, source) in buggy.VARIANTS.items():
+        subs.write(folder / "in" / f"variant-{name}", {file: subs.with_function(file, source)})
+    subs.write(folder / "in" / "reference", {})
+    summary = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False,
+                                rubric_path=subs.test_rubric(folder))
+    return {result.submission: result for result in summary.results}
+
+
+def test_suite_is_large_enough():
+    """Are there at least 25 buggy submissions and 3 correct variants?"""
+    assert len(buggy.BUGS) >= 25 and len(buggy.VARIANTS) >= 3
+    assert len({bug.id for bug in buggy.BUGS}) == len(buggy.BUGS)
+
+
+@pytest.mark.parametrize("bug", buggy.BUGS, ids=[bug.id for bug in buggy.BUGS])
+def test_bug_loses_points_only_where_it_is(graded, bug):
+    """Does the bug cost points in its own function(s) and nowhere else?"""
+    result = graded[bug.id]
+    assert result.status == "graded", result.problems
+    scores = subs.function_scores(result)
+    for function, (score, possible) in scores.items():
+        if function in bug.loses:
+            assert score < possible, f"{function} kept full marks ({score}/{possible})"
+        else:
+            assert score == possible, f"{function} lost points ({score}/{possible}) for a bug elsewhere"
+    assert not any(flag.startswith("library") for flag in result.flags)
+
+
+@pytest.mark.parametrize("name", sorted(buggy.VARIANTS) + ["reference"])
+def test_correct_variant_gets_full_marks(graded, name):
+    """Does a correct submission written differently get every point?"""
+    result = graded[name if name == "reference" else f"variant-{name}"]
+    failing = [(check.name, [case.message for case in check.cases if not case.passed][:2])
+               for check in result.checks if check.score < check.max_score]
+    assert result.score == result.max_score == 100, failing
+    assert result.problems == () and result.flags == ()

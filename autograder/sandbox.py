@@ -294,11 +294,12 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
             function = calls[blamed]["fn"] if isinstance(blamed, int) else None
             if function:
                 strikes[function] = strikes.get(function, 0) + 1
-                if strikes[function] >= STRIKES or state.budget_ran_out:
+                out_of_budget = ending == "timeout" and state.budget_ran_out
+                if strikes[function] >= STRIKES or out_of_budget:
                     skip.add(function)
-                    if state.budget_ran_out:
+                    if out_of_budget:
                         budget_gone.add(function)
-                start = blamed + 1
+                start = max(blamed + 1, state.next_index)
             else:
                 skip_files.add(blamed)
                 start = state.next_index
@@ -333,7 +334,7 @@ class _Reader:
 
     def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict):
         self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
-        self.spent, self.budget_ran_out = spent, False
+        self.spent, self.budget_ran_out, self.duplicate = spent, False, None
         self.importing = None
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
@@ -396,6 +397,9 @@ class _Reader:
             elif message.get("done") is True:
                 return "done" if self.next_index >= len(self.calls) else "garbage"
             else:
+                answered = message.get("i")
+                if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
+                    self.duplicate = answered  # an answer came twice: that call split the process
                 return "garbage"
             self.started = self.started or "i" in message
         return "eof"
@@ -409,6 +413,10 @@ class _Reader:
         if tail and ending == "eof":
             detail += ": " + " | ".join(line[:200] for line in tail)
         status = "timeout" if ending == "timeout" else "crash"
+        if self.duplicate is not None:
+            self.result.outcomes[self.duplicate] = Outcome(
+                "crash", detail="the process split during this call (its answer came twice)")
+            return self.duplicate
         if self.importing:
             self.result.imports[self.importing] = Outcome(status, detail=detail)
             return self.importing

@@ -165,11 +165,16 @@ def write_package(staged: Staged, target: Path) -> Path:
 # ------------------------------------------------------------------ batches
 
 def _is_submission(path: Path) -> bool:
-    if path.suffix.lower() == ".zip":
+    """One submission (a zip, or a folder with the graded files or without any sub-submission),
+    rather than a folder of submissions."""
+    if path.suffix.lower() == ".zip" or not path.is_dir():
         return True
-    if not path.is_dir():
+    if any((path / sub / name).is_file() for sub in ("", "lab05") for name in layout.GRADED_FILES):
+        return True
+    if (path / "submission_metadata.yml").is_file():
         return False
-    return any((path / sub / name).is_file() for sub in ("", "lab05") for name in layout.GRADED_FILES)
+    return not any((child.is_dir() and not child.name.startswith(".")) or child.suffix.lower() == ".zip"
+                   for child in path.iterdir())
 
 
 def _students(metadata: dict, folder: str) -> tuple:

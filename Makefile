@@ -10,6 +10,7 @@ BIN := $(VENV)/bin
 
 demo: cranfield
 	$(BIN)/python -m autograder table
+	$(BIN)/python -m autograder grade examples/submissions --out out/examples --force
 
 test: cranfield
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -95,6 +95,10 @@ def describe_error(error: BaseException, lab_dir: str) -> dict:
               if frame.filename.startswith(lab_dir) and os.path.basename(frame.filename) in ("metrics.py", "runs.py")]
     lines = [f'File "lab05/{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}\n    {f.line or ""}'
              for f in frames[-8:]]
+    if isinstance(error, SyntaxError) and str(error.filename or "").startswith(lab_dir):
+        text = (error.text or "").rstrip("\n")
+        lines.append(f'File "lab05/{os.path.basename(error.filename)}", line {error.lineno}\n    {text}\n'
+                     f'    {" " * max((error.offset or 1) - 1, 0)}^')
     try:
         message = str(error)[:500]
     except BaseException:  # a hostile __str__

@@ -115,9 +115,12 @@ EDGE_CASES = [
     _c("confusion_matrix", "no-tn", "collection_size equal to |retrieved ∪ relevant| (TN = 0)",
        ["a", "b"], ["c"], 3),
     _c("confusion_matrix", "nothing", "nothing retrieved, nothing relevant", [], [], 7),
+    _c("confusion_matrix", "mixed", "hits, misses and false alarms together", ["a", "b", "c"], ["b", "c", "d", "e"], 20),
     _c("confusion_matrix", "too-small", "collection_size smaller than the union: ValueError", ["a", "b"], ["c"], 2),
     _c("accuracy", "perfect", "retrieving exactly the relevant docs", ["a", "b"], ["a", "b"], 10),
     _c("accuracy", "all-wrong", "retrieving exactly the non-relevant docs", ["c"], ["a", "b"], 3),
+    _c("accuracy", "half-right", "one hit, one miss, one false alarm among 10 documents", ["a", "c"], ["a", "b"], 10),
+    _c("accuracy", "empty-system", "retrieving nothing", [], ["a", "b", "c"], 50),
     _c("accuracy", "too-small", "collection_size smaller than the union: ValueError", ["a"], ["b"], 1),
     _c("precision_at_k", "short", "ranking shorter than k (divide by k)", ["a", "b"], {"a": 1}, k=5),
     _c("precision_at_k", "empty", "empty ranking", [], {"a": 1}, k=3),
@@ -141,6 +144,7 @@ EDGE_CASES = [
     _c("reciprocal_rank", "empty", "empty ranking", [], GRADED),
     _c("reciprocal_rank", "rank-4", "first relevant doc at rank 4", ["b", "p", "q", "d"], GRADED),
     _c("reciprocal_rank", "rel-2", "threshold rel=2 skips a grade-1 doc", ["d", "c"], GRADED, rel=2),
+    _c("reciprocal_rank", "rel-3", "threshold rel=3 skips grades 1 and 2", ["d", "c", "a"], GRADED, rel=3),
     _c("reciprocal_rank", "minus-one", "grade -1 is not relevant", ["n", "a"], GRADED),
     _c("reciprocal_rank", "rel-0", "rel=0 is not a positive integer: ValueError", RNR, GRADED, rel=0),
     _c("average_precision", "r-zero", "no relevant document (R = 0)", ["a", "b"], {"a": 0, "b": -1}),
@@ -238,7 +242,7 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
                 kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20])
             if function == "ndcg_at_k":
                 kwargs["gain"] = rng.choice(["linear", "exp"])
-            elif rng.random() < 0.3:
+            elif rng.random() < 0.5:
                 kwargs["rel"] = rng.choice([2, 3])
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
             made.append(Case(case_id, function, f"random ranking of {len(ranking)} docs, {len(judgments)} "

@@ -11,10 +11,10 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autograder import inspection, plan as planning, sandbox, scoring, submission
+from autograder import diagnosis, inspection, plan as planning, sandbox, scoring, submission
 from autograder.results import CheckResult, SubmissionResult
 
 
@@ -89,6 +89,17 @@ def _zeroed(static: dict, result: sandbox.SandboxResult, calls: list) -> dict[st
                           "be your own code, not an evaluation library's"}
 
 
+def _diagnosed(plan, planned, outcomes, checks, tables) -> tuple[CheckResult, ...]:
+    """The checks with the known misconceptions that explain their lost points."""
+    failing = {check.function for check in checks if check.score < check.max_score and not check.note}
+    if not failing:
+        return checks
+    found = diagnosis.diagnose(plan, planned, outcomes, failing,
+                               {name: table for name, (table, _, _) in tables.items() if table is not None})
+    return tuple(replace(check, diagnoses=tuple(found.get(check.name, ())))
+                 if check.score < check.max_score and check.name in found else check for check in checks)
+
+
 def grade(source: submission.Source, context: Context, slot: int = 0) -> SubmissionResult:
     """Grade one submission; the result holds its score, cases, problems and flags."""
     started = time.monotonic()
@@ -113,8 +124,10 @@ def grade(source: submission.Source, context: Context, slot: int = 0) -> Submiss
                              [{"fn": call["fn"], "file": call["file"]} for call in calls],
                              context.limits, context.isolation, slot)
     static = {name: inspection.library_imports(data) for name, data in staged.files.items()}
-    checks = scoring.score_checks(plan, plan.shared_cases + random_cases, result.outcomes,
-                                  _zeroed(static, result, calls))
+    planned = plan.shared_cases + random_cases
+    tables = scoring.run_tables(plan, result.outcomes)
+    checks = scoring.score_checks(plan, planned, result.outcomes, _zeroed(static, result, calls), tables)
+    checks = _diagnosed(plan, planned, result.outcomes, checks, tables)
     return SubmissionResult(
         status="graded", checks=checks, problems=tuple(staged.problems + _problems(result)),
         flags=tuple([f"files: {n}" for n in staged.notes] + _flags(result, calls, static)),

@@ -21,6 +21,7 @@ import importlib
 import json
 import math
 import os
+import resource
 import sys
 import time
 import traceback
@@ -239,8 +240,6 @@ def import_graded(lab_dir, skip_files) -> dict:
 
 
 def apply_limits(limits) -> None:
-    import resource
-
     def cap(which, soft, hard=None):
         try:
             resource.setrlimit(which, (soft, soft if hard is None else hard))

@@ -5,7 +5,8 @@ Two isolations, chosen by the parent (``autograder.sandbox``):
 - ``jail``: new mount, PID, network, IPC and UTS namespaces (plus a user namespace when not
   root). The child sees a fresh root holding only what Python needs, read-only: the system's
   ``/usr``, the interpreter's prefix, the virtual environment (with the evaluation libraries
-  covered), the submission's ``lab05`` package at ``/lab``, a small writable ``/tmp`` and a
+  covered), the submission's ``lab05`` package at ``/lab``, a small writable ``/scratch``
+  (``/tmp`` points there) and a
   few devices. Then it drops to an unprivileged uid (or all capabilities) and sets
   ``no_new_privs``. Grading files, other submissions and the parent are not in its world.
 - ``uid``: no namespaces (e.g. inside a container that forbids them): the child only drops
@@ -23,6 +24,7 @@ MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 38, 24
 DEVICES = ("null", "zero", "urandom", "random")
+SCRATCH = "/scratch"   # the child's only writable place (also /tmp, unless Python itself lives there)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -103,9 +105,10 @@ def _build_root(config) -> None:
         elif os.path.exists(root + path):
             _mount("/dev/null", root + path, None, MS_BIND)
     _bind(config["lab_dir"], root + "/lab")
-    os.makedirs(root + "/tmp")
-    _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={config['limits']['tmp_mb']}m,mode=1777")
+    os.makedirs(root + SCRATCH)
+    _mount("tmpfs", root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV, f"size={config['limits']['tmp_mb']}m,mode=1777")
+    if not os.path.lexists(root + "/tmp"):  # the Python read-only under /tmp (a clone in mktemp) keeps its place
+        os.symlink(SCRATCH, root + "/tmp")
     for device in DEVICES:
         _bind(f"/dev/{device}", f"{root}/dev/{device}", writable=True)
     try:
@@ -115,7 +118,7 @@ def _build_root(config) -> None:
         pass  # some containers forbid a new /proc; Python does not need it
     _mount(None, root, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chroot(root)
-    os.chdir("/tmp")
+    os.chdir(SCRATCH)
 
 
 def _drop_capabilities() -> None:

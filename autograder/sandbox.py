@@ -268,7 +268,7 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
         processes = limits.processes
         if isolation.mode == "jail" and os.getuid() != 0:
             processes += _count_tasks(os.getuid())
-        home = "/tmp" if isolation.mode == "jail" else str(work)
+        home = "/scratch" if isolation.mode == "jail" else str(work)
         env = _environment(home)
         while True:
             config = {

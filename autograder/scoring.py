@@ -54,11 +54,15 @@ def _run_file(outcome: Outcome):
     return runfile.rows(text), searches, None
 
 
-def run_cases(plan, outcomes: list) -> dict[str, list[CaseResult]]:
+def run_tables(plan, outcomes: list) -> dict:
+    """Each write_run scenario's file as ``(table, searches, problem)``."""
+    return {name: _run_file(outcomes[index]) for name, index in plan.scenario_calls.items()}
+
+
+def run_cases(plan, tables: dict) -> dict[str, list[CaseResult]]:
     """The cases of write_run's checks, by check name."""
     names = {check.kind: check.name for check in plan.rubric.checks if check.function == "write_run"}
     found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
-    tables = {name: _run_file(outcomes[index]) for name, index in plan.scenario_calls.items()}
     for name, scenario in plan.scenarios.items():
         table, searches, problem = tables[name]
         if name == "notes-two-queries":
@@ -116,13 +120,15 @@ def _example_case(scenario, table, problem) -> CaseResult:
                       shown, actual)
 
 
-def score_checks(plan, planned_cases: list, outcomes: list, zeroed: dict[str, str]) -> tuple[CheckResult, ...]:
+def score_checks(plan, planned_cases: list, outcomes: list, zeroed: dict[str, str],
+                 tables: dict) -> tuple[CheckResult, ...]:
     """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
-    the reason its checks get no credit (e.g. an evaluation library)."""
+    the reason its checks get no credit (e.g. an evaluation library); ``tables`` are the run
+    files (``run_tables``)."""
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
         cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call]))
-    for name, found in run_cases(plan, outcomes).items():
+    for name, found in run_cases(plan, tables).items():
         cases.setdefault(name, []).extend(found)
     checks = []
     for spec in plan.rubric.checks:

@@ -261,7 +261,7 @@ BUGS = [
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, k), start=1):
                         out.write(f"{q.query_id} {doc_id} {rank} {score:.8f} {system_name}\\n")
-        """, "write_run", misconception="run-column-order"),
+        """, "write_run", misconception="run-no-q0"),
 ]
 
 #: Correct in a different way from the reference: numpy, other structure, more decimals.

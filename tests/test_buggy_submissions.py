@@ -49,3 +49,28 @@ def test_correct_variant_gets_full_marks(graded, name):
                for check in result.checks if check.score < check.max_score]
     assert result.score == result.max_score == 100, failing
     assert result.problems == () and result.flags == ()
+
+
+@pytest.mark.parametrize("bug", [b for b in buggy.BUGS if b.misconception], ids=[b.id for b in buggy.BUGS if b.misconception])
+def test_bug_is_diagnosed_by_name(graded, bug):
+    """Does the feedback name the misconception behind the bug, on the checks that lost points?"""
+    result = graded[bug.id]
+    named = {shown["id"] for check in result.checks for shown in check.diagnoses}
+    assert bug.misconception in named, named
+    for check in result.checks:
+        assert not check.diagnoses or check.score < check.max_score, check.name
+        assert all(shown["function"] == check.function for shown in check.diagnoses)
+
+
+@pytest.mark.parametrize("name", sorted(buggy.VARIANTS) + ["reference"])
+def test_correct_variant_gets_no_diagnosis(graded, name):
+    """Is no misconception named for a correct submission?"""
+    result = graded[name if name == "reference" else f"variant-{name}"]
+    assert all(check.diagnoses == () for check in result.checks)
+
+
+def test_every_bug_names_a_known_misconception():
+    """Does every buggy submission of the suite have its misconception in the library?"""
+    from autograder import misconceptions
+
+    assert all(bug.misconception in misconceptions.LIBRARY for bug in buggy.BUGS)

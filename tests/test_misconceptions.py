@@ -1,0 +1,81 @@
+"""The misconception library, one variant at a time, without a sandbox: each wrong variant's
+answers are recognised as that misconception, and the reference solution's match none."""
+
+import pytest
+
+from autograder import diagnosis, misconceptions, plan as planning, reference, rubric
+from autograder.cases import RAISES
+from autograder.harness import encode
+from autograder.sandbox import Outcome
+
+PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for function in item.variants]
+
+
+@pytest.fixture(scope="module")
+def planned(cranfield):
+    built = planning.build(rubric.load(), reference.load(), cranfield)
+    job, random_cases = built.for_submission("misconceptions")
+    cases = built.shared_cases + random_cases
+    return built, cases
+
+
+def _outcomes(built, cases, answer_of):
+    outcomes = [Outcome("not-run")] * (len(built.calls()) + len(cases))
+    for planned_case in cases:
+        outcomes[planned_case.call] = answer_of(planned_case)
+    return outcomes
+
+
+def _as_outcome(kind, value):
+    if kind == "raises":
+        return Outcome("error", error={"type": value, "mro": [value, "Exception"], "message": "", "traceback": []})
+    return Outcome("value", value=encode(list(value) if isinstance(value, tuple) else value))
+
+
+def test_library_has_twenty_or_more_misconceptions():
+    """Are at least 20 misconceptions known, each with a title, an explanation and a notes pointer?"""
+    assert len(misconceptions.LIBRARY) >= 20
+    for item in misconceptions.LIBRARY.values():
+        assert item.title and item.explanation and item.notes and item.variants
+
+
+def test_reference_matches_no_misconception(planned):
+    """With the reference's answers, even asked about every function, is nothing diagnosed?"""
+    built, cases = planned
+
+    def right(planned_case):
+        expected = planned_case.expected
+        if isinstance(expected, dict) and set(expected) == {RAISES}:
+            return _as_outcome("raises", expected[RAISES])
+        return _as_outcome("value", expected)
+
+    outcomes = _outcomes(built, cases, right)
+    right_rows = {name: misconceptions._rows(scenario) for name, scenario in built.scenarios.items()}
+    functions = set(rubric.FUNCTIONS)
+    assert diagnosis.diagnose(built, cases, outcomes, functions, right_rows) == {}
+
+
+@pytest.mark.parametrize("misconception, function", PAIRS, ids=[f"{m}[{f}]" for m, f in PAIRS])
+def test_each_variant_is_recognised(planned, misconception, function):
+    """Answering every case of the function as the wrong variant does, is it named?"""
+    built, cases = planned
+    item = misconceptions.LIBRARY[misconception]
+    tables = {}
+    if function == "write_run":
+        tables = {name: misconceptions._rows(scenario) for name, scenario in built.scenarios.items()}
+        for name, scenario in built.scenarios.items():
+            tables[name] = item.variants["write_run"](scenario)[-1 if misconception == "run-few-decimals" else 0]
+        outcomes = _outcomes(built, cases, lambda case: Outcome("not-run"))
+    else:
+        forms = item.variants[function]
+        variant = forms[-1] if isinstance(forms, tuple) else forms
+
+        def wrong(planned_case):
+            if planned_case.case.function != function:
+                return Outcome("not-run")
+            return _as_outcome(*diagnosis._run(variant, planned_case.case, built.shared_job["tables"]))
+
+        outcomes = _outcomes(built, cases, wrong)
+    found = diagnosis.diagnose(built, cases, outcomes, {function}, tables)
+    named = {shown["id"] for shown_list in found.values() for shown in shown_list}
+    assert misconception in named

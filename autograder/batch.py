@@ -2,8 +2,9 @@
 
 ``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/<id>/results.json``
-(Gradescope), ``feedback.md`` and ``grade.json`` (the full result, last: its presence marks
-the submission done), each atomically. ``OUT/grades.csv`` is rewritten at the end. Killing
+(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its presence
+marks the submission done), each atomically. ``OUT/grades.csv`` and the class report
+``OUT/index.html`` are rewritten at the end. Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
+import datetime
 import hashlib
 import io
 import json
@@ -24,12 +26,13 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache, cranfield, feedback, gradescope, layout, reference, rubric as rubrics
+from autograder import cache, cranfield, feedback, feedback_page, gradescope, layout, reference, report
+from autograder import rubric as rubrics
 from autograder import grade as grading
 from autograder import isolation as isolations
 from autograder import plan as planning
 from autograder import submission
-from autograder.results import SubmissionResult
+from autograder.results import SubmissionResult, points
 
 _worker: dict = {}
 
@@ -84,6 +87,7 @@ def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     cache.write_json_atomic(folder / "results.json", gradescope.results_json(result), mode=0o644)
     _write_text_atomic(folder / "feedback.md", feedback.markdown(result, titles))
+    _write_text_atomic(folder / "feedback.html", feedback_page.render(result, titles))
     cache.write_json_atomic(folder / "grade.json", result.to_dict())
 
 
@@ -112,8 +116,8 @@ def grades_csv(results, rubric) -> str:
         scores = result.question_scores()
         writer.writerow([
             result.submission, "; ".join(s.name for s in result.students), "; ".join(s.email for s in result.students),
-            "; ".join(s.sid for s in result.students), *[f"{scores.get(q, 0.0):g}" for q in questions],
-            f"{result.score:g}", f"{rubric.total:g}", result.status, " | ".join(result.flags)])
+            "; ".join(s.sid for s in result.students), *[points(scores.get(q, 0.0)) for q in questions],
+            f"{points(result.score)}", f"{points(rubric.total)}", result.status, " | ".join(result.flags)])
     return out.getvalue()
 
 
@@ -132,7 +136,7 @@ class _Progress:
             if self.done == self.total:
                 self.stream.write("\n")
         else:
-            self.stream.write(f"[{self.done}/{self.total}] {result.submission}: {result.score:g}/{result.max_score:g}"
+            self.stream.write(f"[{self.done}/{self.total}] {result.submission}: {points(result.score)}/{points(result.max_score)}"
                               f" ({result.status}) {elapsed:.1f} s\n")
         self.stream.flush()
 
@@ -142,6 +146,7 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
                 progress: bool = True) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``."""
     started = time.monotonic()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
     sources = submission.discover(paths)
     out.mkdir(parents=True, exist_ok=True)
@@ -187,5 +192,20 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
                                                   flags=("grader: worker died",), instructor_log=traceback.format_exc())
                     record(result)
     results = tuple(finished[source.id] for source in sources)
+    seconds = time.monotonic() - started
     _write_text_atomic(out / "grades.csv", grades_csv(results, rubric))
-    return BatchSummary(len(todo), len(sources) - len(todo), results, time.monotonic() - started, out)
+    facts = {"graded at (UTC)": stamp, "submissions": len(results), "graded in this run": len(todo),
+             "skipped (already graded)": len(sources) - len(todo), "time taken": f"{seconds:.1f} s",
+             "jobs": jobs, "isolation": context.isolation.mode, "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
+             "reference": f"expected.json {context.plan.reference_digest}", "grader": f"lab05-autograder {_version()}"}
+    _write_text_atomic(out / "index.html", report.render(results, rubric, facts))
+    return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out)
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("lab05-autograder")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"

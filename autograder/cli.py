@@ -46,7 +46,8 @@ def _grade(args) -> int:
     print(f"graded {summary.graded}, skipped {summary.skipped} already graded, of {len(summary.results)} "
           f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
           f"{errors} could not be graded")
-    print(f"results: {summary.out}/<submission>/results.json and feedback.md; grades: {summary.out}/grades.csv")
+    print(f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
+          f"{summary.out}/<submission>/feedback.html, feedback.md, results.json")
     return 0
 
 

@@ -7,7 +7,9 @@ for ``feedback.md``. Nothing here writes files.
 
 from __future__ import annotations
 
-from autograder.results import CaseResult, CheckResult, SubmissionResult
+from dataclasses import replace
+
+from autograder.results import CaseResult, CheckResult, SubmissionResult, points
 
 SHOWN_FAILURES = 6          # failing cases listed per check; the rest are counted
 VERDICT_WORDS = {"fail": "wrong", "error": "raised an error", "timeout": "timed out", "crash": "crashed",
@@ -91,13 +93,18 @@ def check_text(check: CheckResult) -> str:
         if len(failing) > SHOWN_FAILURES:
             lines.append(f"... and {len(failing) - SHOWN_FAILURES} more failing cases")
     for diagnosis in check.diagnoses:
-        lines.append(f"Diagnosis: {diagnosis.get('title', '')}. {diagnosis.get('explanation', '')}")
+        lines.append(diagnosis_text(diagnosis))
     return "\n".join(lines)
+
+
+def diagnosis_text(diagnosis: dict) -> str:
+    return (f"Diagnosis: {diagnosis.get('title', '')}. {diagnosis.get('explanation', '')} "
+            f"See the notes: {diagnosis.get('notes', '')}.")
 
 
 def summary_text(result: SubmissionResult) -> str:
     """The top of the feedback: score, problems with the files, and what the code printed."""
-    lines = [f"Score: {result.score:g} / {result.max_score:g}"]
+    lines = [f"Score: {points(result.score)} / {points(result.max_score)}"]
     if result.problems:
         lines += ["", "Problems with your submission:"] + [f"- {problem}" for problem in result.problems]
     if result.output:
@@ -110,25 +117,29 @@ def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     titles = titles or {}
     who = ", ".join(student.name for student in result.students if student.name)
     lines = [f"# Lab 05 feedback: {result.submission}" + (f" ({who})" if who else ""), ""]
-    lines += [f"**Score: {result.score:g} / {result.max_score:g}**", ""]
+    lines += [f"**Score: {points(result.score)} / {points(result.max_score)}**", ""]
     if result.problems:
         lines += ["## Problems with your submission", ""]
         lines += [f"- {problem}".replace("\n", "\n  ") for problem in result.problems] + [""]
     questions: dict[str, list[CheckResult]] = {}
     for check in result.checks:
         questions.setdefault(check.question, []).append(check)
+    diagnosed: set = set()
     for question, checks in questions.items():
         shown = [check for check in checks if check.visibility != "hidden"]
-        points = sum(check.score for check in shown)
+        earned = sum(check.score for check in shown)
         possible = sum(check.max_score for check in shown)
-        lines += [f"## {question}: {titles.get(question, '')} ({points:g} / {possible:g})".replace(":  (", " ("), ""]
+        lines += [f"## {question}: {titles.get(question, '')} ({points(earned)} / {points(possible)})".replace(":  (", " ("), ""]
         for check in checks:
             if check.visibility == "hidden":
                 continue
             mark = "✓" if check.score == check.max_score else "✗"
-            lines += [f"### {mark} {check.name} ({check.score:g} / {check.max_score:g})", ""]
+            lines += [f"### {mark} {check.name} ({points(check.score)} / {points(check.max_score)})", ""]
+            fresh = [d for d in check.diagnoses if (d.get("id"), check.function) not in diagnosed]
+            diagnosed.update((d.get("id"), check.function) for d in check.diagnoses)
+            lines += [f"> **{diagnosis_text(d)}**" for d in fresh] + ([""] if fresh else [])
             if check.score < check.max_score or check.note:
-                lines += ["```text", check_text(check), "```", ""]
+                lines += ["```text", check_text(replace(check, diagnoses=())), "```", ""]
     if result.output:
         lines += ["## What your code printed", "", "```text", result.output[:4000], "```", ""]
     return "\n".join(lines)

@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 
+def points(value: float) -> str:
+    """Points as every renderer prints them: at most 2 decimals, no trailing zeros (85.74, 100)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 @dataclass(frozen=True)
 class CaseResult:
     id: str

@@ -354,8 +354,9 @@ def test_nothing_forged_survives(graded):
     results, folder, _ = graded
     out = folder / "out"
     written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
-    assert written == sorted(["grades.csv"] + [f"{r.submission}/{name}" for r in results.values()
-                                               for name in ("feedback.md", "grade.json", "results.json")])
+    assert written == sorted(["grades.csv", "index.html"] + [
+        f"{r.submission}/{name}" for r in results.values()
+        for name in ("feedback.html", "feedback.md", "grade.json", "results.json")])
     assert results["forge-results"].score == 0
     for path in ["/autograder/results/results.json", "/tmp/results.json", str(layout.ROOT / "forged-results.json"),
                  "/tmp/lab05-absolute.py", str(folder / "escaped.py"), str(folder.parent / "escaped.py")]:

@@ -63,7 +63,7 @@ def _init_worker(context, slots) -> None:
     _worker["slot"] = slots.get()
 
 
-def _grade_safely(source: submission.Source, context=None, slot=None) -> SubmissionResult:
+def grade_safely(source: submission.Source, context=None, slot=None) -> SubmissionResult:
     context = context or _worker["context"]
     slot = _worker.get("slot", 0) if slot is None else slot
     try:
@@ -173,7 +173,7 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
 
         if jobs == 1 or len(todo) <= 1:
             for source in todo:
-                record(_grade_safely(source, context, 0))
+                record(grade_safely(source, context, 0))
         else:
             fork = multiprocessing.get_context("fork")
             slots = fork.Queue()
@@ -181,7 +181,7 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
                 slots.put(slot)
             with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=fork, initializer=_init_worker,
                                                         initargs=(context, slots)) as pool:
-                futures = {pool.submit(_grade_safely, source): source for source in todo}
+                futures = {pool.submit(grade_safely, source): source for source in todo}
                 for future in concurrent.futures.as_completed(futures):
                     try:
                         result = future.result()

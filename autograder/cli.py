@@ -51,6 +51,22 @@ def _grade(args) -> int:
     return 0
 
 
+def _gradescope(args) -> int:
+    from autograder import gradescope
+
+    document = gradescope.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
+    print(f"score {document['score']}; results in {args.root}/results/results.json")
+    return 0
+
+
+def _build(args) -> int:
+    from autograder import build
+
+    for name, path in build.build(args.out).items():
+        print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
 def _reference(args) -> int:
     from autograder import reference
 
@@ -89,6 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
                        help="first uid submissions run as when the grader is root")
     grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
     grade.set_defaults(run=_grade)
+
+    build = commands.add_parser("build", help="write Gradescope's autograder.zip and the students' handout.zip")
+    build.add_argument("--out", type=Path, default=Path("dist"))
+    build.set_defaults(run=_build)
+
+    inside = commands.add_parser("gradescope", help="(run_autograder) grade ROOT/submission into "
+                                 "ROOT/results/results.json")
+    inside.add_argument("--root", type=Path, default=Path("/autograder"))
+    inside.add_argument("--isolation", default="auto", choices=["auto", "jail", "uid", "none"])
+    inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
+    inside.add_argument("--child-python", default=None)
+    inside.set_defaults(run=_gradescope)
 
     regenerate = commands.add_parser("reference", help="regenerate autograder/reference/expected.json "
                                      "from solutions/ and ir_measures")

@@ -8,6 +8,8 @@ and the library versions, so any change there recomputes it.
 
 from __future__ import annotations
 
+import json
+import os
 import tempfile
 from importlib import metadata
 from pathlib import Path
@@ -61,7 +63,15 @@ def bundle_key() -> str:
 
 
 def bundle() -> dict:
-    """The Cranfield reference, from the on-disk cache or computed (a few seconds)."""
+    """The Cranfield reference, from the on-disk cache or computed (a few seconds). Where
+    ``$LAB05_BUNDLE`` names a file (Gradescope: shipped in autograder.zip), that file."""
+    shipped = os.environ.get("LAB05_BUNDLE")
+    if shipped:
+        try:
+            return json.loads(Path(shipped).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise RuntimeError(f"cannot read the Cranfield bundle {shipped} ($LAB05_BUNDLE): {error}; "
+                               "rebuild autograder.zip with `python -m autograder build`") from None
     return cache.cached_json("cranfield", bundle_key(), compute_bundle)
 
 

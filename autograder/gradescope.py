@@ -1,10 +1,15 @@
-"""A submission's grade as Gradescope's ``results.json`` (its autograder specification):
-top-level ``score``, ``execution_time``, ``output``, and one test per check with ``name``,
-``score``, ``max_score``, ``status``, ``output`` and ``visibility``."""
+"""Gradescope: a grade as its ``results.json`` (top-level ``score``, ``execution_time``,
+``output``, and one test per check with ``name``, ``score``, ``max_score``, ``status``,
+``output`` and ``visibility``), and ``run``, what ``run_autograder`` calls in its container."""
 
 from __future__ import annotations
 
-from autograder import feedback
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from autograder import cache, feedback, layout
 from autograder.results import SubmissionResult
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -33,3 +38,26 @@ def results_json(result: SubmissionResult) -> dict:
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def run(root: Path = Path("/autograder"), isolation: str = "auto", uid: int = 64000,
+        python: str | None = None) -> dict:
+    """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
+    there). If the grader itself cannot run, the file says so and scores 0."""
+    from autograder import batch, submission
+
+    started = time.monotonic()
+    results = Path(root) / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    try:
+        with tempfile.TemporaryDirectory(prefix="lab05-gradescope-") as folder:
+            context, _ = batch.prepare(layout.RUBRIC, isolation, uid, python, Path(folder))
+            source = submission.Source("submission", Path(root) / "submission")
+            document = results_json(batch.grade_safely(source, context, 0))
+    except Exception as error:  # the grader cannot run: say so on Gradescope, never a blank page
+        document = {"score": 0, "execution_time": round(time.monotonic() - started, 3), "tests": [],
+                    "output": f"The autograder could not run ({type(error).__name__}: {error}). Your instructor "
+                              "has been told; your submission was not graded.",
+                    "extra_data": {"traceback": traceback.format_exc()[-4000:]}}
+    cache.write_json_atomic(results / "results.json", document, mode=0o644)
+    return document

@@ -136,6 +136,9 @@ def read(source: Source) -> Staged:
         staged.problems.append(f"the submission {path.name} is a symbolic link: submit the files themselves")
     elif stat.S_ISDIR(info.st_mode):
         _read_folder(path, staged)
+        zips = sorted(p for p in path.iterdir() if p.suffix.lower() == ".zip" and not p.is_symlink())
+        if not staged.files and zips:  # e.g. Gradescope: the student uploaded one zip
+            _read_zip(zips[0], staged)
     else:
         _read_zip(path, staged)
     missing = [name for name in layout.GRADED_FILES if name not in staged.files]

@@ -50,9 +50,8 @@ def prepare(rubric_path: Path = layout.RUBRIC, isolation: str = "auto", uid: int
             python: str | None = None, folder: Path | None = None):
     """Everything grading needs, checked: ``(context, rubric)``; errors name the fix."""
     rubric = rubrics.load(rubric_path)
-    bundle = cranfield.bundle()
-    stored = reference.load(bundle=bundle)
-    plan = planning.build(rubric, stored, bundle)
+    bundle_key, load_bundle = cranfield.lazy_bundle()
+    plan = planning.cached(rubric, reference.load(), bundle_key, load_bundle)
     chosen = isolations.choose(isolation, python, uid)
     shared = grading.write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-batch-")))
     return grading.Context(plan, chosen, shared, grading.limits_of(rubric)), rubric
@@ -88,7 +87,7 @@ def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
     cache.write_json_atomic(folder / "results.json", gradescope.results_json(result), mode=0o644)
     _write_text_atomic(folder / "feedback.md", feedback.markdown(result, titles))
     _write_text_atomic(folder / "feedback.html", feedback_page.render(result, titles))
-    cache.write_json_atomic(folder / "grade.json", result.to_dict())
+    cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
 def _done(out: Path, source: submission.Source, context) -> SubmissionResult | None:

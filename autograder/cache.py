@@ -32,13 +32,13 @@ def fingerprint(parts: Iterable) -> str:
     return digest.hexdigest()
 
 
-def write_json_atomic(path: Path, value, mode: int = 0o600) -> None:
+def write_json_atomic(path: Path, value, mode: int = 0o600, sort_keys: bool = True) -> None:
     """Write JSON to ``path`` so that readers see the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(value, out, sort_keys=True, separators=(",", ":"))
+            json.dump(value, out, sort_keys=sort_keys, separators=(",", ":"))
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
@@ -57,4 +57,23 @@ def cached_json(name: str, key: str, compute: Callable[[], object]):
             pass  # a damaged entry is recomputed
     value = compute()
     write_json_atomic(path, value)
+    return value
+
+
+def cached_pickle(name: str, key: str, compute: Callable[[], object]):
+    """Like ``cached_json`` for Python objects (the grader's own, in its private folder)."""
+    import pickle
+
+    path = cache_dir() / f"{name}-{key[:32]}.pickle"
+    if path.is_file():
+        try:
+            with open(path, "rb") as stored:
+                return pickle.load(stored)
+        except Exception:  # a damaged or outdated entry is recomputed
+            pass
+    value = compute()
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    with os.fdopen(fd, "wb") as out:
+        pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temp, path)
     return value

@@ -215,6 +215,10 @@ def _random_ranking(rng: random.Random) -> list:
     return rng.sample(POOL, rng.choice([0, 1, 3, 5, 8, 12, 20]))
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
     """``count`` random cases of ``function``: inputs only (expected values come from
     ``ir_measures``, or the grader's own computation for ``evaluate`` and ``largest_differences``)."""
@@ -245,6 +249,7 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
             elif rng.random() < 0.5:
                 kwargs["rel"] = rng.choice([2, 3])
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
-            made.append(Case(case_id, function, f"random ranking of {len(ranking)} docs, {len(judgments)} "
-                             f"judgments{', ' + shown if shown else ''} (vs ir_measures)", (ranking, judgments), kwargs))
+            made.append(Case(case_id, function, f"random ranking of {_count(len(ranking), 'doc')}, "
+                             f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
+                             (ranking, judgments), kwargs))
     return made

@@ -33,9 +33,16 @@ def limits_of(rubric) -> sandbox.Limits:
 
 
 def write_shared_job(plan: planning.Plan, folder: Path) -> Path:
-    path = Path(folder) / "shared-job.json"
-    path.write_text(json.dumps(plan.shared_job, separators=(",", ":")), encoding="utf-8")
-    os.chmod(path, 0o600)
+    """The plan's shared job as a file children read: in the private cache, written once per
+    cached plan (``folder`` holds it for a plan built afresh)."""
+    from autograder import cache
+
+    path = cache.cache_dir() / f"job-{plan.key[:32]}.json" if plan.key else Path(folder) / "shared-job.json"
+    if not path.is_file():
+        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+        partial.write_text(json.dumps(plan.shared_job, separators=(",", ":")), encoding="utf-8")
+        os.chmod(partial, 0o600)
+        os.replace(partial, path)
     return path
 
 
@@ -95,7 +102,7 @@ def _diagnosed(plan, planned, outcomes, checks, tables) -> tuple[CheckResult, ..
     if not failing:
         return checks
     found = diagnosis.diagnose(plan, planned, outcomes, failing,
-                               {name: table for name, (table, _, _) in tables.items() if table is not None})
+                               {name: run.table for name, run in tables.items() if run.table is not None})
     return tuple(replace(check, diagnoses=tuple(found.get(check.name, ())))
                  if check.score < check.max_score and check.name in found else check for check in checks)
 

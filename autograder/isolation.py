@@ -42,12 +42,37 @@ class IsolationError(RuntimeError):
     """Children cannot be enclosed as asked; the message says why and what to do."""
 
 
+def _stamps(paths) -> list:
+    """When each path last changed (a package installed or removed changes its folder)."""
+    found = []
+    for path in paths:
+        try:
+            found.append([path, os.stat(path).st_mtime_ns])
+        except OSError:
+            found.append([path, None])
+    return found
+
+
 def _probe(python: str) -> dict:
+    """What the child interpreter reads and where the banned libraries are; remembered in the
+    private cache until the interpreter or one of its library folders changes."""
+    from autograder import cache
+
+    stored = cache.cache_dir() / f"probe-{cache.fingerprint([os.path.realpath(python), BANNED_MODULES])[:32]}.json"
+    try:
+        facts = json.loads(stored.read_text())
+        if facts["stamps"] == _stamps([python, *facts["path"]]):
+            return facts
+    except (OSError, ValueError, KeyError):
+        pass
     result = subprocess.run([python, "-I", "-c", _PROBE, json.dumps(BANNED_MODULES)],
                             capture_output=True, text=True, timeout=60)
     if result.returncode != 0:
         raise IsolationError(f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:]}")
-    return json.loads(result.stdout)
+    facts = json.loads(result.stdout)
+    facts["stamps"] = _stamps([python, *facts["path"]])
+    cache.write_json_atomic(stored, facts)
+    return facts
 
 
 def _minimal(paths) -> tuple:

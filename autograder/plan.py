@@ -16,7 +16,7 @@ from autograder import cases, measures, runfile
 from autograder.cases import Case
 from autograder.rubric import Rubric
 
-POOL_FACTOR = 25     # a random pool holds this many times the cases one submission gets
+POOL_FACTOR = 10     # a random pool holds this many times the cases one submission gets
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class Plan:
     qrels: dict
     aggregates: dict                 # system -> label -> reference aggregate
     random_pools: dict = field(default_factory=dict)   # function -> [(Case, expected), ...]
+    canonical: dict = field(default_factory=dict)      # scenario -> the reference writer's exact text
+    properties: dict = field(default_factory=dict)     # scenario -> (format names, content names)
+    key: str = ""                                      # the cache key it was stored under, if any
 
     def calls(self) -> list[dict]:
         return self.shared_job["calls"]
@@ -136,8 +139,38 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
            "results": {name: scenario.results for name, scenario in scenarios.items()},
            "queries": {name: [list(q) for q in scenario.queries] for name, scenario in scenarios.items()}}
     pools = {check.function: random_pool(rubric, check.function) for check in rubric.checks if check.kind == "random"}
+    canonical, properties = {}, {}
+    for name, scenario in scenarios.items():
+        rows = scenario.expected_rows()
+        canonical[name] = "".join(f"{q} {z} {d} {r} {score:.8f} {y}\n" for q, z, d, r, score, y in rows)
+        table = runfile.rows(canonical[name])
+        searches = [[text, scenario.k] for _, text in scenario.queries]
+        properties[name] = (list(runfile.format_problems(table, scenario)),
+                            list(runfile.content_problems(table, scenario, searches)))
     return Plan(rubric, reference.get("digest", ""), job, planned, scenarios, scenario_calls, bundle["qrels"],
-                reference["aggregates"], pools)
+                reference["aggregates"], pools, canonical, properties)
+
+
+def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle) -> Plan:
+    """``build``'s plan from the on-disk cache, keyed by everything it is made of: the rubric,
+    the stored reference, the Cranfield bundle (its key: ``load_bundle`` runs only on a miss,
+    and checks the reference against it) and the code that plans."""
+    from pathlib import Path
+
+    from autograder import cache, harness, layout
+    from autograder import reference as references
+
+    def compute():
+        bundle = load_bundle()
+        references.check(reference, bundle)
+        return build(rubric, reference, bundle)
+
+    code = [Path(module.__file__) for module in (cases, measures, runfile, harness)] + [Path(__file__)]
+    key = cache.fingerprint([rubric.digest, reference.get("digest", ""), bundle_key, *code,
+                             layout.HANDOUT / "tests" / "public_cases.py"])
+    plan = cache.cached_pickle("plan", key, compute)
+    plan.key = key
+    return plan
 
 
 def _scenarios(kinds, bundle) -> dict:

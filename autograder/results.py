@@ -7,7 +7,11 @@ reports can be rebuilt without grading again.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
+
+
+def _shallow(item, skip: str = "") -> dict:
+    return {f.name: getattr(item, f.name) for f in fields(item) if f.name != skip}
 
 
 def points(value: float) -> str:
@@ -89,7 +93,12 @@ class SubmissionResult:
         return scores
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Plain data (as ``dataclasses.asdict``, without its deep copies: thousands of cases)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("checks", "students")}
+        data["students"] = [_shallow(student) for student in self.students]
+        data["checks"] = [{**_shallow(check, skip="cases"), "cases": [_shallow(case) for case in check.cases]}
+                          for check in self.checks]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "SubmissionResult":

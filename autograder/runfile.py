@@ -54,10 +54,9 @@ def small_scenarios() -> list[Scenario]:
 
 
 def cranfield_scenario(system: str, bundle: dict, k: int = 100) -> Scenario:
-    titles = bundle["titles"]
+    """Lab 04's run of ``system``: hits as [doc_id, score] (the child adds titles from its table)."""
     texts = {query_id: text for query_id, text in bundle["queries"]}
-    results = {texts[query_id]: [[doc, titles.get(doc, ""), score] for doc, score in hits]
-               for query_id, hits in bundle["systems"][system]["results"].items()}
+    results = {texts[query_id]: hits for query_id, hits in bundle["systems"][system]["results"].items()}
     return Scenario(f"cranfield-{system}", system, results, tuple(tuple(q) for q in bundle["queries"]), k,
                     f"Lab 04's {system} run on all 225 Cranfield queries, k={k}")
 
@@ -148,11 +147,16 @@ def content_problems(table: list[list[str]], scenario: Scenario, searches: list)
     if got_docs != want_docs and scores is None:
         scores = "cannot compare scores: the doc ids differ (see above)"
     found["scores equal search_fn's to 1e-8"] = scores
-    wanted_calls = [[text, scenario.k] for _, text in scenario.queries]
-    found["search_fn(query.text, k) called for each query"] = None if searches == wanted_calls else (
-        f"search_fn was called {len(searches)} times for {len(wanted_calls)} queries"
-        + (f"; first call {searches[0]!r}" if searches else ""))
+    found.update(search_problem(scenario, searches))
     return found
+
+
+def search_problem(scenario: Scenario, searches: list) -> dict[str, str | None]:
+    """Was search_fn called with each query's text and k, in order?"""
+    wanted_calls = [[text, scenario.k] for _, text in scenario.queries]
+    return {"search_fn(query.text, k) called for each query": None if searches == wanted_calls else (
+        f"search_fn was called {len(searches)} times for {len(wanted_calls)} queries"
+        + (f"; first call {searches[0]!r}" if searches else ""))}
 
 
 def _first_difference(got, want) -> str:
@@ -175,13 +179,29 @@ def trec_run(table: list[list[str]]) -> dict[str, dict[str, float]]:
 _EVALUATED: dict[str, dict] = {}
 
 
-def evaluate_run(run: dict, qrels: dict, labels) -> dict[str, float]:
-    """Aggregates of ``ir_measures`` on ``run`` (memoised by content: equal runs cost once)."""
+def equivalent(table: list[list[str]], scenario: Scenario) -> bool:
+    """Is the file, as trec_eval reads it, what the right writer writes: the same columns and
+    rows in order, scores within 1e-8 (more decimals or other whitespace are fine)?"""
+    expected = scenario.expected_rows()
+    if len(table) != len(expected):
+        return False
+    for row, (query_id, q0, doc_id, rank, score, system) in zip(table, expected):
+        if len(row) != 6 or row[0] != query_id or row[1] != q0 or row[2] != doc_id or row[5] != system:
+            return False
+        value = _score(row[4])
+        if row[3] != str(rank) or value is None or abs(value - score) > SCORE_TOLERANCE:
+            return False
+    return True
+
+
+def evaluate_run(run: dict, qrels: dict, labels, text: str = "") -> dict[str, float]:
+    """Aggregates of ``ir_measures`` on ``run`` (memoised by the file's text: equal files cost once)."""
     import ir_measures
 
     from autograder import measures
 
-    key = hashlib.sha256(repr(sorted((q, sorted(d.items())) for q, d in run.items())).encode()).hexdigest()
+    key = hashlib.sha256(text.encode() if text else repr(sorted(
+        (q, sorted(d.items())) for q, d in run.items())).encode()).hexdigest()
     if key not in _EVALUATED:
         specs = {ir_measures.parse_measure(measures.CRANFIELD[label].ir_measure): label for label in labels}
         scores = ir_measures.calc_aggregate(list(specs), qrels, run) if run else {}

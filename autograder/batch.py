@@ -11,13 +11,11 @@ regrades), and a submission whose files, rubric or reference changed is graded a
 
 from __future__ import annotations
 
-import concurrent.futures
 import csv
 import datetime
 import hashlib
 import io
 import json
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -174,6 +172,9 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
             for source in todo:
                 record(grade_safely(source, context, 0))
         else:
+            import concurrent.futures
+            import multiprocessing
+
             fork = multiprocessing.get_context("fork")
             slots = fork.Queue()
             for slot in range(jobs):

@@ -38,7 +38,7 @@ def write_json_atomic(path: Path, value, mode: int = 0o600, sort_keys: bool = Tr
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(value, out, sort_keys=sort_keys, separators=(",", ":"))
+            out.write(json.dumps(value, sort_keys=sort_keys, separators=(",", ":")))  # dumps: the C encoder
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from importlib import metadata
 from pathlib import Path
 
 from autograder import cache, layout, measures
@@ -39,6 +38,8 @@ def truncate(value: float, decimals: int) -> str:
 
 
 def _versions() -> list[str]:
+    from importlib import metadata
+
     found = []
     for name in _LIBRARIES:
         try:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autograder import diagnosis, inspection, plan as planning, sandbox, scoring, submission
+from autograder import inspection, plan as planning, sandbox, scoring, submission
 from autograder.results import CheckResult, SubmissionResult
 
 
@@ -37,10 +37,12 @@ def write_shared_job(plan: planning.Plan, folder: Path) -> Path:
     cached plan (``folder`` holds it for a plan built afresh)."""
     from autograder import cache
 
-    path = cache.cache_dir() / f"job-{plan.key[:32]}.json" if plan.key else Path(folder) / "shared-job.json"
+    import pickle
+
+    path = cache.cache_dir() / f"job-{plan.key[:32]}.pickle" if plan.key else Path(folder) / "shared-job.pickle"
     if not path.is_file():
         partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-        partial.write_text(json.dumps(plan.shared_job, separators=(",", ":")), encoding="utf-8")
+        partial.write_bytes(pickle.dumps(plan.shared_job, protocol=4))  # protocol 4: any Python 3 child reads it
         os.chmod(partial, 0o600)
         os.replace(partial, path)
     return path
@@ -101,6 +103,8 @@ def _diagnosed(plan, planned, outcomes, checks, tables) -> tuple[CheckResult, ..
     failing = {check.function for check in checks if check.score < check.max_score and not check.note}
     if not failing:
         return checks
+    from autograder import diagnosis  # only for submissions that lost points
+
     found = diagnosis.diagnose(plan, planned, outcomes, failing,
                                {name: run.table for name, run in tables.items() if run.table is not None})
     return tuple(replace(check, diagnoses=tuple(found.get(check.name, ())))

@@ -95,6 +95,31 @@ def jail_isolation(python: str, uid: int = DEFAULT_UID) -> Isolation:
     return Isolation("jail", python, uid if os.getuid() == 0 else None, read, hidden, BANNED_MODULES)
 
 
+def _self_test(isolation: Isolation) -> str | None:
+    """``sandbox.self_test``, remembered while nothing it depends on changes: the isolation,
+    this user, and the grader's files it must not reach (their and their folders' modes and
+    owners). A jail that can no longer be entered fails closed: the child stops before
+    importing any submission code."""
+    from autograder import cache, layout, sandbox
+
+    protected = [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC, Path(__file__).parent, cache.cache_dir()]
+    modes = []
+    for path in protected:
+        for part in [path, *path.parents]:
+            try:
+                info = os.stat(part)
+                modes.append((str(part), info.st_mode, info.st_uid, info.st_gid))
+            except OSError:
+                modes.append((str(part), None))
+    stored = cache.cache_dir() / f"selftest-{cache.fingerprint([isolation, os.getuid(), modes])[:32]}.json"
+    if stored.is_file():
+        return None
+    problem = sandbox.self_test(isolation)
+    if problem is None:
+        cache.write_json_atomic(stored, {"passed": True})
+    return problem
+
+
 def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here."""
     from autograder import sandbox
@@ -104,7 +129,7 @@ def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID
         raise IsolationError(f"unknown isolation {mode!r}: use auto, jail, uid or none")
     if mode in ("auto", "jail"):
         isolation = jail_isolation(python, uid)
-        problem = sandbox.self_test(isolation)
+        problem = _self_test(isolation)
         if problem is None:
             return isolation
         if mode == "jail" or os.getuid() != 0:
@@ -118,7 +143,7 @@ def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as "
                                  "another user")
         isolation = Isolation("uid", python, uid, banned=BANNED_MODULES)
-        problem = sandbox.self_test(isolation)
+        problem = _self_test(isolation)
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {uid}: {problem}")
         return isolation

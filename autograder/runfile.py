@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 SCORE_TOLERANCE = 1e-8
+_ROWS: dict[tuple, list] = {}   # expected rows of each scenario, built once per process
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,13 @@ class Scenario:
     description: str
 
     def expected_rows(self) -> list[tuple]:
-        rows = []
-        for query_id, text in self.queries:
-            for rank, hit in enumerate(self.results[text][: self.k], start=1):
-                rows.append((query_id, "Q0", hit[0], rank, hit[-1], self.system))
-        return rows
+        """The rows the right writer writes: (query_id, "Q0", doc_id, rank, score, system)."""
+        key = (self.name, self.system, self.k, len(self.queries))
+        if key not in _ROWS:
+            _ROWS[key] = [(query_id, "Q0", hit[0], rank, hit[-1], self.system)
+                          for query_id, text in self.queries
+                          for rank, hit in enumerate(self.results[text][: self.k], start=1)]
+        return _ROWS[key]
 
 
 def small_scenarios() -> list[Scenario]:

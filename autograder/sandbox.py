@@ -220,6 +220,10 @@ class _Child:
             except OSError:
                 pass
             os.close(self.jail_pid)
+            try:
+                self.process.wait(timeout=2)  # the launcher reaps PID 1, then ends: no zombie is left
+            except subprocess.TimeoutExpired:
+                pass
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

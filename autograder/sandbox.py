@@ -339,6 +339,11 @@ class _Reader:
     def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict):
         self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
         self.spent, self.budget_ran_out, self.duplicate = spent, False, None
+        self.imported = 0   # graded files this child has imported (or failed to)
+
+    def ready(self) -> bool:
+        """Has this child started and imported its graded files (so calls are under way)?"""
+        return self.started or self.imported >= 2 - len(self.skip_files)
         self.importing = None
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
@@ -359,7 +364,7 @@ class _Reader:
         budget = limits.function_seconds()
 
         def deadline_of():
-            if self.importing or not self.started:
+            if self.importing or not self.ready():
                 return min(self.last_message + allowance, deadline)
             function = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
             left = max(budget - self.spent.get(function, 0.0), 0.0)
@@ -377,6 +382,7 @@ class _Reader:
             elif "importing" in message and message["importing"] in ("metrics.py", "runs.py"):
                 self.importing = message["importing"]
             elif "imported" in message and message["imported"] == self.importing:
+                self.imported += 1
                 error = message.get("error")
                 self.result.imports[self.importing] = Outcome("error" if error else "ok", error=_error(error))
                 if error:

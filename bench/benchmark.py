@@ -295,7 +295,8 @@ def otter_versus_ours(work: Path, repetitions: int, cache: Path) -> dict:
     ours = [PYTHON, "-m", "autograder", "grade", str(ours_submission), "--out", str(work / "ours-out"), "--force",
             "--jobs", "1"]
     ours_times = [run(ours, environment(cache))[0] for _ in range(repetitions)]
-    return {"otter": otter_times, "ours": ours_times, "otter_score": result.get("score")}
+    score = sum(test.get("score", 0) for test in result["tests"])
+    return {"otter": otter_times, "ours": ours_times, "otter_score": f"{score:g}/100"}
 
 
 # ---------------------------------------------------------------- 4. retrieval

@@ -340,13 +340,14 @@ class _Reader:
         self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
         self.spent, self.budget_ran_out, self.duplicate = spent, False, None
         self.imported = 0   # graded files this child has imported (or failed to)
-
-    def ready(self) -> bool:
-        """Has this child started and imported its graded files (so calls are under way)?"""
-        return self.started or self.imported >= 2 - len(self.skip_files)
         self.importing = None
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
+        self.started = False
+
+    def ready(self) -> bool:
+        """Has this child answered a call, or imported its graded files (so calls are under way)?"""
+        return self.started or self.imported >= 2 - len(self.skip_files)
 
     def _runs(self, index: int) -> bool:
         call = self.calls[index]
@@ -371,7 +372,6 @@ class _Reader:
             self.budget_ran_out = left < limits.call_seconds
             return min(self.last_message + min(limits.call_seconds, left), deadline)
 
-        self.started = False
         for event in child.messages(deadline_of):
             if event[0] != "message":
                 return event[0] if event[0] != "garbage" else "garbage"

@@ -121,18 +121,10 @@ def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     if result.problems:
         lines += ["## Problems with your submission", ""]
         lines += [f"- {problem}".replace("\n", "\n  ") for problem in result.problems] + [""]
-    questions: dict[str, list[CheckResult]] = {}
-    for check in result.checks:
-        questions.setdefault(check.question, []).append(check)
     diagnosed: set = set()
-    for question, checks in questions.items():
-        shown = [check for check in checks if check.visibility != "hidden"]
-        earned = sum(check.score for check in shown)
-        possible = sum(check.max_score for check in shown)
+    for question, shown, earned, possible in result.visible_by_question():
         lines += [f"## {question}: {titles.get(question, '')} ({points(earned)} / {points(possible)})".replace(":  (", " ("), ""]
-        for check in checks:
-            if check.visibility == "hidden":
-                continue
+        for check in shown:
             mark = "✓" if check.score == check.max_score else "✗"
             lines += [f"### {mark} {check.name} ({points(check.score)} / {points(check.max_score)})", ""]
             fresh = [d for d in check.diagnoses if (d.get("id"), check.function) not in diagnosed]

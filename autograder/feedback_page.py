@@ -97,14 +97,8 @@ def render(result: SubmissionResult, titles: dict | None = None) -> str:
     if result.problems:
         body.append("<h2>Problems with your submission</h2><ul>"
                     + "".join(f"<li><pre>{esc(problem)}</pre></li>" for problem in result.problems) + "</ul>")
-    questions: dict[str, list[CheckResult]] = {}
-    for check in result.checks:
-        questions.setdefault(check.question, []).append(check)
     shown: set = set()
-    for question, checks in questions.items():
-        visible = [check for check in checks if check.visibility != "hidden"]
-        earned = sum(check.score for check in visible)
-        possible = sum(check.max_score for check in visible)
+    for question, visible, earned, possible in result.visible_by_question():
         body.append(f'<h2 id="{esc(question)}">{esc(question)}: {esc(titles.get(question, ""))} '
                     f'({points(earned)} / {points(possible)})</h2>')
         for check in visible:

@@ -86,6 +86,15 @@ class SubmissionResult:
     def max_score(self) -> float:
         return round(sum(check.max_score for check in self.checks), 4)
 
+    def visible_by_question(self) -> list[tuple[str, list, float, float]]:
+        """``(question, its checks students may see, points earned, points possible)`` in order."""
+        questions: dict[str, list] = {}
+        for check in self.checks:
+            questions.setdefault(check.question, []).append(check)
+        return [(question, shown, sum(c.score for c in shown), sum(c.max_score for c in shown))
+                for question, checks in questions.items()
+                for shown in [[check for check in checks if check.visibility != "hidden"]]]
+
     def question_scores(self) -> dict[str, float]:
         scores: dict[str, float] = {}
         for check in self.checks:

@@ -73,18 +73,12 @@ def grade_safely(source: submission.Source, context=None, slot=None) -> Submissi
             rubric_digest=context.plan.rubric.digest, reference_digest=context.plan.reference_digest)
 
 
-def _write_text_atomic(path: Path, text: str) -> None:
-    temp = path.with_name(f".{path.name}.partial")
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, path)
-
-
 def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
     folder = out / result.submission
     folder.mkdir(parents=True, exist_ok=True)
     cache.write_json_atomic(folder / "results.json", gradescope.results_json(result), mode=0o644)
-    _write_text_atomic(folder / "feedback.md", feedback.markdown(result, titles))
-    _write_text_atomic(folder / "feedback.html", feedback_page.render(result, titles))
+    cache.write_atomic(folder / "feedback.md", feedback.markdown(result, titles).encode(), 0o644)
+    cache.write_atomic(folder / "feedback.html", feedback_page.render(result, titles).encode(), 0o644)
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
@@ -98,7 +92,7 @@ def _done(out: Path, source: submission.Source, context) -> SubmissionResult | N
         return None
     staged = submission.read(source)
     files = {name: hashlib.sha256(data).hexdigest() for name, data in staged.files.items()}
-    same = (stored.rubric_digest == context.plan.rubric.digest
+    same = (stored.rubric_digest == context.plan.rubric.digest and stored.grader_digest == context.plan.key[:16]
             and stored.reference_digest == context.plan.reference_digest and stored.files == files)
     return stored if same else None
 
@@ -151,11 +145,15 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
     jobs = max(1, jobs or os.cpu_count() or 1)
     with tempfile.TemporaryDirectory(prefix="lab05-batch-") as folder:
         context, rubric = prepare(rubric_path, isolation, uid, python, Path(folder))
+        isolations.check_uids(context.isolation, jobs)
         titles = {question.id: question.title for question in rubric.questions}
         finished = {}
         todo = []
         for source in sources:
-            stored = None if force else _done(out, source, context)
+            try:
+                stored = None if force else _done(out, source, context)
+            except Exception:  # an unreadable old result or submission: grade it again
+                stored = None
             if stored is None:
                 todo.append(source)
             else:
@@ -163,7 +161,15 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
         bar = _Progress(len(todo)) if progress else None
 
         def record(result):
-            write_result(out, result, titles)
+            try:
+                write_result(out, result, titles)
+            except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
+                result = SubmissionResult(
+                    submission=result.submission, status="error", students=result.students,
+                    problems=("the grader could not write this submission's feedback; your instructor has the "
+                              "details",), flags=("grader: internal error",), instructor_log=traceback.format_exc(),
+                    rubric_digest=context.plan.rubric.digest)
+                write_result(out, result, titles)
             finished[result.submission] = result
             if bar:
                 bar.update(result)
@@ -193,12 +199,12 @@ def grade_batch(paths, out, jobs: int | None = None, force: bool = False, isolat
                     record(result)
     results = tuple(finished[source.id] for source in sources)
     seconds = time.monotonic() - started
-    _write_text_atomic(out / "grades.csv", grades_csv(results, rubric))
+    cache.write_atomic(out / "grades.csv", grades_csv(results, rubric).encode(), 0o644)
     facts = {"graded at (UTC)": stamp, "submissions": len(results), "graded in this run": len(todo),
              "skipped (already graded)": len(sources) - len(todo), "time taken": f"{seconds:.1f} s",
              "jobs": jobs, "isolation": context.isolation.mode, "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
              "reference": f"expected.json {context.plan.reference_digest}", "grader": f"lab05-autograder {_version()}"}
-    _write_text_atomic(out / "index.html", report.render(results, rubric, facts))
+    cache.write_atomic(out / "index.html", report.render(results, rubric, facts).encode(), 0o644)
     return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out)
 
 

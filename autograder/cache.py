@@ -32,19 +32,24 @@ def fingerprint(parts: Iterable) -> str:
     return digest.hexdigest()
 
 
-def write_json_atomic(path: Path, value, mode: int = 0o600, sort_keys: bool = True) -> None:
-    """Write JSON to ``path`` so that readers see the old file or the new one, never half."""
+def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Write ``path`` so that readers see the old file or the new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(json.dumps(value, sort_keys=sort_keys, separators=(",", ":")))  # dumps: the C encoder
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def write_json_atomic(path: Path, value, mode: int = 0o600, sort_keys: bool = True) -> None:
+    """``write_atomic`` of a JSON value (``json.dumps``: the C encoder)."""
+    write_atomic(path, json.dumps(value, sort_keys=sort_keys, separators=(",", ":")).encode(), mode)
 
 
 def cached_json(name: str, key: str, compute: Callable[[], object]):
@@ -72,8 +77,5 @@ def cached_pickle(name: str, key: str, compute: Callable[[], object]):
         except Exception:  # a damaged or outdated entry is recomputed
             pass
     value = compute()
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
-    with os.fdopen(fd, "wb") as out:
-        pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(temp, path)
+    write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     return value

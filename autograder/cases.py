@@ -47,6 +47,20 @@ def _show(value) -> str:
 RAISES = "raises"
 
 
+def resolve(value, tables=None):
+    """A case's argument as the parent builds it (grader measures, table references), for
+    computing expected values and misconception variants on trusted code."""
+    from autograder.harness import grader_measure
+
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, arg), = value.items()
+        if tag == "$ref" and tables is not None:
+            return tables[arg[0]][arg[1]]
+        if tag == "$measure":
+            return grader_measure(arg)
+    return value
+
+
 def raises(error: str = "ValueError") -> dict:
     """The expected outcome of a call that must raise ``error``."""
     return {RAISES: error}

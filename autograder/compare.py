@@ -8,8 +8,6 @@ Numbers pass within 1e-6, absolute or relative.
 
 from __future__ import annotations
 
-import math
-
 from autograder.cases import RAISES
 from autograder.sandbox import Outcome
 
@@ -30,7 +28,10 @@ def number(encoded) -> float:
             raise Unacceptable(f"returned {value}, not a number")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Unacceptable("returned something that is not a number")
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise Unacceptable("returned a number too large to compare") from None
     raise Unacceptable(f"returned {describe(encoded)}, expected a number")
 
 
@@ -54,20 +55,31 @@ def describe(encoded) -> str:
     return f"a value of type {kind}"
 
 
-def plain(encoded):
+MAX_DEPTH = 6   # nesting kept of a returned value (the harness encodes no deeper)
+
+
+def plain(encoded, depth: int = 0):
     """The encoded value as plain JSON data (for display and storage); never raises."""
-    if not isinstance(encoded, dict):
+    try:
+        if not isinstance(encoded, dict) or depth > MAX_DEPTH:
+            return None
+        kind = encoded.get("type")
+        if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+            value = encoded.get("value")
+            return value if isinstance(value, (int, float, str)) else None
+        if kind in ("bool", "str"):
+            return str(encoded.get("value"))[:2000] if kind == "str" else bool(encoded.get("value"))
+        items = encoded.get("items")
+        if kind in ("list", "tuple") and isinstance(items, list):
+            return [plain(item, depth + 1) for item in items[:50]]
+        if kind == "dict" and isinstance(items, list):
+            return {str(plain(pair[0], depth + 1))[:200]: plain(pair[1], depth + 1)
+                    for pair in items[:50] if isinstance(pair, list) and len(pair) == 2}
+        if kind == "None":
+            return None
+        return f"<{describe(encoded)}>"
+    except (TypeError, ValueError, RecursionError):
         return None
-    kind = encoded.get("type")
-    if kind in NUMBER_TYPES or kind in ("bool", "str") or (isinstance(kind, str) and kind.startswith("numpy.")):
-        return encoded.get("value")
-    if kind in ("list", "tuple"):
-        return [plain(item) for item in encoded.get("items", [])[:50]]
-    if kind == "dict":
-        return {str(plain(k)): plain(v) for k, v in encoded.get("items", [])[:50]}
-    if kind == "None":
-        return None
-    return f"<{describe(encoded)}>"
 
 
 def close(actual: float, expected: float) -> bool:
@@ -75,7 +87,15 @@ def close(actual: float, expected: float) -> bool:
 
 
 def _same(encoded, expected) -> str | None:
-    """None when ``encoded`` equals ``expected`` (with tolerance), else why not."""
+    """None when ``encoded`` equals ``expected`` (with tolerance), else why not; anything the
+    grader cannot read is simply not equal (the child's JSON is never trusted to be well formed)."""
+    try:
+        return _compare(encoded, expected)
+    except (TypeError, ValueError, OverflowError, RecursionError, AttributeError, KeyError):
+        return "returned a value the grader cannot read"
+
+
+def _compare(encoded, expected) -> str | None:
     if isinstance(expected, bool) or isinstance(expected, (int, float)):
         try:
             value = number(encoded)
@@ -91,11 +111,11 @@ def _same(encoded, expected) -> str | None:
         kind = encoded.get("type") if isinstance(encoded, dict) else None
         if kind not in ("list", "tuple"):
             return f"returned {describe(encoded)}, expected {_container(expected)} of {len(expected)}"
-        items = encoded.get("items", [])
-        if encoded.get("length") != len(expected):
+        items = encoded.get("items")
+        if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
             return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
         for position, (item, want) in enumerate(zip(items, expected)):
-            problem = _same(item, want)
+            problem = _compare(item, want)
             if problem:
                 return f"item {position}: {problem} (returned {plain(encoded)!r}, expected {list(expected)!r})"
         return None
@@ -104,16 +124,19 @@ def _same(encoded, expected) -> str | None:
         if kind != "dict":
             return f"returned {describe(encoded)}, expected a dict of {len(expected)} items"
         got = {}
-        for key, value in encoded.get("items", []):
-            if not isinstance(key, dict) or key.get("type") != "str":
+        items = encoded.get("items")
+        if not isinstance(items, list) or encoded.get("length") != len(items):
+            return "returned a dict the grader cannot read"
+        for key, value in items:
+            if not isinstance(key, dict) or key.get("type") != "str" or not isinstance(key.get("value"), str):
                 return f"returned a dict with a key that is {describe(key)}, expected query ids (strings)"
-            got[key.get("value")] = value
-        if set(got) != set(expected) or encoded.get("length") != len(expected):
+            got[key["value"]] = value
+        if set(got) != set(expected) or len(items) != len(expected):
             missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
             return (f"returned keys {sorted(got)[:10]}, expected {sorted(expected)[:10]}"
                     + (f" (missing {missing[:5]})" if missing else "") + (f" (extra {extra[:5]})" if extra else ""))
         for key in sorted(expected):
-            problem = _same(got[key], expected[key])
+            problem = _compare(got[key], expected[key])
             if problem:
                 return f"for {key!r}: {problem}"
         return None
@@ -147,5 +170,3 @@ def verdict(outcome: Outcome, expected) -> tuple[str, str]:
     return "not-run", outcome.detail or "not run"
 
 
-def is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

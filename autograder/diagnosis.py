@@ -10,28 +10,16 @@ matches: on telling cases it gives the right answer, which the variant does not.
 from __future__ import annotations
 
 from autograder import compare, misconceptions
-from autograder.cases import RAISES
+from autograder.cases import RAISES, resolve
 
 MATCH_SHARE = 0.9
 MIN_TELLING = 2
 
 
-def _resolve(value, tables):
-    from autograder.harness import grader_measure
-
-    if isinstance(value, dict) and len(value) == 1:
-        (tag, arg), = value.items()
-        if tag == "$ref":
-            return tables[arg[0]][arg[1]]
-        if tag == "$measure":
-            return grader_measure(arg)
-    return value
-
-
 def _run(variant, case, tables):
     """The variant's answer for a case: ``("value", v)`` or ``("raises", name)``."""
     try:
-        return "value", variant(*[_resolve(arg, tables) for arg in case.args], **case.kwargs)
+        return "value", variant(*[resolve(arg, tables) for arg in case.args], **case.kwargs)
     except Exception as error:  # the variant's own failure mode (e.g. ZeroDivisionError) is evidence
         return "raises", type(error).__name__
 

@@ -28,8 +28,11 @@ class Context:
 
 
 def limits_of(rubric) -> sandbox.Limits:
+    from autograder.rubric import FUNCTIONS
+
     limits = rubric.limits
-    return sandbox.Limits(limits.call_seconds, limits.submission_seconds, limits.memory_mb, limits.output_kb)
+    return sandbox.Limits(limits.call_seconds, limits.submission_seconds, limits.memory_mb, limits.output_kb,
+                          functions=len(FUNCTIONS))
 
 
 def write_shared_job(plan: planning.Plan, folder: Path) -> Path:
@@ -70,8 +73,10 @@ def _problems(result: sandbox.SandboxResult) -> list[str]:
     return problems
 
 
-def _flags(result: sandbox.SandboxResult, calls: list, static: dict) -> list[str]:
+def _flags(result: sandbox.SandboxResult, calls: list, static: dict, dynamic: dict) -> list[str]:
     flags = [f"library: lab05/{name} imports {', '.join(found)}" for name, found in static.items() if found]
+    flags += [f"library: lab05/{name} imports a module named at run time ({count}x): check by hand"
+              for name, count in dynamic.items() if count]
     for module, during in sorted(set(result.banned_imports)):
         flags.append(f"library: tried to import {module} while running {during or 'the submission'}")
     trouble: dict[tuple, int] = {}
@@ -117,7 +122,8 @@ def grade(source: submission.Source, context: Context, slot: int = 0) -> Submiss
     plan = context.plan
     staged = submission.read(source)
     common = dict(submission=source.id, students=source.students, rubric_digest=plan.rubric.digest,
-                  reference_digest=plan.reference_digest, isolation=context.isolation.mode,
+                  reference_digest=plan.reference_digest, grader_digest=plan.key[:16],
+                  isolation=context.isolation.mode,
                   files={name: hashlib.sha256(data).hexdigest() for name, data in staged.files.items()})
     if not staged.files:
         return SubmissionResult(status="error", checks=_ungraded(plan, "not graded: " + "; ".join(staged.problems)),
@@ -141,7 +147,8 @@ def grade(source: submission.Source, context: Context, slot: int = 0) -> Submiss
     checks = _diagnosed(plan, planned, result.outcomes, checks, tables)
     return SubmissionResult(
         status="graded", checks=checks, problems=tuple(staged.problems + _problems(result)),
-        flags=tuple([f"files: {n}" for n in staged.notes] + _flags(result, calls, static)),
+        flags=tuple([f"files: {n}" for n in staged.notes] + _flags(
+            result, calls, static, {name: inspection.dynamic_imports(data) for name, data in staged.files.items()})),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
         instructor_log=f"isolation {context.isolation.mode}, {result.restarts} restart(s), "
                        f"child time {result.elapsed:.2f} s",

@@ -1,7 +1,7 @@
 """The child side of the sandbox: a standalone program (standard library only).
 
-``autograder.sandbox`` starts it as ``python -I -B harness.py CONFIG_JSON`` with one extra
-file descriptor, the *channel*. It reads the job files named in the config (inputs only:
+``autograder.sandbox`` starts it as ``python -I -B harness.py`` with its configuration as
+one JSON line on stdin and one extra file descriptor, the *channel*. It reads the job files named in the config (inputs only:
 the parent keeps every expected value), encloses itself (``jail.enter``), applies resource
 limits, imports the submission's ``lab05.metrics`` and ``lab05.runs`` and answers the calls
 in order, writing one JSON line per event to the channel:
@@ -265,7 +265,7 @@ def die_with_parent() -> None:
 def main() -> None:
     global _channel
     die_with_parent()
-    config = json.loads(sys.argv[1])
+    config = json.loads(sys.stdin.buffer.readline())  # from the parent, never in argv
     _channel = config["channel"]
     job = {"tables": {}, "results": {}, "queries": {}, "calls": []}
     for path in config["jobs"]:  # read before enclosing: the job files stay outside

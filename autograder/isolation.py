@@ -19,6 +19,7 @@ from autograder.sandbox import Isolation
 BANNED_MODULES = ("ir_measures", "pytrec_eval", "pytrec_eval_ext", "ranx", "trectools", "sklearn",
                   "torchmetrics", "pyterrier", "trec_eval", "rank_eval", "ir_datasets")
 DEFAULT_UID = 64000
+SANDBOX_USER = "lab05-student"   # the account setup.sh creates on Gradescope
 SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc/ld.so.cache",
                "/etc/localtime")
 
@@ -87,8 +88,7 @@ def _minimal(paths) -> tuple:
 def jail_isolation(python: str, uid: int = DEFAULT_UID) -> Isolation:
     """The namespace jail for ``python``: what its children may read, what they may not."""
     facts = _probe(python)
-    exclude = {str(Path.cwd())}
-    library_paths = [p for p in facts["path"] if p and p not in exclude and not p.endswith(".zip")]
+    library_paths = [p for p in facts["path"] if p and not p.endswith(".zip")]
     read = _minimal([*SYSTEM_READ, facts["base_prefix"], facts["prefix"], *library_paths,
                      os.path.dirname(os.path.realpath(facts["executable"]))])
     hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
@@ -100,18 +100,19 @@ def _self_test(isolation: Isolation) -> str | None:
     this user, and the grader's files it must not reach (their and their folders' modes and
     owners). A jail that can no longer be entered fails closed: the child stops before
     importing any submission code."""
-    from autograder import cache, layout, sandbox
+    from autograder import cache, sandbox
 
-    protected = [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC, Path(__file__).parent, cache.cache_dir()]
     modes = []
-    for path in protected:
+    for path in sandbox.protected_paths():
         for part in [path, *path.parents]:
             try:
                 info = os.stat(part)
                 modes.append((str(part), info.st_mode, info.st_uid, info.st_gid))
             except OSError:
                 modes.append((str(part), None))
-    stored = cache.cache_dir() / f"selftest-{cache.fingerprint([isolation, os.getuid(), modes])[:32]}.json"
+    code = [Path(sandbox.__file__).with_name(name) for name in ("sandbox.py", "harness.py", "jail.py")]
+    key = cache.fingerprint([isolation, os.getuid(), modes, *code])
+    stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
     if stored.is_file():
         return None
     problem = sandbox.self_test(isolation)
@@ -148,3 +149,19 @@ def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID
             raise IsolationError(f"children cannot run as uid {uid}: {problem}")
         return isolation
     return Isolation("none", python, None, banned=BANNED_MODULES)
+
+
+def check_uids(isolation: Isolation, jobs: int) -> None:
+    """Refuse sandbox uids that belong to a real account (children of worker n run as uid + n)."""
+    import pwd
+
+    if isolation.uid is None:
+        return
+    for uid in range(isolation.uid, isolation.uid + jobs):
+        try:
+            name = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            continue
+        if name != SANDBOX_USER:
+            raise IsolationError(f"uid {uid} is the account {name!r}: submissions must not run as a real user. "
+                                 f"Pass --uid N with N .. N+{jobs - 1} free (or the {SANDBOX_USER} user with --jobs 1)")

@@ -82,11 +82,17 @@ def _namespaces(config, report) -> bool:
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"0 {uid} 1")
         _write("/proc/self/gid_map", f"0 {gid} 1")
+    reported, go = os.pipe()
     child = os.fork()
-    if child:  # stays outside: tells the parent whom to kill, then waits for PID 1
+    if child:  # stays outside: tells the parent whom to kill (first, before PID 1 says anything), then waits
         report({"jail_pid": child})
+        os.write(go, b".")
+        os.close(go)
         _, status = os.waitpid(child, 0)
         os._exit(os.waitstatus_to_exitcode(status) & 0xFF if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    os.close(go)
+    os.read(reported, 1)
+    os.close(reported)
     return in_user_namespace
 
 

@@ -247,15 +247,16 @@ def _cells(retrieved, relevant, n, tn_of: Callable | None = None):
 
 def _rows(scenario, k=None, places=8):
     """The rows the right writer writes for a scenario, as strings (k and decimals overridable)."""
-    key = (scenario.name, scenario.system, k or scenario.k, places, len(scenario.queries))
-    if key not in _ROW_STRINGS:
-        _ROW_STRINGS[key] = [[query_id, "Q0", hit[0], str(rank), f"{hit[-1]:.{places}f}", scenario.system]
-                             for query_id, text in scenario.queries
-                             for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)]
-    return _ROW_STRINGS[key]
+    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results))
+    if key not in _ROW_STRINGS or _ROW_STRINGS[key][0] is not scenario.results:
+        _ROW_STRINGS[key] = (scenario.results, [
+            [query_id, "Q0", hit[0], str(rank), f"{hit[-1]:.{places}f}", scenario.system]
+            for query_id, text in scenario.queries
+            for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)])
+    return _ROW_STRINGS[key][1]
 
 
-_ROW_STRINGS: dict[tuple, list] = {}   # built once per process: Cranfield runs have 22,500 rows
+_ROW_STRINGS: dict[tuple, tuple] = {}   # built once per process: Cranfield runs have 22,500 rows
 
 
 def _sorted_by_doc(rows):

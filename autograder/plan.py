@@ -157,7 +157,7 @@ def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle) -> Pla
     and checks the reference against it) and the code that plans."""
     from pathlib import Path
 
-    from autograder import cache, harness, layout
+    from autograder import cache, layout
     from autograder import reference as references
 
     def compute():
@@ -165,9 +165,11 @@ def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle) -> Pla
         references.check(reference, bundle)
         return build(rubric, reference, bundle)
 
-    code = [Path(module.__file__) for module in (cases, measures, runfile, harness)] + [Path(__file__)]
+    from importlib import metadata
+
+    code = sorted(Path(__file__).parent.glob("*.py"))  # all of the grader: names, cases, checks
     key = cache.fingerprint([rubric.digest, reference.get("digest", ""), bundle_key, *code,
-                             layout.HANDOUT / "tests" / "public_cases.py"])
+                             layout.HANDOUT / "tests" / "public_cases.py", metadata.version("ir_measures")])
     plan = cache.cached_pickle("plan", key, compute)
     plan.key = key
     return plan

@@ -26,19 +26,11 @@ class ReferenceError(RuntimeError):
     """The stored reference is missing or does not match the data it must describe."""
 
 
-def _resolve(value):
-    from autograder.harness import grader_measure
-
-    if isinstance(value, dict) and set(value) == {"$measure"}:
-        return grader_measure(value["$measure"])
-    return value
-
-
 def solution_value(lab05, case: cases.Case):
     """What the reference solution gives for ``case``: a JSON value or ``{"raises": name}``."""
     function = getattr(lab05.metrics, case.function)
     try:
-        value = function(*[_resolve(arg) for arg in case.args], **case.kwargs)
+        value = function(*[cases.resolve(arg) for arg in case.args], **case.kwargs)
     except ValueError:
         return cases.raises("ValueError")
     return list(value) if isinstance(value, tuple) else value

@@ -75,6 +75,7 @@ class SubmissionResult:
     execution_time: float = 0.0
     rubric_digest: str = ""
     reference_digest: str = ""
+    grader_digest: str = ""         # the grading plan's key: grader code, rubric, reference, data
     isolation: str = ""
     files: dict = field(default_factory=dict)  # graded file -> sha256 of its content
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -21,8 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HARNESS = Path(__file__).resolve().parent / "harness.py"
-LINE_LIMIT = 40 << 20          # one channel line (a run file is at most 16 MiB before escaping)
-CHANNEL_LIMIT = 256 << 20      # all channel bytes of one child
+RUN_LINE_LIMIT = 40 << 20      # one answer of write_run (a run file is at most 16 MiB before escaping)
+LINE_LIMIT = 1 << 20           # one answer of any other function
+CHANNEL_LIMIT = 256 << 20      # all channel bytes of one submission, across its children
+MAX_BRACKETS = 20000           # nesting and items in one answer (a parsed line must stay small)
+MAX_BANNED = 20                # banned-import attempts kept
 STRIKES = 2                    # crashes or timeouts after which a function's other calls are skipped
 STARTUP_SECONDS = 10.0         # the child's start-up and the imports, beyond the per-call limit
 
@@ -47,7 +51,7 @@ class Limits:
     file_mb: int = 64
     tmp_mb: int = 64
     processes: int = 16
-    functions: int = 11             # the API's functions: each gets an equal share of the time
+    functions: int = 11             # the API's functions (rubric.FUNCTIONS): each gets an equal share
 
     def function_seconds(self) -> float:
         """The time all calls of one function may take together, so that one slow function
@@ -94,9 +98,39 @@ class _Capture:
         return text + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
 
 
+def _parse(line: bytes, limit: int):
+    """A channel line as a dict, or None if it is not a small, shallow JSON object."""
+    if len(line) > limit or line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
+        return None
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _remove_owned(uid: int) -> None:
+    """Remove what ``uid`` left in the world-writable folders (uid mode has no private /tmp)."""
+    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def _kill_uid(uid: int) -> None:
     """Kill every process owned by ``uid`` (a sandbox uid only ever runs one submission)."""
-    for _ in range(3):
+    for _ in range(100):
         found = False
         for entry in os.scandir("/proc"):
             if entry.name.isdigit():
@@ -126,15 +160,20 @@ def _count_tasks(uid: int) -> int:
 class _Child:
     """One child process and its channel."""
 
-    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: dict):
+    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: dict, received: int):
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
         self.process = subprocess.Popen(
-            [isolation.python, "-I", "-B", str(HARNESS), json.dumps(config)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [isolation.python, "-I", "-B", str(HARNESS)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             pass_fds=(write_end,), env=env, cwd=str(work), start_new_session=True)
         os.close(write_end)
-        self.channel, self.buffer, self.received, self.jail_pid = read_end, bytearray(), 0, None
+        try:  # the configuration goes over stdin, not argv: /proc/PID/cmdline is readable by every uid
+            self.process.stdin.write(json.dumps(config).encode() + b"\n")
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.channel, self.buffer, self.received, self.jail_pid = read_end, bytearray(), received, None
         self.selector = selectors.DefaultSelector()
         self.selector.register(read_end, selectors.EVENT_READ, "channel")
         self.selector.register(self.process.stdout, selectors.EVENT_READ, "stdout")
@@ -142,21 +181,18 @@ class _Child:
         self.output = output
         self.open = 3
 
-    def messages(self, deadline_of):
-        """Yield parsed channel messages; ``("timeout",)`` or ``("eof",)`` end the stream."""
+    def messages(self, deadline_of, line_limit):
+        """Yield parsed channel messages; ``("timeout",)``, ``("eof",)`` or ``("garbage", why)``
+        end the stream. A line longer than ``line_limit()``, too deeply nested, or not a JSON
+        object is garbage, and so is more than ``CHANNEL_LIMIT`` bytes in all."""
         while True:
-            while b"\n" in self.buffer:
-                line, _, rest = self.buffer.partition(b"\n")
-                self.buffer = bytearray(rest)
-                try:
-                    message = json.loads(line)
-                    if not isinstance(message, dict):
-                        raise ValueError
-                except ValueError:
+            for line in self._complete_lines():
+                message = _parse(line, line_limit())
+                if message is None:
                     yield ("garbage", line[:200])
                     return
                 yield ("message", message)
-            if len(self.buffer) > LINE_LIMIT or self.received > CHANNEL_LIMIT:
+            if len(self.buffer) > line_limit() or self.received > CHANNEL_LIMIT:
                 yield ("garbage", b"(more output on the grading channel than any answer needs)")
                 return
             remaining = deadline_of() - time.monotonic()
@@ -173,7 +209,13 @@ class _Child:
                     self.selector.unregister(key.fileobj)
                     if key.data == "channel":
                         self._drain_output()
-                        yield from self._rest_then_eof()
+                        for line in self._complete_lines():
+                            message = _parse(line, line_limit())
+                            if message is None:
+                                yield ("garbage", line[:200])
+                                return
+                            yield ("message", message)
+                        yield ("eof",)
                         return
                     continue
                 if key.data == "channel":
@@ -182,16 +224,21 @@ class _Child:
                 else:
                     self.output[key.data].add(chunk)
 
-    def _rest_then_eof(self):
-        while b"\n" in self.buffer:
-            line, _, rest = self.buffer.partition(b"\n")
-            self.buffer = bytearray(rest)
-            try:
-                yield ("message", json.loads(line))
-            except ValueError:
-                yield ("garbage", line[:200])
-                return
-        yield ("eof",)
+    def _complete_lines(self) -> list:
+        if b"\n" not in self.buffer:
+            return []
+        *lines, rest = self.buffer.split(b"\n")
+        self.buffer = bytearray(rest)
+        return lines
+
+    def launched(self, pid: int) -> bool:
+        """Is ``pid`` a child of this child's launcher (so that the jail's PID 1 report is true)?"""
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+        return parent == str(self.process.pid)
 
     def _drain_output(self) -> None:
         """After the channel closed, keep what the child printed (briefly, without blocking)."""
@@ -230,6 +277,7 @@ class _Child:
             pass
         if isolation.mode == "uid" and uid not in (None, 0, os.getuid()):
             _kill_uid(uid)
+            _remove_owned(uid)
         code = self.process.wait()
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
@@ -240,6 +288,16 @@ class _Child:
         if code < 0:
             return f"killed by signal {signal.Signals(-code).name}"
         return f"exit status {code}"
+
+
+def _private_to(lab_dir: Path, uid: int) -> None:
+    """uid mode: the submission's package readable by its own sandbox uid (as group) only."""
+    for folder, dirs, files in os.walk(lab_dir):
+        os.chown(folder, 0, uid)
+        os.chmod(folder, 0o750)
+        for name in files:
+            os.chown(os.path.join(folder, name), 0, uid)
+            os.chmod(os.path.join(folder, name), 0o640)
 
 
 def _environment(home: str) -> dict:
@@ -258,6 +316,7 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
     output = {"stdout": _Capture(limits.output_kb << 10), "stderr": _Capture(limits.output_kb << 10)}
     strikes: dict[str, int] = {}
     spent: dict[str, float] = {}      # seconds each function has used
+    received = 0                      # channel bytes so far, all children together
     skip, skip_files, budget_gone = set(), set(), set()
     start = 0
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
@@ -269,6 +328,8 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
         jail_root.mkdir()
         if isolation.mode == "uid":
             os.chown(work, uid, uid)
+            os.chmod(work, 0o700)
+            _private_to(lab_dir, uid)
         processes = limits.processes
         if isolation.mode == "jail" and os.getuid() != 0:
             processes += _count_tasks(os.getuid())
@@ -284,12 +345,13 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
                 "limits": {"memory_mb": limits.memory_mb, "file_mb": limits.file_mb, "tmp_mb": limits.tmp_mb,
                            "processes": processes, "cpu_seconds": limits.submission_seconds + 5},
             }
-            child = _Child(isolation, config, env, work, output)
-            state = _Reader(calls, start, skip, skip_files, result, spent)
+            child = _Child(isolation, config, env, work, output, received)
+            state = _Reader(calls, start, skip, skip_files, result, spent, isolation.mode)
             try:
                 ending = state.read(child, limits, deadline)
             finally:
                 how = child.kill(isolation, uid)
+                received = child.received
             if ending == "done":
                 break
             blamed = state.blame(ending, how, output["stderr"].text())
@@ -336,8 +398,9 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
 class _Reader:
     """Follows one child's messages, filling the result; knows which call is under way."""
 
-    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict):
-        self.calls, self.skip, self.skip_files, self.result = calls, skip, skip_files, result
+    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str):
+        self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
+        self.seen = 0       # messages read from this child
         self.spent, self.budget_ran_out, self.duplicate = spent, False, None
         self.imported = 0   # graded files this child has imported (or failed to)
         self.importing = None
@@ -372,27 +435,38 @@ class _Reader:
             self.budget_ran_out = left < limits.call_seconds
             return min(self.last_message + min(limits.call_seconds, left), deadline)
 
-        for event in child.messages(deadline_of):
+        def line_limit():
+            under_way = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
+
+        for event in child.messages(deadline_of, line_limit):
             if event[0] != "message":
                 return event[0] if event[0] != "garbage" else "garbage"
             message = event[1]
             previous, self.last_message = self.last_message, time.monotonic()
-            if "jail_pid" in message and not self.started and isinstance(message["jail_pid"], int):
-                child.watch(message["jail_pid"])
-            elif "importing" in message and message["importing"] in ("metrics.py", "runs.py"):
+            self.seen += 1
+            if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
+                pid = message["jail_pid"]
+                if not (self.mode == "jail" and self.seen == 1 and type(pid) is int and child.launched(pid)):
+                    return "garbage"
+                child.watch(pid)
+            elif "importing" in message and not self.started and self.importing is None and \
+                    message["importing"] in ("metrics.py", "runs.py") and message["importing"] not in self.skip_files:
                 self.importing = message["importing"]
-            elif "imported" in message and message["imported"] == self.importing:
+            elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
                 self.imported += 1
                 error = message.get("error")
-                self.result.imports[self.importing] = Outcome("error" if error else "ok", error=_error(error))
-                if error:
+                self.result.imports[self.importing] = Outcome("error" if error is not None else "ok",
+                                                              error=_error(error))
+                if error is not None:
                     self.skip_files.add(self.importing)
                 self.importing = None
                 self.next_index = self._next(self.next_index)
             elif "banned_import" in message:
                 during = self.importing or (self.calls[self.next_index]["fn"] if self.next_index < len(self.calls)
                                             else "")
-                self.result.banned_imports.append((str(message["banned_import"])[:100], during))
+                if len(self.result.banned_imports) < MAX_BANNED:
+                    self.result.banned_imports.append((str(message["banned_import"])[:100], during))
             elif message.get("i") == self.next_index and self.importing is None and self.next_index < len(self.calls):
                 self.started = True
                 seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
@@ -433,6 +507,8 @@ class _Reader:
         if self.next_index >= len(self.calls):
             return None
         self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
+        function = self.calls[self.next_index]["fn"]
+        self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - self.last_message)
         return self.next_index
 
 
@@ -468,13 +544,30 @@ def probe(paths):
 """
 
 
+def protected_paths() -> list[Path]:
+    """What a child must never read: the grader, its reference and rubric, the solutions, the cache."""
+    from autograder import cache, layout
+
+    return [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC, Path(__file__).parent, cache.cache_dir()]
+
+
+def protected_files(limit: int = 2000) -> list[str]:
+    """Every protected folder and file (the probe tries each one, not only the folders)."""
+    found = []
+    for root in protected_paths():
+        found.append(str(root))
+        if root.is_dir():
+            for folder, dirs, files in os.walk(root):
+                found += [os.path.join(folder, name) for name in dirs + files]
+                if len(found) > limit:
+                    return found[:limit]
+    return found
+
+
 def self_test(isolation: Isolation, protected=None) -> str | None:
     """Run a probe child: None when it starts, answers, and can read none of ``protected``
     (default: the grader's own files); otherwise what went wrong."""
-    from autograder import cache, layout
-
-    protected = [str(p) for p in (protected or [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC,
-                                                Path(__file__).parent, cache.cache_dir()])]
+    protected = [str(p) for p in (protected or protected_files())]
     with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as folder:
         folder = Path(folder)
         os.chmod(folder, 0o711)

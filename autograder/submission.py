@@ -94,7 +94,7 @@ def _read_folder(root: Path, staged: Staged) -> None:
 def _read_zip(path: Path, staged: Staged) -> None:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as error:
+    except Exception as error:  # not a zip, truncated, unreadable
         staged.problems.append(f"{path.name} is not a readable zip file ({error}): zip the two files again")
         return
     with archive:
@@ -119,8 +119,9 @@ def _read_zip(path: Path, staged: Staged) -> None:
             try:
                 with archive.open(member) as handle:
                     _check_text(graded, handle.read(MAX_FILE + 1), staged)
-            except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as error:
-                staged.problems.append(f"{name} could not be read from the zip ({error})")
+            except Exception as error:  # any decompression failure (zlib, lzma, bz2, encryption...)
+                staged.problems.append(f"{name} could not be read from the zip ({type(error).__name__}: "
+                                       f"{str(error)[:100]})")
 
 
 def read(source: Source) -> Staged:

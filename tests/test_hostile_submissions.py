@@ -285,6 +285,24 @@ HOSTILE = [
             return None
         """), zero=frozenset({"reciprocal_rank", "average_precision", "accuracy", "recall_at_k", "evaluate"}),
             message=("evaluate", "None")),
+    Hostile("forged-deep-answer", override("metrics.py", """
+        import os as _os, sys as _sys
+        def evaluate(run, qrels, measure):
+            index = _sys._getframe(1).f_locals["index"]
+            deep = b"[" * 900 + b"]" * 900
+            _os.write(_sys.modules["__main__"]._channel,
+                      b'{"i": %d, "value": {"type": "list", "items": [%s], "length": 1}}\\n' % (index, deep))
+        """), zero=frozenset({"evaluate"}), flag="crash: evaluate"),
+    Hostile("forged-short-tuple", override("metrics.py", """
+        import os as _os, sys as _sys
+        def confusion_matrix(retrieved, relevant, collection_size):
+            index = _sys._getframe(1).f_locals["index"]
+            _os.write(_sys.modules["__main__"]._channel,
+                      b'{"i": %d, "value": {"type": "tuple", "items": [], "length": 4}}\\n' % index)
+        """), zero=frozenset({"confusion_matrix", "accuracy"})),
+    Hostile("forged-jail-pid", files(metrics_py=early(
+        "import os, sys\nos.write(sys.modules['__main__']._channel, b'{\"jail_pid\": 1}\\n')\n", S["metrics.py"])),
+            zero=frozenset(METRICS), flag="crash: importing lab05/metrics.py"),
     Hostile("channel-garbage", override("metrics.py", """
         import os as _os, sys as _sys
         _reference_p = precision_at_k

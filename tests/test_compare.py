@@ -1,0 +1,60 @@
+"""The parent never trusts the child's answers: malformed, deep, huge or lying ones are judged
+as wrong, never crash the grader."""
+
+import json
+
+import pytest
+
+from autograder import compare, sandbox
+from autograder.sandbox import Outcome
+
+DEEP = {"type": "list", "items": [], "length": 0}
+for _ in range(900):
+    DEEP = {"type": "list", "items": [DEEP], "length": 1}
+
+MALFORMED = [
+    ("short-tuple", {"type": "tuple", "items": [], "length": 4}, (0, 0, 7, 1393)),
+    ("items-not-a-list", {"type": "list", "items": "abc", "length": 3}, ["a", "b", "c"]),
+    ("dict-items-wrong", {"type": "dict", "items": [[1, 2, 3]], "length": 1}, {"1": 1.0}),
+    ("dict-key-unhashable", {"type": "dict", "items": [[{"type": "str", "value": []}, {}]], "length": 1}, {"1": 1.0}),
+    ("huge-int", {"type": "int", "value": 10 ** 400}, 0.5),
+    ("nan-text", {"type": "float", "value": "nan"}, 0.5),
+    ("bool", {"type": "bool", "value": True}, 1.0),
+    ("not-a-dict", [1, 2, 3], 0.5),
+    ("missing-type", {"value": 0.5}, 0.5),
+    ("deep", DEEP, [1]),
+    ("float-subclass", {"type": "other", "name": "x.Liar", "bases": ["float"]}, 0.5),
+]
+
+
+@pytest.mark.parametrize("encoded, expected", [row[1:] for row in MALFORMED], ids=[row[0] for row in MALFORMED])
+def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
+    """Is each malformed answer a failing verdict, and its display value safe to render?"""
+    status, message = compare.verdict(Outcome("value", value=encoded), expected)
+    assert status == "fail" and message
+    json.dumps(compare.plain(encoded))  # storable
+    from autograder import feedback
+
+    feedback._value(compare.plain(encoded))  # renderable (no recursion error)
+
+
+@pytest.mark.parametrize("line, parsed", [
+    (b'{"i": 1, "value": {"type": "float", "value": 0.5}}', True),
+    (b"[1, 2, 3]", False),
+    (b"5", False),
+    (b"{" * 30000, False),
+    (b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", False),
+    (b"not json", False),
+    (b'{"x": "' + b"a" * (2 << 20) + b'"}', False),
+], ids=["answer", "list", "number", "brackets", "too-deep", "not-json", "too-long"])
+def test_channel_lines_are_parsed_defensively(line, parsed):
+    """Is only a small, shallow JSON object accepted from the channel?"""
+    assert (sandbox._parse(line, sandbox.LINE_LIMIT) is not None) == parsed
+
+
+def test_expected_error_and_other_errors():
+    """Does an expected ValueError pass, and any other exception fail with what was raised?"""
+    raised = Outcome("error", error={"type": "ValueError", "mro": ["ValueError", "Exception"], "message": "k"})
+    assert compare.verdict(raised, {"raises": "ValueError"})[0] == "pass"
+    assert compare.verdict(raised, 0.5) == ("error", "raised ValueError: k")
+    assert compare.verdict(Outcome("value", value={"type": "float", "value": 0.5}), {"raises": "ValueError"})[0] == "fail"

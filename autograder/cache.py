@@ -23,10 +23,11 @@ def cache_dir() -> Path:
 
 
 def fingerprint(parts: Iterable) -> str:
-    """A hash of file contents (``Path`` parts) and plain values (anything else, by repr)."""
+    """A hash of file contents (``Path`` parts), bytes (as they are: a file's content hashes the
+    same either way) and plain values (anything else, by repr)."""
     digest = hashlib.sha256()
     for part in parts:
-        data = part.read_bytes() if isinstance(part, Path) else repr(part).encode()
+        data = part.read_bytes() if isinstance(part, Path) else part if isinstance(part, bytes) else repr(part).encode()
         digest.update(len(data).to_bytes(8, "big"))
         digest.update(data)
     return digest.hexdigest()

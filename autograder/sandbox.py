@@ -135,10 +135,13 @@ def _kill_uid(uid: int) -> None:
         for entry in os.scandir("/proc"):
             if entry.name.isdigit():
                 try:
-                    if os.stat(entry.path).st_uid == uid:
-                        os.kill(int(entry.name), signal.SIGKILL)
-                        found = True
-                except (OSError, ProcessLookupError):
+                    if os.stat(entry.path).st_uid != uid:
+                        continue
+                    if Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                        continue  # already dead, waiting for its parent to reap it
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    found = True
+                except (OSError, ProcessLookupError, IndexError):
                     pass
         if not found:
             return
@@ -275,10 +278,10 @@ class _Child:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        code = self.process.wait()
         if isolation.mode == "uid" and uid not in (None, 0, os.getuid()):
             _kill_uid(uid)
             _remove_owned(uid)
-        code = self.process.wait()
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
         self.selector.close()

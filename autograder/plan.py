@@ -179,8 +179,10 @@ def _scenarios(kinds, bundle) -> dict:
     found = {}
     if ("write_run", "examples") in kinds:
         results, queries = cases.example_search_data()
-        found[cases.EXAMPLE_SCENARIO] = runfile.Scenario(cases.EXAMPLE_SCENARIO, "demo", results,
-                                                         tuple(tuple(q) for q in queries), 2, "the notes' example")
+        example = next(case for case, _ in cases.example_cases() if case.function == "write_run")
+        found[cases.EXAMPLE_SCENARIO] = runfile.Scenario(
+            cases.EXAMPLE_SCENARIO, example.args[1], results, tuple(tuple(q) for q in queries), example.kwargs["k"],
+            f"the notes' example (public check q5): {example.call_text()}")
     if ("write_run", "run_format") in kinds or ("write_run", "run_content") in kinds:
         found.update({scenario.name: scenario for scenario in runfile.small_scenarios()})
     if any(("write_run", kind) in kinds for kind in ("run_format", "run_content", "run_cranfield")):

@@ -128,8 +128,7 @@ def _property_case(case_id, scenario, what, wrong, public) -> CaseResult:
 def _example_case(scenario, table, problem) -> CaseResult:
     expected = scenario.expected_rows()
     shown = [" ".join(map(str, row[:4])) + f" {row[4]:.8f} {row[5]}" for row in expected]
-    call = "write_run('demo.run', 'demo', search_two, QUERIES, k=2)"
-    description = "the notes' two-query example (public check q5)"
+    description, _, call = scenario.description.partition(": ")
     if table is None:
         return CaseResult("notes-two-queries-run", description, True, "fail", problem, call, shown)
     actual = [" ".join(row) for row in table][:20]

@@ -182,19 +182,16 @@ class _Child:
         self.selector.register(self.process.stdout, selectors.EVENT_READ, "stdout")
         self.selector.register(self.process.stderr, selectors.EVENT_READ, "stderr")
         self.output = output
-        self.open = 3
 
     def messages(self, deadline_of, line_limit):
         """Yield parsed channel messages; ``("timeout",)``, ``("eof",)`` or ``("garbage", why)``
         end the stream. A line longer than ``line_limit()``, too deeply nested, or not a JSON
         object is garbage, and so is more than ``CHANNEL_LIMIT`` bytes in all."""
         while True:
-            for line in self._complete_lines():
-                message = _parse(line, line_limit())
-                if message is None:
-                    yield ("garbage", line[:200])
+            for event in self._parsed(line_limit):
+                yield event
+                if event[0] == "garbage":
                     return
-                yield ("message", message)
             if len(self.buffer) > line_limit() or self.received > CHANNEL_LIMIT:
                 yield ("garbage", b"(more output on the grading channel than any answer needs)")
                 return
@@ -212,12 +209,10 @@ class _Child:
                     self.selector.unregister(key.fileobj)
                     if key.data == "channel":
                         self._drain_output()
-                        for line in self._complete_lines():
-                            message = _parse(line, line_limit())
-                            if message is None:
-                                yield ("garbage", line[:200])
+                        for event in self._parsed(line_limit):
+                            yield event
+                            if event[0] == "garbage":
                                 return
-                            yield ("message", message)
                         yield ("eof",)
                         return
                     continue
@@ -226,6 +221,15 @@ class _Child:
                     self.received += len(chunk)
                 else:
                     self.output[key.data].add(chunk)
+
+    def _parsed(self, line_limit):
+        """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
+        for line in self._complete_lines():
+            message = _parse(line, line_limit())
+            if message is None:
+                yield ("garbage", line[:200])
+                return
+            yield ("message", message)
 
     def _complete_lines(self) -> list:
         if b"\n" not in self.buffer:

@@ -11,8 +11,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from autograder import sandbox
 from autograder.sandbox import Isolation
 
 #: Evaluation libraries that metrics code may not use (DESIGN.md): their top-level modules.
@@ -96,26 +98,26 @@ def jail_isolation(python: str, uid: int = DEFAULT_UID) -> Isolation:
 
 
 def _self_test(isolation: Isolation) -> str | None:
-    """``sandbox.self_test``, remembered while nothing it depends on changes: the isolation,
+    """``self_test``, remembered while nothing it depends on changes: the isolation,
     this user, and the grader's files it must not reach (their and their folders' modes and
     owners). A jail that can no longer be entered fails closed: the child stops before
     importing any submission code."""
-    from autograder import cache, sandbox
+    from autograder import cache
 
     modes = []
-    for path in sandbox.protected_paths():
+    for path in protected_paths():
         for part in [path, *path.parents]:
             try:
                 info = os.stat(part)
                 modes.append((str(part), info.st_mode, info.st_uid, info.st_gid))
             except OSError:
                 modes.append((str(part), None))
-    code = [Path(sandbox.__file__).with_name(name) for name in ("sandbox.py", "harness.py", "jail.py")]
+    code = [Path(sandbox.__file__).with_name(name) for name in ("sandbox.py", "protocol.py", "harness.py", "jail.py")]
     key = cache.fingerprint([isolation, os.getuid(), modes, *code])
     stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
     if stored.is_file():
         return None
-    problem = sandbox.self_test(isolation)
+    problem = self_test(isolation)
     if problem is None:
         cache.write_json_atomic(stored, {"passed": True})
     return problem
@@ -123,8 +125,6 @@ def _self_test(isolation: Isolation) -> str | None:
 
 def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here."""
-    from autograder import sandbox
-
     python = python or sys.executable
     if mode not in ("auto", "jail", "uid", "none"):
         raise IsolationError(f"unknown isolation {mode!r}: use auto, jail, uid or none")
@@ -165,3 +165,73 @@ def check_uids(isolation: Isolation, jobs: int) -> None:
         if name != SANDBOX_USER:
             raise IsolationError(f"uid {uid} is the account {name!r}: submissions must not run as a real user. "
                                  f"Pass --uid N with N .. N+{jobs - 1} free (or the {SANDBOX_USER} user with --jobs 1)")
+
+
+_PROBE_SOURCE = """
+import os
+
+
+def probe(paths):
+    readable = []
+    for path in paths:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, "rb").close()
+            readable.append(path)
+        except OSError:
+            pass
+    return readable
+"""
+
+
+def protected_paths() -> list[Path]:
+    """What a child must never read: the grader, its reference and rubric, the solutions, the cache."""
+    from autograder import cache, layout
+
+    return [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC, Path(__file__).parent, cache.cache_dir()]
+
+
+def protected_files(limit: int = 2000) -> list[str]:
+    """Every protected folder and file (the probe tries each one, not only the folders)."""
+    found = []
+    for root in protected_paths():
+        found.append(str(root))
+        if root.is_dir():
+            for folder, dirs, files in os.walk(root):
+                found += [os.path.join(folder, name) for name in dirs + files]
+                if len(found) > limit:
+                    return found[:limit]
+    return found
+
+
+def self_test(isolation: Isolation, protected=None) -> str | None:
+    """Run a probe child: None when it starts, answers, and can read none of ``protected``
+    (default: the grader's own files); otherwise what went wrong."""
+    protected = [str(p) for p in (protected or protected_files())]
+    with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as folder:
+        folder = Path(folder)
+        os.chmod(folder, 0o711)
+        package = folder / "lab" / "lab05"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "metrics.py").write_text(_PROBE_SOURCE)
+        (package / "runs.py").write_text("")
+        for path in (folder / "lab", package, *package.iterdir()):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        job = folder / "job.json"
+        job.write_text(json.dumps({"calls": [{"fn": "probe", "file": "metrics.py", "args": [protected]}]}))
+        limits = sandbox.Limits(call_seconds=20, submission_seconds=30, memory_mb=1024, output_kb=8)
+        result = sandbox.run(folder / "lab", [job], [{"fn": "probe", "file": "metrics.py"}], limits, isolation)
+    outcome = result.outcomes[0]
+    if outcome.status != "value":
+        detail = outcome.detail or (outcome.error or {}).get("message", "")
+        imported = result.imports.get("metrics.py")
+        if imported is not None and imported.status != "ok":
+            detail = imported.detail or (imported.error or {}).get("message", "")
+        return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
+    readable = [item.get("value") for item in outcome.value.get("items", [])]
+    if readable:
+        return f"a child could read the grader's files: {', '.join(map(str, readable))}"
+    return None

@@ -18,17 +18,13 @@ import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.protocol import STARTUP_SECONDS, STRIKES, Outcome, Reader, SandboxResult, parse_line
+
 HARNESS = Path(__file__).resolve().parent / "harness.py"
-RUN_LINE_LIMIT = 40 << 20      # one answer of write_run (a run file is at most 16 MiB before escaping)
-LINE_LIMIT = 1 << 20           # one answer of any other function
 CHANNEL_LIMIT = 256 << 20      # all channel bytes of one submission, across its children
-MAX_BRACKETS = 20000           # nesting and items in one answer (a parsed line must stay small)
-MAX_BANNED = 20                # banned-import attempts kept
-STRIKES = 2                    # crashes or timeouts after which a function's other calls are skipped
-STARTUP_SECONDS = 10.0         # the child's start-up and the imports, beyond the per-call limit
 
 
 @dataclass(frozen=True)
@@ -59,29 +55,6 @@ class Limits:
         return self.submission_seconds / self.functions
 
 
-@dataclass
-class Outcome:
-    """What became of one call (or one import): ``status`` is ``value``, ``error``,
-    ``timeout``, ``crash``, ``not-run`` (or ``ok`` for an import)."""
-    status: str
-    value: object = None
-    error: dict | None = None
-    seconds: float = 0.0
-    detail: str = ""
-
-
-@dataclass
-class SandboxResult:
-    outcomes: list
-    imports: dict = field(default_factory=dict)
-    banned_imports: list = field(default_factory=list)   # (module, the file or function importing it)
-    stdout: str = ""
-    stderr: str = ""
-    restarts: int = 0
-    elapsed: float = 0.0
-    notes: list = field(default_factory=list)
-
-
 class _Capture:
     """Keeps the first ``limit`` bytes of a stream and counts the rest."""
 
@@ -96,17 +69,6 @@ class _Capture:
     def text(self) -> str:
         text = self.data.decode("utf-8", errors="replace")
         return text + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
-
-
-def _parse(line: bytes, limit: int):
-    """A channel line as a dict, or None if it is not a small, shallow JSON object."""
-    if len(line) > limit or line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
-        return None
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    return message if isinstance(message, dict) else None
 
 
 def _remove_owned(uid: int) -> None:
@@ -225,7 +187,7 @@ class _Child:
     def _parsed(self, line_limit):
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
         for line in self._complete_lines():
-            message = _parse(line, line_limit())
+            message = parse_line(line, line_limit())
             if message is None:
                 yield ("garbage", line[:200])
                 return
@@ -353,7 +315,7 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
                            "processes": processes, "cpu_seconds": limits.submission_seconds + 5},
             }
             child = _Child(isolation, config, env, work, output, received)
-            state = _Reader(calls, start, skip, skip_files, result, spent, isolation.mode)
+            state = Reader(calls, start, skip, skip_files, result, spent, isolation.mode)
             try:
                 ending = state.read(child, limits, deadline)
             finally:
@@ -402,201 +364,3 @@ def run(lab_dir: Path, job_files: list, calls: list, limits: Limits, isolation: 
     return result
 
 
-class _Reader:
-    """Follows one child's messages, filling the result; knows which call is under way."""
-
-    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str):
-        self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
-        self.seen = 0       # messages read from this child
-        self.spent, self.budget_ran_out, self.duplicate = spent, False, None
-        self.imported = 0   # graded files this child has imported (or failed to)
-        self.importing = None
-        self.next_index = self._next(start)
-        self.last_message = time.monotonic()
-        self.started = False
-
-    def ready(self) -> bool:
-        """Has this child answered a call, or imported its graded files (so calls are under way)?"""
-        return self.started or self.imported >= 2 - len(self.skip_files)
-
-    def _runs(self, index: int) -> bool:
-        call = self.calls[index]
-        imported = self.result.imports.get(call["file"])
-        return (call["fn"] not in self.skip and call["file"] not in self.skip_files
-                and (imported is None or imported.status == "ok"))
-
-    def _next(self, index: int) -> int:
-        while index < len(self.calls) and not self._runs(index):
-            index += 1
-        return index
-
-    def read(self, child: _Child, limits: Limits, deadline: float) -> str:
-        allowance = limits.call_seconds + STARTUP_SECONDS
-        budget = limits.function_seconds()
-
-        def deadline_of():
-            if self.importing or not self.ready():
-                return min(self.last_message + allowance, deadline)
-            function = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
-            left = max(budget - self.spent.get(function, 0.0), 0.0)
-            self.budget_ran_out = left < limits.call_seconds
-            return min(self.last_message + min(limits.call_seconds, left), deadline)
-
-        def line_limit():
-            under_way = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
-            return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
-
-        for event in child.messages(deadline_of, line_limit):
-            if event[0] != "message":
-                return event[0] if event[0] != "garbage" else "garbage"
-            message = event[1]
-            previous, self.last_message = self.last_message, time.monotonic()
-            self.seen += 1
-            if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
-                pid = message["jail_pid"]
-                if not (self.mode == "jail" and self.seen == 1 and type(pid) is int and child.launched(pid)):
-                    return "garbage"
-                child.watch(pid)
-            elif "importing" in message and not self.started and self.importing is None and \
-                    message["importing"] in ("metrics.py", "runs.py") and message["importing"] not in self.skip_files:
-                self.importing = message["importing"]
-            elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
-                self.imported += 1
-                error = message.get("error")
-                self.result.imports[self.importing] = Outcome("error" if error is not None else "ok",
-                                                              error=_error(error))
-                if error is not None:
-                    self.skip_files.add(self.importing)
-                self.importing = None
-                self.next_index = self._next(self.next_index)
-            elif "banned_import" in message:
-                during = self.importing or (self.calls[self.next_index]["fn"] if self.next_index < len(self.calls)
-                                            else "")
-                if len(self.result.banned_imports) < MAX_BANNED:
-                    self.result.banned_imports.append((str(message["banned_import"])[:100], during))
-            elif message.get("i") == self.next_index and self.importing is None and self.next_index < len(self.calls):
-                self.started = True
-                seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
-                if "error" in message:
-                    outcome = Outcome("error", error=_error(message["error"]), seconds=seconds)
-                else:
-                    outcome = Outcome("value", value=message.get("value"), seconds=seconds)
-                self.result.outcomes[self.next_index] = outcome
-                function = self.calls[self.next_index]["fn"]
-                self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - previous)
-                self.next_index = self._next(self.next_index + 1)
-            elif message.get("done") is True:
-                return "done" if self.next_index >= len(self.calls) else "garbage"
-            else:
-                answered = message.get("i")
-                if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
-                    self.duplicate = answered  # an answer came twice: that call split the process
-                return "garbage"
-            self.started = self.started or "i" in message
-        return "eof"
-
-    def blame(self, ending: str, how: str, stderr: str):
-        """Record what ended the child on the call (or import) under way; returns it."""
-        tail = stderr.strip().splitlines()[-3:]
-        detail = {"timeout": "used up its function's time budget" if self.budget_ran_out else "took too long",
-                  "eof": f"the process ended ({how})",
-                  "garbage": "wrote something that is not an answer to the grading channel"}[ending]
-        if tail and ending == "eof":
-            detail += ": " + " | ".join(line[:200] for line in tail)
-        status = "timeout" if ending == "timeout" else "crash"
-        if self.duplicate is not None:
-            self.result.outcomes[self.duplicate] = Outcome(
-                "crash", detail="the process split during this call (its answer came twice)")
-            return self.duplicate
-        if self.importing:
-            self.result.imports[self.importing] = Outcome(status, detail=detail)
-            return self.importing
-        if self.next_index >= len(self.calls):
-            return None
-        self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
-        function = self.calls[self.next_index]["fn"]
-        self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - self.last_message)
-        return self.next_index
-
-
-def _error(error) -> dict | None:
-    """An error description from the child, reduced to known fields of bounded size."""
-    if not isinstance(error, dict):
-        return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}
-    return {
-        "type": str(error.get("type", "?"))[:100],
-        "mro": [str(name)[:50] for name in error.get("mro", [])][:10] if isinstance(error.get("mro"), list) else [],
-        "message": str(error.get("message", ""))[:500],
-        "traceback": [str(line)[:300] for line in error.get("traceback", [])][:8]
-        if isinstance(error.get("traceback"), list) else [],
-    }
-
-
-_PROBE_SOURCE = """
-import os
-
-
-def probe(paths):
-    readable = []
-    for path in paths:
-        try:
-            if os.path.isdir(path):
-                os.listdir(path)
-            else:
-                open(path, "rb").close()
-            readable.append(path)
-        except OSError:
-            pass
-    return readable
-"""
-
-
-def protected_paths() -> list[Path]:
-    """What a child must never read: the grader, its reference and rubric, the solutions, the cache."""
-    from autograder import cache, layout
-
-    return [layout.REFERENCE_DIR, layout.SOLUTIONS, layout.RUBRIC, Path(__file__).parent, cache.cache_dir()]
-
-
-def protected_files(limit: int = 2000) -> list[str]:
-    """Every protected folder and file (the probe tries each one, not only the folders)."""
-    found = []
-    for root in protected_paths():
-        found.append(str(root))
-        if root.is_dir():
-            for folder, dirs, files in os.walk(root):
-                found += [os.path.join(folder, name) for name in dirs + files]
-                if len(found) > limit:
-                    return found[:limit]
-    return found
-
-
-def self_test(isolation: Isolation, protected=None) -> str | None:
-    """Run a probe child: None when it starts, answers, and can read none of ``protected``
-    (default: the grader's own files); otherwise what went wrong."""
-    protected = [str(p) for p in (protected or protected_files())]
-    with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as folder:
-        folder = Path(folder)
-        os.chmod(folder, 0o711)
-        package = folder / "lab" / "lab05"
-        package.mkdir(parents=True)
-        (package / "__init__.py").write_text("")
-        (package / "metrics.py").write_text(_PROBE_SOURCE)
-        (package / "runs.py").write_text("")
-        for path in (folder / "lab", package, *package.iterdir()):
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        job = folder / "job.json"
-        job.write_text(json.dumps({"calls": [{"fn": "probe", "file": "metrics.py", "args": [protected]}]}))
-        limits = Limits(call_seconds=20, submission_seconds=30, memory_mb=1024, output_kb=8)
-        result = run(folder / "lab", [job], [{"fn": "probe", "file": "metrics.py"}], limits, isolation)
-    outcome = result.outcomes[0]
-    if outcome.status != "value":
-        detail = outcome.detail or (outcome.error or {}).get("message", "")
-        imported = result.imports.get("metrics.py")
-        if imported is not None and imported.status != "ok":
-            detail = imported.detail or (imported.error or {}).get("message", "")
-        return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
-    readable = [item.get("value") for item in outcome.value.get("items", [])]
-    if readable:
-        return f"a child could read the grader's files: {', '.join(map(str, readable))}"
-    return None

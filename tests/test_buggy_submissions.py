@@ -5,7 +5,7 @@ import pytest
 
 import buggy
 import subs
-from autograder import batch, layout
+from autograder import batch
 
 
 @pytest.fixture(scope="module")

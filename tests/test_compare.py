@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from autograder import compare, sandbox
+from autograder import compare, protocol
 from autograder.sandbox import Outcome
 
 DEEP = {"type": "list", "items": [], "length": 0}
@@ -49,7 +49,7 @@ def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
 ], ids=["answer", "list", "number", "brackets", "too-deep", "not-json", "too-long"])
 def test_channel_lines_are_parsed_defensively(line, parsed):
     """Is only a small, shallow JSON object accepted from the channel?"""
-    assert (sandbox._parse(line, sandbox.LINE_LIMIT) is not None) == parsed
+    assert (protocol.parse_line(line, protocol.LINE_LIMIT) is not None) == parsed
 
 
 def test_expected_error_and_other_errors():

@@ -4,7 +4,6 @@ Each row is a worked example: the solutions' value must equal ``ir_measures`` (w
 the measure) to 1e-9 and, rounded as the notes print it, the notes' number.
 """
 
-import math
 
 import pytest
 

@@ -211,10 +211,6 @@ EDGE_CASES = [
 ]
 
 
-def edge_cases(function: str) -> list[Case]:
-    return [case for case in EDGE_CASES if case.function == function]
-
-
 # ------------------------------------------------------------------ random cases
 
 POOL = [f"d{i:02d}" for i in range(20)]

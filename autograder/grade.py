@@ -140,7 +140,8 @@ def grade(source: submission.Source, context: Context, slot: int = 0) -> Submiss
         result = sandbox.run(lab, [context.shared_job, job_path],
                              [{"fn": call["fn"], "file": call["file"]} for call in calls],
                              context.limits, context.isolation, slot)
-    static = {name: inspection.library_imports(data) for name, data in staged.files.items()}
+    scanned = {name: inspection.imports(data) for name, data in staged.files.items()}
+    static = {name: libraries for name, (libraries, _) in scanned.items()}
     planned = plan.shared_cases + random_cases
     tables = scoring.run_tables(plan, result.outcomes)
     checks = scoring.score_checks(plan, planned, result.outcomes, _zeroed(static, result, calls), tables)
@@ -148,7 +149,7 @@ def grade(source: submission.Source, context: Context, slot: int = 0) -> Submiss
     return SubmissionResult(
         status="graded", checks=checks, problems=tuple(staged.problems + _problems(result)),
         flags=tuple([f"files: {n}" for n in staged.notes] + _flags(
-            result, calls, static, {name: inspection.dynamic_imports(data) for name, data in staged.files.items()})),
+            result, calls, static, {name: dynamic for name, (_, dynamic) in scanned.items()})),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
         instructor_log=f"isolation {context.isolation.mode}, {result.restarts} restart(s), "
                        f"child time {result.elapsed:.2f} s",

@@ -11,8 +11,8 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 
 def cache_dir() -> Path:

@@ -9,27 +9,35 @@ from pathlib import Path
 
 
 def _table(args) -> int:
-    from autograder import cranfield
+    from autograder.lab import cranfield
 
     reference = cranfield.bundle()
-    print("Lab 04's runs written by the reference write_run, evaluated by ir_measures "
-          "(truncated to 4 decimals, as the notes print):\n")
+    print(
+        "Lab 04's runs written by the reference write_run, evaluated by ir_measures "
+        "(truncated to 4 decimals, as the notes print):\n"
+    )
     print(cranfield.table(reference))
     problems = cranfield.disagreements(reference)
-    print("\n" + ("every number of the notes' table reproduces" if not problems
-                  else "DIFFERS from the notes:\n  " + "\n  ".join(problems)))
+    print(
+        "\n"
+        + (
+            "every number of the notes' table reproduces"
+            if not problems
+            else "DIFFERS from the notes:\n  " + "\n  ".join(problems)
+        )
+    )
     return 1 if problems else 0
 
 
 def _seed(args) -> int:
-    from autograder.solution import load_lab05
+    from autograder.lab.solution import load_lab05
 
     print(f"Cranfield cached in {load_lab05().data.seed_cache(args.folder)}")
     return 0
 
 
 def _stubs(args) -> int:
-    from autograder import stubs
+    from autograder.lab import stubs
 
     changed = stubs.write_stubs()
     print(f"regenerated {', '.join(changed)}" if changed else "the stubs are up to date")
@@ -37,72 +45,99 @@ def _stubs(args) -> int:
 
 
 def _grade(args) -> int:
-    from autograder import batch
+    from autograder.grading.results import Status
+    from autograder.local import batch
 
-    summary = batch.grade_batch(args.paths, args.out, jobs=args.jobs, force=args.force, isolation=args.isolation,
-                                rubric_path=args.rubric, uid=args.uid, python=args.child_python)
+    summary = batch.grade_batch(
+        args.paths,
+        args.out,
+        jobs=args.jobs,
+        force=args.force,
+        isolation=args.isolation,
+        rubric_path=args.rubric,
+        uid=args.uid,
+        python=args.child_python,
+    )
     scores = [result.score for result in summary.results]
-    errors = sum(result.status != "graded" for result in summary.results)
-    print(f"graded {summary.graded}, skipped {summary.skipped} already graded, of {len(summary.results)} "
-          f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
-          f"{errors} could not be graded")
-    print(f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
-          f"{summary.out}/<submission>/feedback.html, feedback.md, results.json")
+    errors = sum(result.status != Status.GRADED for result in summary.results)
+    print(
+        f"graded {summary.graded}, skipped {summary.skipped} already graded, of {len(summary.results)} "
+        f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
+        f"{errors} could not be graded"
+    )
+    print(
+        f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
+        f"{summary.out}/<submission>/feedback.html, feedback.md, results.json"
+    )
     return 0
 
 
 def _gradescope(args) -> int:
-    from autograder import gradescope
+    from autograder.gradescope import entry
 
-    document = gradescope.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
+    document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
     print(f"score {document['score']}; results in {args.root}/results/results.json")
     return 0
 
 
 def _build(args) -> int:
-    from autograder import build
+    from autograder.gradescope import build
+    from autograder.lab import handout
 
-    for name, path in build.build(args.out).items():
+    built = {"autograder": build.build(args.out / "autograder.zip"), "handout": handout.build(args.out / "handout.zip")}
+    for name, path in built.items():
         print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0
 
 
 def _reference(args) -> int:
-    from autograder import reference
+    from autograder.grading import reference
 
     print(f"wrote {reference.write()}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from autograder import isolation, layout
+    from autograder import paths
+    from autograder.sandbox import isolation
+
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    table = commands.add_parser("table", help="write both Cranfield runs with the reference "
-                                "and print the evaluation table next to the notes' numbers")
+    table = commands.add_parser(
+        "table",
+        help="write both Cranfield runs with the reference and print the evaluation table next to the notes' numbers",
+    )
     table.set_defaults(run=_table)
 
-    seed = commands.add_parser("seed-cranfield", help="copy cran.all.1400, cran.qry and cranqrel "
-                               "from FOLDER into ir_datasets' cache (for offline machines)")
+    seed = commands.add_parser(
+        "seed-cranfield",
+        help="copy cran.all.1400, cran.qry and cranqrel from FOLDER into ir_datasets' cache (for offline machines)",
+    )
     seed.add_argument("folder")
     seed.set_defaults(run=_seed)
 
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
     stubs.set_defaults(run=_stubs)
 
-    grade = commands.add_parser("grade", help="grade submissions (folders or zips, or folders of them, "
-                                "e.g. a Gradescope export) into OUT")
+    grade = commands.add_parser(
+        "grade", help="grade submissions (folders or zips, or folders of them, e.g. a Gradescope export) into OUT"
+    )
     grade.add_argument("paths", nargs="+", metavar="PATH")
     grade.add_argument("--out", required=True, type=Path, help="where results, feedback and grades.csv go")
     grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: the cores)")
     grade.add_argument("--force", action="store_true", help="grade again what is already graded")
-    grade.add_argument("--isolation", default="auto", choices=["auto", "jail", "uid", "none"],
-                       help="how submissions are enclosed (default auto: a namespace jail, else another user "
-                            "when root; none only for trusted code)")
-    grade.add_argument("--rubric", type=Path, default=layout.RUBRIC)
-    grade.add_argument("--uid", type=int, default=isolation.DEFAULT_UID,
-                       help="first uid submissions run as when the grader is root")
+    grade.add_argument(
+        "--isolation",
+        default="auto",
+        choices=isolation.MODES,
+        help="how submissions are enclosed (default auto: a namespace jail, else another user "
+        "when root; none only for trusted code)",
+    )
+    grade.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    grade.add_argument(
+        "--uid", type=int, default=isolation.DEFAULT_UID, help="first uid submissions run as when the grader is root"
+    )
     grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
     grade.set_defaults(run=_grade)
 
@@ -110,16 +145,18 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, default=Path("dist"))
     build.set_defaults(run=_build)
 
-    inside = commands.add_parser("gradescope", help="(run_autograder) grade ROOT/submission into "
-                                 "ROOT/results/results.json")
+    inside = commands.add_parser(
+        "gradescope", help="(run_autograder) grade ROOT/submission into ROOT/results/results.json"
+    )
     inside.add_argument("--root", type=Path, default=Path("/autograder"))
-    inside.add_argument("--isolation", default="auto", choices=["auto", "jail", "uid", "none"])
+    inside.add_argument("--isolation", default="auto", choices=isolation.MODES)
     inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
     inside.add_argument("--child-python", default=None)
     inside.set_defaults(run=_gradescope)
 
-    regenerate = commands.add_parser("reference", help="regenerate autograder/reference/expected.json "
-                                     "from solutions/ and ir_measures")
+    regenerate = commands.add_parser(
+        "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"
+    )
     regenerate.set_defaults(run=_reference)
     return parser
 

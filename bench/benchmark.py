@@ -34,17 +34,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import buggy  # noqa: E402  (the test suites' submissions)
-import subs  # noqa: E402
+import buggy
+import subs
 
-from autograder import layout  # noqa: E402
+from autograder import paths
 
 PYTHON = sys.executable
 
 
 def p95(values):
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 class TreeMemory:
@@ -110,10 +110,21 @@ def environment(cache: Path) -> dict:
 
 # ---------------------------------------------------------------- 1. one submission
 
+
 def one_submission(work: Path, repetitions: int) -> dict:
     submission = subs.write(work / "one" / "correct", {})
-    grade = [PYTHON, "-m", "autograder", "grade", str(submission), "--out", str(work / "one-out"), "--force",
-             "--jobs", "1"]
+    grade = [
+        PYTHON,
+        "-m",
+        "autograder",
+        "grade",
+        str(submission),
+        "--out",
+        str(work / "one-out"),
+        "--force",
+        "--jobs",
+        "1",
+    ]
     cold = []
     for number in range(repetitions):
         cache = work / f"cold-cache-{number}"
@@ -131,13 +142,19 @@ HOSTILE = {
     "infinite-loop": ("metrics.py", "def reciprocal_rank(ranking, judgments, rel=1):\n    while True:\n        pass\n"),
     "crash": ("metrics.py", "import os as _os\ndef largest_differences(a, b, n=2):\n    _os._exit(1)\n"),
     "memory-bomb": ("metrics.py", "def recall_at_k(ranking, judgments, k, rel=1):\n    x = bytearray(8 << 30)\n"),
-    "output-flood": ("metrics.py", "import sys as _sys\n_ref = precision_at_k\n"
-                                   "def precision_at_k(ranking, judgments, k, rel=1):\n"
-                                   "    _sys.stdout.write('x' * 100000)\n    return _ref(ranking, judgments, k, rel)\n"),
+    "output-flood": (
+        "metrics.py",
+        "import sys as _sys\n_ref = precision_at_k\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n"
+        "    _sys.stdout.write('x' * 100000)\n    return _ref(ranking, judgments, k, rel)\n",
+    ),
 }
-SLOW = ("metrics.py", "import time as _time\n_ref = average_precision\n"
-                      "def average_precision(ranking, judgments, rel=1):\n"
-                      "    _time.sleep(0.002)\n    return _ref(ranking, judgments, rel)\n")
+SLOW = (
+    "metrics.py",
+    "import time as _time\n_ref = average_precision\n"
+    "def average_precision(ranking, judgments, rel=1):\n"
+    "    _time.sleep(0.002)\n    return _ref(ranking, judgments, rel)\n",
+)
 SYNTAX = ("metrics.py", subs.SOLUTION["metrics.py"].replace("def accuracy(", "def accuracy((", 1))
 
 
@@ -159,7 +176,9 @@ def make_mix(folder: Path, count: int, seed: int = 5) -> dict:
             kind, files = "slow", {SLOW[0]: subs.with_function(*SLOW)}
         elif draw < 0.97:
             kind = "crashing"
-            files = dict([SYNTAX]) if rng.random() < 0.5 else {HOSTILE["crash"][0]: subs.with_function(*HOSTILE["crash"])}
+            files = (
+                dict([SYNTAX]) if rng.random() < 0.5 else {HOSTILE["crash"][0]: subs.with_function(*HOSTILE["crash"])}
+            )
         else:
             kind = "hostile"
             file, source = HOSTILE[rng.choice(["infinite-loop", "memory-bomb", "output-flood"])]
@@ -183,17 +202,24 @@ def batch(work: Path, count: int, jobs: int, cache: Path) -> dict:
     if not folder.exists():
         (work / "kinds.json").write_text(json.dumps(make_mix(folder, count)))
     out = work / f"mix-out-{jobs}"
-    seconds, peak, done = run([PYTHON, "-m", "autograder", "grade", str(folder), "--out", str(out), "--force",
-                               "--jobs", str(jobs)], environment(cache), memory=True)
+    seconds, peak, _ = run(
+        [PYTHON, "-m", "autograder", "grade", str(folder), "--out", str(out), "--force", "--jobs", str(jobs)],
+        environment(cache),
+        memory=True,
+    )
     grades = [json.loads(path.read_text()) for path in out.glob("*/grade.json")]
-    return {"seconds": seconds, "peak": peak, "count": len(grades),
-            "per_submission": statistics.median(g["execution_time"] for g in grades),
-            "kinds": kinds_summary(folder, grades)}
+    return {
+        "seconds": seconds,
+        "peak": peak,
+        "count": len(grades),
+        "per_submission": statistics.median(g["execution_time"] for g in grades),
+        "kinds": kinds_summary(folder, grades),
+    }
 
 
 # ---------------------------------------------------------------- 3. otter
 
-OTTER_PUBLIC = '''
+OTTER_PUBLIC = """
 OK_FORMAT = False
 from otter.test_files import test_case
 import math, sys
@@ -220,9 +246,9 @@ def test_public(env):
             assert [r[2] for r in rows] == [e[2] for e in case.expected], case.id
         else:
             assert _close(function(*case.args, **case.kwargs), case.expected), case.id
-'''
+"""
 
-OTTER_CRANFIELD = '''
+OTTER_CRANFIELD = """
 OK_FORMAT = False
 from otter.test_files import test_case
 import json
@@ -255,45 +281,67 @@ def test_runs(env):
         path = os.path.join(tempfile.mkdtemp(), system + ".run")
         env["write_run"](path, system, lambda text, k: hits[text][:k], queries, k=100)
         run = list(ir_measures.read_trec_run(path))
-        measures = [ir_measures.parse_measure(m) for m in ("P(rel=1)@10", "R(rel=1)@100", "RR(rel=1)", "AP(rel=1)", "nDCG@10")]
+        names = ("P(rel=1)@10", "R(rel=1)@100", "RR(rel=1)", "AP(rel=1)", "nDCG@10")
+        measures = [ir_measures.parse_measure(m) for m in names]
         scores = ir_measures.calc_aggregate(measures, BUNDLE["qrels"], run)
         for measure, label in zip(measures, ("P@10", "R@100", "RR", "AP", "nDCG@10")):
             assert abs(scores[measure] - BUNDLE["systems"][system]["aggregates"][label]) < 1e-6, (system, label)
-'''
+"""
 
 
 def otter_zip(work: Path, bundle_path: Path) -> Path:
-    from autograder import measures
+    from autograder.lab import measures
 
     specs = {label: (spec.function, dict(spec.kwargs)) for label, spec in measures.CRANFIELD.items()}
     path = work / "otter-autograder.zip"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("otter_config.json", json.dumps({"lang": "python", "zips": False, "pdf": False}))
-        archive.writestr("tests/public.py", OTTER_PUBLIC.format(handout_tests=str(layout.HANDOUT / "tests")))
+        archive.writestr("tests/public.py", OTTER_PUBLIC.format(handout_tests=str(paths.HANDOUT / "tests")))
         archive.writestr("tests/cranfield.py", OTTER_CRANFIELD.format(bundle=str(bundle_path), specs=specs))
     return path
 
 
 def otter_versus_ours(work: Path, repetitions: int, cache: Path) -> dict:
-    from autograder import cranfield
+    from autograder.lab import cranfield
 
     bundle_path = work / "bundle.json"
     os.environ["LAB05_CACHE"] = str(cache)
     bundle_path.write_text(json.dumps(cranfield.bundle()))
     script = work / "otter" / "submission.py"
     script.parent.mkdir(parents=True, exist_ok=True)
-    script.write_text(subs.SOLUTION["metrics.py"].replace("from __future__ import annotations\n", "")
-                      + "\n" + subs.SOLUTION["runs.py"].replace("from __future__ import annotations\n", ""))
+    script.write_text(
+        subs.SOLUTION["metrics.py"].replace("from __future__ import annotations\n", "")
+        + "\n"
+        + subs.SOLUTION["runs.py"].replace("from __future__ import annotations\n", "")
+    )
     archive = otter_zip(work, bundle_path)
     (work / "otter-out").mkdir(exist_ok=True)
-    otter = [str(Path(PYTHON).parent / "otter"), "run", "-a", str(archive), "-o", str(work / "otter-out"),
-             "--no-logo", str(script)]
+    otter = [
+        str(Path(PYTHON).parent / "otter"),
+        "run",
+        "-a",
+        str(archive),
+        "-o",
+        str(work / "otter-out"),
+        "--no-logo",
+        str(script),
+    ]
     run(otter, environment(cache))
     otter_times = [run(otter, environment(cache))[0] for _ in range(repetitions)]
     result = json.loads((work / "otter-out" / "results.json").read_text())
     ours_submission = work / "one" / "correct"
-    ours = [PYTHON, "-m", "autograder", "grade", str(ours_submission), "--out", str(work / "ours-out"), "--force",
-            "--jobs", "1"]
+    ours = [
+        PYTHON,
+        "-m",
+        "autograder",
+        "grade",
+        str(ours_submission),
+        "--out",
+        str(work / "ours-out"),
+        "--force",
+        "--jobs",
+        "1",
+    ]
     ours_times = [run(ours, environment(cache))[0] for _ in range(repetitions)]
     score = sum(test.get("score", 0) for test in result["tests"])
     return {"otter": otter_times, "ours": ours_times, "otter_score": f"{score:g}/100"}
@@ -323,11 +371,12 @@ RETRIEVAL = textwrap.dedent("""
 
 
 def retrieval_figures() -> dict:
-    _, _, done = run([PYTHON, "-c", RETRIEVAL.format(handout=str(layout.HANDOUT))])
+    _, _, done = run([PYTHON, "-c", RETRIEVAL.format(handout=str(paths.HANDOUT))])
     return json.loads(done.stdout)
 
 
 # ---------------------------------------------------------------- report
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -349,26 +398,39 @@ def main() -> int:
         for jobs in (1, 2):
             rows[jobs] = batch(work, args.submissions, jobs, single["cache"])
         print(f"   inside a batch (start-up amortised): median {rows[2]['per_submission']:.2f} s per submission")
-        print(f"\n2. Batch of {args.submissions} synthetic submissions "
-              "(70% correct, 20% buggy, 4% slow, 3% crashing, 3% hostile):")
+        print(
+            f"\n2. Batch of {args.submissions} synthetic submissions "
+            "(70% correct, 20% buggy, 4% slow, 3% crashing, 3% hostile):"
+        )
         for jobs, row in rows.items():
-            print(f"   --jobs {jobs}: {row['seconds']:6.1f} s, {row['count'] / row['seconds'] * 60:6.1f} submissions/min,"
-                  f" peak memory of the process tree {row['peak'] / 2**20:6.0f} MiB")
-        print("   per kind (count, median seconds each, --jobs 2): " + ", ".join(
-            f"{kind} {count} x {median:.2f} s" for kind, (count, median) in rows[2]["kinds"].items()))
+            print(
+                f"   --jobs {jobs}: {row['seconds']:6.1f} s, {row['count'] / row['seconds'] * 60:6.1f} submissions/min,"
+                f" peak memory of the process tree {row['peak'] / 2**20:6.0f} MiB"
+            )
+        print(
+            "   per kind (count, median seconds each, --jobs 2): "
+            + ", ".join(f"{kind} {count} x {median:.2f} s" for kind, (count, median) in rows[2]["kinds"].items())
+        )
         versus = otter_versus_ours(work, args.repetitions, single["cache"])
         otter, ours = statistics.median(versus["otter"]), statistics.median(versus["ours"])
         print(f"\n3. The same correct submission, public checks plus all of Cranfield ({args.repetitions} runs each):")
-        print(f"   otter run:        median {otter:6.2f} s   p95 {p95(versus['otter']):6.2f} s   "
-              f"(otter's score {versus['otter_score']})")
-        print(f"   autograder grade: median {ours:6.2f} s   p95 {p95(versus['ours']):6.2f} s   "
-              f"(every check: also hidden, random and run-file checks, in a sandbox)")
+        print(
+            f"   otter run:        median {otter:6.2f} s   p95 {p95(versus['otter']):6.2f} s   "
+            f"(otter's score {versus['otter_score']})"
+        )
+        print(
+            f"   autograder grade: median {ours:6.2f} s   p95 {p95(versus['ours']):6.2f} s   "
+            f"(every check: also hidden, random and run-file checks, in a sandbox)"
+        )
         print(f"   ratio: ours is {otter / ours:.1f}x faster")
         figures = retrieval_figures()
         print("\n4. The given retrieval (Lab 04), in a fresh interpreter:")
         print(f"   loading Cranfield {figures['load']:.2f} s")
         for name in ("tfidf", "bm25"):
-            print(f"   {name:6} index {figures[name + ' index']:5.2f} s, 225 queries {figures[name + ' 225 queries']:5.2f} s")
+            print(
+                f"   {name:6} index {figures[name + ' index']:5.2f} s, "
+                f"225 queries {figures[name + ' 225 queries']:5.2f} s"
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

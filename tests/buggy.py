@@ -14,9 +14,9 @@ from dataclasses import dataclass
 class Bug:
     id: str
     file: str
-    source: str            # the student's version of the function(s)
-    loses: frozenset       # functions that must lose points; all others keep full marks
-    misconception: str = ""   # the misconception library's id for it (issue 4), when it has one
+    source: str  # the student's version of the function(s)
+    loses: frozenset  # functions that must lose points; all others keep full marks
+    misconception: str = ""  # the misconception library's id for it (issue 4), when it has one
 
 
 def bug(id, file, source, *loses, misconception=""):
@@ -24,71 +24,140 @@ def bug(id, file, source, *loses, misconception=""):
 
 
 BUGS = [
-    bug("p-over-ranking-length", "metrics.py", """
+    bug(
+        "p-over-ranking-length",
+        "metrics.py",
+        """
         def precision_at_k(ranking, judgments, k, rel=1):
             top = ranking[:k]
             if not top:
                 return 0.0
             return sum(1 for d in top if judgments.get(d, 0) >= rel) / len(top)
-        """, "precision_at_k", misconception="precision-over-ranking-length"),
-    bug("p-minus-one-relevant", "metrics.py", """
+        """,
+        "precision_at_k",
+        misconception="precision-over-ranking-length",
+    ),
+    bug(
+        "p-minus-one-relevant",
+        "metrics.py",
+        """
         def precision_at_k(ranking, judgments, k, rel=1):
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) != 0) / k
-        """, "precision_at_k", misconception="minus-one-relevant"),
-    bug("p-ignores-rel", "metrics.py", """
+        """,
+        "precision_at_k",
+        misconception="minus-one-relevant",
+    ),
+    bug(
+        "p-ignores-rel",
+        "metrics.py",
+        """
         def precision_at_k(ranking, judgments, k, rel=1):
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= 1) / k
-        """, "precision_at_k", misconception="rel-ignored"),
-    bug("p-skips-rank-1", "metrics.py", """
+        """,
+        "precision_at_k",
+        misconception="rel-ignored",
+    ),
+    bug(
+        "p-skips-rank-1",
+        "metrics.py",
+        """
         def precision_at_k(ranking, judgments, k, rel=1):
             return sum(1 for d in ranking[1:k + 1] if judgments.get(d, 0) >= rel) / k
-        """, "precision_at_k", misconception="off-by-one-cutoff"),
-    bug("recall-over-retrieved-relevant", "metrics.py", """
+        """,
+        "precision_at_k",
+        misconception="off-by-one-cutoff",
+    ),
+    bug(
+        "recall-over-retrieved-relevant",
+        "metrics.py",
+        """
         def recall_at_k(ranking, judgments, k, rel=1):
             found = sum(1 for d in ranking if judgments.get(d, 0) >= rel)
             if found == 0:
                 return 0.0
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / found
-        """, "recall_at_k", misconception="recall-over-retrieved-relevant"),
-    bug("recall-over-k", "metrics.py", """
+        """,
+        "recall_at_k",
+        misconception="recall-over-retrieved-relevant",
+    ),
+    bug(
+        "recall-over-k",
+        "metrics.py",
+        """
         def recall_at_k(ranking, judgments, k, rel=1):
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / k
-        """, "recall_at_k", misconception="recall-over-k"),
-    bug("recall-no-zero-guard", "metrics.py", """
+        """,
+        "recall_at_k",
+        misconception="recall-over-k",
+    ),
+    bug(
+        "recall-no-zero-guard",
+        "metrics.py",
+        """
         def recall_at_k(ranking, judgments, k, rel=1):
             total = sum(1 for g in judgments.values() if g >= rel)
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / total
-        """, "recall_at_k", misconception="no-zero-guard"),
-    bug("recall-minus-one-in-r", "metrics.py", """
+        """,
+        "recall_at_k",
+        misconception="no-zero-guard",
+    ),
+    bug(
+        "recall-minus-one-in-r",
+        "metrics.py",
+        """
         def recall_at_k(ranking, judgments, k, rel=1):
             total = sum(1 for g in judgments.values() if g != 0)
             if total == 0:
                 return 0.0
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) != 0) / total
-        """, "recall_at_k", misconception="minus-one-relevant"),
-    bug("rr-zero-based-rank", "metrics.py", """
+        """,
+        "recall_at_k",
+        misconception="minus-one-relevant",
+    ),
+    bug(
+        "rr-zero-based-rank",
+        "metrics.py",
+        """
         def reciprocal_rank(ranking, judgments, rel=1):
             for i, d in enumerate(ranking):
                 if judgments.get(d, 0) >= rel:
                     return 1 / (i + 1) if i == 0 else 1 / i
             return 0.0
-        """, "reciprocal_rank", misconception="rr-zero-based-rank"),
-    bug("rr-last-relevant", "metrics.py", """
+        """,
+        "reciprocal_rank",
+        misconception="rr-zero-based-rank",
+    ),
+    bug(
+        "rr-last-relevant",
+        "metrics.py",
+        """
         def reciprocal_rank(ranking, judgments, rel=1):
             value = 0.0
             for i, d in enumerate(ranking, start=1):
                 if judgments.get(d, 0) >= rel:
                     value = 1 / i
             return value
-        """, "reciprocal_rank", misconception="rr-last-relevant"),
-    bug("rr-ignores-rel", "metrics.py", """
+        """,
+        "reciprocal_rank",
+        misconception="rr-last-relevant",
+    ),
+    bug(
+        "rr-ignores-rel",
+        "metrics.py",
+        """
         def reciprocal_rank(ranking, judgments, rel=1):
             for i, d in enumerate(ranking, start=1):
                 if judgments.get(d, 0) > 0:
                     return 1 / i
             return 0.0
-        """, "reciprocal_rank", misconception="rel-ignored"),
-    bug("ap-over-relevant-retrieved", "metrics.py", """
+        """,
+        "reciprocal_rank",
+        misconception="rel-ignored",
+    ),
+    bug(
+        "ap-over-relevant-retrieved",
+        "metrics.py",
+        """
         def average_precision(ranking, judgments, rel=1):
             found, total = 0, 0.0
             for i, d in enumerate(ranking, start=1):
@@ -96,8 +165,14 @@ BUGS = [
                     found += 1
                     total += found / i
             return total / found if found else 0.0
-        """, "average_precision", misconception="ap-over-relevant-retrieved"),
-    bug("ap-over-ranking-length", "metrics.py", """
+        """,
+        "average_precision",
+        misconception="ap-over-relevant-retrieved",
+    ),
+    bug(
+        "ap-over-ranking-length",
+        "metrics.py",
+        """
         def average_precision(ranking, judgments, rel=1):
             found, total = 0, 0.0
             for i, d in enumerate(ranking, start=1):
@@ -105,8 +180,14 @@ BUGS = [
                     found += 1
                     total += found / i
             return total / len(ranking) if ranking else 0.0
-        """, "average_precision", misconception="ap-over-ranking-length"),
-    bug("ap-every-rank", "metrics.py", """
+        """,
+        "average_precision",
+        misconception="ap-over-ranking-length",
+    ),
+    bug(
+        "ap-every-rank",
+        "metrics.py",
+        """
         def average_precision(ranking, judgments, rel=1):
             total_relevant = sum(1 for g in judgments.values() if g >= rel)
             if total_relevant == 0:
@@ -117,8 +198,14 @@ BUGS = [
                     found += 1
                 total += found / i
             return total / total_relevant
-        """, "average_precision", misconception="ap-every-rank"),
-    bug("ap-minus-one-relevant", "metrics.py", """
+        """,
+        "average_precision",
+        misconception="ap-every-rank",
+    ),
+    bug(
+        "ap-minus-one-relevant",
+        "metrics.py",
+        """
         def average_precision(ranking, judgments, rel=1):
             total_relevant = sum(1 for g in judgments.values() if g != 0)
             if total_relevant == 0:
@@ -129,8 +216,14 @@ BUGS = [
                     found += 1
                     total += found / i
             return total / total_relevant
-        """, "average_precision", misconception="minus-one-relevant"),
-    bug("dcg-no-discount-at-rank-2", "metrics.py", """
+        """,
+        "average_precision",
+        misconception="minus-one-relevant",
+    ),
+    bug(
+        "dcg-no-discount-at-rank-2",
+        "metrics.py",
+        """
         def dcg_at_k(ranking, judgments, k, gain="linear"):
             import math
             total = 0.0
@@ -139,8 +232,15 @@ BUGS = [
                 g = 2 ** g - 1 if gain == "exp" else g
                 total += g if i == 1 else g / math.log2(i)
             return total
-        """, "dcg_at_k", "ndcg_at_k", misconception="dcg-log2-i"),
-    bug("dcg-natural-log", "metrics.py", """
+        """,
+        "dcg_at_k",
+        "ndcg_at_k",
+        misconception="dcg-log2-i",
+    ),
+    bug(
+        "dcg-natural-log",
+        "metrics.py",
+        """
         def dcg_at_k(ranking, judgments, k, gain="linear"):
             import math
             total = 0.0
@@ -149,13 +249,26 @@ BUGS = [
                 g = 2 ** g - 1 if gain == "exp" else g
                 total += g / math.log(i + 1)
             return total
-        """, "dcg_at_k", misconception="dcg-natural-log"),
-    bug("dcg-gain-ignored", "metrics.py", """
+        """,
+        "dcg_at_k",
+        misconception="dcg-natural-log",
+    ),
+    bug(
+        "dcg-gain-ignored",
+        "metrics.py",
+        """
         def dcg_at_k(ranking, judgments, k, gain="linear"):
             import math
             return sum(max(judgments.get(d, 0), 0) / math.log2(i + 1) for i, d in enumerate(ranking[:k], start=1))
-        """, "dcg_at_k", "ndcg_at_k", misconception="gain-ignored"),
-    bug("dcg-negative-gain", "metrics.py", """
+        """,
+        "dcg_at_k",
+        "ndcg_at_k",
+        misconception="gain-ignored",
+    ),
+    bug(
+        "dcg-negative-gain",
+        "metrics.py",
+        """
         def dcg_at_k(ranking, judgments, k, gain="linear"):
             import math
             total = 0.0
@@ -163,49 +276,104 @@ BUGS = [
                 g = judgments.get(d, 0)
                 total += (2 ** g - 1 if gain == "exp" else g) / math.log2(i + 1)
             return total
-        """, "dcg_at_k", "ndcg_at_k", misconception="minus-one-negative-gain"),
-    bug("ndcg-idcg-from-retrieved", "metrics.py", """
+        """,
+        "dcg_at_k",
+        "ndcg_at_k",
+        misconception="minus-one-negative-gain",
+    ),
+    bug(
+        "ndcg-idcg-from-retrieved",
+        "metrics.py",
+        """
         def ndcg_at_k(ranking, judgments, k, gain="linear"):
             ideal = sorted(ranking, key=lambda d: -judgments.get(d, 0))
             best = dcg_at_k(ideal, judgments, k, gain)
             return dcg_at_k(ranking, judgments, k, gain) / best if best > 0 else 0.0
-        """, "ndcg_at_k", misconception="idcg-from-retrieved"),
-    bug("ndcg-ideal-not-cut", "metrics.py", """
+        """,
+        "ndcg_at_k",
+        misconception="idcg-from-retrieved",
+    ),
+    bug(
+        "ndcg-ideal-not-cut",
+        "metrics.py",
+        """
         def ndcg_at_k(ranking, judgments, k, gain="linear"):
             ideal = sorted(judgments, key=lambda d: -judgments[d])
             best = dcg_at_k(ideal, judgments, len(ideal) or 1, gain)
             return dcg_at_k(ranking, judgments, k, gain) / best if best > 0 else 0.0
-        """, "ndcg_at_k", misconception="idcg-not-cut"),
-    bug("ndcg-no-zero-guard", "metrics.py", """
+        """,
+        "ndcg_at_k",
+        misconception="idcg-not-cut",
+    ),
+    bug(
+        "ndcg-no-zero-guard",
+        "metrics.py",
+        """
         def ndcg_at_k(ranking, judgments, k, gain="linear"):
             ideal = sorted(judgments, key=lambda d: -judgments[d])
             return dcg_at_k(ranking, judgments, k, gain) / dcg_at_k(ideal, judgments, k, gain)
-        """, "ndcg_at_k", misconception="no-zero-guard"),
-    bug("ndcg-ideal-linear-gain", "metrics.py", """
+        """,
+        "ndcg_at_k",
+        misconception="no-zero-guard",
+    ),
+    bug(
+        "ndcg-ideal-linear-gain",
+        "metrics.py",
+        """
         def ndcg_at_k(ranking, judgments, k, gain="linear"):
             ideal = sorted(judgments, key=lambda d: -judgments[d])
             best = dcg_at_k(ideal, judgments, k)
             return dcg_at_k(ranking, judgments, k, gain) / best if best > 0 else 0.0
-        """, "ndcg_at_k", misconception="gain-ignored"),
-    bug("evaluate-skips-missing", "metrics.py", """
+        """,
+        "ndcg_at_k",
+        misconception="gain-ignored",
+    ),
+    bug(
+        "evaluate-skips-missing",
+        "metrics.py",
+        """
         def evaluate(run, qrels, measure):
             return {q: measure(run[q], qrels[q]) for q in qrels if q in run}
-        """, "evaluate", misconception="evaluate-skips-missing"),
-    bug("evaluate-over-run", "metrics.py", """
+        """,
+        "evaluate",
+        misconception="evaluate-skips-missing",
+    ),
+    bug(
+        "evaluate-over-run",
+        "metrics.py",
+        """
         def evaluate(run, qrels, measure):
             return {q: measure(ranking, qrels.get(q, {})) for q, ranking in run.items()}
-        """, "evaluate", misconception="evaluate-over-run"),
-    bug("differences-signed", "metrics.py", """
+        """,
+        "evaluate",
+        misconception="evaluate-over-run",
+    ),
+    bug(
+        "differences-signed",
+        "metrics.py",
+        """
         def largest_differences(scores_a, scores_b, n=2):
             common = set(scores_a) & set(scores_b)
             return sorted(common, key=lambda q: (-(scores_a[q] - scores_b[q]), q))[:n]
-        """, "largest_differences", misconception="differences-signed"),
-    bug("differences-numeric-ties", "metrics.py", """
+        """,
+        "largest_differences",
+        misconception="differences-signed",
+    ),
+    bug(
+        "differences-numeric-ties",
+        "metrics.py",
+        """
         def largest_differences(scores_a, scores_b, n=2):
             common = set(scores_a) & set(scores_b)
             return sorted(common, key=lambda q: (-abs(scores_a[q] - scores_b[q]), int(q)))[:n]
-        """, "largest_differences", misconception="differences-numeric-ties"),
-    bug("confusion-tn-forgets-fn", "metrics.py", """
+        """,
+        "largest_differences",
+        misconception="differences-numeric-ties",
+    ),
+    bug(
+        "confusion-tn-forgets-fn",
+        "metrics.py",
+        """
         def confusion_matrix(retrieved, relevant, collection_size):
             retrieved, relevant = set(retrieved), set(relevant)
             tp = len(retrieved & relevant)
@@ -213,60 +381,108 @@ BUGS = [
             if collection_size < len(retrieved | relevant):
                 raise ValueError("collection too small")
             return tp, fp, fn, collection_size - tp - fp
-        """, "confusion_matrix", "accuracy", misconception="tn-wrong"),
-    bug("accuracy-is-precision", "metrics.py", """
+        """,
+        "confusion_matrix",
+        "accuracy",
+        misconception="tn-wrong",
+    ),
+    bug(
+        "accuracy-is-precision",
+        "metrics.py",
+        """
         def accuracy(retrieved, relevant, collection_size):
             tp, fp, fn, tn = confusion_matrix(retrieved, relevant, collection_size)
             return tp / (tp + fp) if tp + fp else 0.0
-        """, "accuracy", misconception="accuracy-is-precision"),
-    bug("run-ranks-from-0", "runs.py", """
+        """,
+        "accuracy",
+        misconception="accuracy-is-precision",
+    ),
+    bug(
+        "run-ranks-from-0",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, k)):
                         out.write(f"{q.query_id} Q0 {doc_id} {rank} {score:.8f} {system_name}\\n")
-        """, "write_run", misconception="run-ranks-from-0"),
-    bug("run-rank-score-swapped", "runs.py", """
+        """,
+        "write_run",
+        misconception="run-ranks-from-0",
+    ),
+    bug(
+        "run-rank-score-swapped",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, k), start=1):
                         out.write(f"{q.query_id} Q0 {doc_id} {score:.8f} {rank} {system_name}\\n")
-        """, "write_run", misconception="run-column-order"),
-    bug("run-4-decimals", "runs.py", """
+        """,
+        "write_run",
+        misconception="run-column-order",
+    ),
+    bug(
+        "run-4-decimals",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, k), start=1):
                         out.write(f"{q.query_id} Q0 {doc_id} {rank} {score:.4f} {system_name}\\n")
-        """, "write_run", misconception="run-few-decimals"),
-    bug("run-sorted-by-doc-id", "runs.py", """
+        """,
+        "write_run",
+        misconception="run-few-decimals",
+    ),
+    bug(
+        "run-sorted-by-doc-id",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     hits = sorted(search_fn(q.text, k))
                     for rank, (doc_id, title, score) in enumerate(hits, start=1):
                         out.write(f"{q.query_id} Q0 {doc_id} {rank} {score:.8f} {system_name}\\n")
-        """, "write_run", misconception="run-unsorted"),
-    bug("run-ignores-k", "runs.py", """
+        """,
+        "write_run",
+        misconception="run-unsorted",
+    ),
+    bug(
+        "run-ignores-k",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, 100), start=1):
                         out.write(f"{q.query_id} Q0 {doc_id} {rank} {score:.8f} {system_name}\\n")
-        """, "write_run", misconception="run-ignores-k"),
-    bug("run-no-q0", "runs.py", """
+        """,
+        "write_run",
+        misconception="run-ignores-k",
+    ),
+    bug(
+        "run-no-q0",
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             with open(path, "w") as out:
                 for q in queries:
                     for rank, (doc_id, title, score) in enumerate(search_fn(q.text, k), start=1):
                         out.write(f"{q.query_id} {doc_id} {rank} {score:.8f} {system_name}\\n")
-        """, "write_run", misconception="run-no-q0"),
+        """,
+        "write_run",
+        misconception="run-no-q0",
+    ),
 ]
 
 #: Correct in a different way from the reference: numpy, other structure, more decimals.
 VARIANTS = {
-    "numpy-metrics": ("metrics.py", """
+    "numpy-metrics": (
+        "metrics.py",
+        """
         import numpy as np
 
         def _rel(ranking, judgments, rel):
@@ -304,8 +520,11 @@ VARIANTS = {
             ideal = sorted(judgments, key=lambda d: -judgments[d])
             best = dcg_at_k(ideal, judgments, k, gain)
             return np.float32(dcg_at_k(ranking, judgments, k, gain) / best) if best > 0 else 0
-        """),
-    "other-structure": ("metrics.py", """
+        """,
+    ),
+    "other-structure": (
+        "metrics.py",
+        """
         from fractions import Fraction
 
         def _relevant(judgments, rel):
@@ -331,8 +550,11 @@ VARIANTS = {
             diffs.sort(key=lambda pair: pair[1])
             diffs.sort(key=lambda pair: pair[0], reverse=True)
             return [q for _, q in diffs[:n]]
-        """),
-    "full-precision-run": ("runs.py", """
+        """,
+    ),
+    "full-precision-run": (
+        "runs.py",
+        """
         def write_run(path, system_name, search_fn, queries, k=100):
             if not isinstance(k, int) or k < 1 or not system_name or " " in system_name:
                 raise ValueError("bad k or system_name")
@@ -342,5 +564,6 @@ VARIANTS = {
                     lines.append("\\t".join([q.query_id, "Q0", doc_id, str(rank), repr(score), system_name]))
             with open(path, "w", encoding="utf-8") as out:
                 out.write("\\n".join(lines) + ("\\n" if lines else ""))
-        """),
+        """,
+    ),
 }

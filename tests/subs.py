@@ -6,16 +6,17 @@ import re
 import textwrap
 from pathlib import Path
 
-from autograder import layout
+from autograder import paths
+from autograder.lab import spec
 
-SOLUTION = {name: layout.solution_file(name).read_text(encoding="utf-8") for name in layout.GRADED_FILES}
+SOLUTION = {name: paths.solution_file(name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
 
 #: grading.yml with tight limits, so hostile submissions cost seconds, not minutes.
 TEST_LIMITS = {"call_seconds": 2, "submission_seconds": 22, "memory_mb": 1024, "output_kb": 16}
 
 
 def test_rubric(folder: Path, **limits) -> Path:
-    text = layout.RUBRIC.read_text(encoding="utf-8")
+    text = paths.RUBRIC.read_text(encoding="utf-8")
     for key, value in {**TEST_LIMITS, **limits}.items():
         text = re.sub(rf"(\n  {key}: )\S+", rf"\g<1>{value}", text)
     path = Path(folder) / "grading.yml"
@@ -33,7 +34,7 @@ def write(folder: Path, files: dict) -> Path:
     """A submission folder: the solution's files, overridden by ``files`` (name -> str or bytes;
     None leaves a file out)."""
     folder.mkdir(parents=True)
-    for name in layout.GRADED_FILES:
+    for name in spec.GRADED_FILES:
         content = files.get(name, SOLUTION[name])
         if content is None:
             continue

@@ -12,21 +12,30 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 import subs
-from autograder import build, cases, layout, reference
 from test_engine import _check_schema
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+
+from autograder import archive, paths
+from autograder.gradescope import build as gradescope_build
+from autograder.grading import reference
+from autograder.lab import cases, handout, spec
 
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory, cranfield):
     out = tmp_path_factory.mktemp("dist")
-    return build.build(out)
+    return _build(out)
+
+
+def _build(out):
+    return {"autograder": gradescope_build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
 
 
 def test_builds_are_reproducible(dist, tmp_path):
     """Does building again from the same inputs give byte-identical zips?"""
-    again = build.build(tmp_path)
+    again = _build(tmp_path)
     for name, path in dist.items():
         assert path.read_bytes() == again[name].read_bytes(), name
 
@@ -34,8 +43,11 @@ def test_builds_are_reproducible(dist, tmp_path):
 def test_handout_is_exactly_the_assignment_folder(dist):
     """Does handout.zip hold the assignment folder's files (stubs, given code, notebook, checks) and no more?"""
     names = sorted(zipfile.ZipFile(dist["handout"]).namelist())
-    expected = sorted(f"lab05-handout/{p.relative_to(layout.HANDOUT).as_posix()}" for p in layout.HANDOUT.rglob("*")
-                      if p.is_file() and not any(part in build.EXCLUDED for part in p.parts) and p.suffix != ".run")
+    expected = sorted(
+        f"lab05-handout/{p.relative_to(paths.HANDOUT).as_posix()}"
+        for p in paths.HANDOUT.rglob("*")
+        if p.is_file() and not any(part in archive.EXCLUDED for part in p.parts) and p.suffix != ".run"
+    )
     assert names == expected
     assert "lab05-handout/lab05/metrics.py" in names and "lab05-handout/lab05.ipynb" in names
 
@@ -49,10 +61,16 @@ def test_handout_has_no_solution_code(dist):
     """Are the graded files stubs, with no solution block or solution helper anywhere?"""
     text = _handout_text(dist)
     with zipfile.ZipFile(dist["handout"]) as archive:
-        for name in layout.GRADED_FILES:
-            assert archive.read(f"lab05-handout/lab05/{name}") == layout.handout_file(name).read_bytes()
-    for marker in ("BEGIN SOLUTION", "_relevant_flags", "_count_relevant", "_gain_function", "precision_sum",
-                   "ideal_ranking = sorted"):
+        for name in spec.GRADED_FILES:
+            assert archive.read(f"lab05-handout/lab05/{name}") == paths.handout_file(name).read_bytes()
+    for marker in (
+        "BEGIN SOLUTION",
+        "_relevant_flags",
+        "_count_relevant",
+        "_gain_function",
+        "precision_sum",
+        "ideal_ranking = sorted",
+    ):
         assert marker not in text, marker
 
 
@@ -67,8 +85,13 @@ def test_handout_has_no_reference_value(dist):
     """Is no stored reference value (the per-query Cranfield values, the edge cases' answers) in it?"""
     text = _handout_text(dist)
     stored = json.loads(reference.EXPECTED.read_text())
-    values = [v for system in stored["cranfield"].values() for per_query in system.values()
-              for v in per_query.values() if 0 < v < 1]
+    values = [
+        v
+        for system in stored["cranfield"].values()
+        for per_query in system.values()
+        for v in per_query.values()
+        if 0 < v < 1
+    ]
     values += [v for v in stored["edge"].values() if isinstance(v, float) and 0 < v < 1 and v not in (0.5, 0.25)]
     simple = {p / q for q in range(1, 31) for p in range(q + 1)}  # fractions the notes' examples print
     distinctive = {repr(v)[:10] for v in values if len(repr(v)) > 10 and all(abs(v - f) > 1e-12 for f in simple)}
@@ -88,10 +111,21 @@ def test_autograder_zip_has_gradescopes_layout(dist):
     the rubric, the reference, the given files and Cranfield?"""
     with zipfile.ZipFile(dist["autograder"]) as archive:
         infos = {info.filename: info for info in archive.infolist()}
-    for name in ("setup.sh", "run_autograder", "requirements.txt", "grading.yml", "cranfield-bundle.json",
-                 "autograder/__main__.py", "autograder/harness.py", "autograder/reference/expected.json",
-                 "assignment/lab05/data.py", "assignment/tests/public_cases.py",
-                 "ir_datasets/cranfield/docs.txt", "ir_datasets/cranfield/queries.txt", "ir_datasets/cranfield/qrels.txt"):
+    for name in (
+        "setup.sh",
+        "run_autograder",
+        "requirements.txt",
+        "grading.yml",
+        "cranfield-bundle.json",
+        "autograder/__main__.py",
+        "autograder/sandbox/child/harness.py",
+        "autograder/lab/data/expected.json",
+        "assignment/lab05/data.py",
+        "assignment/tests/public_cases.py",
+        "ir_datasets/cranfield/docs.txt",
+        "ir_datasets/cranfield/queries.txt",
+        "ir_datasets/cranfield/qrels.txt",
+    ):
         assert name in infos, name
     for name in ("setup.sh", "run_autograder"):
         assert (infos[name].external_attr >> 16) & 0o111, name
@@ -100,12 +134,17 @@ def test_autograder_zip_has_gradescopes_layout(dist):
 
 # ---------------------------------------------------------------- Gradescope, simulated
 
-HOSTILE = subs.SOLUTION["runs.py"], layout.handout_file("metrics.py").read_text().replace(
-    "from __future__ import annotations\n", """from __future__ import annotations
+HOSTILE = (
+    subs.SOLUTION["runs.py"],
+    paths.handout_file("metrics.py")
+    .read_text()
+    .replace(
+        "from __future__ import annotations\n",
+        """from __future__ import annotations
 import glob, json, os
 FOUND = []
-for pattern in ["{root}/source/autograder/reference/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
-                "/autograder/source/autograder/reference/*.json"]:
+for pattern in ["{root}/source/autograder/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
+                "/autograder/source/autograder/lab/data/*.json"]:
     for path in glob.glob(pattern):
         try:
             FOUND.append(open(path).read(100))
@@ -117,7 +156,10 @@ for target in ["{root}/results/results.json", "/autograder/results/results.json"
             json.dump({{"score": 100, "tests": [{{"name": "forged", "score": 100, "max_score": 100}}]}}, forged)
     except OSError:
         pass
-""", 1)
+""",
+        1,
+    ),
+)
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +167,9 @@ def gradescope_root(dist, tmp_path_factory):
     """autograder.zip unpacked as Gradescope does, and what setup.sh does offline (the user, the
     permissions; installing is skipped: the packages are here)."""
     if os.getuid() != 0:
-        pytest.fail("the Gradescope simulation creates a user and drops privileges: run it as root (CI does)",
-                    pytrace=False)
+        pytest.fail(
+            "the Gradescope simulation creates a user and drops privileges: run it as root (CI does)", pytrace=False
+        )
     root = tmp_path_factory.mktemp("autograder-root")
     source = root / "source"
     source.mkdir()
@@ -148,10 +191,22 @@ def _run_autograder(root: Path, files: dict, isolation: str) -> dict:
     for name, content in files.items():
         (submission / name).write_bytes(content if isinstance(content, bytes) else content.encode())
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
-    environment.update({"AUTOGRADER_ROOT": str(root), "LAB05_PYTHON": sys.executable,
-                        "LAB05_CHILD_PYTHON": "/usr/bin/python3", "LAB05_ISOLATION": isolation})
-    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=environment, capture_output=True,
-                         text=True, timeout=300, cwd="/")
+    environment.update(
+        {
+            "AUTOGRADER_ROOT": str(root),
+            "LAB05_PYTHON": sys.executable,
+            "LAB05_CHILD_PYTHON": "/usr/bin/python3",
+            "LAB05_ISOLATION": isolation,
+        }
+    )
+    run = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd="/",
+    )
     assert run.returncode == 0, run.stderr
     document = json.loads((results / "results.json").read_text())
     _check_schema(document)
@@ -171,14 +226,14 @@ def test_setup_locks_the_grader_away(gradescope_root, isolation):
 @pytest.mark.parametrize("isolation", ["auto", "uid"])
 def test_solutions_get_full_marks_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the solutions 100, jailed and as the unprivileged user?"""
-    document = _run_autograder(gradescope_root, {name: subs.SOLUTION[name] for name in layout.GRADED_FILES}, isolation)
+    document = _run_autograder(gradescope_root, {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}, isolation)
     assert document["score"] == 100 and len(document["tests"]) == 36
 
 
 @pytest.mark.parametrize("isolation", ["auto", "uid"])
 def test_stubs_get_zero_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the stubs 0, with the tests listed?"""
-    stubs = {name: layout.handout_file(name).read_text() for name in layout.GRADED_FILES}
+    stubs = {name: paths.handout_file(name).read_text() for name in spec.GRADED_FILES}
     document = _run_autograder(gradescope_root, stubs, isolation)
     assert document["score"] == 0 and len(document["tests"]) == 36
     assert "NotImplementedError" in json.dumps(document)
@@ -190,7 +245,9 @@ def test_hostile_submission_gains_nothing_on_gradescope(gradescope_root, isolati
     nothing read, and the score what its (stub) code earns?"""
     runs, metrics = HOSTILE
     metrics = metrics.replace("{root}", str(gradescope_root)).replace("{{", "{").replace("}}", "}")
-    metrics += "\n\ndef accuracy(retrieved, relevant, collection_size):\n    raise RuntimeError(f'found {len(FOUND)}')\n"
+    metrics += (
+        "\n\ndef accuracy(retrieved, relevant, collection_size):\n    raise RuntimeError(f'found {len(FOUND)}')\n"
+    )
     document = _run_autograder(gradescope_root, {"metrics.py": metrics, "runs.py": runs}, isolation)
     assert "forged" not in [test["name"] for test in document["tests"]] and len(document["tests"]) == 36
     assert document["score"] == 18  # write_run's points, which its correct runs.py earns; no metric points

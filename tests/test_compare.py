@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from autograder import compare, protocol
-from autograder.sandbox import Outcome
+from autograder.grading import judge
+from autograder.sandbox import channel
+from autograder.sandbox.channel import Outcome
 
 DEEP = {"type": "list", "items": [], "length": 0}
 for _ in range(900):
@@ -17,7 +18,7 @@ MALFORMED = [
     ("items-not-a-list", {"type": "list", "items": "abc", "length": 3}, ["a", "b", "c"]),
     ("dict-items-wrong", {"type": "dict", "items": [[1, 2, 3]], "length": 1}, {"1": 1.0}),
     ("dict-key-unhashable", {"type": "dict", "items": [[{"type": "str", "value": []}, {}]], "length": 1}, {"1": 1.0}),
-    ("huge-int", {"type": "int", "value": 10 ** 400}, 0.5),
+    ("huge-int", {"type": "int", "value": 10**400}, 0.5),
     ("nan-text", {"type": "float", "value": "nan"}, 0.5),
     ("bool", {"type": "bool", "value": True}, 1.0),
     ("not-a-dict", [1, 2, 3], 0.5),
@@ -30,31 +31,35 @@ MALFORMED = [
 @pytest.mark.parametrize("encoded, expected", [row[1:] for row in MALFORMED], ids=[row[0] for row in MALFORMED])
 def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
     """Is each malformed answer a failing verdict, and its display value safe to render?"""
-    status, message = compare.verdict(Outcome("value", value=encoded), expected)
+    status, message = judge.verdict(Outcome("value", value=encoded), expected)
     assert status == "fail" and message
-    json.dumps(compare.plain(encoded))  # storable
-    from autograder import feedback
+    json.dumps(judge.plain(encoded))  # storable
+    from autograder.reports import text as feedback
 
-    feedback._value(compare.plain(encoded))  # renderable (no recursion error)
+    feedback.value_text(judge.plain(encoded))  # renderable (no recursion error)
 
 
-@pytest.mark.parametrize("line, parsed", [
-    (b'{"i": 1, "value": {"type": "float", "value": 0.5}}', True),
-    (b"[1, 2, 3]", False),
-    (b"5", False),
-    (b"{" * 30000, False),
-    (b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", False),
-    (b"not json", False),
-    (b'{"x": "' + b"a" * (2 << 20) + b'"}', False),
-], ids=["answer", "list", "number", "brackets", "too-deep", "not-json", "too-long"])
+@pytest.mark.parametrize(
+    "line, parsed",
+    [
+        (b'{"i": 1, "value": {"type": "float", "value": 0.5}}', True),
+        (b"[1, 2, 3]", False),
+        (b"5", False),
+        (b"{" * 30000, False),
+        (b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", False),
+        (b"not json", False),
+        (b'{"x": "' + b"a" * (2 << 20) + b'"}', False),
+    ],
+    ids=["answer", "list", "number", "brackets", "too-deep", "not-json", "too-long"],
+)
 def test_channel_lines_are_parsed_defensively(line, parsed):
     """Is only a small, shallow JSON object accepted from the channel?"""
-    assert (protocol.parse_line(line, protocol.LINE_LIMIT) is not None) == parsed
+    assert (channel.parse_line(line, channel.LINE_LIMIT) is not None) == parsed
 
 
 def test_expected_error_and_other_errors():
     """Does an expected ValueError pass, and any other exception fail with what was raised?"""
     raised = Outcome("error", error={"type": "ValueError", "mro": ["ValueError", "Exception"], "message": "k"})
-    assert compare.verdict(raised, {"raises": "ValueError"})[0] == "pass"
-    assert compare.verdict(raised, 0.5) == ("error", "raised ValueError: k")
-    assert compare.verdict(Outcome("value", value={"type": "float", "value": 0.5}), {"raises": "ValueError"})[0] == "fail"
+    assert judge.verdict(raised, {"raises": "ValueError"})[0] == "pass"
+    assert judge.verdict(raised, 0.5) == ("error", "raised ValueError: k")
+    assert judge.verdict(Outcome("value", value={"type": "float", "value": 0.5}), {"raises": "ValueError"})[0] == "fail"

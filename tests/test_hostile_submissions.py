@@ -10,36 +10,43 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 import subs
-from autograder import batch, layout
-from autograder.rubric import FUNCTIONS
+
+from autograder import paths
+from autograder.grading import intake
+from autograder.lab import spec
+from autograder.lab.spec import FUNCTIONS
+from autograder.local import batch
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
 METRICS = {name for name, file in FUNCTIONS.items() if file == "metrics.py"}
-STUB = {name: layout.handout_file(name).read_text(encoding="utf-8") for name in layout.GRADED_FILES}
+STUB = {name: paths.handout_file(name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
 MARKER = "lab05-hostile-marker"
-SECRET_PATHS = [str(layout.REFERENCE_DIR / "expected.json"), str(layout.RUBRIC), str(layout.SOLUTIONS),
-                str(layout.ROOT / "autograder")]
+SECRET_PATHS = [str(paths.REFERENCE), str(paths.RUBRIC), str(paths.SOLUTIONS), str(paths.ROOT / "autograder")]
 
 
 @dataclass(frozen=True)
 class Hostile:
     id: str
-    build: object                      # callable(folder) -> path of the submission
-    zero: frozenset = frozenset()      # functions that must score 0
-    loses: frozenset = frozenset()     # functions that must lose points (some or all)
-    full: str = "rest"                 # "rest": every other function full marks; "" : no claim
-    problem: str = ""                  # in the student's problems
-    flag: str = ""                     # in the instructor's flags
-    message: tuple = ()                # (function, text) in one of its case messages
+    build: object  # callable(folder) -> path of the submission
+    zero: frozenset = frozenset()  # functions that must score 0
+    loses: frozenset = frozenset()  # functions that must lose points (some or all)
+    full: str = "rest"  # "rest": every other function full marks; "" : no claim
+    problem: str = ""  # in the student's problems
+    flag: str = ""  # in the instructor's flags
+    message: tuple = ()  # (function, text) in one of its case messages
+    never: str = ""  # in no case message of any function (e.g. a leaked path)
     status: str = "graded"
-    score: tuple | None = None         # (low, high) bounds of the total
+    score: tuple | None = None  # (low, high) bounds of the total
 
 
 def files(**content):
     """A builder: the solution with some files replaced (name_py=...)."""
+
     def build(folder):
         return subs.write(folder, {name.replace("_py", ".py"): value for name, value in content.items()})
+
     return build
 
 
@@ -59,12 +66,13 @@ def zipped(entries, symlinks=()):
                 info.external_attr = (stat.S_IFLNK | 0o777) << 16
                 archive.writestr(info, target)
         return path
+
     return build
 
 
 def symlinked(folder):
     subs.write(folder, {"metrics.py": None})
-    os.symlink(layout.REFERENCE_DIR / "expected.json", folder / "metrics.py")
+    os.symlink(paths.REFERENCE, folder / "metrics.py")
     return folder
 
 
@@ -89,59 +97,142 @@ def early(code: str, source: str) -> str:
     marker = "from __future__ import annotations\n"
     return source.replace(marker, marker + code, 1) if marker in source else code + source
 
+
 HOSTILE = [
-    Hostile("syntax-error", files(metrics_py=S["metrics.py"] + "\ndef broken(:\n    pass\n"),
-            zero=frozenset(METRICS), problem="lab05/metrics.py could not be imported: SyntaxError"),
-    Hostile("import-error", files(runs_py=early("import no_such_module_for_lab05\n", S["runs.py"])),
-            zero=frozenset({"write_run"}), problem="ModuleNotFoundError"),
-    Hostile("missing-function", files(metrics_py=S["metrics.py"] + "\ndel largest_differences\n"),
-            zero=frozenset({"largest_differences"}),
-            message=("largest_differences", "has no function largest_differences")),
-    Hostile("wrong-signature", override("metrics.py", """
+    Hostile(
+        "syntax-error",
+        files(metrics_py=S["metrics.py"] + "\ndef broken(:\n    pass\n"),
+        zero=frozenset(METRICS),
+        problem="lab05/metrics.py could not be imported: SyntaxError",
+    ),
+    Hostile(
+        "import-error",
+        files(runs_py=early("import no_such_module_for_lab05\n", S["runs.py"])),
+        zero=frozenset({"write_run"}),
+        problem="ModuleNotFoundError",
+    ),
+    Hostile(
+        "missing-function",
+        files(metrics_py=S["metrics.py"] + "\ndel largest_differences\n"),
+        zero=frozenset({"largest_differences"}),
+        message=("largest_differences", "has no function largest_differences"),
+    ),
+    Hostile(
+        "wrong-signature",
+        override(
+            "metrics.py",
+            """
         def precision_at_k(ranking, judgments):
             return 0.0
-        """), zero=frozenset({"precision_at_k"}), message=("precision_at_k", "TypeError")),
-    Hostile("non-utf8", files(metrics_py=S["metrics.py"].encode() + b'\nNAME = "r\xe9sum\xe9"\n'),
-            zero=frozenset(METRICS), problem="metrics.py is not UTF-8 text"),
-    Hostile("non-utf8-comment", files(metrics_py=b"# r\xe9sum\xe9 of my code\n" + S["metrics.py"].encode()),
-            problem="metrics.py is not UTF-8 text", score=(100, 100)),
-    Hostile("empty-file", files(metrics_py=""), zero=frozenset(METRICS),
-            message=("accuracy", "has no function accuracy")),
-    Hostile("zip-escaping-paths", zipped({"../../escaped.py": "x = 1", "/tmp/lab05-absolute.py": "x = 1",
-                                          "lab05/metrics.py": S["metrics.py"], "lab05/runs.py": S["runs.py"]}),
-            flag="ignored the zip entry", score=(100, 100)),
-    Hostile("zip-symlink", zipped({"runs.py": S["runs.py"]},
-                                  symlinks=[("metrics.py", str(layout.REFERENCE_DIR / "expected.json"))]),
-            zero=frozenset(METRICS), problem="metrics.py is a symbolic link in the zip"),
+        """,
+        ),
+        zero=frozenset({"precision_at_k"}),
+        message=("precision_at_k", "TypeError"),
+    ),
+    Hostile(
+        "non-utf8",
+        files(metrics_py=S["metrics.py"].encode() + b'\nNAME = "r\xe9sum\xe9"\n'),
+        zero=frozenset(METRICS),
+        problem="metrics.py is not UTF-8 text",
+    ),
+    Hostile(
+        "non-utf8-comment",
+        files(metrics_py=b"# r\xe9sum\xe9 of my code\n" + S["metrics.py"].encode()),
+        problem="metrics.py is not UTF-8 text",
+        score=(100, 100),
+    ),
+    Hostile(
+        "empty-file", files(metrics_py=""), zero=frozenset(METRICS), message=("accuracy", "has no function accuracy")
+    ),
+    Hostile(
+        "zip-escaping-paths",
+        zipped(
+            {
+                "../../escaped.py": "x = 1",
+                "/tmp/lab05-absolute.py": "x = 1",
+                "lab05/metrics.py": S["metrics.py"],
+                "lab05/runs.py": S["runs.py"],
+            }
+        ),
+        flag="ignored the zip entry",
+        score=(100, 100),
+    ),
+    Hostile(
+        "zip-symlink",
+        zipped({"runs.py": S["runs.py"]}, symlinks=[("metrics.py", str(paths.REFERENCE))]),
+        zero=frozenset(METRICS),
+        problem="metrics.py is a symbolic link in the zip",
+    ),
     Hostile("folder-symlink", symlinked, zero=frozenset(METRICS), problem="metrics.py is a symbolic link"),
-    Hostile("huge-file", files(metrics_py=S["metrics.py"] + "#" + "x" * (2 << 20) + "\n"),
-            zero=frozenset(METRICS), problem="metrics.py is larger than 1024 KiB"),
-    Hostile("wrong-files", only_notebook, full="", status="error", score=(0, 0),
-            problem="no metrics.py or runs.py found"),
+    Hostile(
+        "huge-file",
+        files(metrics_py=S["metrics.py"] + "#" + "x" * (2 << 20) + "\n"),
+        zero=frozenset(METRICS),
+        problem="metrics.py is larger than 1024 KiB",
+    ),
+    Hostile(
+        "wrong-files", only_notebook, full="", status="error", score=(0, 0), problem="no metrics.py or runs.py found"
+    ),
     Hostile("broken-zip", not_a_zip, full="", status="error", score=(0, 0), problem="not a readable zip"),
-    Hostile("infinite-loop", override("metrics.py", """
+    Hostile(
+        "infinite-loop",
+        override(
+            "metrics.py",
+            """
         def precision_at_k(ranking, judgments, k, rel=1):
             while True:
                 pass
-        """), zero=frozenset({"precision_at_k"}), flag="timeout: precision_at_k",
-            message=("precision_at_k", "did not finish in time")),
-    Hostile("slow-function", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"precision_at_k"}),
+        flag="timeout: precision_at_k",
+        message=("precision_at_k", "did not finish in time"),
+    ),
+    Hostile(
+        "slow-function",
+        override(
+            "metrics.py",
+            """
         import time as _time
         _reference_ap = average_precision
         def average_precision(ranking, judgments, rel=1):
             _time.sleep(0.02)
             return _reference_ap(ranking, judgments, rel)
-        """), loses=frozenset({"average_precision"}), message=("average_precision", "time budget")),
-    Hostile("memory-bomb", override("metrics.py", """
+        """,
+        ),
+        loses=frozenset({"average_precision"}),
+        message=("average_precision", "time budget"),
+    ),
+    Hostile(
+        "memory-bomb",
+        override(
+            "metrics.py",
+            """
         def recall_at_k(ranking, judgments, k, rel=1):
             hoard = bytearray(16 << 30)
             return 0.0
-        """), zero=frozenset({"recall_at_k"}), message=("recall_at_k", "MemoryError")),
-    Hostile("fork-at-import", files(metrics_py=early("import os, time\nfor _ in range(100):\n    try:\n"
-                                                   "        if os.fork() == 0:\n            time.sleep(300)\n"
-                                                   "            os._exit(0)\n    except OSError:\n        break\n",
-                                                   S["metrics.py"])), score=(100, 100)),
-    Hostile("fork-bomb", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"recall_at_k"}),
+        message=("recall_at_k", "MemoryError"),
+    ),
+    Hostile(
+        "fork-at-import",
+        files(
+            metrics_py=early(
+                "import os, time\nfor _ in range(100):\n    try:\n"
+                "        if os.fork() == 0:\n            time.sleep(300)\n"
+                "            os._exit(0)\n    except OSError:\n        break\n",
+                S["metrics.py"],
+            )
+        ),
+        score=(100, 100),
+    ),
+    Hostile(
+        "fork-bomb",
+        override(
+            "metrics.py",
+            """
         import os as _os
         _reference_accuracy = accuracy
         def accuracy(retrieved, relevant, collection_size):
@@ -151,19 +242,43 @@ HOSTILE = [
                 except OSError:
                     break
             return _reference_accuracy(retrieved, relevant, collection_size)
-        """), loses=frozenset({"accuracy"}), flag="crash: accuracy",
-            message=("accuracy", "the process split during this call")),
-    Hostile("sys-exit", override("metrics.py", """
+        """,
+        ),
+        loses=frozenset({"accuracy"}),
+        flag="crash: accuracy",
+        message=("accuracy", "the process split during this call"),
+    ),
+    Hostile(
+        "sys-exit",
+        override(
+            "metrics.py",
+            """
         import sys as _sys
         def reciprocal_rank(ranking, judgments, rel=1):
             _sys.exit(0)
-        """), zero=frozenset({"reciprocal_rank"}), message=("reciprocal_rank", "SystemExit")),
-    Hostile("os-exit", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"reciprocal_rank"}),
+        message=("reciprocal_rank", "SystemExit"),
+    ),
+    Hostile(
+        "os-exit",
+        override(
+            "metrics.py",
+            """
         import os as _os
         def largest_differences(scores_a, scores_b, n=2):
             _os._exit(3)
-        """), zero=frozenset({"largest_differences"}), flag="crash: largest_differences"),
-    Hostile("kill-the-parent", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"largest_differences"}),
+        flag="crash: largest_differences",
+    ),
+    Hostile(
+        "kill-the-parent",
+        override(
+            "metrics.py",
+            """
         import os as _os, signal as _signal
         _reference_p = precision_at_k
         def precision_at_k(ranking, judgments, k, rel=1):
@@ -173,20 +288,45 @@ HOSTILE = [
                 except OSError:
                     pass
             return _reference_p(ranking, judgments, k, rel)
-        """), score=(100, 100)),
-    Hostile("patch-the-harness", files(metrics_py=early("import sys\nsys.modules['__main__'].encode = "
-                                                        "lambda value, depth=0: {'type': 'float', 'value': 0.5}\n",
-                                                        STUB["metrics.py"]), runs_py=STUB["runs.py"]), full="", score=(0, 15)),
-    Hostile("forge-results", files(metrics_py=early(
-        "import json, os\nforged = {'score': 100, 'tests': []}\n"
-        "for path in ['/autograder/results/results.json', '/tmp/results.json', 'results.json',\n"
-        "             os.path.expanduser('~/results.json'), '../results.json', '../../results.json',\n"
-        f"             '{layout.ROOT}/forged-results.json']:\n"
-        "    try:\n        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)\n"
-        "        open(path, 'w').write(json.dumps(forged))\n    except OSError:\n        pass\n",
-        STUB["metrics.py"]), runs_py=STUB["runs.py"]), full="", score=(0, 0)),
-    Hostile("read-hidden-files", override("metrics.py", f"""
-        import os as _os
+        """,
+        ),
+        score=(100, 100),
+    ),
+    Hostile(
+        "patch-the-harness",
+        files(
+            metrics_py=early(
+                "import sys\nsys.modules['__main__'].encode = lambda value, depth=0: {'type': 'float', 'value': 0.5}\n",
+                STUB["metrics.py"],
+            ),
+            runs_py=STUB["runs.py"],
+        ),
+        full="",
+        score=(0, 15),
+    ),
+    Hostile(
+        "forge-results",
+        files(
+            metrics_py=early(
+                "import json, os\nforged = {'score': 100, 'tests': []}\n"
+                "for path in ['/autograder/results/results.json', '/tmp/results.json', 'results.json',\n"
+                "             os.path.expanduser('~/results.json'), '../results.json', '../../results.json',\n"
+                f"             '{paths.ROOT}/forged-results.json']:\n"
+                "    try:\n        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)\n"
+                "        open(path, 'w').write(json.dumps(forged))\n    except OSError:\n        pass\n",
+                STUB["metrics.py"],
+            ),
+            runs_py=STUB["runs.py"],
+        ),
+        full="",
+        score=(0, 0),
+    ),
+    Hostile(
+        "read-hidden-files",
+        override(
+            "metrics.py",
+            f"""
+        import os as _os, time as _time
         def confusion_matrix(retrieved, relevant, collection_size):
             found = []
             for path in {SECRET_PATHS!r}:
@@ -195,23 +335,41 @@ HOSTILE = [
                     found.append(path)
                 except OSError:
                     pass
-            seen = 0
+            if found:
+                raise RuntimeError("found: " + repr(found))
+            stop = _time.monotonic() + 0.5   # a bounded walk: the answer must not depend on the machine's load
             for folder, dirs, names in _os.walk("/"):
                 dirs[:] = [d for d in dirs if folder != "/" or d not in ("proc", "sys", "dev")]
-                seen += len(names)
                 found += [_os.path.join(folder, n) for n in names if n in ("expected.json", "grading.yml")]
-                if seen > 200000:
+                if _time.monotonic() > stop:
                     break
             raise RuntimeError("found: " + repr(found))
-        """), zero=frozenset({"confusion_matrix", "accuracy"}), message=("confusion_matrix", "found: []")),
-    Hostile("read-environment", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"confusion_matrix", "accuracy"}),
+        never="found: ['",
+    ),
+    Hostile(
+        "read-environment",
+        override(
+            "metrics.py",
+            """
         import os as _os
         def accuracy(retrieved, relevant, collection_size):
             raise RuntimeError("environment: " + " ".join(sorted(_os.environ)))
-        """), zero=frozenset({"accuracy"}),
-            message=("accuracy", "environment: HOME LANG MKL_NUM_THREADS OMP_NUM_THREADS OPENBLAS_NUM_THREADS "
-                                 "PATH PYTHONHASHSEED TMPDIR")),
-    Hostile("inspect-frames", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"accuracy"}),
+        message=(
+            "accuracy",
+            "environment: HOME LANG MKL_NUM_THREADS OMP_NUM_THREADS OPENBLAS_NUM_THREADS PATH PYTHONHASHSEED TMPDIR",
+        ),
+    ),
+    Hostile(
+        "inspect-frames",
+        override(
+            "metrics.py",
+            """
         import sys as _sys
         def reciprocal_rank(ranking, judgments, rel=1):
             names, frame = set(), _sys._getframe(1)
@@ -220,10 +378,23 @@ HOSTILE = [
                 names |= {n for n in frame.f_globals if "expect" in n.lower()}
                 frame = frame.f_back
             raise RuntimeError("names: " + repr(sorted(names)))
-        """), zero=frozenset({"reciprocal_rank"}), message=("reciprocal_rank", "names: []")),
-    Hostile("library-import", files(metrics_py=early("import ir_measures\n", S["metrics.py"])), zero=frozenset(METRICS),
-            flag="library: lab05/metrics.py imports ir_measures", problem="ir_measures"),
-    Hostile("library-hidden-import", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"reciprocal_rank"}),
+        message=("reciprocal_rank", "names: []"),
+    ),
+    Hostile(
+        "library-import",
+        files(metrics_py=early("import ir_measures\n", S["metrics.py"])),
+        zero=frozenset(METRICS),
+        flag="library: lab05/metrics.py imports ir_measures",
+        problem="ir_measures",
+    ),
+    Hostile(
+        "library-hidden-import",
+        override(
+            "metrics.py",
+            """
         import importlib as _importlib
         _reference_ap = average_precision
         def average_precision(ranking, judgments, rel=1):
@@ -232,22 +403,53 @@ HOSTILE = [
             except ImportError:
                 pass
             return _reference_ap(ranking, judgments, rel)
-        """), zero=frozenset(METRICS), flag="library: tried to import ir_measures"),
-    Hostile("background-processes", files(metrics_py=early(
-        "import os, subprocess, time\n"
-        "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
-        "if os.fork() == 0:\n    os.setsid()\n"
-        f"    while True:\n        time.sleep(1)  # {MARKER}\n", S["metrics.py"])), score=(100, 100)),
-    Hostile("huge-output", files(metrics_py=early("import sys\nsys.stdout.write('x' * 20_000_000)\n"
-                                                  "sys.stderr.write('y' * 20_000_000)\n", S["metrics.py"])),
-            score=(100, 100), flag="output: printed more than the output limit"),
-    Hostile("fill-the-disk", files(metrics_py=early(
-        "import os\nfor folder in ['/tmp', '.', os.path.expanduser('~')]:\n"
-        "    try:\n        with open(os.path.join(folder, 'filler'), 'wb') as out:\n"
-        "            for _ in range(4096):\n                out.write(b'0' * (1 << 20))\n"
-        "    except OSError:\n        pass\n", S["metrics.py"])),
-            zero=frozenset({"write_run"}), message=("write_run", "No space left on device")),
-    Hostile("lying-objects", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset(METRICS),
+        flag="library: tried to import ir_measures",
+    ),
+    Hostile(
+        "background-processes",
+        files(
+            metrics_py=early(
+                "import os, subprocess, time\n"
+                "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                "if os.fork() == 0:\n    os.setsid()\n"
+                f"    while True:\n        time.sleep(1)  # {MARKER}\n",
+                S["metrics.py"],
+            )
+        ),
+        score=(100, 100),
+    ),
+    Hostile(
+        "huge-output",
+        files(
+            metrics_py=early(
+                "import sys\nsys.stdout.write('x' * 20_000_000)\nsys.stderr.write('y' * 20_000_000)\n", S["metrics.py"]
+            )
+        ),
+        score=(100, 100),
+        flag="output: printed more than the output limit",
+    ),
+    Hostile(
+        "fill-the-disk",
+        files(
+            metrics_py=early(
+                "import os\nfor folder in ['/tmp', '.', os.path.expanduser('~')]:\n"
+                "    try:\n        with open(os.path.join(folder, 'filler'), 'wb') as out:\n"
+                "            for _ in range(4096):\n                out.write(b'0' * (1 << 20))\n"
+                "    except OSError:\n        pass\n",
+                S["metrics.py"],
+            )
+        ),
+        zero=frozenset({"write_run"}),
+        message=("write_run", "No space left on device"),
+    ),
+    Hostile(
+        "lying-objects",
+        override(
+            "metrics.py",
+            """
         class Liar(float):
             def __eq__(self, other):
                 return True
@@ -270,9 +472,16 @@ HOSTILE = [
             return Pretender()
         def largest_differences(scores_a, scores_b, n=2):
             return LyingList()
-        """), zero=frozenset({"precision_at_k", "recall_at_k", "largest_differences"}),
-            message=("precision_at_k", "a subclass of float")),
-    Hostile("special-values", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"precision_at_k", "recall_at_k", "largest_differences"}),
+        message=("precision_at_k", "a subclass of float"),
+    ),
+    Hostile(
+        "special-values",
+        override(
+            "metrics.py",
+            """
         def reciprocal_rank(ranking, judgments, rel=1):
             return float("nan")
         def average_precision(ranking, judgments, rel=1):
@@ -283,33 +492,66 @@ HOSTILE = [
             return float("inf")
         def evaluate(run, qrels, measure):
             return None
-        """), zero=frozenset({"reciprocal_rank", "average_precision", "accuracy", "recall_at_k", "evaluate"}),
-            message=("evaluate", "None")),
-    Hostile("forged-deep-answer", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"reciprocal_rank", "average_precision", "accuracy", "recall_at_k", "evaluate"}),
+        message=("evaluate", "None"),
+    ),
+    Hostile(
+        "forged-deep-answer",
+        override(
+            "metrics.py",
+            """
         import os as _os, sys as _sys
         def evaluate(run, qrels, measure):
             index = _sys._getframe(1).f_locals["index"]
             deep = b"[" * 900 + b"]" * 900
             _os.write(_sys.modules["__main__"]._channel,
                       b'{"i": %d, "value": {"type": "list", "items": [%s], "length": 1}}\\n' % (index, deep))
-        """), zero=frozenset({"evaluate"}), flag="crash: evaluate"),
-    Hostile("forged-short-tuple", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"evaluate"}),
+        flag="crash: evaluate",
+    ),
+    Hostile(
+        "forged-short-tuple",
+        override(
+            "metrics.py",
+            """
         import os as _os, sys as _sys
         def confusion_matrix(retrieved, relevant, collection_size):
             index = _sys._getframe(1).f_locals["index"]
             _os.write(_sys.modules["__main__"]._channel,
                       b'{"i": %d, "value": {"type": "tuple", "items": [], "length": 4}}\\n' % index)
-        """), zero=frozenset({"confusion_matrix", "accuracy"})),
-    Hostile("forged-jail-pid", files(metrics_py=early(
-        "import os, sys\nos.write(sys.modules['__main__']._channel, b'{\"jail_pid\": 1}\\n')\n", S["metrics.py"])),
-            zero=frozenset(METRICS), flag="crash: importing lab05/metrics.py"),
-    Hostile("channel-garbage", override("metrics.py", """
+        """,
+        ),
+        zero=frozenset({"confusion_matrix", "accuracy"}),
+    ),
+    Hostile(
+        "forged-jail-pid",
+        files(
+            metrics_py=early(
+                "import os, sys\nos.write(sys.modules['__main__']._channel, b'{\"jail_pid\": 1}\\n')\n", S["metrics.py"]
+            )
+        ),
+        zero=frozenset(METRICS),
+        flag="crash: importing lab05/metrics.py",
+    ),
+    Hostile(
+        "channel-garbage",
+        override(
+            "metrics.py",
+            """
         import os as _os, sys as _sys
         _reference_p = precision_at_k
         def precision_at_k(ranking, judgments, k, rel=1):
             _os.write(_sys.modules["__main__"]._channel, b"{not json at all\\n")
             return _reference_p(ranking, judgments, k, rel)
-        """), zero=frozenset({"precision_at_k"}), flag="crash: precision_at_k"),
+        """,
+        ),
+        zero=frozenset({"precision_at_k"}),
+        flag="crash: precision_at_k",
+    ),
 ]
 
 
@@ -319,11 +561,11 @@ def graded(tmp_path_factory, cranfield):
     built = {hostile.id: hostile.build(folder / "in" / hostile.id) for hostile in HOSTILE}
     control = subs.write(folder / "in" / "zz-control", {})
     free_before = os.statvfs("/tmp").f_bavail * os.statvfs("/tmp").f_frsize
-    summary = batch.grade_batch([*built.values(), control], folder / "out", jobs=2, progress=False,
-                                rubric_path=subs.test_rubric(folder))
+    summary = batch.grade_batch(
+        [*built.values(), control], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder)
+    )
     by_id = {result.submission: result for result in summary.results}
-    ids = {path: source.id for source in batch.submission.discover([*built.values(), control])
-           for path in [source.path]}
+    ids = {path: source.id for source in intake.discover([*built.values(), control]) for path in [source.path]}
     results = {name: by_id[ids[path]] for name, path in built.items()}
     results["zz-control"] = by_id["zz-control"]
     return results, folder, free_before
@@ -352,11 +594,14 @@ def test_hostile_submission_gets_its_outcome(graded, hostile):
     if hostile.problem:
         assert hostile.problem in "\n".join(result.problems), result.problems
     if hostile.flag:
-        assert hostile.flag in "\n".join(result.flags), result.flags
+        assert hostile.flag in "\n".join(map(str, result.flags)), result.flags
     if hostile.message:
         function, text = hostile.message
         messages = [case.message for check in result.checks if check.function == function for case in check.cases]
         assert any(text in message for message in messages), messages[:3]
+    if hostile.never:
+        leaked = [case.message for check in result.checks for case in check.cases if hostile.never in case.message]
+        assert leaked == []
     if hostile.score:
         assert hostile.score[0] <= result.score <= hostile.score[1], result.score
 
@@ -372,12 +617,23 @@ def test_nothing_forged_survives(graded):
     results, folder, _ = graded
     out = folder / "out"
     written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
-    assert written == sorted(["grades.csv", "index.html"] + [
-        f"{r.submission}/{name}" for r in results.values()
-        for name in ("feedback.html", "feedback.md", "grade.json", "results.json")])
+    assert written == sorted(
+        ["grades.csv", "index.html"]
+        + [
+            f"{r.submission}/{name}"
+            for r in results.values()
+            for name in ("feedback.html", "feedback.md", "grade.json", "results.json")
+        ]
+    )
     assert results["forge-results"].score == 0
-    for path in ["/autograder/results/results.json", "/tmp/results.json", str(layout.ROOT / "forged-results.json"),
-                 "/tmp/lab05-absolute.py", str(folder / "escaped.py"), str(folder.parent / "escaped.py")]:
+    for path in [
+        "/autograder/results/results.json",
+        "/tmp/results.json",
+        str(paths.ROOT / "forged-results.json"),
+        "/tmp/lab05-absolute.py",
+        str(folder / "escaped.py"),
+        str(folder.parent / "escaped.py"),
+    ]:
         assert not os.path.exists(path), path
 
 

@@ -3,10 +3,12 @@ answers are recognised as that misconception, and the reference solution's match
 
 import pytest
 
-from autograder import diagnosis, misconceptions, plan as planning, reference, rubric
-from autograder.cases import RAISES
-from autograder.harness import encode
-from autograder.sandbox import Outcome
+from autograder.grading import diagnosis, reference, rubric
+from autograder.grading import plan as planning
+from autograder.lab import misconceptions, spec, variants
+from autograder.lab.cases import RAISES
+from autograder.sandbox.channel import Outcome
+from autograder.sandbox.child.harness import encode
 
 PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for function in item.variants]
 
@@ -14,7 +16,7 @@ PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for fun
 @pytest.fixture(scope="module")
 def planned(cranfield):
     built = planning.build(rubric.load(), reference.load(), cranfield)
-    job, random_cases = built.for_submission("misconceptions")
+    _, random_cases = built.for_submission("misconceptions")
     cases = built.shared_cases + random_cases
     return built, cases
 
@@ -50,8 +52,8 @@ def test_reference_matches_no_misconception(planned):
         return _as_outcome("value", expected)
 
     outcomes = _outcomes(built, cases, right)
-    right_rows = {name: misconceptions._rows(scenario) for name, scenario in built.scenarios.items()}
-    functions = set(rubric.FUNCTIONS)
+    right_rows = {name: variants.rows(scenario) for name, scenario in built.scenarios.items()}
+    functions = set(spec.FUNCTIONS)
     assert diagnosis.diagnose(built, cases, outcomes, functions, right_rows) == {}
 
 
@@ -62,7 +64,7 @@ def test_each_variant_is_recognised(planned, misconception, function):
     item = misconceptions.LIBRARY[misconception]
     tables = {}
     if function == "write_run":
-        tables = {name: misconceptions._rows(scenario) for name, scenario in built.scenarios.items()}
+        tables = {name: variants.rows(scenario) for name, scenario in built.scenarios.items()}
         for name, scenario in built.scenarios.items():
             tables[name] = item.variants["write_run"](scenario)[-1 if misconception == "run-few-decimals" else 0]
         outcomes = _outcomes(built, cases, lambda case: Outcome("not-run"))
@@ -77,5 +79,5 @@ def test_each_variant_is_recognised(planned, misconception, function):
 
         outcomes = _outcomes(built, cases, wrong)
     found = diagnosis.diagnose(built, cases, outcomes, {function}, tables)
-    named = {shown["id"] for shown_list in found.values() for shown in shown_list}
+    named = {shown.id for shown_list in found.values() for shown in shown_list}
     assert misconception in named

@@ -26,6 +26,8 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+pytestmark = [pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = ROOT / "assignment"
 NOTEBOOK = ASSIGNMENT / "lab05.ipynb"
@@ -48,18 +50,20 @@ PROBE = "import os, sys\nprint(sys.executable)\nprint(sys.prefix)\nprint(os.getc
 CRANFIELD_HELP = (
     "Cranfield is not available to ir_datasets, so the notebook cannot run Part V. Seed the cache "
     "(see the README, 'Cranfield offline': `make test` seeds it from ../shared/cranfield) or set "
-    "IR_DATASETS_HOME to a cache that holds cranfield/{docs,queries,qrels}.txt.")
+    "IR_DATASETS_HOME to a cache that holds cranfield/{docs,queries,qrels}.txt."
+)
 
 
 # --------------------------------------------------------------------------- running the notebook
 
+
 @dataclass
 class Execution:
     notebook: nbformat.NotebookNode  # the executed notebook (outputs filled in up to the error)
-    workdir: Path                    # the handout copy the kernel ran in
+    workdir: Path  # the handout copy the kernel ran in
     error: CellExecutionError | None
-    new_files: set[str]              # files created in workdir, relative, __pycache__ left out
-    outside: set[str]                # files created next to workdir (outside the handout copy)
+    new_files: set[str]  # files created in workdir, relative, __pycache__ left out
+    outside: set[str]  # files created next to workdir (outside the handout copy)
 
     def cell(self, cell_id: str) -> nbformat.NotebookNode:
         for cell in self.notebook.cells:
@@ -82,8 +86,7 @@ class Execution:
             return
         if self.error.ename == "CranfieldUnavailable":
             pytest.fail(f"{CRANFIELD_HELP}\nThe kernel said: {self.error.evalue}", pytrace=False)
-        pytest.fail(f"the notebook failed in cell {_failed_cell(self.notebook)!r}:\n{self.error}",
-                    pytrace=False)
+        pytest.fail(f"the notebook failed in cell {_failed_cell(self.notebook)!r}:\n{self.error}", pytrace=False)
 
 
 def _failed_cell(notebook) -> str | None:
@@ -94,28 +97,38 @@ def _failed_cell(notebook) -> str | None:
 
 
 def _files(folder: Path) -> set[str]:
-    return {str(path.relative_to(folder)) for path in folder.rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts}
+    return {
+        str(path.relative_to(folder))
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
 
 
 def _kernel_manager(kernels_dir: Path) -> KernelManager:
     """A "python3" kernel that runs on this very interpreter, whatever is registered globally."""
     spec = kernels_dir / "python3"
     spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Python 3 (the tests' interpreter)",
-        "language": "python",
-    }), encoding="utf-8")
-    return KernelManager(kernel_name="python3",
-                         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels_dir)]))
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Python 3 (the tests' interpreter)",
+                "language": "python",
+            }
+        ),
+        encoding="utf-8",
+    )
+    return KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels_dir)]))
 
 
 def execute_handout(base: Path, with_solutions: bool) -> Execution:
     """Copy the handout to ``base/assignment``, optionally drop in the solutions, run the notebook."""
     workdir = base / "assignment"
-    shutil.copytree(ASSIGNMENT, workdir, ignore=shutil.ignore_patterns(
-        "__pycache__", ".pytest_cache", "*.run", ".OTTER_LOG", ".ipynb_checkpoints"))
+    shutil.copytree(
+        ASSIGNMENT,
+        workdir,
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.run", ".OTTER_LOG", ".ipynb_checkpoints"),
+    )
     if with_solutions:
         for name in GRADED_FILES:
             shutil.copyfile(SOLUTIONS / name, workdir / "lab05" / name)
@@ -124,8 +137,13 @@ def execute_handout(base: Path, with_solutions: bool) -> Execution:
 
     notebook = nbformat.read(workdir / "lab05.ipynb", as_version=4)
     notebook.cells.insert(0, nbformat.v4.new_code_cell(PROBE, id=PROBE_ID))
-    client = NotebookClient(notebook, km=_kernel_manager(kernels_dir), kernel_name="python3",
-                            timeout=CELL_TIMEOUT, resources={"metadata": {"path": str(workdir)}})
+    client = NotebookClient(
+        notebook,
+        km=_kernel_manager(kernels_dir),
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(workdir)}},
+    )
     error = None
     try:
         client.execute()
@@ -133,8 +151,7 @@ def execute_handout(base: Path, with_solutions: bool) -> Execution:
         error = raised
 
     new_files = _files(workdir) - before
-    outside = {name for name in _files(base) - outside_before
-               if not name.startswith(("assignment/", "kernels/"))}
+    outside = {name for name in _files(base) - outside_before if not name.startswith(("assignment/", "kernels/"))}
     return Execution(notebook, workdir, error, new_files, outside)
 
 
@@ -145,6 +162,7 @@ def solved(tmp_path_factory) -> Execution:
 
 
 # --------------------------------------------------------------------------- the committed file
+
 
 def test_committed_notebook_is_clean():
     """Is the committed notebook valid, output-free, on kernel python3, with one check per question?"""
@@ -162,6 +180,7 @@ def test_committed_notebook_is_clean():
 
 # --------------------------------------------------------------------------- with the solutions
 
+
 def test_kernel_is_the_tests_interpreter(solved):
     """Did the notebook run on this interpreter (this virtualenv), inside the handout copy?"""
     executable, prefix, cwd = solved.text(PROBE_ID).split("\n")[:3]
@@ -173,8 +192,9 @@ def test_kernel_is_the_tests_interpreter(solved):
 def test_runs_to_the_end(solved):
     """Does every cell run without error when metrics.py and runs.py are the solutions?"""
     solved.require_success()
-    unexecuted = [cell.get("id") for cell in solved.notebook.cells
-                  if cell.cell_type == "code" and cell.execution_count is None]
+    unexecuted = [
+        cell.get("id") for cell in solved.notebook.cells if cell.cell_type == "code" and cell.execution_count is None
+    ]
     assert not unexecuted, f"cells not executed: {unexecuted}"
 
 
@@ -192,8 +212,9 @@ def test_every_check_passes(solved):
 
 def _ir_measures_values(execution: Execution) -> dict[str, dict[str, float]]:
     values: dict[str, dict[str, float]] = {}
-    for system, measure, value in re.findall(r"^(tfidf|bm25)\s+(\S+)\s+(\d+\.\d{4,})\s*$",
-                                             execution.text("cranfield-ir-measures"), re.MULTILINE):
+    for system, measure, value in re.findall(
+        r"^(tfidf|bm25)\s+(\S+)\s+(\d+\.\d{4,})\s*$", execution.text("cranfield-ir-measures"), re.MULTILINE
+    ):
         values.setdefault(system, {})[measure] = float(value)
     return values
 
@@ -202,13 +223,15 @@ def test_ir_measures_reproduces_the_notes(solved):
     """Do ir_measures' means of the two runs, truncated to 4 decimals, equal the notes' table?"""
     solved.require_success()
     values = _ir_measures_values(solved)
-    assert {system: set(measures) for system, measures in values.items()} == \
-        {system: set(measures) for system, measures in NOTES_TABLE.items()}
+    assert {system: set(measures) for system, measures in values.items()} == {
+        system: set(measures) for system, measures in NOTES_TABLE.items()
+    }
     for system, measures in NOTES_TABLE.items():
         for measure, expected in measures.items():
             truncated = int(values[system][measure] * 10_000)
-            assert truncated == round(expected * 10_000), \
+            assert truncated == round(expected * 10_000), (
                 f"{system} {measure}: ir_measures gives {values[system][measure]}, the notes {expected:.4f}"
+            )
 
 
 def test_own_evaluate_agrees_with_ir_measures(solved):
@@ -216,8 +239,9 @@ def test_own_evaluate_agrees_with_ir_measures(solved):
     solved.require_success()
     library = _ir_measures_values(solved)
     text = solved.text("cranfield-own")
-    rows = re.findall(r"^(tfidf|bm25)\s+(\S+)\s+(\d+\.\d{6,})\s+(\d+\.\d{6,})\s+(agree|DIFFERENT)\s*$",
-                      text, re.MULTILINE)
+    rows = re.findall(
+        r"^(tfidf|bm25)\s+(\S+)\s+(\d+\.\d{6,})\s+(\d+\.\d{6,})\s+(agree|DIFFERENT)\s*$", text, re.MULTILINE
+    )
     assert len(rows) == 10, text
     for system, measure, theirs, yours, verdict in rows:
         assert float(theirs) == library[system][measure]
@@ -231,8 +255,9 @@ def test_scatter_is_drawn(solved):
     solved.require_success()
     cell = solved.cell("part6-scatter")
     assert any("image/png" in output.get("data", {}) for output in cell.outputs)
-    better = re.search(r"BM25 is better on (\d+) queries, TF-IDF on (\d+), and they tie on (\d+)",
-                       solved.text("part6-scatter"))
+    better = re.search(
+        r"BM25 is better on (\d+) queries, TF-IDF on (\d+), and they tie on (\d+)", solved.text("part6-scatter")
+    )
     assert better and sum(map(int, better.groups())) == 225
 
 
@@ -251,12 +276,13 @@ def test_top10_lists_of_the_two_most_different_queries(solved):
 def test_writes_only_the_two_run_files(solved):
     """Does the notebook write nothing but the two .run files (and otter's log) in its folder?"""
     solved.require_success()
-    assert RUN_FILES <= solved.new_files
+    assert solved.new_files >= RUN_FILES
     assert solved.new_files <= RUN_FILES | {".OTTER_LOG"}, solved.new_files
     assert not solved.outside, f"written outside the handout folder: {solved.outside}"
 
 
 # --------------------------------------------------------------------------- with the stubs
+
 
 def test_stubs_stop_at_the_first_function_to_implement(tmp_path):
     """With the untouched stubs, does the notebook stop at the first call and name confusion_matrix?"""

@@ -6,24 +6,29 @@ import sys
 import textwrap
 
 import pytest
-
-from autograder import layout
 from conftest import make_handout
 
-sys.path.insert(0, str(layout.HANDOUT / "tests"))
-import public_cases  # noqa: E402  (the table both front ends read)
+from autograder import paths
+
+sys.path.insert(0, str(paths.HANDOUT / "tests"))
+import public_cases
 
 QUESTIONS = sorted({case.question for case in public_cases.CASES})
 
 
 def _pytest_in(handout):
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rf"],
-                          cwd=handout, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rf"],
+        cwd=handout,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_solutions_pass_every_public_check(tmp_path):
     """Does `pytest` in the handout pass every notes example with the reference solutions?"""
-    result = _pytest_in(make_handout(tmp_path / "handout", layout.SOLUTIONS / "lab05"))
+    result = _pytest_in(make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05"))
     assert result.returncode == 0, result.stdout
     assert f"{len(public_cases.CASES)} passed" in result.stdout
 
@@ -38,23 +43,25 @@ def test_stubs_fail_every_check_with_a_pointer(tmp_path):
         assert f"{case.function} is not implemented yet: write it in lab05/" in section, case.id
 
 
-BUGGY_PRECISION = '''
+BUGGY_PRECISION = """
 
 def precision_at_k(ranking, judgments, k, rel=1):
     top = ranking[:k]
     return sum(judgments.get(d, 0) >= rel for d in top) / len(top)
-'''
+"""
 
 
 def test_failure_names_function_input_expected_actual_and_hint(tmp_path):
     """Does a wrong value get a message with the call, the notes' value, the actual value and a hint?"""
-    handout = make_handout(tmp_path / "handout", layout.SOLUTIONS / "lab05")
+    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05")
     with open(handout / "lab05" / "metrics.py", "a") as metrics:
         metrics.write(BUGGY_PRECISION)
     result = _pytest_in(handout)
     assert "1 failed" in result.stdout, result.stdout
-    assert ("precision_at_k(['D1', 'D2', 'D3', 'D4', 'D5'], {'D1': 1, 'D3': 1, 'D5': 1}, k=10) "
-            "returned 0.6, expected 0.3 (3/10). Hint: P@10 divides by k = 10") in result.stdout
+    assert (
+        "precision_at_k(['D1', 'D2', 'D3', 'D4', 'D5'], {'D1': 1, 'D3': 1, 'D5': 1}, k=10) "
+        "returned 0.6, expected 0.3 (3/10). Hint: P@10 divides by k = 10"
+    ) in result.stdout
 
 
 def test_every_case_has_a_question_and_a_value():
@@ -62,9 +69,19 @@ def test_every_case_has_a_question_and_a_value():
     assert QUESTIONS == ["q1", "q2", "q3", "q4", "q5", "q6"]
     assert len({case.id for case in public_cases.CASES}) == len(public_cases.CASES)
     for case in public_cases.CASES:
-        assert case.function in {"confusion_matrix", "accuracy", "precision_at_k", "recall_at_k",
-                                 "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k",
-                                 "write_run", "evaluate", "largest_differences"}
+        assert case.function in {
+            "confusion_matrix",
+            "accuracy",
+            "precision_at_k",
+            "recall_at_k",
+            "reciprocal_rank",
+            "average_precision",
+            "dcg_at_k",
+            "ndcg_at_k",
+            "write_run",
+            "evaluate",
+            "largest_differences",
+        }
         assert case.expected is not None and case.shown
 
 
@@ -84,9 +101,10 @@ OTTER_CHECK = textwrap.dedent("""
 def test_otter_checks_run_the_same_cases(tmp_path, graded, passes):
     """Does grader.check("qN") run each question's public cases: all pass with the solutions,
     all fail with the stubs, naming the function?"""
-    handout = make_handout(tmp_path / "handout", layout.SOLUTIONS / "lab05" if graded == "solutions" else None)
-    result = subprocess.run([sys.executable, "-c", OTTER_CHECK, *QUESTIONS], cwd=handout,
-                            capture_output=True, text=True, timeout=300)
+    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05" if graded == "solutions" else None)
+    result = subprocess.run(
+        [sys.executable, "-c", OTTER_CHECK, *QUESTIONS], cwd=handout, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     for question in QUESTIONS:

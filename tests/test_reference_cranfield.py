@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from autograder import cranfield as reference
-from autograder import measures
+from autograder.lab import cranfield as reference
+from autograder.lab import measures
 
 
 @pytest.mark.parametrize("system", reference.SYSTEMS)
@@ -17,9 +17,11 @@ def test_every_query_agrees_with_ir_measures(lab05, cranfield, system, label):
     rankings = cranfield["systems"][system]["rankings"]
     expected = cranfield["systems"][system]["values"][label]
     assert len(expected) == 225
-    differing = {query_id: (function(rankings.get(query_id, []), judgments, **spec.kwargs), expected[query_id])
-                 for query_id, judgments in cranfield["qrels"].items()
-                 if abs(function(rankings.get(query_id, []), judgments, **spec.kwargs) - expected[query_id]) > 1e-9}
+    differing = {
+        query_id: (function(rankings.get(query_id, []), judgments, **spec.kwargs), expected[query_id])
+        for query_id, judgments in cranfield["qrels"].items()
+        if abs(function(rankings.get(query_id, []), judgments, **spec.kwargs) - expected[query_id]) > 1e-9
+    }
     assert not differing, f"{spec.call_text()} differs from {spec.ir_measure} on {len(differing)} queries"
 
 
@@ -35,8 +37,13 @@ def test_runs_written_to_files_reproduce_the_table_end_to_end(lab05, tmp_path):
     from ir_measures import AP, RR, P, Recall, nDCG
 
     queries, qrels = lab05.data.load_queries(), lab05.data.load_qrels()
-    names = {P(rel=1) @ 10: "P@10", Recall(rel=1) @ 100: "R@100", RR(rel=1): "RR", AP(rel=1): "AP",
-             nDCG @ 10: "nDCG@10"}
+    names = {
+        P(rel=1) @ 10: "P@10",
+        Recall(rel=1) @ 100: "R@100",
+        RR(rel=1): "RR",
+        AP(rel=1): "AP",
+        nDCG @ 10: "nDCG@10",
+    }
     for system, search in [("tfidf", lab05.retrieval.search_tfidf), ("bm25", lab05.retrieval.search_bm25)]:
         path = tmp_path / f"lab04_{system}.run"
         lab05.runs.write_run(str(path), system, search, queries)
@@ -66,8 +73,9 @@ def test_search_contract(lab05, search):
     """Do the given search functions return at most k (doc_id, title, score), best first?"""
     hits = getattr(lab05.retrieval, search)("heat transfer in boundary layers", k=7)
     assert len(hits) == 7
-    assert all(isinstance(doc_id, str) and isinstance(title, str) and isinstance(score, float)
-               for doc_id, title, score in hits)
+    assert all(
+        isinstance(doc_id, str) and isinstance(title, str) and isinstance(score, float) for doc_id, title, score in hits
+    )
     assert [score for _, _, score in hits] == sorted((score for _, _, score in hits), reverse=True)
     with pytest.raises(ValueError, match="k must be a positive integer"):
         getattr(lab05.retrieval, search)("heat", k=0)

@@ -4,10 +4,9 @@ Each row is a worked example: the solutions' value must equal ``ir_measures`` (w
 the measure) to 1e-9 and, rounded as the notes print it, the notes' number.
 """
 
-
 import pytest
 
-from autograder import measures
+from autograder.lab import measures
 
 TOY = ["D1", "D2", "D3", "D4", "D5"]
 TOY_J = {"D1": 1, "D3": 1, "D5": 1}
@@ -22,10 +21,14 @@ TEN_3 = {f"G{i:02d}": 3 for i in range(1, 11)}
 
 # id, function, ranking, judgments, kwargs, ir_measures measure (or None), the notes' number
 ROWS = [
-    *[(f"toy-P@{k}", "precision_at_k", TOY, TOY_J, {"k": k}, f"P@{k}", printed)
-      for k, printed in zip(range(1, 6), ["1.00", "0.50", "0.67", "0.50", "0.60"])],
-    *[(f"toy-R@{k}", "recall_at_k", TOY, TOY_J, {"k": k}, f"R@{k}", printed)
-      for k, printed in zip(range(1, 6), ["0.33", "0.33", "0.67", "0.67", "1.00"])],
+    *[
+        (f"toy-P@{k}", "precision_at_k", TOY, TOY_J, {"k": k}, f"P@{k}", printed)
+        for k, printed in zip(range(1, 6), ["1.00", "0.50", "0.67", "0.50", "0.60"])
+    ],
+    *[
+        (f"toy-R@{k}", "recall_at_k", TOY, TOY_J, {"k": k}, f"R@{k}", printed)
+        for k, printed in zip(range(1, 6), ["0.33", "0.33", "0.67", "0.67", "1.00"])
+    ],
     ("toy-R@5-two-more-relevant", "recall_at_k", TOY, {**TOY_J, "X1": 1, "X2": 1}, {"k": 5}, "R@5", "0.6"),
     ("A-P@10", "precision_at_k", TEN, A_J, {"k": 10}, "P@10", "0.3"),
     ("B-P@10", "precision_at_k", TEN, B_J, {"k": 10}, "P@10", "0.3"),
@@ -84,26 +87,48 @@ def test_discounts_are_the_notes(lab05):
         assert round(1 / gain_over_discount, len(str(printed).split(".")[1])) == printed
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda m: m.precision_at_k(TOY, TOY_J, 0), "k must be a positive integer"),
-    (lambda m: m.recall_at_k(TOY, TOY_J, 2.5), "k must be a positive integer"),
-    (lambda m: m.precision_at_k(TOY, TOY_J, 3, rel=0), "rel must be a positive integer"),
-    (lambda m: m.average_precision(TOY, TOY_J, rel=-1), "rel must be a positive integer"),
-    (lambda m: m.reciprocal_rank(TOY, TOY_J, rel=True), "rel must be a positive integer"),
-    (lambda m: m.dcg_at_k(TOY, TOY_J, 3, gain="log"), "gain must be one of"),
-    (lambda m: m.ndcg_at_k(TOY, TOY_J, 3, gain=None), "gain must be one of"),
-    (lambda m: m.confusion_matrix(["a", "b"], ["c"], 2), "smaller than the 3 distinct"),
-    (lambda m: m.accuracy([], [], 0), "must be positive"),
-    (lambda m: m.largest_differences({}, {}, n=0), "n must be a positive integer"),
-], ids=["k-zero", "k-float", "rel-zero", "rel-negative", "rel-bool", "gain-unknown", "gain-none",
-        "collection-too-small", "accuracy-empty-collection", "n-zero"])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.precision_at_k(TOY, TOY_J, 0), "k must be a positive integer"),
+        (lambda m: m.recall_at_k(TOY, TOY_J, 2.5), "k must be a positive integer"),
+        (lambda m: m.precision_at_k(TOY, TOY_J, 3, rel=0), "rel must be a positive integer"),
+        (lambda m: m.average_precision(TOY, TOY_J, rel=-1), "rel must be a positive integer"),
+        (lambda m: m.reciprocal_rank(TOY, TOY_J, rel=True), "rel must be a positive integer"),
+        (lambda m: m.dcg_at_k(TOY, TOY_J, 3, gain="log"), "gain must be one of"),
+        (lambda m: m.ndcg_at_k(TOY, TOY_J, 3, gain=None), "gain must be one of"),
+        (lambda m: m.confusion_matrix(["a", "b"], ["c"], 2), "smaller than the 3 distinct"),
+        (lambda m: m.accuracy([], [], 0), "must be positive"),
+        (lambda m: m.largest_differences({}, {}, n=0), "n must be a positive integer"),
+    ],
+    ids=[
+        "k-zero",
+        "k-float",
+        "rel-zero",
+        "rel-negative",
+        "rel-bool",
+        "gain-unknown",
+        "gain-none",
+        "collection-too-small",
+        "accuracy-empty-collection",
+        "n-zero",
+    ],
+)
 def test_bad_input_is_a_clear_value_error(lab05, call, message):
     """Does invalid input raise ValueError naming the function and the problem?"""
     with pytest.raises(ValueError, match=message) as raised:
         call(lab05.metrics)
     assert str(raised.value).split(":")[0] in {
-        "precision_at_k", "recall_at_k", "average_precision", "reciprocal_rank", "dcg_at_k",
-        "ndcg_at_k", "confusion_matrix", "accuracy", "largest_differences"}
+        "precision_at_k",
+        "recall_at_k",
+        "average_precision",
+        "reciprocal_rank",
+        "dcg_at_k",
+        "ndcg_at_k",
+        "confusion_matrix",
+        "accuracy",
+        "largest_differences",
+    }
 
 
 def test_solution_doctests_pass(lab05, tmp_path, monkeypatch):

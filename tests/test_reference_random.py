@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder import measures
+from autograder.lab import measures
 
 POOL = [f"d{i}" for i in range(25)]
 
@@ -85,8 +85,11 @@ def test_evaluate_and_mean_match_ir_measures(lab05, qrels, run):
 
     scores = lab05.metrics.evaluate(run, qrels, functools.partial(lab05.metrics.average_precision, rel=1))
     assert set(scores) == set(qrels)
-    scored_run = {query_id: {doc_id: float(len(ranking) - i) for i, doc_id in enumerate(ranking)}
-                  for query_id, ranking in run.items() if ranking}
+    scored_run = {
+        query_id: {doc_id: float(len(ranking) - i) for i, doc_id in enumerate(ranking)}
+        for query_id, ranking in run.items()
+        if ranking
+    }
     expected = measures.ir_measures_values("AP(rel=1)", qrels, scored_run)
     assert scores == pytest.approx(expected, abs=1e-9)
     aggregate = ir_measures.calc_aggregate([ir_measures.parse_measure("AP(rel=1)")], qrels, scored_run)
@@ -94,8 +97,9 @@ def test_evaluate_and_mean_match_ir_measures(lab05, qrels, run):
     assert mean == pytest.approx(next(iter(aggregate.values()), 0.0), abs=1e-9)
 
 
-scores_st = st.dictionaries(st.sampled_from([str(i) for i in range(1, 30)]),
-                            st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), max_size=20)
+scores_st = st.dictionaries(
+    st.sampled_from([str(i) for i in range(1, 30)]), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), max_size=20
+)
 
 
 @settings(max_examples=100, deadline=None)
@@ -113,8 +117,11 @@ def test_largest_differences(lab05, a, b, n):
 
 
 @settings(max_examples=100, deadline=None)
-@given(retrieved=st.sets(st.sampled_from(POOL)), relevant=st.sets(st.sampled_from(POOL)),
-       extra=st.integers(min_value=0, max_value=50))
+@given(
+    retrieved=st.sets(st.sampled_from(POOL)),
+    relevant=st.sets(st.sampled_from(POOL)),
+    extra=st.integers(min_value=0, max_value=50),
+)
 def test_confusion_matrix_cells_add_up(lab05, retrieved, relevant, extra):
     """Do TP+FP = |retrieved|, TP+FN = |relevant| and all four = N hold, with accuracy (TP+TN)/N?"""
     size = len(retrieved | relevant) + extra

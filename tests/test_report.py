@@ -10,19 +10,30 @@ from pathlib import Path
 
 import pytest
 
-from autograder import batch, layout
+from autograder import paths
+from autograder.local import batch
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
 GOLDEN = Path(__file__).parent / "golden"
-ARTIFACTS = layout.ROOT / "test-artifacts"
-CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1200,2000"]
+ARTIFACTS = paths.ROOT / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1200,2000",
+]
 
 
 @pytest.fixture(scope="module")
 def examples(tmp_path_factory, cranfield):
     out = tmp_path_factory.mktemp("examples") / "out"
-    summary = batch.grade_batch([layout.ROOT / "examples" / "submissions"], out, jobs=2, progress=False)
+    summary = batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False)
     return out, {result.submission: result for result in summary.results}
 
 
@@ -63,8 +74,11 @@ def test_grades_csv_has_lms_columns(examples):
 def browser():
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if not chromium or not driver_path:
-        pytest.fail("this test needs Debian's chromium and chromium-driver (.ci/run installs them: "
-                    "apt-get install chromium chromium-driver)", pytrace=False)
+        pytest.fail(
+            "this test needs Debian's chromium and chromium-driver (.ci/run installs them: "
+            "apt-get install chromium chromium-driver)",
+            pytrace=False,
+        )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -86,6 +100,7 @@ def _open(browser, path: Path, screenshot: str):
     assert errors == [], errors
 
 
+@pytest.mark.browser
 def test_class_report_in_a_real_browser(examples, browser):
     """Does index.html load with no console error and show the sections and the batch's numbers?"""
     from selenium.webdriver.common.by import By
@@ -94,8 +109,15 @@ def test_class_report_in_a_real_browser(examples, browser):
     _open(browser, out / "index.html", "class-report.png")
     assert browser.title == "Lab 05 class report"
     text = browser.find_element(By.TAG_NAME, "body").text
-    for section in ("Score distribution", "Questions", "Misconceptions", "Problems", "Submissions",
-                    "Cases, worst first", "Grading run"):
+    for section in (
+        "Score distribution",
+        "Questions",
+        "Misconceptions",
+        "Problems",
+        "Submissions",
+        "Cases, worst first",
+        "Grading run",
+    ):
         assert section in text
     mean = sum(result.score for result in results.values()) / len(results)
     assert f"mean\n{mean:.2f}" in browser.find_element(By.ID, "statistics").text.replace(" ", "\n")
@@ -108,21 +130,27 @@ def test_class_report_in_a_real_browser(examples, browser):
     assert "dan-broken" in problems and "SyntaxError" in problems
     rows = browser.find_elements(By.CSS_SELECTOR, "#submissions tbody tr")
     assert len(rows) == 5
-    total = next(i for i, th in enumerate(browser.find_elements(By.CSS_SELECTOR, "#submissions th"))
-                 if th.text.startswith("total"))
+    total = next(
+        i
+        for i, th in enumerate(browser.find_elements(By.CSS_SELECTOR, "#submissions th"))
+        if th.text.startswith("total")
+    )
     browser.find_elements(By.CSS_SELECTOR, "#submissions th")[total].click()
-    totals = [float(row.find_elements(By.TAG_NAME, "td")[total].text)
-              for row in browser.find_elements(By.CSS_SELECTOR, "#submissions tbody tr")]
+    totals = [
+        float(row.find_elements(By.TAG_NAME, "td")[total].text)
+        for row in browser.find_elements(By.CSS_SELECTOR, "#submissions tbody tr")
+    ]
     assert totals == sorted(totals) and totals[-1] == 100
     link = browser.find_element(By.LINK_TEXT, "carol-buggy").get_attribute("href")
     assert link.endswith("carol-buggy/feedback.html")
 
 
+@pytest.mark.browser
 def test_feedback_page_in_a_real_browser(examples, browser):
     """Does carol's feedback.html load cleanly with her diagnoses, hidden cases and the Cranfield plot?"""
     from selenium.webdriver.common.by import By
 
-    from autograder.results import points
+    from autograder.grading.results import points
 
     out, results = examples
     _open(browser, out / "carol-buggy" / "feedback.html", "feedback-carol-buggy.png")

@@ -40,8 +40,7 @@ def cache_dir() -> Path:
 def is_cached() -> bool:
     """True when the three Cranfield files are in ir_datasets' cache (no download needed)."""
     folder = cache_dir()
-    return all((folder / name).is_file() and (folder / name).stat().st_size > 0
-               for name in CRANFIELD_FILES.values())
+    return all((folder / name).is_file() and (folder / name).stat().st_size > 0 for name in CRANFIELD_FILES.values())
 
 
 def seed_cache(folder) -> Path:
@@ -55,7 +54,8 @@ def seed_cache(folder) -> Path:
     if missing:
         raise FileNotFoundError(
             f"cannot seed the Cranfield cache from {source}: missing {', '.join(missing)}; "
-            f"the folder must hold {', '.join(CRANFIELD_FILES)}")
+            f"the folder must hold {', '.join(CRANFIELD_FILES)}"
+        )
     target = cache_dir()
     target.mkdir(parents=True, exist_ok=True)
     for name, cached_name in CRANFIELD_FILES.items():
@@ -87,7 +87,8 @@ def load_cranfield():
                 f"downloaded ({detail[:120]}{'...' if len(detail) > 120 else ''}). Fix: get the files "
                 f"{', '.join(CRANFIELD_FILES)} (from your course page) into a folder and run "
                 "`python -m lab05.data seed FOLDER`, or set IR_DATASETS_HOME to a cache that "
-                "holds them.") from None
+                "holds them."
+            ) from None
     return dataset
 
 
@@ -121,14 +122,16 @@ def read_run(path) -> dict[str, list[str]]:
     scores: dict[str, dict[str, float]] = {}
     for scored in ir_measures.read_trec_run(str(path)):
         scores.setdefault(scored.query_id, {})[scored.doc_id] = scored.score
-    return {query_id: [doc for doc, _ in sorted(docs.items(), key=lambda item: (item[1], item[0]),
-                                                reverse=True)]
-            for query_id, docs in scores.items()}
+    return {
+        query_id: [doc for doc, _ in sorted(docs.items(), key=lambda item: (item[1], item[0]), reverse=True)]
+        for query_id, docs in scores.items()
+    }
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lab05.data",
-                                     description="Seed or check ir_datasets' Cranfield cache.")
+    parser = argparse.ArgumentParser(
+        prog="python -m lab05.data", description="Seed or check ir_datasets' Cranfield cache."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     seed = commands.add_parser("seed", help="copy cran.all.1400, cran.qry, cranqrel into the cache")
     seed.add_argument("folder")

@@ -14,11 +14,12 @@ never relevant (``rel`` is a positive integer). ``k`` is a positive integer cuto
 from __future__ import annotations
 
 import math
-from typing import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 
-def confusion_matrix(retrieved: Collection[str], relevant: Collection[str],
-                     collection_size: int) -> tuple[int, int, int, int]:
+def confusion_matrix(
+    retrieved: Collection[str], relevant: Collection[str], collection_size: int
+) -> tuple[int, int, int, int]:
     """The four cells of Part II's table for one query: ``(tp, fp, fn, tn)``.
 
     Every document of the collection is either retrieved or not, and relevant or not::
@@ -38,7 +39,10 @@ def confusion_matrix(retrieved: Collection[str], relevant: Collection[str],
     >>> confusion_matrix([], ["D1", "D2", "D3", "D4", "D5", "D6", "D7"], 1400)
     (0, 0, 7, 1393)
     """
-    raise NotImplementedError("confusion_matrix is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part II of the notes explains it)")
+    raise NotImplementedError(
+        "confusion_matrix is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part II of the notes explains it)"
+    )
 
 
 def accuracy(retrieved: Collection[str], relevant: Collection[str], collection_size: int) -> float:
@@ -55,7 +59,10 @@ def accuracy(retrieved: Collection[str], relevant: Collection[str], collection_s
     >>> round(accuracy([], ["D1", "D2", "D3", "D4", "D5", "D6", "D7"], 1400), 4)
     0.995
     """
-    raise NotImplementedError("accuracy is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part II of the notes explains it)")
+    raise NotImplementedError(
+        "accuracy is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part II of the notes explains it)"
+    )
 
 
 def precision_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, rel: int = 1) -> float:
@@ -77,7 +84,10 @@ def precision_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int,
     >>> precision_at_k(toy, judgments, k=3)
     0.6666666666666666
     """
-    raise NotImplementedError("precision_at_k is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part II of the notes explains it)")
+    raise NotImplementedError(
+        "precision_at_k is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part II of the notes explains it)"
+    )
 
 
 def recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, rel: int = 1) -> float:
@@ -97,7 +107,10 @@ def recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, re
     >>> recall_at_k(toy, {"D1": 1, "D3": 1, "D5": 1}, k=3)
     0.6666666666666666
     """
-    raise NotImplementedError("recall_at_k is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part II of the notes explains it)")
+    raise NotImplementedError(
+        "recall_at_k is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part II of the notes explains it)"
+    )
 
 
 def reciprocal_rank(ranking: Sequence[str], judgments: Mapping[str, int], rel: int = 1) -> float:
@@ -114,7 +127,10 @@ def reciprocal_rank(ranking: Sequence[str], judgments: Mapping[str, int], rel: i
     >>> reciprocal_rank(ranking_b, {"D8": 1, "D9": 1, "D10": 1})
     0.125
     """
-    raise NotImplementedError("reciprocal_rank is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part III of the notes explains it)")
+    raise NotImplementedError(
+        "reciprocal_rank is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part III of the notes explains it)"
+    )
 
 
 def average_precision(ranking: Sequence[str], judgments: Mapping[str, int], rel: int = 1) -> float:
@@ -133,7 +149,10 @@ def average_precision(ranking: Sequence[str], judgments: Mapping[str, int], rel:
     >>> round(average_precision(toy, {"D1": 1, "D3": 1, "D5": 1}), 3)
     0.756
     """
-    raise NotImplementedError("average_precision is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part III of the notes explains it)")
+    raise NotImplementedError(
+        "average_precision is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part III of the notes explains it)"
+    )
 
 
 def dcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain: str = "linear") -> float:
@@ -152,7 +171,10 @@ def dcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain:
     >>> round(dcg_at_k(ranking, {"A": 3, "B": 0, "C": 2, "D": 1}, k=4, gain="exp"), 3)
     8.931
     """
-    raise NotImplementedError("dcg_at_k is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part IV of the notes explains it)")
+    raise NotImplementedError(
+        "dcg_at_k is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part IV of the notes explains it)"
+    )
 
 
 def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain: str = "linear") -> float:
@@ -171,11 +193,17 @@ def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain
     >>> round(ndcg_at_k(ranking, {"A": 3, "B": 0, "C": 2, "D": 1}, k=4, gain="exp"), 3)
     0.951
     """
-    raise NotImplementedError("ndcg_at_k is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part IV of the notes explains it)")
+    raise NotImplementedError(
+        "ndcg_at_k is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part IV of the notes explains it)"
+    )
 
 
-def evaluate(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
-             measure: Callable[[Sequence[str], Mapping[str, int]], float]) -> dict[str, float]:
+def evaluate(
+    run: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    measure: Callable[[Sequence[str], Mapping[str, int]], float],
+) -> dict[str, float]:
     """One score per query: ``{query_id: measure(run[query_id], qrels[query_id])}``.
 
     ``measure`` is any function of ``(ranking, judgments)``, e.g.
@@ -190,7 +218,10 @@ def evaluate(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, 
     >>> evaluate({"1": ["D1"]}, {"1": {"D1": 1}, "2": {"D7": 2}}, reciprocal_rank)
     {'1': 1.0, '2': 0.0}
     """
-    raise NotImplementedError("evaluate is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part V of the notes explains it)")
+    raise NotImplementedError(
+        "evaluate is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part V of the notes explains it)"
+    )
 
 
 def largest_differences(scores_a: Mapping[str, float], scores_b: Mapping[str, float], n: int = 2) -> list[str]:
@@ -208,4 +239,7 @@ def largest_differences(scores_a: Mapping[str, float], scores_b: Mapping[str, fl
     >>> largest_differences({"1": 0.9, "2": 0.5, "3": 0.1}, {"1": 0.1, "2": 0.5, "3": 0.4}, n=2)
     ['1', '3']
     """
-    raise NotImplementedError("largest_differences is not implemented yet: write it in lab05/metrics.py (its docstring has the contract; Part VI of the notes explains it)")
+    raise NotImplementedError(
+        "largest_differences is not implemented yet: write it in lab05/metrics.py "
+        "(its docstring has the contract; Part VI of the notes explains it)"
+    )

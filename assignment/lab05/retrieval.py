@@ -50,7 +50,7 @@ def _tfidf_index():
     return vectorizer, vectorizer.fit_transform(texts)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _bm25_index(tokenize):
     from rank_bm25 import BM25Okapi
 

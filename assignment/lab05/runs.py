@@ -10,11 +10,10 @@ re-sort each query's documents by score, so the scores must be written with enou
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 
-def write_run(path, system_name: str, search_fn: Callable[[str, int], list], queries: Iterable,
-              k: int = 100) -> None:
+def write_run(path, system_name: str, search_fn: Callable[[str, int], list], queries: Iterable, k: int = 100) -> None:
     """Write the top k results of ``search_fn`` for every query to the TREC run file ``path``.
 
     ``queries`` is an iterable of objects with ``.query_id`` and ``.text`` (ir_datasets'
@@ -43,4 +42,7 @@ def write_run(path, system_name: str, search_fn: Callable[[str, int], list], que
     1 Q0 13 1 0.28530788 tfidf
     1 Q0 184 2 0.26825695 tfidf
     """
-    raise NotImplementedError("write_run is not implemented yet: write it in lab05/runs.py (its docstring has the contract; Part V of the notes explains it)")
+    raise NotImplementedError(
+        "write_run is not implemented yet: write it in lab05/runs.py "
+        "(its docstring has the contract; Part V of the notes explains it)"
+    )

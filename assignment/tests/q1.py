@@ -17,6 +17,7 @@ def _check(case):
         message = problem(case, reload=True)
         if message:
             raise AssertionError(message)
+
     return check
 
 

@@ -5,7 +5,6 @@ notes' value (to 1e-6); a failure names the function, the input, both values and
 """
 
 import pytest
-
 from public_cases import CASES, problem
 
 

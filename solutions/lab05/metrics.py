@@ -14,14 +14,14 @@ never relevant (``rel`` is a positive integer). ``k`` is a positive integer cuto
 from __future__ import annotations
 
 import math
-from typing import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 # BEGIN SOLUTION
 from numbers import Integral
 
 _GAINS = {
     "linear": lambda grade: max(grade, 0),
-    "exp": lambda grade: 2 ** grade - 1 if grade > 0 else 0,
+    "exp": lambda grade: 2**grade - 1 if grade > 0 else 0,
 }
 
 
@@ -47,11 +47,14 @@ def _count_relevant(judgments, rel: int) -> int:
 
 def _dcg(grades, gain_of) -> float:
     return sum(gain_of(grade) / math.log2(rank + 1) for rank, grade in enumerate(grades, start=1))
+
+
 # END SOLUTION
 
 
-def confusion_matrix(retrieved: Collection[str], relevant: Collection[str],
-                     collection_size: int) -> tuple[int, int, int, int]:
+def confusion_matrix(
+    retrieved: Collection[str], relevant: Collection[str], collection_size: int
+) -> tuple[int, int, int, int]:
     """The four cells of Part II's table for one query: ``(tp, fp, fn, tn)``.
 
     Every document of the collection is either retrieved or not, and relevant or not::
@@ -77,8 +80,10 @@ def confusion_matrix(retrieved: Collection[str], relevant: Collection[str],
     if isinstance(collection_size, bool) or not isinstance(collection_size, Integral):
         raise ValueError(f"confusion_matrix: collection_size must be an integer, got {collection_size!r}")
     if collection_size < union:
-        raise ValueError(f"confusion_matrix: collection_size={collection_size} is smaller than the "
-                         f"{union} distinct documents retrieved or relevant")
+        raise ValueError(
+            f"confusion_matrix: collection_size={collection_size} is smaller than the "
+            f"{union} distinct documents retrieved or relevant"
+        )
     tp = len(retrieved_set & relevant_set)
     return tp, len(retrieved_set) - tp, len(relevant_set) - tp, int(collection_size) - union
     # END SOLUTION
@@ -262,8 +267,11 @@ def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, gain
     # END SOLUTION
 
 
-def evaluate(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
-             measure: Callable[[Sequence[str], Mapping[str, int]], float]) -> dict[str, float]:
+def evaluate(
+    run: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    measure: Callable[[Sequence[str], Mapping[str, int]], float],
+) -> dict[str, float]:
     """One score per query: ``{query_id: measure(run[query_id], qrels[query_id])}``.
 
     ``measure`` is any function of ``(ranking, judgments)``, e.g.

@@ -10,15 +10,15 @@ re-sort each query's documents by score, so the scores must be written with enou
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 # BEGIN SOLUTION
 from itertools import islice
+
 # END SOLUTION
 
 
-def write_run(path, system_name: str, search_fn: Callable[[str, int], list], queries: Iterable,
-              k: int = 100) -> None:
+def write_run(path, system_name: str, search_fn: Callable[[str, int], list], queries: Iterable, k: int = 100) -> None:
     """Write the top k results of ``search_fn`` for every query to the TREC run file ``path``.
 
     ``queries`` is an iterable of objects with ``.query_id`` and ``.text`` (ir_datasets'
@@ -51,8 +51,7 @@ def write_run(path, system_name: str, search_fn: Callable[[str, int], list], que
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"write_run: k must be a positive integer, got {k!r}")
     if not isinstance(system_name, str) or not system_name or any(c.isspace() for c in system_name):
-        raise ValueError(f"write_run: system_name must be a non-empty string without whitespace, "
-                         f"got {system_name!r}")
+        raise ValueError(f"write_run: system_name must be a non-empty string without whitespace, got {system_name!r}")
     lines = []
     for query in queries:
         for rank, (doc_id, _title, score) in enumerate(islice(search_fn(query.text, k), k), start=1):

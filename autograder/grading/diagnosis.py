@@ -1,0 +1,122 @@
+"""Recognising known misconceptions in a submission's outputs (in the parent, on trusted code).
+
+For each function that lost points, every known wrong variant (``misconceptions.LIBRARY``) is
+run on the inputs of the function's cases. A case is *telling* when the variant's answer
+differs from the right one; the submission shows the misconception when its answers equal
+the variant's on nearly all telling cases (and on at least two). The right solution never
+matches: on telling cases it gives the right answer, which the variant does not.
+"""
+
+from __future__ import annotations
+
+from autograder.grading import judge
+from autograder.grading.inputs import resolve
+from autograder.grading.results import Diagnosis
+from autograder.lab import misconceptions, trec, variants
+from autograder.sandbox.channel import OutcomeStatus
+
+MATCH_SHARE = 0.9
+MIN_TELLING = 2
+
+
+def _run(variant, case, tables):
+    """The variant's answer for a case: ``("value", v)`` or ``("raises", name)``."""
+    try:
+        return "value", variant(*[resolve(arg, tables) for arg in case.args], **case.kwargs)
+    except Exception as error:  # the variant's own failure mode (e.g. ZeroDivisionError) is evidence
+        return "raises", type(error).__name__
+
+
+def same(a, b) -> bool:
+    """Equality of plain values with the grader's tolerance for numbers."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return judge.close(float(a), float(b))
+    return a == b
+
+
+def _student_matches(outcome, answer) -> bool:
+    kind, value = answer
+    if kind == "raises":
+        return outcome.status == OutcomeStatus.ERROR and value in (outcome.error or {}).get("mro", [])
+    return outcome.status == OutcomeStatus.VALUE and judge.difference(outcome.value, value) is None
+
+
+def _evidence(item, function, cases, outcomes, tables):
+    """(telling, matched, checks where it matched) of a misconception on one function's cases."""
+    forms = item.variants[function]
+    forms = forms if isinstance(forms, tuple) else (forms,)
+    telling = matched = 0
+    where = set()
+    for planned in cases:
+        if judge.wants_error(planned.expected):
+            continue  # input validation is another matter
+        wrong = [
+            answer
+            for answer in (_run(form, planned.case, tables) for form in forms)
+            if not (answer[0] == "value" and same(answer[1], planned.expected))
+        ]
+        if len(wrong) < len(forms):
+            continue  # some usual form of the mistake gets this case right: it tells nothing
+        telling += 1
+        if any(_student_matches(outcomes[planned.call], answer) for answer in wrong):
+            matched += 1
+            where.add(planned.check)
+    return telling, matched, where
+
+
+def _run_evidence(item, scenarios, tables_by_scenario):
+    """(telling, matched): the scenarios whose file is wrong, and those the variant explains."""
+    telling = matched = 0
+    for name, scenario in scenarios.items():
+        table = tables_by_scenario.get(name)
+        if table is None or _rows_equal(table, variants.rows(scenario)):
+            continue
+        telling += 1
+        if any(_rows_equal(table, rows) for rows in item.variants["write_run"](scenario)):
+            matched += 1
+    return telling, matched
+
+
+def _rows_equal(table, rows) -> bool:
+    if len(table) != len(rows):
+        return False
+    for got, want in zip(table, rows):
+        if len(got) != len(want):
+            return False
+        if not all(trec.same_column(a, b) for a, b in zip(got, want)):
+            return False
+    return True
+
+
+def _shown(item, function) -> Diagnosis:
+    return Diagnosis(item.id, function, item.title, item.explanation, item.notes)
+
+
+def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables) -> dict[str, list[Diagnosis]]:
+    """{check name: [misconception shown, ...]} for the checks whose failures a known
+    misconception explains."""
+    tables = plan.shared_job["tables"]
+    found: dict[str, list[Diagnosis]] = {}
+    by_function: dict[str, list] = {}
+    for planned in planned_cases:
+        by_function.setdefault(planned.case.function, []).append(planned)
+    for function in sorted(failing_functions):
+        if function == "write_run":
+            scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables}
+            run_checks = [c.name for c in plan.rubric.checks if c.function == "write_run"]
+            for item in misconceptions.for_function(function):
+                telling, matched = _run_evidence(item, scenarios, run_tables)
+                if telling >= 1 and matched >= max(1, MATCH_SHARE * telling):
+                    for check in run_checks:
+                        found.setdefault(check, []).append(_shown(item, function))
+            continue
+        for item in misconceptions.for_function(function):
+            telling, matched, where = _evidence(item, function, by_function.get(function, []), outcomes, tables)
+            if telling >= MIN_TELLING and matched >= MATCH_SHARE * telling and matched >= MIN_TELLING:
+                for check in sorted(where):
+                    found.setdefault(check, []).append(_shown(item, function))
+    return found

@@ -1,0 +1,145 @@
+"""Grading one submission: run its calls in a sandbox, judge, score, diagnose.
+
+``grade`` never raises for anything a submission does: every failure becomes part of the
+``SubmissionResult``. Only the grader's own bugs escape, and ``session`` records those too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from autograder.grading import diagnosis, intake, libraries, runchecks, scoring
+from autograder.grading.plan import Plan, seed_material
+from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
+from autograder.lab.spec import GRADED_FILES
+from autograder.sandbox import runner
+from autograder.sandbox.channel import OutcomeStatus, SandboxResult
+from autograder.sandbox.settings import Isolation, Limits
+
+_TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
+
+
+def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
+    """Every check of the rubric with no points, and why."""
+    return tuple(
+        CheckResult(spec.name, spec.question, spec.function, spec.kind, spec.points, 0.0, spec.visibility, (), reason)
+        for spec in plan.rubric.checks
+    )
+
+
+def _problems(result: SandboxResult) -> list[str]:
+    problems = []
+    for name in GRADED_FILES:
+        outcome = result.imports.get(name)
+        if outcome is None or outcome.status == OutcomeStatus.OK:
+            continue
+        if outcome.status == OutcomeStatus.ERROR:
+            error = outcome.error or {}
+            where = "\n".join(error.get("traceback", []))
+            problems.append(
+                f"lab05/{name} could not be imported: {error.get('type')}: {error.get('message')}"
+                + (f"\n{where}" if where else "")
+                + "\nNone of its functions could be graded."
+            )
+        else:
+            problems.append(
+                f"lab05/{name} could not be imported: it {outcome.detail}. None of its functions could be graded."
+            )
+    return problems
+
+
+def _flags(result: SandboxResult, calls: list) -> list[Flag]:
+    """Crashes, timeouts and limits, for the instructor."""
+    trouble: dict[tuple, int] = {}
+    for call, outcome in zip(calls, result.outcomes):
+        if outcome.status in _TROUBLE:
+            trouble[(call["fn"], outcome.status)] = trouble.get((call["fn"], outcome.status), 0) + 1
+    flags = [
+        Flag(FlagKind(str(status)), f"{function} ({count} call{'s' if count > 1 else ''})")
+        for (function, status), count in sorted(trouble.items())
+    ]
+    flags += [
+        Flag(FlagKind(str(outcome.status)), f"importing lab05/{name} ({outcome.detail})")
+        for name, outcome in sorted(result.imports.items())
+        if outcome.status in _TROUBLE
+    ]
+    flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
+    if "more bytes not kept" in result.stdout + result.stderr:
+        flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
+    return flags
+
+
+def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...]:
+    """The checks with the known misconceptions that explain their lost points."""
+    failing = {check.function for check in checks if not check.full and not check.note}
+    if not failing:
+        return checks
+    found = diagnosis.diagnose(
+        plan, planned, outcomes, failing, {name: run.table for name, run in files.items() if run.table is not None}
+    )
+    return tuple(
+        replace(check, diagnoses=tuple(found.get(check.name, ()))) if not check.full and check.name in found else check
+        for check in checks
+    )
+
+
+def grade(
+    staged: intake.Staged, plan: Plan, isolation: Isolation, limits: Limits, shared_job: Path, slot: int = 0
+) -> SubmissionResult:
+    """Grade one submission read by ``intake``; the result holds its score, cases, problems and flags."""
+    started = time.monotonic()
+    common: dict[str, Any] = {
+        "submission": staged.source.id,
+        "students": staged.source.students,
+        "rubric_digest": plan.rubric.digest,
+        "reference_digest": plan.reference_digest,
+        "grader_digest": plan.key[:16],
+        "isolation": str(isolation.mode),
+        "files": dict(staged.digests),
+    }
+    notes = [Flag(FlagKind.FILES, note) for note in staged.notes]
+    if not staged.files:
+        return SubmissionResult.failed(
+            problems=tuple(staged.problems),
+            flags=tuple(notes),
+            checks=ungraded(plan, "not graded: " + "; ".join(staged.problems)),
+            execution_time=time.monotonic() - started,
+            **common,
+        )
+    job, random_cases = plan.for_submission(seed_material(staged.files))
+    calls = plan.calls() + job["calls"]
+    with tempfile.TemporaryDirectory(prefix="lab05-submission-") as temporary:
+        folder = Path(temporary)
+        os.chmod(folder, 0o711)
+        lab = intake.write_package(staged, folder / "lab")
+        job_path = folder / "job.json"
+        job_path.write_text(json.dumps(job, separators=(",", ":")), encoding="utf-8")
+        result = runner.run(
+            lab,
+            [shared_job, job_path],
+            [{"fn": call["fn"], "file": call["file"]} for call in calls],
+            limits,
+            isolation,
+            slot,
+        )
+    scans = {name: libraries.scan(data) for name, data in staged.files.items()}
+    planned = plan.shared_cases + random_cases
+    files = runchecks.read_all(plan, result.outcomes)
+    checks = scoring.score_checks(plan, planned, result.outcomes, libraries.zeroed(scans, result.banned_imports), files)
+    checks = _diagnosed(plan, planned, result.outcomes, checks, files)
+    return SubmissionResult(
+        status=Status.GRADED,
+        checks=checks,
+        problems=tuple(staged.problems + _problems(result)),
+        flags=tuple(notes + libraries.flags(scans, result.banned_imports) + _flags(result, calls)),
+        output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
+        instructor_log=f"isolation {isolation.mode}, {result.restarts} restart(s), child time {result.elapsed:.2f} s",
+        execution_time=round(time.monotonic() - started, 3),
+        **common,
+    )

@@ -1,0 +1,243 @@
+"""Finding submissions and reading their two graded files, without trusting them.
+
+A submission is a folder or a ``.zip`` holding ``metrics.py`` and ``runs.py``, flat or in
+``lab05/`` (or one folder deeper). Only those two files are read, never followed through a
+symbolic link, never extracted to disk by the zip's own paths, and at most ``MAX_FILE``
+bytes each; everything else in a submission is ignored.
+
+A batch is a list of PATHs: each is one submission, or a folder of submissions (one per
+sub-folder or zip), e.g. Gradescope's "export submissions" download, whose
+``submission_metadata.yml`` names each submission's students.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder import paths
+from autograder.grading.results import Student
+from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+
+MAX_FILE = 1 << 20  # bytes of one graded file
+MAX_MEMBERS = 10000  # entries of a zip that are looked at
+MAX_DEPTH = 3  # folders below the submission's root that are searched
+
+
+@dataclass(frozen=True)
+class Source:
+    """One submission to grade: where it is and who made it."""
+
+    id: str
+    path: Path
+    students: tuple = ()
+
+
+@dataclass
+class Staged:
+    """A submission's graded files, read once: ``files`` maps file name -> bytes."""
+
+    source: Source
+    files: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)  # for the student
+    notes: list = field(default_factory=list)  # for the instructor
+
+    @functools.cached_property
+    def digests(self) -> dict[str, str]:
+        """Graded file -> sha256 of its content (what a stored grade is matched with)."""
+        return {name: hashlib.sha256(data).hexdigest() for name, data in self.files.items()}
+
+
+def _safe_id(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._@-]+", "_", text).strip("._") or "submission"
+
+
+def _candidates(names: list[str]) -> dict[str, str]:
+    """For each graded file, the best of the given paths holding it (``lab05/`` first, shallowest)."""
+    chosen = {}
+    for graded in GRADED_FILES:
+        found = [name for name in names if name.rsplit("/", 1)[-1] == graded and name.count("/") <= MAX_DEPTH]
+        if found:
+            chosen[graded] = min(found, key=lambda name: ("lab05/" + graded not in "/" + name, name.count("/"), name))
+    return chosen
+
+
+def _check_text(name: str, data: bytes, staged: Staged) -> None:
+    if len(data) > MAX_FILE:
+        staged.problems.append(f"{name} is larger than {MAX_FILE >> 10} KiB: it was not graded")
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        staged.problems.append(f"{name} is not UTF-8 text (byte {error.start}): save it as UTF-8")
+    staged.files[name] = data
+
+
+def _read_folder(root: Path, staged: Staged) -> None:
+    names = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        depth = len(Path(folder).relative_to(root).parts)
+        if depth >= MAX_DEPTH:
+            dirs[:] = []
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__MACOSX"]
+        names += [str((Path(folder) / f).relative_to(root)) for f in files if f in GRADED_FILES]
+    for graded, name in _candidates(names).items():
+        path = root / name
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
+            staged.problems.append(f"{name} is a symbolic link or not a regular file: submit the file itself")
+            continue
+        if info.st_size > MAX_FILE:
+            staged.problems.append(f"{graded} is larger than {MAX_FILE >> 10} KiB: it was not graded")
+            continue
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+        descriptor = os.open(path, flags)
+        with os.fdopen(descriptor, "rb") as handle:
+            _check_text(graded, handle.read(MAX_FILE + 1), staged)
+
+
+def _read_zip(path: Path, staged: Staged) -> None:
+    try:
+        archive = zipfile.ZipFile(path)
+    except Exception as error:  # not a zip, truncated, unreadable
+        staged.problems.append(f"{path.name} is not a readable zip file ({error}): zip the two files again")
+        return
+    with archive:
+        members = archive.infolist()[:MAX_MEMBERS]
+        usable = {}
+        for member in members:
+            name = member.filename.replace("\\", "/")
+            if name.startswith("/") or ".." in name.split("/") or re.match(r"^[A-Za-z]:", name):
+                staged.notes.append(f"ignored the zip entry {name[:100]!r} (absolute or ../ path)")
+                continue
+            if name.startswith("__MACOSX/") or member.is_dir():
+                continue
+            usable[name] = member
+        for graded, name in _candidates(list(usable)).items():
+            member = usable[name]
+            if stat.S_ISLNK(member.external_attr >> 16):
+                staged.problems.append(f"{name} is a symbolic link in the zip: submit the file itself")
+                continue
+            if member.file_size > MAX_FILE:
+                staged.problems.append(f"{graded} is larger than {MAX_FILE >> 10} KiB: it was not graded")
+                continue
+            try:
+                with archive.open(member) as handle:
+                    _check_text(graded, handle.read(MAX_FILE + 1), staged)
+            except Exception as error:  # any decompression failure (zlib, lzma, bz2, encryption...)
+                staged.problems.append(
+                    f"{name} could not be read from the zip ({type(error).__name__}: {str(error)[:100]})"
+                )
+
+
+def read(source: Source) -> Staged:
+    """The graded files of a submission, with the problems found reading them."""
+    staged = Staged(source)
+    path = source.path
+    try:
+        info = os.lstat(path)
+    except OSError as error:
+        staged.problems.append(f"the submission {path} cannot be read: {error.strerror}")
+        return staged
+    try:
+        if stat.S_ISLNK(info.st_mode):
+            staged.problems.append(f"the submission {path.name} is a symbolic link: submit the files themselves")
+        elif stat.S_ISDIR(info.st_mode):
+            _read_folder(path, staged)
+            zips = sorted(p for p in path.iterdir() if p.suffix.lower() == ".zip" and not p.is_symlink())
+            if not staged.files and zips:  # e.g. Gradescope: the student uploaded one zip
+                _read_zip(zips[0], staged)
+        else:
+            _read_zip(path, staged)
+    except OSError as error:  # unreadable folders or files: this submission's problem, not the batch's
+        staged.problems.append(f"the submission {path.name} could not be read: {error.strerror or error}")
+    missing = [name for name in GRADED_FILES if name not in staged.files]
+    if missing and not staged.problems:
+        staged.problems.append(
+            f"no {' or '.join(missing)} found in the submission: submit lab05/metrics.py and lab05/runs.py "
+            "(flat or in a lab05/ folder, as files or in one zip)"
+        )
+    elif missing:
+        staged.problems.append(f"{', '.join(missing)} could not be graded (see above)")
+    return staged
+
+
+def write_package(staged: Staged, target: Path) -> Path:
+    """The ``lab05`` package a child imports: the handout's given files plus the graded ones
+    (a graded file that could not be read is left out, so its functions are missing)."""
+    package = target / "lab05"
+    package.mkdir(parents=True)
+    for name in GIVEN_FILES:
+        (package / name).write_bytes(paths.handout_file(name).read_bytes())
+    for name, data in staged.files.items():
+        (package / name).write_bytes(data)
+    for path in (target, package, *package.iterdir()):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return target
+
+
+# ------------------------------------------------------------------ batches
+
+
+def _is_submission(path: Path) -> bool:
+    """One submission (a zip, or a folder with the graded files or without any sub-submission),
+    rather than a folder of submissions."""
+    if path.suffix.lower() == ".zip" or not path.is_dir():
+        return True
+    if any((path / sub / name).is_file() for sub in ("", "lab05") for name in GRADED_FILES):
+        return True
+    if (path / "submission_metadata.yml").is_file():
+        return False
+    return not any(
+        (child.is_dir() and not child.name.startswith(".")) or child.suffix.lower() == ".zip"
+        for child in path.iterdir()
+    )
+
+
+def _students(metadata: dict, folder: str) -> tuple:
+    entry = metadata.get(folder) or {}
+    submitters = entry.get(":submitters") or entry.get("submitters") or []
+    return tuple(
+        Student(
+            str(s.get(":name", s.get("name", ""))),
+            str(s.get(":email", s.get("email", ""))),
+            str(s.get(":sid", s.get("sid", "")) or ""),
+        )
+        for s in submitters
+        if isinstance(s, dict)
+    )
+
+
+def discover(paths) -> list[Source]:
+    """The submissions named by ``paths`` (each a submission or a folder of them), sorted by id."""
+    import yaml
+
+    sources = {}
+    for path in map(Path, paths):
+        if not path.exists():
+            raise FileNotFoundError(f"no such submission or folder: {path}")
+        metadata: dict = {}
+        if _is_submission(path):
+            items = [path]
+        else:
+            items = sorted(
+                p
+                for p in path.iterdir()
+                if not p.name.startswith(".") and p.name != "__MACOSX" and (p.is_dir() or p.suffix.lower() == ".zip")
+            )
+            metadata_file = path / "submission_metadata.yml"
+            metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) if metadata_file.is_file() else {}
+            metadata = metadata if isinstance(metadata, dict) else {}
+        for item in items:
+            base = _safe_id(item.stem if item.suffix.lower() == ".zip" else item.name)
+            identifier, number = base, 2
+            while identifier in sources:
+                identifier, number = f"{base}-{number}", number + 1
+            sources[identifier] = Source(identifier, item, _students(metadata, item.name))
+    return [sources[key] for key in sorted(sources)]

@@ -1,0 +1,182 @@
+"""Judging one call: the child's tagged answer against the expected value.
+
+Values arrive as the harness's tagged JSON (``harness.encode``) and are decoded here into
+plain Python values; anything that is not an honest number where a number is due (a bool,
+a float subclass, a string, NaN, inf, None...) fails with a message saying what came back.
+Numbers pass within 1e-6, absolute or relative.
+"""
+
+from __future__ import annotations
+
+from autograder.grading.results import CaseStatus
+from autograder.lab.cases import RAISES
+from autograder.lab.spec import TOLERANCE
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+NUMBER_TYPES = ("int", "float", "fraction", "decimal")
+
+
+class Unacceptable(ValueError):
+    """A returned value of a kind the contract does not allow."""
+
+
+def number(encoded) -> float:
+    """The number in an encoded value; ``Unacceptable`` says what came back instead."""
+    kind = encoded.get("type") if isinstance(encoded, dict) else None
+    if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+        value = encoded.get("value")
+        if isinstance(value, str):
+            raise Unacceptable(f"returned {value}, not a number")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise Unacceptable("returned something that is not a number")
+        try:
+            return float(value)
+        except OverflowError:
+            raise Unacceptable("returned a number too large to compare") from None
+    raise Unacceptable(f"returned {describe(encoded)}, expected a number")
+
+
+def describe(encoded) -> str:
+    """A short description of what a call returned, for messages."""
+    if not isinstance(encoded, dict):
+        return "an unreadable value"
+    kind = encoded.get("type")
+    if kind == "None":
+        return "None (is a return statement missing?)"
+    if kind == "bool":
+        return f"the bool {encoded.get('value')}"
+    if kind == "str":
+        return f"the string {str(encoded.get('value'))[:60]!r}"
+    if kind in ("list", "tuple", "dict"):
+        return f"a {kind} of {encoded.get('length')} items"
+    if kind == "other":
+        bases = encoded.get("bases") or []
+        made = f", a subclass of {bases[0]}" if bases else ""
+        return f"an object of type {encoded.get('name')}{made} (return a plain number, e.g. float(x))"
+    return f"a value of type {kind}"
+
+
+MAX_DEPTH = 6  # nesting kept of a returned value (the harness encodes no deeper)
+
+
+def plain(encoded, depth: int = 0):
+    """The encoded value as plain JSON data (for display and storage); never raises."""
+    try:
+        if not isinstance(encoded, dict) or depth > MAX_DEPTH:
+            return None
+        kind = encoded.get("type")
+        if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+            value = encoded.get("value")
+            return value if isinstance(value, (int, float, str)) else None
+        if kind in ("bool", "str"):
+            return str(encoded.get("value"))[:2000] if kind == "str" else bool(encoded.get("value"))
+        items = encoded.get("items")
+        if kind in ("list", "tuple") and isinstance(items, list):
+            return [plain(item, depth + 1) for item in items[:50]]
+        if kind == "dict" and isinstance(items, list):
+            return {
+                str(plain(pair[0], depth + 1))[:200]: plain(pair[1], depth + 1)
+                for pair in items[:50]
+                if isinstance(pair, list) and len(pair) == 2
+            }
+        if kind == "None":
+            return None
+        return f"<{describe(encoded)}>"
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def close(actual: float, expected: float) -> bool:
+    return abs(actual - expected) <= TOLERANCE or abs(actual - expected) <= TOLERANCE * abs(expected)
+
+
+def difference(encoded, expected) -> str | None:
+    """None when ``encoded`` equals ``expected`` (with tolerance), else why not; anything the
+    grader cannot read is simply not equal (the child's JSON is never trusted to be well formed)."""
+    try:
+        return _compare(encoded, expected)
+    except (TypeError, ValueError, OverflowError, RecursionError, AttributeError, KeyError):
+        return "returned a value the grader cannot read"
+
+
+def _compare(encoded, expected) -> str | None:
+    if isinstance(expected, (bool, int, float)):
+        try:
+            value = number(encoded)
+        except Unacceptable as problem:
+            return str(problem)
+        return None if close(value, float(expected)) else f"returned {value!r}, expected {expected!r}"
+    if isinstance(expected, str):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind != "str":
+            return f"returned {describe(encoded)}, expected the string {expected!r}"
+        return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
+    if isinstance(expected, (list, tuple)):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind not in ("list", "tuple"):
+            return f"returned {describe(encoded)}, expected {_container(expected)} of {len(expected)}"
+        items = encoded.get("items")
+        if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
+            return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
+        for position, (item, want) in enumerate(zip(items, expected)):
+            wrong = _compare(item, want)
+            if wrong:
+                return f"item {position}: {wrong} (returned {plain(encoded)!r}, expected {list(expected)!r})"
+        return None
+    if isinstance(expected, dict):
+        kind = encoded.get("type") if isinstance(encoded, dict) else None
+        if kind != "dict":
+            return f"returned {describe(encoded)}, expected a dict of {len(expected)} items"
+        got: dict[str, object] = {}
+        items = encoded.get("items")
+        if not isinstance(items, list) or encoded.get("length") != len(items):
+            return "returned a dict the grader cannot read"
+        for key, value in items:
+            if not isinstance(key, dict) or key.get("type") != "str" or not isinstance(key.get("value"), str):
+                return f"returned a dict with a key that is {describe(key)}, expected query ids (strings)"
+            got[key["value"]] = value
+        if set(got) != set(expected) or len(items) != len(expected):
+            missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+            return (
+                f"returned keys {sorted(got)[:10]}, expected {sorted(expected)[:10]}"
+                + (f" (missing {missing[:5]})" if missing else "")
+                + (f" (extra {extra[:5]})" if extra else "")
+            )
+        for key in sorted(expected):
+            wrong = _compare(got[key], expected[key])
+            if wrong:
+                return f"for {key!r}: {wrong}"
+        return None
+    return f"cannot compare with {expected!r}"
+
+
+def _container(expected) -> str:
+    return "a tuple" if isinstance(expected, tuple) else "a list"
+
+
+def wants_error(expected) -> bool:
+    """Is ``expected`` the outcome of a call that must raise (``cases.raises``)?"""
+    return isinstance(expected, dict) and set(expected) == {RAISES}
+
+
+def verdict(outcome: Outcome, expected) -> tuple[CaseStatus, str]:
+    """``(status, message)`` of one call against its expected value or expected error."""
+    must_raise = wants_error(expected)
+    if outcome.status == OutcomeStatus.VALUE:
+        if must_raise:
+            return CaseStatus.FAIL, f"returned {plain(outcome.value)!r}, expected it to raise {expected[RAISES]}"
+        problem = difference(outcome.value, expected)
+        return (CaseStatus.PASS, "") if problem is None else (CaseStatus.FAIL, problem)
+    if outcome.status == OutcomeStatus.ERROR:
+        error = outcome.error or {}
+        if must_raise and expected[RAISES] in error.get("mro", []):
+            return CaseStatus.PASS, ""
+        raised = f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": ")
+        if must_raise:
+            return CaseStatus.FAIL, f"{raised}; expected {expected[RAISES]}"
+        return CaseStatus.ERROR, raised
+    if outcome.status == OutcomeStatus.TIMEOUT:
+        return CaseStatus.TIMEOUT, f"did not finish in time: {outcome.detail}"
+    if outcome.status == OutcomeStatus.CRASH:
+        return CaseStatus.CRASH, f"the process died during this call: {outcome.detail}"
+    return CaseStatus.NOT_RUN, outcome.detail or "not run"

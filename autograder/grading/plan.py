@@ -1,0 +1,244 @@
+"""The grading plan: every call a submission answers and what each check expects of it.
+
+Built once per batch from the rubric, the stored reference and the Cranfield bundle. The
+*shared job* (inputs only, the same for every submission) is written once and read by every
+child; each submission adds its own random cases, drawn with a seed made of the rubric's seed
+and the submission's content from a pool whose values ``ir_measures`` computed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from autograder import cache, paths
+from autograder.grading import inputs, runchecks
+from autograder.grading.rubric import Rubric
+from autograder.lab import cases, measures, scenarios, trec
+from autograder.lab.cases import Case
+from autograder.lab.spec import FUNCTIONS, CheckKind
+
+POOL_FACTOR = 10  # a random pool holds this many times the cases one submission gets
+
+
+@dataclass(frozen=True)
+class PlannedCase:
+    check: str  # the check's name
+    kind: CheckKind  # the check's kind
+    case: Case
+    expected: object
+    call: int  # the index of its call in the submission's call list
+
+
+@dataclass
+class Plan:
+    rubric: Rubric
+    reference_digest: str
+    shared_job: dict
+    shared_cases: list
+    scenarios: dict  # scenario name -> scenarios.Scenario
+    scenario_calls: dict  # scenario name -> call index
+    qrels: dict
+    aggregates: dict  # system -> label -> reference aggregate
+    random_pools: dict = field(default_factory=dict)  # function -> [(Case, expected), ...]
+    canonical: dict = field(default_factory=dict)  # scenario -> the reference writer's exact text
+    properties: dict = field(default_factory=dict)  # scenario -> (format names, content names)
+    key: str = ""  # the cache key it was stored under, if any
+
+    def calls(self) -> list[dict]:
+        return self.shared_job["calls"]
+
+    def for_submission(self, seed_material: str) -> tuple[dict, list[PlannedCase]]:
+        """The submission's own job (its random calls) and their planned cases."""
+        rng = random.Random(f"{self.rubric.random_seed}:{seed_material}")
+        job_calls: list[dict] = []
+        planned: list[PlannedCase] = []
+        start = len(self.shared_job["calls"])
+        for function, pool in sorted(self.random_pools.items()):
+            check = next(c.name for c in self.rubric.checks if c.function == function and c.kind == CheckKind.RANDOM)
+            for case, expected in rng.sample(pool, min(self.rubric.random_cases, len(pool))):
+                planned.append(PlannedCase(check, CheckKind.RANDOM, case, expected, start + len(job_calls)))
+                job_calls.append(_call(case))
+        return {"calls": job_calls}, planned
+
+
+def _call(case: Case) -> dict:
+    return {"fn": case.function, "file": FUNCTIONS[case.function], "args": list(case.args), "kwargs": case.kwargs}
+
+
+def random_expected(function: str, made: list[Case]) -> list:
+    """Expected values of random cases: ``ir_measures`` for the metrics, the grader's own
+    computation for ``evaluate`` (its own measures) and ``largest_differences``."""
+    if function == "evaluate":
+        return [
+            {q: inputs.resolve(measure)(run.get(q, []), judgments) for q, judgments in qrels.items()}
+            for run, qrels, measure in (case.args for case in made)
+        ]
+    if function == "largest_differences":
+        return [
+            sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[: case.kwargs["n"]]
+            for case in made
+            for a, b in [case.args]
+        ]
+    groups: dict[str, list[int]] = {}
+    for index, case in enumerate(made):
+        spec = measures.for_case(
+            function, k=case.kwargs.get("k"), rel=case.kwargs.get("rel", 1), gain=case.kwargs.get("gain", "linear")
+        )
+        groups.setdefault(spec.ir_measure, []).append(index)
+    values: list = [None] * len(made)
+    for measure, indexes in groups.items():
+        qrels = {made[i].id: made[i].args[1] for i in indexes}
+        run = {
+            made[i].id: {doc: float(len(made[i].args[0]) - rank) for rank, doc in enumerate(made[i].args[0])}
+            for i in indexes
+            if made[i].args[0]
+        }
+        per_query = measures.ir_measures_values(measure, qrels, run)
+        for i in indexes:
+            values[i] = per_query[made[i].id]
+    return values
+
+
+def random_pool(rubric: Rubric, function: str) -> list:
+    rng = random.Random(f"{rubric.random_seed}:pool:{function}")
+    made = cases.random_cases(function, rng, rubric.random_cases * POOL_FACTOR)
+    return list(zip(made, random_expected(function, made)))
+
+
+def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
+    """The plan for ``rubric``: calls for every check it holds, with their expected values."""
+    kinds = {(check.function, check.kind): check for check in rubric.checks}
+    calls: list[dict] = []
+    planned: list[PlannedCase] = []
+
+    def add(check, case: Case, expected) -> None:
+        planned.append(PlannedCase(check.name, check.kind, case, expected, len(calls)))
+        calls.append(_call(case))
+
+    for case, expected in cases.example_cases():
+        check = kinds.get((case.function, CheckKind.EXAMPLES))
+        if check and case.function != "write_run":
+            add(check, case, expected)
+    for case in cases.EDGE_CASES:
+        check = kinds.get((case.function, CheckKind.EDGE))
+        if check:
+            add(check, case, reference["edge"][case.id])
+    tables = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
+    for label, spec in measures.CRANFIELD.items():
+        check = kinds.get((spec.function, CheckKind.CRANFIELD))
+        if not check:
+            continue
+        for system in reference["cranfield"]:
+            for query_id in sorted(bundle["qrels"], key=int):
+                key = f"{system}/{query_id}"
+                tables["rankings"][key] = bundle["systems"][system]["rankings"].get(query_id, [])
+                case = Case(
+                    f"cranfield-{system}-{label}-{query_id}",
+                    spec.function,
+                    f"{label} of query {query_id} in Lab 04's {system} run",
+                    ({"$ref": ["rankings", key]}, {"$ref": ["judgments", query_id]}),
+                    dict(spec.kwargs),
+                    public=True,
+                )
+                add(check, case, reference["cranfield"][system][label][query_id])
+    planned_scenarios = _scenarios(kinds, bundle)
+    scenario_calls = {}
+    for scenario in planned_scenarios.values():
+        scenario_calls[scenario.name] = len(calls)
+        calls.append(
+            {
+                "fn": "write_run",
+                "file": "runs.py",
+                "kwargs": {"k": scenario.k},
+                "args": [
+                    {"$path": f"{scenario.name}.run"},
+                    scenario.system,
+                    {"$search": scenario.name},
+                    {"$queries": scenario.name},
+                ],
+            }
+        )
+    job = {
+        "tables": tables,
+        "calls": calls,
+        "results": {name: scenario.results for name, scenario in planned_scenarios.items()},
+        "queries": {name: [list(q) for q in scenario.queries] for name, scenario in planned_scenarios.items()},
+    }
+    pools = {
+        check.function: random_pool(rubric, check.function) for check in rubric.checks if check.kind == CheckKind.RANDOM
+    }
+    canonical, properties = {}, {}
+    for name, scenario in planned_scenarios.items():
+        canonical[name] = scenario.expected_text()
+        table = trec.rows(canonical[name])
+        searches = [[text, scenario.k] for _, text in scenario.queries]
+        properties[name] = (
+            list(runchecks.format_problems(table, scenario)),
+            list(runchecks.content_problems(table, scenario, searches)),
+        )
+    return Plan(
+        rubric,
+        reference.get("digest", ""),
+        job,
+        planned,
+        planned_scenarios,
+        scenario_calls,
+        bundle["qrels"],
+        reference["aggregates"],
+        pools,
+        canonical,
+        properties,
+    )
+
+
+def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
+    """The key a plan is stored under: everything it is made of (the rubric, the stored
+    reference, the Cranfield bundle's key, all of the grader's code, the public cases and the
+    ir_measures version). ``gradescope.build`` ships the plan under this same key."""
+    from importlib import metadata
+
+    code = sorted(paths.PACKAGE.rglob("*.py"))  # all of the grader: names, cases, checks
+    return cache.fingerprint(
+        [rubric.digest, reference_digest, bundle_key, *code, paths.PUBLIC_CASES, metadata.version("ir_measures")]
+    )
+
+
+def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle, check_reference) -> Plan:
+    """``build``'s plan from the on-disk cache (``cache_key``); ``load_bundle`` runs only on a
+    miss, and ``check_reference(reference, bundle)`` checks the reference against it."""
+
+    def compute():
+        bundle = load_bundle()
+        check_reference(reference, bundle)
+        return build(rubric, reference, bundle)
+
+    key = cache_key(rubric, reference.get("digest", ""), bundle_key)
+    plan = cache.cached_pickle("plan", key, compute)
+    plan.key = key
+    return plan
+
+
+def _scenarios(kinds, bundle) -> dict:
+    found = {}
+    if ("write_run", CheckKind.EXAMPLES) in kinds:
+        example = scenarios.example_scenario()
+        found[example.name] = example
+    if ("write_run", CheckKind.RUN_FORMAT) in kinds or ("write_run", CheckKind.RUN_CONTENT) in kinds:
+        found.update({scenario.name: scenario for scenario in scenarios.small_scenarios()})
+    if any(
+        ("write_run", kind) in kinds for kind in (CheckKind.RUN_FORMAT, CheckKind.RUN_CONTENT, CheckKind.RUN_CRANFIELD)
+    ):
+        for system in ("tfidf", "bm25"):
+            scenario = scenarios.cranfield_scenario(system, bundle)
+            found[scenario.name] = scenario
+    return found
+
+
+def seed_material(files: dict[str, bytes]) -> str:
+    """What a submission's random cases are seeded with: the content of its graded files."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return digest.hexdigest()

@@ -1,0 +1,97 @@
+"""The hidden reference: expected values generated from ``solutions/`` and ``ir_measures``.
+
+``python -m autograder reference`` writes ``autograder/lab/data/expected.json``:
+
+- ``edge``: each hidden edge case's value (or the error it must raise), from the solutions;
+- ``cranfield``: per system, measure and query, ``ir_measures``' value on Lab 04's runs as the
+  reference ``write_run`` writes them, and the aggregates.
+
+Generating it twice gives the same bytes (a test proves it). At grading time ``load()``
+checks the file against the current Cranfield bundle, so stale values are an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from autograder import paths
+from autograder.grading import inputs
+from autograder.lab import cases, cranfield, measures
+
+EXPECTED = paths.REFERENCE
+FORMAT = 1
+
+
+class ReferenceDataError(RuntimeError):
+    """The stored reference is missing or does not match the data it must describe."""
+
+
+def solution_value(lab05, case: cases.Case):
+    """What the reference solution gives for ``case``: a JSON value or ``{"raises": name}``."""
+    function = getattr(lab05.metrics, case.function)
+    try:
+        value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
+    except ValueError:
+        return cases.raises("ValueError")
+    return list(value) if isinstance(value, tuple) else value
+
+
+def generate() -> dict:
+    from autograder.lab.solution import load_lab05
+
+    lab05 = load_lab05()
+    bundle = cranfield.bundle()
+    return {
+        "format": FORMAT,
+        "edge": {case.id: solution_value(lab05, case) for case in cases.EDGE_CASES},
+        "cranfield": {system: bundle["systems"][system]["values"] for system in cranfield.SYSTEMS},
+        "aggregates": {system: bundle["systems"][system]["aggregates"] for system in cranfield.SYSTEMS},
+    }
+
+
+def dumps(reference: dict) -> str:
+    return json.dumps(reference, sort_keys=True, indent=1) + "\n"
+
+
+def write(path: Path = EXPECTED) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(generate()), encoding="utf-8")
+    return path
+
+
+def check(reference: dict, bundle: dict, path: Path = EXPECTED) -> None:
+    """``ReferenceDataError`` unless the stored Cranfield values are the bundle's (to 1e-9)."""
+    for system in cranfield.SYSTEMS:
+        for label in measures.CRANFIELD:
+            stored, live = reference["cranfield"][system][label], bundle["systems"][system]["values"][label]
+            if stored.keys() != live.keys() or any(abs(stored[q] - live[q]) > 1e-9 for q in stored):
+                raise ReferenceDataError(
+                    f"{path} does not match Cranfield as ir_datasets gives it here ({system} {label}); "
+                    "the data or the libraries changed: run `python -m autograder reference`"
+                )
+
+
+def load(path: Path = EXPECTED, bundle: dict | None = None) -> dict:
+    """The stored reference, checked against the Cranfield bundle (when given)."""
+    try:
+        reference = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError:
+        raise ReferenceDataError(f"the reference {path} is missing: run `python -m autograder reference`") from None
+    if reference.get("format") != FORMAT:
+        raise ReferenceDataError(
+            f"{path} has format {reference.get('format')}, this grader reads {FORMAT}: "
+            "run `python -m autograder reference`"
+        )
+    missing = [case.id for case in cases.EDGE_CASES if case.id not in reference["edge"]]
+    if missing:
+        raise ReferenceDataError(
+            f"{path} lacks the edge cases {', '.join(missing[:3])}...: run `python -m autograder reference`"
+        )
+    if bundle is not None:
+        check(reference, bundle, path)
+    reference["digest"] = hashlib.sha256(
+        dumps({k: v for k, v in reference.items() if k != "digest"}).encode()
+    ).hexdigest()[:16]
+    return reference

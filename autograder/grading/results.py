@@ -1,0 +1,253 @@
+"""The one result model: a submission's grade as an immutable object.
+
+Grading builds it; renderers (``reports``) read it and return text; only the platform edges
+write files. ``student_view`` derives, once, what a student may see: hidden cases lose their
+expected values and every message that holds one. ``to_dict``/``from_dict`` store the full
+record (``grade.json``) so batches can resume and reports can be rebuilt without grading again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+from autograder.lab.spec import CheckKind
+from autograder.strenum import StrEnum
+
+
+class Status(StrEnum):
+    """A submission's status: graded (whatever its score), or nothing could be graded."""
+
+    GRADED = "graded"
+    ERROR = "error"
+
+
+class CaseStatus(StrEnum):
+    """The verdict on one case."""
+
+    PASS = "pass"
+    FAIL = "fail"  # a wrong answer (or a property that does not hold)
+    ERROR = "error"  # the call raised
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    NOT_RUN = "not-run"
+
+    @property
+    def words(self) -> str:
+        """The verdict as feedback says it."""
+        return {
+            "pass": "passed",
+            "fail": "wrong",
+            "error": "raised an error",
+            "timeout": "timed out",
+            "crash": "crashed",
+            "not-run": "not run",
+        }[self.value]
+
+
+class FlagKind(StrEnum):
+    """What an instructor is told about: each flag is one of these."""
+
+    LIBRARY = "library"  # an evaluation library imported (or tried)
+    CRASH = "crash"  # calls that killed their process
+    TIMEOUT = "timeout"  # calls that ran out of time
+    LIMIT = "limit"  # the submission's own time limit
+    OUTPUT = "output"  # printed more than is kept
+    FILES = "files"  # something in the submission's files was ignored
+    GRADER = "grader"  # the grader itself failed on this submission
+
+
+@dataclass(frozen=True)
+class Flag:
+    kind: FlagKind
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A known misconception a check's outputs match."""
+
+    id: str
+    function: str
+    title: str  # the mistake, in plain words
+    explanation: str  # why it is wrong and what is right
+    notes: str  # where the notes explain it
+
+    def text(self) -> str:
+        return f"Diagnosis: {self.title}. {self.explanation} See the notes: {self.notes}."
+
+
+def points(value: float) -> str:
+    """Points as every renderer prints them: at most 2 decimals, no trailing zeros (85.74, 100)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    id: str
+    description: str  # what was tested (shown to students also for hidden cases)
+    public: bool  # the call, expected and actual may be shown to students
+    status: CaseStatus
+    message: str = ""  # the verdict in words ("returned 0.6, expected 0.3")
+    call: str = ""  # the call as text
+    expected: object = None  # JSON-able; instructors only unless public
+    actual: object = None  # JSON-able decoded value, when there was one
+    traceback: tuple = ()  # the student's own traceback lines
+
+    @property
+    def passed(self) -> bool:
+        return self.status == CaseStatus.PASS
+
+    def for_student(self) -> CaseResult:
+        """What the student may see: a hidden case keeps what was tested and the verdict, never
+        the expected value (nor a wrong answer's message, which states it)."""
+        if self.public:
+            return self
+        message = "" if self.status == CaseStatus.FAIL else self.message
+        return replace(self, expected=None, message=message)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str  # "<function>: <what it checks>"
+    question: str
+    function: str
+    kind: CheckKind
+    max_score: float
+    score: float
+    visibility: str
+    cases: tuple = ()
+    note: str = ""  # why the score is what it is beyond the cases (e.g. library use)
+    diagnoses: tuple = ()  # Diagnosis: named misconceptions the outputs match
+
+    @property
+    def passed(self) -> int:
+        return sum(case.passed for case in self.cases)
+
+    @property
+    def full(self) -> bool:
+        return self.score >= self.max_score
+
+
+@dataclass(frozen=True)
+class Student:
+    name: str = ""
+    email: str = ""
+    sid: str = ""
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    submission: str  # its id: folder or zip name
+    status: Status
+    checks: tuple = ()
+    students: tuple = ()
+    problems: tuple = ()  # for the student: files missing, imports failing...
+    flags: tuple = ()  # Flag: for the instructor (library use, crashes, timeouts, tampering)
+    output: str = ""  # what the submission printed (capped)
+    instructor_log: str = ""  # grader-side details, never shown to students
+    execution_time: float = 0.0
+    rubric_digest: str = ""
+    reference_digest: str = ""
+    grader_digest: str = ""  # the grading plan's key: grader code, rubric, reference, data
+    isolation: str = ""
+    files: dict = field(default_factory=dict)  # graded file -> sha256 of its content
+
+    @property
+    def score(self) -> float:
+        return round(sum(check.score for check in self.checks), 4)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(check.max_score for check in self.checks), 4)
+
+    def student_view(self) -> SubmissionResult:
+        """The result as its student may see it: every student renderer reads only this."""
+        return replace(
+            self,
+            instructor_log="",
+            checks=tuple(
+                replace(check, cases=tuple(case.for_student() for case in check.cases)) for check in self.checks
+            ),
+        )
+
+    def visible_by_question(self) -> list[tuple[str, list, float, float]]:
+        """``(question, its checks students may see, points earned, points possible)`` in order."""
+        questions: dict[str, list] = {}
+        for check in self.checks:
+            questions.setdefault(check.question, []).append(check)
+        return [
+            (question, shown, sum(c.score for c in shown), sum(c.max_score for c in shown))
+            for question, checks in questions.items()
+            for shown in [[check for check in checks if check.visibility != "hidden"]]
+        ]
+
+    def question_scores(self) -> dict[str, float]:
+        scores: dict[str, float] = {}
+        for check in self.checks:
+            scores[check.question] = round(scores.get(check.question, 0.0) + check.score, 4)
+        return scores
+
+    def to_dict(self) -> dict:
+        """Plain data (as ``dataclasses.asdict``, without its deep copies: thousands of cases)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("checks", "students", "flags")}
+        data["students"] = [_shallow(student) for student in self.students]
+        data["flags"] = [_shallow(flag) for flag in self.flags]
+        data["checks"] = [
+            {
+                **_shallow(check, skip=("cases", "diagnoses")),
+                "diagnoses": [_shallow(item) for item in check.diagnoses],
+                "cases": [_shallow(case) for case in check.cases],
+            }
+            for check in self.checks
+        ]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SubmissionResult:
+        known = {f.name for f in fields(cls)}
+        values = {key: value for key, value in data.items() if key in known}
+        values["status"] = Status(data["status"])
+        values["checks"] = tuple(
+            CheckResult(
+                **{
+                    **check,
+                    "kind": CheckKind(check["kind"]),
+                    "cases": tuple(
+                        CaseResult(
+                            **{**case, "status": CaseStatus(case["status"]), "traceback": tuple(case["traceback"])}
+                        )
+                        for case in check["cases"]
+                    ),
+                    "diagnoses": tuple(Diagnosis(**item) for item in check.get("diagnoses", ())),
+                }
+            )
+            for check in data.get("checks", ())
+        )
+        values["students"] = tuple(Student(**student) for student in data.get("students", ()))
+        values["flags"] = tuple(Flag(FlagKind(flag["kind"]), flag["text"]) for flag in data.get("flags", ()))
+        values["problems"] = tuple(data.get("problems", ()))
+        return cls(**values)
+
+    @classmethod
+    def failed(
+        cls, submission: str, problems: tuple, flags: tuple = (), checks: tuple = (), **more
+    ) -> SubmissionResult:
+        """The one way to build a result when nothing could be graded (the grader's own failure
+        included): every check with no points, the problems for the student, the flags for the
+        instructor."""
+        return cls(
+            submission=submission,
+            status=Status.ERROR,
+            checks=checks,
+            problems=tuple(problems),
+            flags=tuple(flags),
+            **more,
+        )
+
+
+def _shallow(item, skip: tuple = ()) -> dict:
+    return {f.name: getattr(item, f.name) for f in fields(item) if f.name not in skip}

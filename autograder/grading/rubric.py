@@ -1,0 +1,164 @@
+"""The rubric (``grading.yml``): questions, checks, points, visibility, limits. Validated on load.
+
+Every error names the file, the field and the fix, e.g.
+``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import paths
+from autograder.lab.spec import FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
+from autograder.sandbox.settings import Limits
+
+
+class RubricError(ValueError):
+    """The rubric file is invalid; the message says where and how to fix it."""
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    question: str
+    function: str
+    kind: CheckKind
+    points: float
+    visibility: str = "visible"
+
+    @property
+    def name(self) -> str:
+        return f"{self.function}: {self.kind.label}"
+
+    @property
+    def file(self) -> str:
+        return FUNCTIONS[self.function]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    title: str
+    checks: tuple[CheckSpec, ...]
+
+    @property
+    def points(self) -> float:
+        return sum(check.points for check in self.checks)
+
+
+@dataclass(frozen=True)
+class Rubric:
+    title: str
+    total: float
+    random_seed: int
+    random_cases: int
+    limits: Limits
+    questions: tuple[Question, ...]
+    digest: str  # sha256 of the file's bytes: identifies the rubric a grade was made with
+
+    @property
+    def checks(self) -> tuple[CheckSpec, ...]:
+        return tuple(check for question in self.questions for check in question.checks)
+
+
+_TOP = {"title": str, "total": (int, float), "random_seed": int, "random_cases": int, "limits": dict, "questions": dict}
+_LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
+_QUESTION = {"title": str, "checks": list}
+_CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str}
+_OPTIONAL = {"visibility", "limits"}
+
+
+def _fields(where: str, value, schema: dict, fail) -> None:
+    if not isinstance(value, dict):
+        fail(where, f"must be a mapping with {', '.join(schema)}")
+    for key in value:
+        if key not in schema:
+            fail(f"{where}.{key}" if where else key, f"unknown key; the keys here are: {', '.join(schema)}")
+    for key, types in schema.items():
+        place = f"{where}.{key}" if where else key
+        if key not in value:
+            if key not in _OPTIONAL:
+                fail(place, "is missing")
+            continue
+        if isinstance(value[key], bool) or not isinstance(value[key], types):
+            names = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+            fail(place, f"must be a {names}, got {value[key]!r}")
+
+
+def parse(text: str, source: str = "grading.yml") -> Rubric:
+    """The rubric in ``text`` (YAML), validated; ``RubricError`` naming the field otherwise."""
+    import yaml
+
+    def fail(field: str, problem: str):
+        raise RubricError(f"{source}: {field}: {problem}")
+
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe, and fast with libyaml
+    except yaml.YAMLError as error:
+        raise RubricError(f"{source}: not valid YAML: {error}") from None
+    _fields("", data, _TOP, fail)
+    _fields("limits", data.get("limits", {}), _LIMITS, lambda f, p: fail(f, p))
+    limits = Limits(**dict(data.get("limits", {})), functions=len(FUNCTIONS))
+    for key in Limits.RUBRIC_FIELDS:
+        value = getattr(limits, key)
+        if value <= 0:
+            fail(f"limits.{key}", f"must be positive, got {value}")
+    if data["random_cases"] < 1:
+        fail("random_cases", "must be at least 1")
+    if not data["questions"]:
+        fail("questions", "must hold at least one question")
+    questions = []
+    for question_id, question in data["questions"].items():
+        where = f"questions.{question_id}"
+        _fields(where, question, _QUESTION, fail)
+        checks = []
+        for index, check in enumerate(question["checks"]):
+            place = f"{where}.checks[{index}]"
+            _fields(place, check, _CHECK, fail)
+            function, kind = check["function"], check["kind"]
+            if function not in FUNCTIONS:
+                fail(
+                    f"{place}.function",
+                    f"{function!r} is not a function of the student API; use one of: {', '.join(FUNCTIONS)}",
+                )
+            if kind not in KINDS_FOR[function]:
+                fail(
+                    f"{place}.kind",
+                    f"{kind!r} is not a kind of check for {function}; use one of: {', '.join(KINDS_FOR[function])}",
+                )
+            kind = CheckKind(kind)
+            visibility = check.get("visibility", "visible")
+            if visibility not in VISIBILITIES:
+                fail(f"{place}.visibility", f"{visibility!r} is not one of {', '.join(VISIBILITIES)}")
+            if check["points"] < 0:
+                fail(f"{place}.points", f"must not be negative, got {check['points']}")
+            checks.append(CheckSpec(str(question_id), function, kind, check["points"], visibility))
+        if not checks:
+            fail(f"{where}.checks", "must hold at least one check")
+        questions.append(Question(str(question_id), question["title"], tuple(checks)))
+    names = [check.name for question in questions for check in question.checks]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
+    total = sum(question.points for question in questions)
+    if abs(total - data["total"]) > 1e-9:
+        fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
+    return Rubric(
+        data["title"],
+        data["total"],
+        data["random_seed"],
+        data["random_cases"],
+        limits,
+        tuple(questions),
+        hashlib.sha256(text.encode()).hexdigest(),
+    )
+
+
+def load(path: Path = paths.RUBRIC) -> Rubric:
+    """Load and validate the rubric file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RubricError(f"cannot read the rubric {path}: {error.strerror}") from None
+    return parse(text, Path(path).name)

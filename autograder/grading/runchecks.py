@@ -1,0 +1,305 @@
+"""``write_run``'s checks: the files its calls wrote, read as trec_eval reads them.
+
+Each scenario's file is checked for the TREC format (six columns, Q0, ranks, order, k, the
+system name), for content (the documents, order and scores the search function gave, and how
+it was called), and the Cranfield runs are evaluated by ``ir_measures`` against the reference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+
+from autograder.grading import judge
+from autograder.grading.results import CaseResult, CaseStatus
+from autograder.lab import cranfield, measures, trec
+from autograder.lab.scenarios import EXAMPLE, Scenario
+from autograder.lab.spec import CheckKind
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table
+_EVALUATED: dict[str, dict] = {}
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """What a write_run call left: the file's rows (None when there is no file, or when it is
+    byte for byte the reference writer's, ``canonical``), how search_fn was called, what went wrong."""
+
+    table: list | None
+    searches: list
+    problem: str | None
+    canonical: bool = False  # byte for byte the reference writer's file
+    text: str = ""  # the file (when not canonical), the key of its evaluation
+
+
+def read(outcome: Outcome, canonical: str) -> RunFile:
+    """The run file a write_run call returned (``canonical``: the reference writer's text)."""
+    if outcome.status != OutcomeStatus.VALUE:
+        _, message = judge.verdict(outcome, None)
+        return RunFile(None, [], f"write_run {message}")
+    value = outcome.value if isinstance(outcome.value, dict) else {}
+    if value.get("type") != "runfile":
+        return RunFile(None, [], "write_run returned, but the grader got no run file back")
+    if value.get("missing"):
+        return RunFile(None, [], "write_run wrote no file at the path it was given")
+    if value.get("too_large"):
+        return RunFile(None, [], "write_run wrote a file larger than 16 MiB")
+    text: str = value["text"] if isinstance(value.get("text"), str) else ""
+    searches: list = value["searches"] if isinstance(value.get("searches"), list) else []
+    if value.get("not_utf8"):
+        return RunFile(trec.rows(text), searches, "the file is not UTF-8 text")
+    if text == canonical:  # the common case, checked once at plan time: skip parsing 22,500 lines
+        return RunFile(None, searches, None, canonical=True)
+    return RunFile(trec.rows(text), searches, None, text=text)
+
+
+def read_all(plan, outcomes: list) -> dict[str, RunFile]:
+    """Each write_run scenario's ``RunFile``."""
+    return {name: read(outcomes[index], plan.canonical[name]) for name, index in plan.scenario_calls.items()}
+
+
+# ------------------------------------------------------------------ properties of one file
+
+
+def _by_query(table):
+    grouped: dict[str, list] = {}
+    for row in table:
+        grouped.setdefault(row[0], []).append(row)
+    return grouped
+
+
+def format_problems(table: list[list[str]], scenario: Scenario) -> dict[str, str | None]:
+    """Each TREC format property of the file: None when it holds, else what is wrong (first example)."""
+    found: dict[str, str | None] = {}
+
+    def first(rows_, test, message):
+        for number, row in rows_:
+            if not test(row):
+                return f"line {number}: {' '.join(row)[:120]!r} {message}"
+        return None
+
+    numbered = list(enumerate(table, start=1))
+    found["6 columns on every line"] = first(numbered, lambda r: len(r) == trec.COLUMNS, "does not have 6 columns")
+    six = [(n, r) for n, r in numbered if len(r) == trec.COLUMNS]
+    found["Q0 in the second column"] = first(six, lambda r: r[1] == "Q0", "has no Q0 in the second column")
+    found["a score trec_eval can read in the fifth column"] = first(
+        six, lambda r: trec.score(r[4]) is not None, "has no number in the fifth column"
+    )
+    found[f"system name {scenario.system!r} in the last column"] = first(
+        six, lambda r: r[5] == scenario.system, f"does not end with the system name {scenario.system}"
+    )
+    ranks = scores = duplicates = at_most_k = None
+    for query_id, query_rows in _by_query([r for _, r in six]).items():
+        if ranks is None and [r[3] for r in query_rows] != [str(i) for i in range(1, len(query_rows) + 1)]:
+            ranks = f"query {query_id}: ranks {' '.join(r[3] for r in query_rows[:5])}... are not 1, 2, 3, ..."
+        read = [trec.score(r[4]) for r in query_rows]
+        values = [value for value in read if value is not None]
+        if scores is None and len(values) == len(read) and any(a < b for a, b in itertools.pairwise(values)):
+            scores = f"query {query_id}: scores increase down the list ({', '.join(r[4] for r in query_rows[:4])}...)"
+        docs = [r[2] for r in query_rows]
+        if duplicates is None and len(set(docs)) != len(docs):
+            duplicates = f"query {query_id}: a doc id appears twice"
+        if at_most_k is None and len(query_rows) > scenario.k:
+            at_most_k = f"query {query_id}: {len(query_rows)} lines for k={scenario.k}"
+    found["ranks 1, 2, 3, ... within each query"] = ranks
+    found["scores non-increasing within each query"] = scores
+    found["no doc id twice within a query"] = duplicates
+    found["at most k lines per query"] = at_most_k
+    return found
+
+
+def content_problems(table: list[list[str]], scenario: Scenario, searches: list) -> dict[str, str | None]:
+    """Does the file hold what the search function returned, in its order, for the queries given?"""
+    expected = scenario.expected_rows()
+    found: dict[str, str | None] = {}
+    order: list[str] = []
+    for row in table:
+        if row and (not order or order[-1] != row[0]):
+            order.append(row[0])
+    wanted = [query_id for query_id, text in scenario.queries if scenario.results[text][: scenario.k]]
+    found["every query with results, in the order given"] = (
+        None
+        if order == wanted
+        else f"queries appear as {', '.join(order[:8]) or '(none)'}; "
+        f"expected {', '.join(wanted[:8])}{'...' if len(wanted) > 8 else ''}"
+    )
+    got_docs = [(r[0], r[2]) for r in table if len(r) >= 3]
+    want_docs = [(row[0], row[2]) for row in expected]
+    found["each query's doc ids in the order search_fn returned"] = (
+        None if got_docs == want_docs else (_first_difference(got_docs, want_docs))
+    )
+    scores = None
+    for row, want in zip(table, expected):
+        value = trec.score(row[4]) if len(row) == trec.COLUMNS else None
+        if len(row) == trec.COLUMNS and (row[0], row[2]) == (want[0], want[2]) and not trec.same_score(value, want[4]):
+            scores = (
+                f"query {want[0]}, doc {want[2]}: score {row[4]} but search_fn gave {want[4]!r} "
+                f"(write at least 8 decimals)"
+            )
+            break
+    if got_docs != want_docs and scores is None:
+        scores = "cannot compare scores: the doc ids differ (see above)"
+    found["scores equal search_fn's to 1e-8"] = scores
+    found.update(search_problem(scenario, searches))
+    return found
+
+
+def search_problem(scenario: Scenario, searches: list) -> dict[str, str | None]:
+    """Was search_fn called with each query's text and k, in order?"""
+    wanted_calls = [[text, scenario.k] for _, text in scenario.queries]
+    return {
+        "search_fn(query.text, k) called for each query": None
+        if searches == wanted_calls
+        else (
+            f"search_fn was called {len(searches)} times for {len(wanted_calls)} queries"
+            + (f"; first call {searches[0]!r}" if searches else "")
+        )
+    }
+
+
+def _first_difference(got, want) -> str:
+    for index, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            return f"line {index + 1}: query {g[0]} doc {g[1]}, expected query {w[0]} doc {w[1]}"
+    return f"{len(got)} result lines, expected {len(want)}"
+
+
+def equivalent(table: list[list[str]], scenario: Scenario) -> bool:
+    """Is the file, as trec_eval reads it, what the right writer writes: the same columns and
+    rows in order, scores within the tolerance (more decimals or other whitespace are fine)?"""
+    expected = scenario.expected_rows()
+    if len(table) != len(expected):
+        return False
+    for row, (query_id, q0, doc_id, rank, score, system) in zip(table, expected):
+        if len(row) != trec.COLUMNS or row[0] != query_id or row[1] != q0 or row[2] != doc_id or row[5] != system:
+            return False
+        if row[3] != str(rank) or not trec.same_score(trec.score(row[4]), score):
+            return False
+    return True
+
+
+def evaluate_run(run: dict, qrels: dict, labels, text: str = "") -> dict[str, float]:
+    """Aggregates of ``ir_measures`` on ``run`` (memoised by the file's text: equal files cost once)."""
+    import ir_measures
+
+    key = hashlib.sha256(
+        (
+            repr((tuple(labels), len(qrels), sorted(qrels)[:3]))
+            + (text or repr(sorted((q, sorted(d.items())) for q, d in run.items())))
+        ).encode()
+    ).hexdigest()
+    if key not in _EVALUATED:
+        specs = {ir_measures.parse_measure(measures.CRANFIELD[label].ir_measure): label for label in labels}
+        scores = ir_measures.calc_aggregate(list(specs), qrels, run) if run else {}
+        _EVALUATED[key] = {label: float(scores.get(measure, 0.0)) for measure, label in specs.items()}
+    return _EVALUATED[key]
+
+
+# ------------------------------------------------------------------ the checks' cases
+
+
+def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
+    """The cases of write_run's checks, by check name."""
+    names = {check.kind: check.name for check in plan.rubric.checks if check.function == "write_run"}
+    found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
+    for name, scenario in plan.scenarios.items():
+        run = files[name]
+        table, searches, problem = run.table, run.searches, run.problem
+        format_names, content_names = plan.properties[name]
+        if run.canonical:
+            table = trec.rows(plan.canonical[name]) if name == EXAMPLE else []
+        equivalent_file = run.canonical or (table is not None and equivalent(table, scenario))
+        if name == EXAMPLE:
+            if CheckKind.EXAMPLES in names:
+                found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, problem))
+            continue
+        public = scenario.public
+        if CheckKind.RUN_FORMAT in names:
+            properties = dict.fromkeys(format_names) if equivalent_file else format_problems(table or [], scenario)
+            for number, (what, wrong) in enumerate(properties.items()):
+                if problem and (table is None or what.startswith("6 columns")):
+                    wrong = problem
+                found[names[CheckKind.RUN_FORMAT]].append(
+                    _property_case(f"format-{name}-{number}", scenario, what, wrong, public)
+                )
+        if CheckKind.RUN_CONTENT in names:
+            properties = (
+                {**dict.fromkeys(content_names), **search_problem(scenario, searches)}
+                if equivalent_file
+                else content_problems(table or [], scenario, searches)
+            )
+            for number, (what, wrong) in enumerate(properties.items()):
+                found[names[CheckKind.RUN_CONTENT]].append(
+                    _property_case(
+                        f"content-{name}-{number}", scenario, what, problem if table is None else wrong, public
+                    )
+                )
+        if CheckKind.RUN_CRANFIELD in names and public:
+            found[names[CheckKind.RUN_CRANFIELD]].extend(_cranfield_cases(plan, scenario, run, table, problem))
+    return found
+
+
+def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
+    system = scenario.system
+    evaluated = (
+        plan.aggregates[system]
+        if run.canonical
+        else evaluate_run(trec.run_of(table or []), plan.qrels, RUN_LABELS, run.text)
+    )
+    found = []
+    for label in RUN_LABELS:
+        expected = plan.aggregates[system][label]
+        value = evaluated[label]
+        ok = table is not None and judge.close(value, expected)
+        notes = cranfield.NOTES_TABLE[system][label]
+        message = (
+            ""
+            if ok
+            else (
+                problem
+                or f"ir_measures gives {value:.6f} on your {system} run, "
+                f"the reference run gives {expected:.6f} (notes: {notes})"
+            )
+        )
+        found.append(
+            CaseResult(
+                f"cranfield-run-{system}-{label}",
+                f"{label} of your {system} run, evaluated by ir_measures",
+                True,
+                CaseStatus.PASS if ok else CaseStatus.FAIL,
+                message,
+                f"write_run(path, {system!r}, search_{system}, queries)",
+                expected,
+                value if table is not None else None,
+            )
+        )
+    return found
+
+
+def _property_case(case_id, scenario, what, wrong, public) -> CaseResult:
+    return CaseResult(
+        case_id, f"{scenario.description}: {what}", public, CaseStatus.FAIL if wrong else CaseStatus.PASS, wrong or ""
+    )
+
+
+def _example_case(scenario, table, problem) -> CaseResult:
+    expected = scenario.expected_rows()
+    shown = [trec.line(q, d, rank, score, system) for q, _, d, rank, score, system in expected]
+    description, _, call = scenario.description.partition(": ")
+    if table is None:
+        return CaseResult("notes-two-queries-run", description, True, CaseStatus.FAIL, problem, call, shown)
+    actual = [" ".join(row) for row in table][:20]
+    good = equivalent(table, scenario)
+    message = "" if good else "the file's lines differ from the expected lines"
+    return CaseResult(
+        "notes-two-queries-run",
+        description,
+        True,
+        CaseStatus.PASS if good else CaseStatus.FAIL,
+        message,
+        call,
+        shown,
+        actual,
+    )

@@ -1,0 +1,73 @@
+"""From the child's outcomes to check results: every case judged, every check scored.
+
+A check's score is its points times the share of its cases passed. Cases of calls are judged
+by ``judge.verdict``; ``write_run``'s checks read the run files it wrote (``runchecks``).
+"""
+
+from __future__ import annotations
+
+from autograder.grading import judge, runchecks
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult
+from autograder.lab.spec import CheckKind
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+
+def _json(value):
+    if isinstance(value, (tuple, list)):
+        return [_json(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _json(item) for key, item in value.items()}
+    return value
+
+
+def call_case(planned, outcome: Outcome) -> CaseResult:
+    """One call's case result; passing Cranfield cases are kept lean (there are thousands)."""
+    status, message = judge.verdict(outcome, planned.expected)
+    case = planned.case
+    if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
+        return CaseResult(case.id, "", case.public, status)
+    traceback = tuple((outcome.error or {}).get("traceback", ())) if outcome.status == OutcomeStatus.ERROR else ()
+    return CaseResult(
+        case.id,
+        case.description,
+        case.public,
+        status,
+        message,
+        case.call_text(),
+        _json(planned.expected),
+        judge.plain(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
+        traceback,
+    )
+
+
+def score_checks(
+    plan, planned_cases: list, outcomes: list, zeroed: dict[str, str], files: dict[str, runchecks.RunFile]
+) -> tuple[CheckResult, ...]:
+    """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
+    the reason its checks get no credit (e.g. an evaluation library); ``files`` are the run
+    files write_run wrote (``runchecks.read_all``)."""
+    cases: dict[str, list[CaseResult]] = {}
+    for planned in planned_cases:
+        cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call]))
+    for name, found in runchecks.cases(plan, files).items():
+        cases.setdefault(name, []).extend(found)
+    checks = []
+    for spec in plan.rubric.checks:
+        mine = tuple(cases.get(spec.name, ()))
+        passed = sum(case.passed for case in mine)
+        score = round(spec.points * passed / len(mine), 4) if mine else 0.0
+        note = zeroed.get(spec.file, "")
+        checks.append(
+            CheckResult(
+                spec.name,
+                spec.question,
+                spec.function,
+                spec.kind,
+                spec.points,
+                0.0 if note else score,
+                spec.visibility,
+                mine,
+                note,
+            )
+        )
+    return tuple(checks)

@@ -1,0 +1,88 @@
+"""One grading session: everything a batch or a platform's entry point grades with, prepared and
+checked once (rubric, reference, plan, isolation, the shared job), then ``grade`` per submission.
+
+The local batch and every platform use this same session, so a submission is graded the same
+way everywhere. ``grade`` never raises: the grader's own bugs become a result that says so.
+"""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import cache, paths
+from autograder.grading import grader, intake, reference
+from autograder.grading import rubric as rubrics
+from autograder.grading.plan import Plan, cached
+from autograder.grading.results import Flag, FlagKind, SubmissionResult
+from autograder.lab import cranfield
+from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.sandbox import isolation as isolations
+from autograder.sandbox.settings import Isolation
+
+INTERNAL_ERROR = "the grader failed on this submission; your instructor has the details"
+
+
+@dataclass(frozen=True)
+class Session:
+    plan: Plan
+    isolation: Isolation
+    shared_job: Path  # the plan's shared job, a file every child reads
+
+    @property
+    def rubric(self) -> rubrics.Rubric:
+        return self.plan.rubric
+
+    @classmethod
+    def open(
+        cls,
+        rubric_path: Path = paths.RUBRIC,
+        isolation: str = "auto",
+        uid: int = isolations.DEFAULT_UID,
+        python: str | None = None,
+        folder: Path | None = None,
+    ) -> Session:
+        """Everything grading needs, checked; errors name the fix (``RubricError``,
+        ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``)."""
+        loaded = rubrics.load(rubric_path)
+        bundle_key, load_bundle = cranfield.lazy_bundle()
+        plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
+        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES)
+        shared = _write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-session-")))
+        return cls(plan, chosen, shared)
+
+    def grade(self, submission: intake.Source | intake.Staged, slot: int = 0) -> SubmissionResult:
+        """Grade one submission (read now, unless already read); never raises."""
+        source = submission.source if isinstance(submission, intake.Staged) else submission
+        try:
+            staged = submission if isinstance(submission, intake.Staged) else intake.read(submission)
+            return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, self.shared_job, slot)
+        except Exception:  # a grader bug: recorded for the instructor, the batch goes on
+            return internal_error(source, self.plan, traceback.format_exc())
+
+
+def internal_error(
+    source: intake.Source, plan: Plan | None, log: str, problem: str = INTERNAL_ERROR, flag: str = "internal error"
+) -> SubmissionResult:
+    """The result of a submission the grader itself failed on."""
+    return SubmissionResult.failed(
+        source.id,
+        (problem,),
+        (Flag(FlagKind.GRADER, flag),),
+        students=source.students,
+        instructor_log=log,
+        rubric_digest=plan.rubric.digest if plan else "",
+        reference_digest=plan.reference_digest if plan else "",
+    )
+
+
+def _write_shared_job(plan: Plan, folder: Path) -> Path:
+    """The plan's shared job as a file children read: in the private cache, written once per
+    cached plan (``folder`` holds it for a plan built afresh)."""
+    path = cache.cache_dir() / f"job-{plan.key[:32]}.pickle" if plan.key else Path(folder) / "shared-job.pickle"
+    if not path.is_file():  # protocol 4: any Python 3 child reads it
+        cache.write_atomic(path, pickle.dumps(plan.shared_job, protocol=4), mode=0o600)
+    return path

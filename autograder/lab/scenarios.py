@@ -1,0 +1,136 @@
+"""The calls of ``write_run`` the checks are made of.
+
+A *scenario* is one call: a system name, a replayed search function (its results per query
+text), the queries in order, and k. The child replays the search function and returns the file
+``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runchecks``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograder.lab import cases, trec
+
+_ROWS: dict[tuple, tuple] = {}  # expected rows of each scenario (with its results), built once per process
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    system: str
+    results: dict  # query text -> [[doc_id, title, score] or [doc_id, score], ...], best first
+    queries: tuple  # ((query_id, text), ...) in the order given to write_run
+    k: int
+    description: str
+
+    def expected_rows(self) -> list[tuple]:
+        """The rows the right writer writes: (query_id, "Q0", doc_id, rank, score, system)."""
+        key = (self.name, self.system, self.k, id(self.results))
+        if key not in _ROWS or _ROWS[key][0] is not self.results:
+            _ROWS[key] = (
+                self.results,
+                [
+                    (query_id, "Q0", hit[0], rank, hit[-1], self.system)
+                    for query_id, text in self.queries
+                    for rank, hit in enumerate(self.results[text][: self.k], start=1)
+                ],
+            )
+        return _ROWS[key][1]
+
+    def expected_text(self) -> str:
+        """The file the right writer writes, byte for byte."""
+        return trec.text(self.expected_rows())
+
+    @property
+    def public(self) -> bool:
+        """Are its cases shown with their values (the notes' example and the Cranfield runs)?"""
+        return self.name == EXAMPLE or self.name.startswith("cranfield-")
+
+
+EXAMPLE = cases.EXAMPLE_SCENARIO
+
+
+def example_scenario() -> Scenario:
+    """The public check q5: the notes' two-query example."""
+    results, queries = cases.example_search_data()
+    example = next(case for case, _ in cases.example_cases() if case.function == "write_run")
+    return Scenario(
+        EXAMPLE,
+        example.args[1],
+        results,
+        tuple(tuple(q) for q in queries),
+        example.kwargs["k"],
+        f"the notes' example (public check q5): {example.call_text()}",
+    )
+
+
+def small_scenarios() -> list[Scenario]:
+    """Hidden write_run scenarios beyond Cranfield: cut at k, empty results, order, scores, ids."""
+
+    def hits(prefix, scores):
+        return [[f"{prefix}{i}", f"title {prefix}{i}", score] for i, score in enumerate(scores, start=1)]
+
+    return [
+        Scenario(
+            "cut-at-k",
+            "sys_k",
+            {"alpha": hits("A", [9, 8, 7, 6, 5, 4, 3, 2]), "beta": hits("B", [3, 2, 1])},
+            (("1", "alpha"), ("2", "beta")),
+            3,
+            "k=3 with up to 8 results: at most 3 lines per query",
+        ),
+        Scenario(
+            "no-results",
+            "sys_empty",
+            {"first": hits("F", [1.0]), "middle": [], "last": hits("L", [2.0, 1.0])},
+            (("1", "first"), ("2", "middle"), ("3", "last")),
+            10,
+            "a query with no results writes no line",
+        ),
+        Scenario(
+            "query-order",
+            "sys_order",
+            {"ten": hits("T", [0.5]), "two": hits("W", [0.25]), "one": hits("O", [1.0])},
+            (("10", "ten"), ("2", "two"), ("1", "one")),
+            5,
+            "queries in the order given (10, 2, 1), not sorted",
+        ),
+        Scenario(
+            "scores",
+            "sys_scores",
+            {
+                "q": [
+                    ["s1", "t", 12345.678901234],
+                    ["s2", "t", 0.123456789],
+                    ["s3", "t", 0.123456789],
+                    ["s4", "t", 3e-9],
+                    ["s5", "t", -1.5],
+                ]
+            },
+            (("7", "q"),),
+            10,
+            "scores with many decimals, ties, tiny and negative scores",
+        ),
+        Scenario(
+            "doc-ids",
+            "sys_ids",
+            {"q": [["MARCO_00012", "t", 2.0], ["d-1.2", "t", 1.0], ["Ä1", "t", 0.5]]},
+            (("3", "q"),),
+            10,
+            "doc ids with letters, punctuation and non-ASCII (UTF-8)",
+        ),
+    ]
+
+
+def cranfield_scenario(system: str, bundle: dict, k: int = 100) -> Scenario:
+    """Lab 04's run of ``system``: hits as [doc_id, score] (the child adds titles from its table)."""
+    texts = dict(bundle["queries"])
+    results = {texts[query_id]: hits for query_id, hits in bundle["systems"][system]["results"].items()}
+    return Scenario(
+        f"cranfield-{system}",
+        system,
+        results,
+        tuple(tuple(q) for q in bundle["queries"]),
+        k,
+        f"Lab 04's {system} run on all 225 Cranfield queries, k={k}",
+    )

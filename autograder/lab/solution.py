@@ -1,0 +1,41 @@
+"""The reference ``lab05`` package: the solutions' graded files plus the handout's given ones.
+
+Only trusted code (the reference generator and the project's tests) imports it; it never
+runs where a submission runs, and a submission never runs where it is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from pathlib import Path
+
+from autograder import paths
+
+
+def load_lab05(
+    graded_dir: Path = paths.SOLUTIONS / "lab05", given_dir: Path = paths.HANDOUT / "lab05"
+) -> types.ModuleType:
+    """Import ``lab05`` with ``metrics``/``runs`` from ``graded_dir`` and the rest from ``given_dir``.
+
+    The package is registered as ``lab05`` in ``sys.modules`` (the given ``retrieval`` imports
+    ``lab05.data``). Loading it again with the same folders returns the same package; with
+    other folders it is a ``RuntimeError``, as one process can hold only one ``lab05``.
+    """
+    path = [str(Path(graded_dir).resolve()), str(Path(given_dir).resolve())]
+    existing = sys.modules.get("lab05")
+    if existing is not None:
+        if list(getattr(existing, "__path__", [])) != path:
+            raise RuntimeError(
+                f"another lab05 package is already imported from "
+                f"{list(getattr(existing, '__path__', []))}; cannot load {path}"
+            )
+        return existing
+    package = types.ModuleType("lab05")
+    package.__path__ = path
+    package.__package__ = "lab05"
+    sys.modules["lab05"] = package
+    for name in ("metrics", "runs", "data", "retrieval"):
+        setattr(package, name, importlib.import_module(f"lab05.{name}"))
+    return package

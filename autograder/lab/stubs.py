@@ -1,0 +1,75 @@
+"""Generate the handout's stubs from the reference solution, so the two cannot drift.
+
+In ``solutions/lab05/*.py`` every line between ``# BEGIN SOLUTION`` and ``# END SOLUTION``
+is solution-only. Inside a function the block becomes ``raise NotImplementedError(...)``
+naming the function and where to read about it; at module level it is dropped. Signatures,
+docstrings and everything outside the blocks are copied as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autograder import paths
+from autograder.lab.spec import GRADED_FILES, NOTES_PART
+
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+
+_DEF = re.compile(r"^def (\w+)\(")
+
+
+def not_implemented_line(indent: str, function: str, filename: str) -> str:
+    """The body a stub gets: an error naming the function, the file and the notes' part."""
+    part = NOTES_PART.get(function)
+    where = f"{part} of the notes explains it" if part else "the notes explain it"
+    return (
+        f"{indent}raise NotImplementedError(\n"
+        f'{indent}    "{function} is not implemented yet: write it in lab05/{filename} "\n'
+        f'{indent}    "(its docstring has the contract; {where})"\n'
+        f"{indent})\n"
+    )
+
+
+def make_stub(source: str, filename: str) -> str:
+    """The stub version of a solution file's source text."""
+    out: list[str] = []
+    function, inside = None, False
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        match = _DEF.match(line)
+        if match:
+            function = match.group(1)
+        marker = line.strip()
+        if marker == BEGIN:
+            if inside:
+                raise ValueError(f"{filename}:{number}: {BEGIN} inside another solution block")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            if indent:
+                if function is None:
+                    raise ValueError(f"{filename}:{number}: {BEGIN} indented outside a function")
+                out.append(not_implemented_line(indent, function, filename))
+        elif marker == END:
+            if not inside:
+                raise ValueError(f"{filename}:{number}: {END} without {BEGIN}")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{filename}: {BEGIN} is never closed")
+    return re.sub(r"\n{4,}", "\n\n\n", "".join(out))
+
+
+def expected_stubs() -> dict[str, str]:
+    """``{filename: stub text}`` for every graded file, generated from the solutions."""
+    return {name: make_stub(paths.solution_file(name).read_text(encoding="utf-8"), name) for name in GRADED_FILES}
+
+
+def write_stubs() -> list[str]:
+    """Regenerate the handout's stubs; returns the names of the files that changed."""
+    changed = []
+    for name, text in expected_stubs().items():
+        target = paths.handout_file(name)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+            changed.append(name)
+    return changed

@@ -1,0 +1,66 @@
+"""The TREC run format as trec_eval reads it, in one place: writing a line, reading a file's
+lines, reading a score, and comparing scores (to ``spec.SCORE_TOLERANCE``).
+
+A run file has one line per retrieved document, six columns split on any whitespace::
+
+    query_id Q0 doc_id rank score system_name
+"""
+
+from __future__ import annotations
+
+import math
+
+from autograder.lab.spec import SCORE_TOLERANCE
+
+COLUMNS = 6
+PLACES = 8  # the decimals the contract asks for
+
+
+def line(query_id: str, doc_id: str, rank: int, score: float, system: str, places: int = PLACES) -> str:
+    """One line of a run file, without its line end."""
+    return f"{query_id} Q0 {doc_id} {rank} {score:.{places}f} {system}"
+
+
+def text(rows_: list[tuple]) -> str:
+    """A whole run file from ``(query_id, "Q0", doc_id, rank, score, system)`` rows."""
+    return "".join(line(q, d, rank, score, system) + "\n" for q, _, d, rank, score, system in rows_)
+
+
+def rows(text_: str) -> list[list[str]]:
+    """The file's non-blank lines split on whitespace, as trec_eval splits them."""
+    return [columns.split() for columns in text_.splitlines() if columns.strip()]
+
+
+def score(column: str) -> float | None:
+    """The score a column holds, or None when trec_eval could not read one (or it is not finite)."""
+    try:
+        value = float(column)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def same_score(value: float | None, expected: float) -> bool:
+    """Is a score read from a file the expected one, to the contract's tolerance?"""
+    return value is not None and abs(value - expected) <= SCORE_TOLERANCE
+
+
+def same_column(got: str, want: str) -> bool:
+    """Are two columns the same as trec_eval reads them (scores compared to the tolerance)?"""
+    if got == want:
+        return True
+    if "." not in got + want:
+        return False
+    expected = score(want)
+    return expected is not None and same_score(score(got), expected)
+
+
+def run_of(table: list[list[str]]) -> dict[str, dict[str, float]]:
+    """The run as trec_eval reads it: ``{query: {doc: score}}``, last score wins; lines it
+    cannot read (not 6 columns, no number) are left out."""
+    run: dict[str, dict[str, float]] = {}
+    for columns in table:
+        value = score(columns[4]) if len(columns) == COLUMNS else None
+        if value is not None:
+            run.setdefault(columns[0], {})[columns[2]] = value
+    return run

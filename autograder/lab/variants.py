@@ -1,0 +1,145 @@
+"""The building blocks of the misconception catalogue's wrong variants: relevance tests, precision
+sums, gains and discounts, and the rows a (right or wrong) run writer writes. Plain functions of
+plain values, run by the parent on trusted inputs only."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from autograder.lab import trec
+
+
+def grade_of(judgments, doc):
+    """A document's grade (0 when unjudged)."""
+    return judgments.get(doc, 0)
+
+
+def count_at_least(judgments, threshold):
+    """R: the judged documents whose grade is at least ``threshold``."""
+    return sum(1 for grade in judgments.values() if grade >= threshold)
+
+
+def count_nonzero(judgments):
+    """The judged documents whose grade is not 0 (-1 included: a common slip)."""
+    return sum(1 for grade in judgments.values() if grade != 0)
+
+
+def hit_flags(ranking, judgments, test):
+    """For each rank, does ``test(grade)`` hold?"""
+    return [test(grade_of(judgments, doc)) for doc in ranking]
+
+
+def average_precision_over(ranking, judgments, test, denominator):
+    """The sum of P@i at the ranks where ``test`` holds, over ``denominator(found, length)``."""
+    found, total = 0, 0.0
+    for rank, hit in enumerate(hit_flags(ranking, judgments, test), start=1):
+        if hit:
+            found += 1
+            total += found / rank
+    return total / denominator(found, len(ranking)) if denominator(found, len(ranking)) else 0.0
+
+
+def average_precision_every_rank(ranking, judgments, rel):
+    """AP summing P@i at every rank, relevant or not."""
+    total = count_at_least(judgments, rel)
+    if not total:
+        return 0.0
+    found, value = 0, 0.0
+    for rank, hit in enumerate(hit_flags(ranking, judgments, lambda g: g >= rel), start=1):
+        found += hit
+        value += found / rank
+    return value / total
+
+
+def gain_value(grade, gain, clamp=True):
+    """The gain of a grade: itself (linear) or 2**grade - 1 (exp); negative grades clamped to 0."""
+    grade = max(grade, 0) if clamp else grade
+    return (2**grade - 1) if gain == "exp" else grade
+
+
+def log2_discount(rank):
+    return math.log2(rank + 1)
+
+
+def dcg_value(ranking, judgments, k, gain="linear", discount=log2_discount, clamp=True):
+    """DCG@k with a given discount and clamping."""
+    return sum(
+        gain_value(grade_of(judgments, doc), gain, clamp) / discount(rank) for rank, doc in enumerate(ranking[:k], 1)
+    )
+
+
+def ndcg_value(ranking, judgments, k, gain="linear", ideal_from=None, cut=True, ideal_gain=None, **options):
+    """nDCG@k whose ideal ranking comes from ``ideal_from`` (default: all judged documents), cut at
+    k or not, with its own gain; ``options`` go to ``dcg_value`` (discount, clamp)."""
+    ideal = sorted(ideal_from if ideal_from is not None else judgments, key=lambda d: -grade_of(judgments, d))
+    best = dcg_value(ideal, judgments, k if cut else max(len(ideal), 1), ideal_gain or gain, **options)
+    return dcg_value(ranking, judgments, k, gain, **options) / best if best > 0 else 0.0
+
+
+def ndcg_unguarded(ranking, judgments, k, gain="linear"):
+    """nDCG@k dividing by IDCG without checking it is 0."""
+    ideal = sorted(judgments, key=lambda d: -grade_of(judgments, d))
+    return dcg_value(ranking, judgments, k, gain) / dcg_value(ideal, judgments, k, gain)
+
+
+def reciprocal_rank_with(ranking, judgments, test, rank_of=lambda index: index + 1, last=False):
+    """1 / rank of the first (or ``last``) document where ``test`` holds, ranks counted by ``rank_of``."""
+    value = 0.0
+    for index, hit in enumerate(hit_flags(ranking, judgments, test)):
+        if hit:
+            value = 1 / rank_of(index)
+            if not last:
+                return value
+    return value
+
+
+def division_by_zero():
+    raise ZeroDivisionError("division by zero")
+
+
+def numeric_id(query_id):
+    """A sort key ordering query ids as numbers (a slip: the contract orders them as strings)."""
+    try:
+        return (0, int(query_id), query_id)
+    except ValueError:
+        return (1, 0, query_id)
+
+
+def cells(retrieved, relevant, n, tn_of: Callable | None = None):
+    """The confusion matrix ``[tp, fp, fn, tn]``, TN computed by ``tn_of`` when given."""
+    retrieved, relevant = set(retrieved), set(relevant)
+    tp = len(retrieved & relevant)
+    fp, fn = len(retrieved) - tp, len(relevant) - tp
+    tn = tn_of(tp, fp, fn) if tn_of else n - len(retrieved | relevant)
+    return [tp, fp, fn, tn]
+
+
+_ROW_STRINGS: dict[tuple, tuple] = {}  # built once per process: Cranfield runs have 22,500 rows
+
+
+def rows(scenario, k=None, places=trec.PLACES):
+    """The rows the right writer writes for a scenario, as strings (k and decimals overridable)."""
+    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results))
+    if key not in _ROW_STRINGS or _ROW_STRINGS[key][0] is not scenario.results:
+        _ROW_STRINGS[key] = (
+            scenario.results,
+            [
+                trec.line(query_id, hit[0], rank, hit[-1], scenario.system, places).split()
+                for query_id, text in scenario.queries
+                for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)
+            ],
+        )
+    return _ROW_STRINGS[key][1]
+
+
+def sorted_by_doc(table):
+    """The rows of each query re-sorted by doc id and re-ranked (a writer that sorts)."""
+    grouped: dict[str, list] = {}
+    for row in table:
+        grouped.setdefault(row[0], []).append(row)
+    out = []
+    for query_rows in grouped.values():
+        for rank, row in enumerate(sorted(query_rows, key=lambda r: r[2]), start=1):
+            out.append([row[0], row[1], row[2], str(rank), row[4], row[5]])
+    return out

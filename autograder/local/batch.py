@@ -1,0 +1,211 @@
+"""Grading a batch: many submissions in parallel, resumable, every one getting a result.
+
+``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
+in ``jobs`` worker processes and writes, as each finishes, ``OUT/<id>/results.json``
+(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its presence
+marks the submission done), each atomically. ``OUT/grades.csv`` and the class report
+``OUT/index.html`` are rewritten at the end. Killing
+the batch loses nothing already written; running it again skips what is done (``force``
+regrades), and a submission whose files, rubric or reference changed is graded again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import cache
+from autograder.grading import intake
+from autograder.grading.results import SubmissionResult, points
+from autograder.grading.session import Session, internal_error
+from autograder.paths import RUBRIC
+from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, text
+from autograder.sandbox import isolation as isolations
+
+_worker: dict = {}
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    graded: int  # graded in this run
+    skipped: int  # already graded with the same files, rubric and reference
+    results: tuple  # every submission of the batch, in id order
+    seconds: float
+    out: Path
+
+
+def _init_worker(session: Session, slots) -> None:
+    _worker["session"] = session
+    _worker["slot"] = slots.get()
+
+
+def _grade_in_worker(staged: intake.Staged) -> SubmissionResult:
+    return _worker["session"].grade(staged, _worker["slot"])
+
+
+def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
+    folder = out / result.submission
+    folder.mkdir(parents=True, exist_ok=True)
+    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
+    cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
+    cache.write_atomic(folder / "feedback.html", feedback_html.render(result, titles).encode(), 0o644)
+    cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
+
+
+def _done(out: Path, staged: intake.Staged, session: Session) -> SubmissionResult | None:
+    """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
+    path = out / staged.source.id / "grade.json"
+    if not path.is_file():
+        return None
+    try:
+        stored = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    plan = session.plan
+    same = (
+        stored.rubric_digest == plan.rubric.digest
+        and stored.grader_digest == plan.key[:16]
+        and stored.reference_digest == plan.reference_digest
+        and stored.files == staged.digests
+    )
+    return stored if same else None
+
+
+class _Progress:
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.stream, self.started = total, 0, stream, time.monotonic()
+        self.tty = stream.isatty()
+
+    def update(self, result: SubmissionResult) -> None:
+        self.done += 1
+        elapsed = time.monotonic() - self.started
+        if self.tty:
+            filled = int(30 * self.done / max(self.total, 1))
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
+                f"{elapsed:5.1f} s  {result.submission[:30]:<30}"
+            )
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(
+                f"[{self.done}/{self.total}] {result.submission}: {points(result.score)}/{points(result.max_score)}"
+                f" ({result.status}) {elapsed:.1f} s\n"
+            )
+        self.stream.flush()
+
+
+def grade_batch(
+    paths,
+    out,
+    jobs: int | None = None,
+    force: bool = False,
+    isolation: str = "auto",
+    rubric_path: Path = RUBRIC,
+    uid: int = isolations.DEFAULT_UID,
+    python: str | None = None,
+    progress: bool = True,
+) -> BatchSummary:
+    """Grade every submission named by ``paths`` into ``out``."""
+    started = time.monotonic()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    out = Path(out)
+    sources = intake.discover(paths)
+    out.mkdir(parents=True, exist_ok=True)
+    os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    with tempfile.TemporaryDirectory(prefix="lab05-batch-") as folder:
+        session = Session.open(rubric_path, isolation, uid, python, Path(folder))
+        isolations.check_uids(session.isolation, jobs)
+        rubric = session.rubric
+        titles = {question.id: question.title for question in rubric.questions}
+        finished: dict[str, SubmissionResult] = {}
+        todo: list[intake.Staged] = []
+        for source in sources:
+            staged = intake.read(source)  # read and hashed once: for the resume check and for grading
+            try:
+                stored = None if force else _done(out, staged, session)
+            except Exception:  # an unreadable old result: grade it again
+                stored = None
+            if stored is None:
+                todo.append(staged)
+            else:
+                finished[source.id] = stored
+        bar = _Progress(len(todo)) if progress else None
+
+        def record(result):
+            try:
+                write_result(out, result, titles)
+            except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
+                source = intake.Source(result.submission, Path(), result.students)
+                result = internal_error(
+                    source,
+                    None,
+                    traceback.format_exc(),
+                    "the grader could not write this submission's feedback; your instructor has the details",
+                )
+                write_result(out, result, titles)
+            finished[result.submission] = result
+            if bar:
+                bar.update(result)
+
+        if jobs == 1 or len(todo) <= 1:
+            for staged in todo:
+                record(session.grade(staged, 0))
+        else:
+            import concurrent.futures
+            import multiprocessing
+
+            fork = multiprocessing.get_context("fork")
+            slots = fork.Queue()
+            for slot in range(jobs):
+                slots.put(slot)
+            with concurrent.futures.ProcessPoolExecutor(
+                jobs, mp_context=fork, initializer=_init_worker, initargs=(session, slots)
+            ) as pool:
+                futures = {pool.submit(_grade_in_worker, staged): staged for staged in todo}
+                for future in concurrent.futures.as_completed(futures):
+                    try:
+                        result = future.result()
+                    except Exception:  # the worker itself died: still a result for this submission
+                        result = internal_error(
+                            futures[future].source,
+                            None,
+                            traceback.format_exc(),
+                            "grading was interrupted; grade it again",
+                            "worker died",
+                        )
+                    record(result)
+    results = tuple(finished[source.id] for source in sources)
+    seconds = time.monotonic() - started
+    cache.write_atomic(out / "grades.csv", grades_csv.render(results, rubric).encode(), 0o644)
+    facts = {
+        "graded at (UTC)": stamp,
+        "submissions": len(results),
+        "graded in this run": len(todo),
+        "skipped (already graded)": len(sources) - len(todo),
+        "time taken": f"{seconds:.1f} s",
+        "jobs": jobs,
+        "isolation": session.isolation.mode,
+        "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
+        "reference": f"expected.json {session.plan.reference_digest}",
+        "grader": f"lab05-autograder {_version()}",
+    }
+    cache.write_atomic(out / "index.html", class_report.render(results, rubric, facts).encode(), 0o644)
+    return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out)
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("lab05-autograder")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"

@@ -1,0 +1,186 @@
+"""The instructor's class report: one self-contained page (``index.html``) for a whole batch.
+
+Score distribution and statistics; per question the mean points and the share with full
+marks; per case the pass rate, worst first; the misconceptions and who shows them; the
+problems (errors, timeouts, crashes, library use, tampering); a sortable table of all
+submissions linking to their feedback pages; and the facts of the grading run.
+"""
+
+from __future__ import annotations
+
+import statistics
+from urllib.parse import quote
+
+from autograder.grading.results import Status, points
+from autograder.reports import svg
+from autograder.reports.html import SORT_SCRIPT, esc, page
+
+
+def _link(result, text=None) -> str:
+    return f'<a href="{quote(result.submission)}/feedback.html">{esc(text or result.submission)}</a>'
+
+
+def _names(result) -> str:
+    return ", ".join(student.name for student in result.students if student.name)
+
+
+def _statistics(scores, total) -> str:
+    if not scores:
+        return "<p>No submissions.</p>"
+    rows = [
+        ("submissions", len(scores)),
+        ("mean", f"{statistics.fmean(scores):.2f}"),
+        ("median", f"{statistics.median(scores):.2f}"),
+        ("standard deviation", f"{statistics.pstdev(scores):.2f}"),
+        ("lowest", points(min(scores))),
+        ("highest", points(max(scores))),
+        ("full marks", sum(score >= total for score in scores)),
+        ("zero", sum(score == 0 for score in scores)),
+    ]
+    return (
+        '<table class="facts" id="statistics">'
+        + "".join(f'<tr><td>{name}</td><td class="num">{value}</td></tr>' for name, value in rows)
+        + "</table>"
+    )
+
+
+def _questions(results, rubric) -> str:
+    rows = []
+    for question in rubric.questions:
+        scores = [result.question_scores().get(question.id, 0.0) for result in results]
+        mean = statistics.fmean(scores) if scores else 0.0
+        full = sum(score >= question.points - 1e-9 for score in scores) / len(scores) if scores else 0.0
+        rows.append(
+            f"<tr><td>{esc(question.id)}</td><td>{esc(question.title)}</td>"
+            f'<td class="num">{mean:.2f} / {points(question.points)}</td><td class="num">{full:.0%}</td></tr>'
+        )
+    return (
+        "<table><thead><tr><th>question</th><th>title</th><th class=num>mean points</th>"
+        "<th class=num>full marks</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def case_pass_rates(results) -> list[tuple]:
+    """(pass rate, passed, total, check, case label) over the graded submissions, worst first."""
+    tally: dict[tuple, list] = {}
+    for result in results:
+        if result.status != Status.GRADED:
+            continue
+        for check in result.checks:
+            if not check.cases:
+                continue
+            if check.kind.aggregated:
+                key = (check.name, f"all {check.kind} cases together")
+                entry = tally.setdefault(key, [0, 0])
+                entry[0] += check.passed
+                entry[1] += len(check.cases)
+            else:
+                for case in check.cases:
+                    key = (check.name, case.description or case.id)
+                    entry = tally.setdefault(key, [0, 0])
+                    entry[0] += case.passed
+                    entry[1] += 1
+    rates = [(passed / total, passed, total, check, label) for (check, label), (passed, total) in tally.items()]
+    return sorted(rates, key=lambda row: (row[0], row[3], row[4]))
+
+
+def _cases(results) -> str:
+    rows = [
+        f'<tr><td class="num" data-value="{rate:.4f}">{rate:.0%}</td><td class="num">{passed}/{total}</td>'
+        f"<td>{esc(check)}</td><td>{esc(label)}</td></tr>"
+        for rate, passed, total, check, label in case_pass_rates(results)
+    ]
+    return (
+        '<table class="sortable" id="cases"><thead><tr><th class="sortable num">pass rate</th>'
+        '<th class="num">passed</th><th class="sortable">check</th><th class="sortable">case</th></tr></thead>'
+        "<tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def _misconceptions(results) -> str:
+    seen: dict[tuple, dict] = {}
+    for result in results:
+        for check in result.checks:
+            for item in check.diagnoses:
+                key = (item.id, item.function)
+                entry = seen.setdefault(key, {"item": item, "who": {}})
+                entry["who"][result.submission] = result
+    if not seen:
+        return "<p>No known misconception was recognised.</p>"
+    rows = []
+    for (_, function), entry in sorted(seen.items(), key=lambda kv: (-len(kv[1]["who"]), kv[0])):
+        item, who = entry["item"], entry["who"]
+        links = ", ".join(_link(result) for _, result in sorted(who.items()))
+        rows.append(
+            f'<tr><td class="num">{len(who)}</td><td>{esc(function)}</td><td><strong>{esc(item.title)}'
+            f'</strong><br><span class="muted">{esc(item.notes)}</span></td><td>{links}</td></tr>'
+        )
+    return (
+        '<table id="misconceptions"><thead><tr><th class="num">students</th><th>function</th>'
+        "<th>misconception</th><th>who</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def _problems(results) -> str:
+    rows = []
+    for result in results:
+        flags = list(result.flags)
+        if result.status != Status.GRADED or result.problems or flags:
+            items = [f"<li>{esc(problem.splitlines()[0])}</li>" for problem in result.problems]
+            items += [f'<li class="fail">{esc(flag)}</li>' for flag in flags]
+            rows.append(
+                f"<tr><td>{_link(result)}</td><td>{esc(result.status)}</td><td><ul>{''.join(items)}</ul></td></tr>"
+            )
+    if not rows:
+        return "<p>No submission had errors, timeouts, crashes or flagged library use.</p>"
+    return (
+        '<table id="problems"><thead><tr><th>submission</th><th>status</th><th>problems and flags</th></tr>'
+        "</thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def _submissions(results, rubric) -> str:
+    questions = [question.id for question in rubric.questions]
+    header = (
+        "<tr><th class=sortable>submission</th><th class=sortable>name</th>"
+        + "".join(f'<th class="sortable num">{esc(q)}</th>' for q in questions)
+        + '<th class="sortable num">total</th><th class=sortable>status</th><th class="sortable num">'
+        "diagnoses</th></tr>"
+    )
+    rows = []
+    for result in results:
+        scores = result.question_scores()
+        diagnoses = len({(d.id, d.function) for c in result.checks for d in c.diagnoses})
+        rows.append(
+            f"<tr><td>{_link(result)}</td><td>{esc(_names(result))}</td>"
+            + "".join(f'<td class="num">{points(scores.get(q, 0))}</td>' for q in questions)
+            + f'<td class="num">{points(result.score)}</td><td>{esc(result.status)}</td>'
+            f'<td class="num">{diagnoses}</td></tr>'
+        )
+    return f'<table class="sortable" id="submissions"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def render(results, rubric, facts: dict) -> str:
+    """The report page for ``results`` graded with ``rubric``; ``facts`` about the run."""
+    scores = [result.score for result in results]
+    body = [
+        f"<h1>Lab 05 class report: {len(results)} submissions</h1>",
+        '<h2 id="distribution">Score distribution</h2>',
+        svg.histogram(scores, 0, rubric.total, bins=10, label="scores"),
+        _statistics(scores, rubric.total),
+        '<h2 id="questions">Questions</h2>',
+        _questions(results, rubric),
+        '<h2 id="misconceptions-heading">Misconceptions</h2>',
+        _misconceptions(results),
+        '<h2 id="problems-heading">Problems</h2>',
+        _problems(results),
+        '<h2 id="submissions-heading">Submissions</h2>',
+        '<p class="muted">Click a column header to sort.</p>',
+        _submissions(results, rubric),
+        '<h2 id="cases-heading">Cases, worst first</h2>',
+        _cases(results),
+        '<h2 id="facts">Grading run</h2><table class="facts">'
+        + "".join(f"<tr><td>{esc(key)}</td><td>{esc(value)}</td></tr>" for key, value in facts.items())
+        + "</table>",
+    ]
+    return page("Lab 05 class report", "\n".join(body), SORT_SCRIPT)

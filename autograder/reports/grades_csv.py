@@ -1,0 +1,33 @@
+"""``grades.csv``: one row per submission, the engine's own table (identity, points per question,
+total, status, flags)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from autograder.grading.results import points
+
+
+def render(results, rubric) -> str:
+    """The table as CSV text."""
+    questions = [question.id for question in rubric.questions]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["submission", "name", "email", "sid", *questions, "total", "max", "status", "flags"])
+    for result in results:
+        scores = result.question_scores()
+        writer.writerow(
+            [
+                result.submission,
+                "; ".join(s.name for s in result.students),
+                "; ".join(s.email for s in result.students),
+                "; ".join(s.sid for s in result.students),
+                *[points(scores.get(q, 0.0)) for q in questions],
+                f"{points(result.score)}",
+                f"{points(rubric.total)}",
+                result.status,
+                " | ".join(str(flag) for flag in result.flags),
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,36 @@
+"""A grade as Gradescope's ``results.json``: top-level ``score``, ``execution_time``, ``output``,
+and one test per check with ``name``, ``score``, ``max_score``, ``status``, ``output`` and
+``visibility``. Rendered from the student view: students read it on Gradescope."""
+
+from __future__ import annotations
+
+from autograder.grading.results import SubmissionResult
+from autograder.reports import text
+
+
+def document(result: SubmissionResult) -> dict:
+    """The ``results.json`` document (a dict ready for ``json.dump``)."""
+    result = result.student_view()
+    tests = []
+    for number, check in enumerate(result.checks, start=1):
+        tests.append(
+            {
+                "name": check.name,
+                "number": f"{check.question[1:] if check.question[1:].isdigit() else check.question}.{number}",
+                "score": round(check.score, 4),
+                "max_score": check.max_score,
+                "status": "passed" if check.full else "failed",
+                "output": text.check_text(check),
+                "output_format": "text",
+                "visibility": check.visibility,
+                "tags": [check.question, check.function],
+            }
+        )
+    return {
+        "score": result.score,
+        "execution_time": round(result.execution_time, 3),
+        "output": text.summary_text(result),
+        "output_format": "text",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }

@@ -1,0 +1,215 @@
+"""The grading channel: what the parent reads from a child, trusting none of it.
+
+``parse_line`` accepts only a small, shallow JSON object per line; ``Reader`` follows one
+child's messages (the jail's PID 1 report, the imports, one answer per call in order, the end),
+knows which call is under way for the time limits, and says which call (or import) to blame
+when the child ends, hangs or writes nonsense.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from autograder.sandbox.settings import Mode
+from autograder.strenum import StrEnum
+
+RUN_LINE_LIMIT = 40 << 20  # one answer of write_run (a run file is at most 16 MiB before escaping)
+LINE_LIMIT = 1 << 20  # one answer of any other function
+MAX_BRACKETS = 20000  # nesting and items in one answer (a parsed line must stay small)
+MAX_BANNED = 20  # banned-import attempts kept
+STRIKES = 2  # crashes or timeouts after which a function's other calls are skipped
+STARTUP_SECONDS = 10.0  # the child's start-up and the imports, beyond the per-call limit
+
+
+class OutcomeStatus(StrEnum):
+    """What became of one call (or one import)."""
+
+    VALUE = "value"  # the call returned (its encoded value)
+    ERROR = "error"  # the call (or the import) raised
+    TIMEOUT = "timeout"  # it did not finish in time
+    CRASH = "crash"  # the process ended or wrote nonsense during it
+    NOT_RUN = "not-run"  # it never ran (an earlier failure, a spent budget)
+    OK = "ok"  # an import that worked
+
+
+@dataclass
+class Outcome:
+    """What became of one call (or one import)."""
+
+    status: OutcomeStatus
+    value: object = None
+    error: dict | None = None
+    seconds: float = 0.0
+    detail: str = ""
+
+
+@dataclass
+class SandboxResult:
+    outcomes: list
+    imports: dict = field(default_factory=dict)
+    banned_imports: list = field(default_factory=list)  # (module, the file or function importing it)
+    stdout: str = ""
+    stderr: str = ""
+    restarts: int = 0
+    elapsed: float = 0.0
+    notes: list = field(default_factory=list)
+
+
+def parse_line(line: bytes, limit: int):
+    """A channel line as a dict, or None if it is not a small, shallow JSON object."""
+    if len(line) > limit or line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
+        return None
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+class Reader:
+    """Follows one child's messages, filling the result; knows which call is under way."""
+
+    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str):
+        self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
+        self.seen = 0  # messages read from this child
+        self.spent, self.budget_ran_out = spent, False
+        self.duplicate: int | None = None  # a call whose answer came twice
+        self.imported = 0  # graded files this child has imported (or failed to)
+        self.importing: str | None = None  # the graded file being imported
+        self.next_index = self._next(start)
+        self.last_message = time.monotonic()
+        self.started = False
+
+    def ready(self) -> bool:
+        """Has this child answered a call, or imported its graded files (so calls are under way)?"""
+        return self.started or self.imported >= 2 - len(self.skip_files)
+
+    def _runs(self, index: int) -> bool:
+        call = self.calls[index]
+        imported = self.result.imports.get(call["file"])
+        return (
+            call["fn"] not in self.skip
+            and call["file"] not in self.skip_files
+            and (imported is None or imported.status == OutcomeStatus.OK)
+        )
+
+    def _next(self, index: int) -> int:
+        while index < len(self.calls) and not self._runs(index):
+            index += 1
+        return index
+
+    def read(self, child, limits, deadline: float) -> str:
+        """Read ``child`` (a ``child_process.ChildProcess``) until it is done, hangs, ends or writes nonsense;
+        returns which: ``done``, ``timeout``, ``eof`` or ``garbage``."""
+        allowance = limits.call_seconds + STARTUP_SECONDS
+        budget = limits.function_seconds()
+
+        def deadline_of():
+            if self.importing or not self.ready():
+                return min(self.last_message + allowance, deadline)
+            function = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            left = max(budget - self.spent.get(function, 0.0), 0.0)
+            self.budget_ran_out = left < limits.call_seconds
+            return min(self.last_message + min(limits.call_seconds, left), deadline)
+
+        def line_limit():
+            under_way = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
+
+        for event in child.messages(deadline_of, line_limit):
+            if event[0] != "message":
+                return event[0] if event[0] != "garbage" else "garbage"
+            message = event[1]
+            previous, self.last_message = self.last_message, time.monotonic()
+            self.seen += 1
+            if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
+                pid = message["jail_pid"]
+                if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
+                    return "garbage"
+                child.watch(pid)
+            elif (
+                "importing" in message
+                and not self.started
+                and self.importing is None
+                and message["importing"] in ("metrics.py", "runs.py")
+                and message["importing"] not in self.skip_files
+            ):
+                self.importing = message["importing"]
+            elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
+                self.imported += 1
+                error = message.get("error")
+                self.result.imports[self.importing] = Outcome(
+                    OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
+                )
+                if error is not None:
+                    self.skip_files.add(self.importing)
+                self.importing = None
+                self.next_index = self._next(self.next_index)
+            elif "banned_import" in message:
+                during = self.importing or (
+                    self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+                )
+                if len(self.result.banned_imports) < MAX_BANNED:
+                    self.result.banned_imports.append((str(message["banned_import"])[:100], during))
+            elif message.get("i") == self.next_index and self.importing is None and self.next_index < len(self.calls):
+                self.started = True
+                seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
+                if "error" in message:
+                    outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds)
+                else:
+                    outcome = Outcome(OutcomeStatus.VALUE, value=message.get("value"), seconds=seconds)
+                self.result.outcomes[self.next_index] = outcome
+                function = self.calls[self.next_index]["fn"]
+                self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - previous)
+                self.next_index = self._next(self.next_index + 1)
+            elif message.get("done") is True:
+                return "done" if self.next_index >= len(self.calls) else "garbage"
+            else:
+                answered = message.get("i")
+                if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
+                    self.duplicate = answered  # an answer came twice: that call split the process
+                return "garbage"
+            self.started = self.started or "i" in message
+        return "eof"
+
+    def blame(self, ending: str, how: str, stderr: str):
+        """Record what ended the child on the call (or import) under way; returns it."""
+        tail = stderr.strip().splitlines()[-3:]
+        detail = {
+            "timeout": "used up its function's time budget" if self.budget_ran_out else "took too long",
+            "eof": f"the process ended ({how})",
+            "garbage": "wrote something that is not an answer to the grading channel",
+        }[ending]
+        if tail and ending == "eof":
+            detail += ": " + " | ".join(line[:200] for line in tail)
+        status = OutcomeStatus.TIMEOUT if ending == "timeout" else OutcomeStatus.CRASH
+        if self.duplicate is not None:
+            self.result.outcomes[self.duplicate] = Outcome(
+                OutcomeStatus.CRASH, detail="the process split during this call (its answer came twice)"
+            )
+            return self.duplicate
+        if self.importing:
+            self.result.imports[self.importing] = Outcome(status, detail=detail)
+            return self.importing
+        if self.next_index >= len(self.calls):
+            return None
+        self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
+        function = self.calls[self.next_index]["fn"]
+        self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - self.last_message)
+        return self.next_index
+
+
+def _error(error) -> dict | None:
+    """An error description from the child, reduced to known fields of bounded size."""
+    if not isinstance(error, dict):
+        return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}
+    return {
+        "type": str(error.get("type", "?"))[:100],
+        "mro": [str(name)[:50] for name in error.get("mro", [])][:10] if isinstance(error.get("mro"), list) else [],
+        "message": str(error.get("message", ""))[:500],
+        "traceback": [str(line)[:300] for line in error.get("traceback", [])][:8]
+        if isinstance(error.get("traceback"), list)
+        else [],
+    }

@@ -1,0 +1,306 @@
+"""The child side of the sandbox: a standalone program (standard library only).
+
+``autograder.sandbox.runner`` starts it as ``python -I -B harness.py`` with its configuration as
+one JSON line on stdin and one extra file descriptor, the *channel*. It reads the job files named
+in the config (inputs only: the parent keeps every expected value), encloses itself (``jail.enter``), applies resource
+limits, imports the submission's ``lab05.metrics`` and ``lab05.runs`` and answers the calls
+in order, writing one JSON line per event to the channel:
+
+    {"importing": "metrics.py"}                  before importing a graded file
+    {"imported": "metrics.py", "error": {...}}   after (``error`` only when it failed)
+    {"i": 7, "value": <encoded>, "t": 0.0001}    call 7 returned
+    {"i": 7, "error": {...}, "t": 0.01}          call 7 raised
+    {"done": true}
+
+Nothing here is trusted by the parent: every line is validated there, and values are
+encoded as tagged JSON (``encode``) so that no object of the submission ever leaves.
+"""
+
+import collections
+import importlib
+import json
+import math
+import os
+import resource
+import sys
+import time
+import traceback
+
+MAX_ITEMS = 20000  # elements of one returned list or dict that are encoded
+MAX_STRING = 2000  # characters of one returned string
+MAX_RUN_FILE = 16 << 20  # bytes of a run file read back
+
+GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
+
+_channel = -1  # the channel's file descriptor, from the configuration
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the child's own modules, read before enclosing
+import jail
+import probes
+
+sys.path.pop(0)
+
+
+def send(message) -> None:
+    os.write(_channel, (json.dumps(message, separators=(",", ":")) + "\n").encode())
+
+
+# ---------------------------------------------------------------- values leaving the child
+
+
+def _numpy_types():
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return {}, {}
+    floats = {getattr(numpy, n) for n in ("float16", "float32", "float64", "longdouble") if hasattr(numpy, n)}
+    ints = {
+        getattr(numpy, n)
+        for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "intp")
+        if hasattr(numpy, n)
+    }
+    return floats, ints
+
+
+def _float_json(value: float):
+    return value if math.isfinite(value) else repr(value)  # "nan", "inf", "-inf"
+
+
+def encode(value, depth: int = 0):
+    """A tagged JSON form of a returned value; only exact builtin and numpy types pass."""
+    kind = type(value)  # type() cannot be faked by the object, unlike __class__
+    if depth > 6:
+        return {"type": "too-deep"}
+    if value is None:
+        return {"type": "None"}
+    if kind is bool:
+        return {"type": "bool", "value": value}
+    if kind is int:
+        return {"type": "int", "value": value if abs(value) < 1 << 53 else float(value)}
+    if kind is float:
+        return {"type": "float", "value": _float_json(value)}
+    if kind is str:
+        return {"type": "str", "value": value[:MAX_STRING], "truncated": len(value) > MAX_STRING}
+    if kind in (list, tuple):
+        return {
+            "type": kind.__name__,
+            "items": [encode(item, depth + 1) for item in value[:MAX_ITEMS]],
+            "length": len(value),
+        }
+    if kind is dict:
+        items = list(value.items())[:MAX_ITEMS]
+        return {
+            "type": "dict",
+            "items": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items],
+            "length": len(value),
+        }
+    exact = [
+        getattr(sys.modules.get(module), name, None)
+        for module, name in (("fractions", "Fraction"), ("decimal", "Decimal"))
+    ]
+    if kind in exact and kind is not None:  # honest real numbers of the standard library
+        return {"type": kind.__name__.lower(), "value": _float_json(float(value))}
+    floats, ints = _numpy_types()
+    if kind in floats:
+        return {"type": f"numpy.{kind.__name__}", "value": _float_json(float(value))}
+    if kind in ints:
+        return {"type": f"numpy.{kind.__name__}", "value": int(value)}
+    bases = [base.__name__ for base in kind.__mro__[1:] if base.__module__ == "builtins" and base is not object]
+    return {"type": "other", "name": f"{kind.__module__}.{kind.__qualname__}"[:200], "bases": bases[:5]}
+
+
+def describe_error(error: BaseException, lab_dir: str) -> dict:
+    """The exception's type, message and the traceback lines in the student's own files."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if frame.filename.startswith(lab_dir) and os.path.basename(frame.filename) in ("metrics.py", "runs.py")
+    ]
+    lines = [
+        f'File "lab05/{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}\n    {f.line or ""}'
+        for f in frames[-8:]
+    ]
+    if isinstance(error, SyntaxError) and str(error.filename or "").startswith(lab_dir):
+        text = (error.text or "").rstrip("\n")
+        lines.append(
+            f'File "lab05/{os.path.basename(str(error.filename))}", line {error.lineno}\n    {text}\n'
+            f"    {' ' * max((error.offset or 1) - 1, 0)}^"
+        )
+    try:
+        message = str(error)[:500]
+    except BaseException:  # a hostile __str__
+        message = "(the exception's message could not be read)"
+    mro = [cls.__name__ for cls in type(error).__mro__ if cls.__module__ == "builtins"]
+    return {"type": type(error).__name__[:100], "mro": mro, "message": message, "traceback": lines}
+
+
+# ---------------------------------------------------------------- calls
+
+
+class Replay:
+    """A search function replaying stored results, recording how it was called."""
+
+    def __init__(self, results, titles):
+        self.results, self.titles, self.calls = results, titles, []
+
+    def __call__(self, text, k=100):
+        self.calls.append([text if isinstance(text, str) else repr(type(text)), k if type(k) is int else repr(k)])
+        hits = self.results.get(text) if isinstance(text, str) else None
+        if hits is None:
+            raise ValueError("search_fn: that text is not the text of one of the queries given to write_run")
+        if type(k) is not int or k < 1:
+            raise ValueError(f"search_fn: k must be a positive integer, got {k!r}")
+        return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in hits[:k]]
+
+
+def resolve(value, job, context):
+    """Build a call's argument from its JSON form; tables are copied fresh for every call."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((tag, arg),) = value.items()
+        if tag == "$ref":
+            table, key = arg
+            found = job["tables"][table][key]
+            return list(found) if isinstance(found, list) else dict(found)
+        if tag == "$measure":
+            return probes.measure(arg)
+        if tag == "$search":
+            context["search"] = Replay(job["results"][arg], job["tables"].get("titles", {}))
+            return context["search"]
+        if tag == "$queries":
+            return [GenericQuery(query_id, text) for query_id, text in job["queries"][arg]]
+        if tag == "$path":
+            context["path"] = os.path.join(os.getcwd(), arg)
+            if os.path.exists(context["path"]):
+                os.unlink(context["path"])
+            return context["path"]
+        if tag == "$dict":
+            return {key: resolve(item, job, context) for key, item in arg}
+    if isinstance(value, list):
+        return [resolve(item, job, context) for item in value]
+    return value
+
+
+def read_run_file(context) -> dict:
+    found = {"type": "runfile", "searches": context["search"].calls[:1000] if "search" in context else []}
+    try:
+        with open(context["path"], "rb") as written:
+            data = written.read(MAX_RUN_FILE + 1)
+    except OSError:
+        found["missing"] = True
+        return found
+    found["too_large"] = len(data) > MAX_RUN_FILE
+    try:
+        found["text"] = data[:MAX_RUN_FILE].decode("utf-8")
+    except UnicodeDecodeError:
+        found["not_utf8"] = True
+        found["text"] = data[:MAX_RUN_FILE].decode("utf-8", errors="replace")
+    return found
+
+
+def run_calls(job, config, modules, lab_dir) -> None:
+    skip = set(config.get("skip", []))
+    for index in range(config.get("start", 0), len(job["calls"])):
+        call = job["calls"][index]
+        if call["fn"] in skip:
+            continue
+        module = modules.get(call["file"])
+        if module is None:
+            continue  # the parent knows the file did not import
+        started = time.perf_counter()
+        try:
+            function = getattr(module, call["fn"], None)
+            if function is None or not callable(function):
+                raise AttributeError(f"lab05/{call['file']} has no function {call['fn']}")
+            context: dict = {}
+            args = [resolve(arg, job, context) for arg in call["args"]]
+            kwargs = {key: resolve(arg, job, context) for key, arg in call.get("kwargs", {}).items()}
+            returned = function(*args, **kwargs)
+            value = encode(returned)
+            if "path" in context:
+                value = {**read_run_file(context), "returned": value}
+            message = {"i": index, "value": value}
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: they are the student's
+            message = {"i": index, "error": describe_error(error, lab_dir)}
+        message["t"] = time.perf_counter() - started
+        send(message)
+
+
+# ---------------------------------------------------------------- imports
+
+
+class BannedImports:
+    """Refuses evaluation libraries inside metrics code and reports each attempt."""
+
+    def __init__(self, names):
+        self.names = set(names)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split(".")[0] in self.names:
+            send({"banned_import": fullname[:100]})
+            raise ImportError(f"{fullname} may not be used in this lab's graded code")
+        return None
+
+
+def import_graded(lab_dir, skip_files) -> dict:
+    sys.path.insert(0, lab_dir)
+    modules = {}
+    for filename in ("metrics.py", "runs.py"):
+        if filename in skip_files:
+            continue
+        send({"importing": filename})
+        try:
+            modules[filename] = importlib.import_module(f"lab05.{filename[:-3]}")
+            send({"imported": filename})
+        except BaseException as error:
+            send({"imported": filename, "error": describe_error(error, lab_dir)})
+    return modules
+
+
+def apply_limits(limits) -> None:
+    def cap(which, soft, hard=None):
+        try:
+            resource.setrlimit(which, (soft, soft if hard is None else hard))
+        except (ValueError, OSError):
+            pass  # cannot raise a limit above its hard value; the lower one holds
+
+    cap(resource.RLIMIT_CORE, 0)
+    cap(resource.RLIMIT_AS, limits["memory_mb"] << 20)
+    cap(resource.RLIMIT_CPU, int(limits["cpu_seconds"]), int(limits["cpu_seconds"]) + 2)
+    cap(resource.RLIMIT_FSIZE, limits["file_mb"] << 20)
+    cap(resource.RLIMIT_NOFILE, 64)
+    cap(resource.RLIMIT_NPROC, limits["processes"])
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when the grader that started it dies."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def main() -> None:
+    global _channel
+    die_with_parent()
+    config = json.loads(sys.stdin.buffer.readline())  # from the parent, never in argv
+    _channel = config["channel"]
+    job: dict = {"tables": {}, "results": {}, "queries": {}, "calls": []}
+    for path in config["jobs"]:  # read before enclosing: the job files stay outside
+        with open(path, "rb") as part:
+            # the parent's own files; the shared job is a pickle (plain data, several times faster to load)
+            data = __import__("pickle").load(part) if path.endswith(".pickle") else json.load(part)
+        for key in ("tables", "results", "queries"):
+            job[key].update(data.get(key, {}))
+        job["calls"].extend(data.get("calls", []))
+    lab_dir = config["lab_dir"]
+    if config["isolation"] != "none":
+        lab_dir = jail.enter(config, send)
+        die_with_parent()  # changing user cleared it
+    apply_limits(config["limits"])
+    sys.meta_path.insert(0, BannedImports(config["banned"]))
+    modules = import_graded(lab_dir, set(config.get("skip_files", [])))
+    run_calls(job, config, modules, lab_dir)
+    send({"done": True})
+    os._exit(0)  # the submission's atexit handlers and threads do not run on
+
+
+if __name__ == "__main__":
+    main()

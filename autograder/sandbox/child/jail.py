@@ -1,0 +1,177 @@
+"""Enclosing the child (standard library only; imported by ``harness.py`` inside the child).
+
+Two isolations, chosen by the parent (``autograder.sandbox``):
+
+- ``jail``: new mount, PID, network, IPC and UTS namespaces (plus a user namespace when not
+  root). The child sees a fresh root holding only what Python needs, read-only: the system's
+  ``/usr``, the interpreter's prefix, the virtual environment (with the evaluation libraries
+  covered), the submission's ``lab05`` package at ``/lab``, a small writable ``/scratch``
+  (``/tmp`` points there) and a
+  few devices. Then it drops to an unprivileged uid (or all capabilities) and sets
+  ``no_new_privs``. Grading files, other submissions and the parent are not in its world.
+- ``uid``: no namespaces (e.g. inside a container that forbids them): the child only drops
+  to an unprivileged uid; the grading files must be unreadable to that uid, which the
+  parent verifies before grading.
+"""
+
+import ctypes
+import os
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
+PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 38, 24
+DEVICES = ("null", "zero", "urandom", "random")
+SCRATCH = "/scratch"  # the child's only writable place (also /tmp, unless Python itself lives there)
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class JailError(OSError):
+    """The kernel refused a step of the jail (e.g. namespaces are not permitted here)."""
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise JailError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def _mount(source, target, fstype, flags, data=None) -> None:
+    encode = lambda text: text.encode() if text is not None else None
+    _check(
+        _libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)),
+        f"mount {source or fstype} on {target}",
+    )
+
+
+def _locked_flags(path: str) -> int:
+    """The flags of the mount holding ``path`` that a remount in a user namespace must keep."""
+    flags = os.statvfs(path).f_flag
+    result = 0
+    for st_flag, ms_flag in (
+        (2, MS_NOSUID),
+        (4, MS_NODEV),
+        (8, MS_NOEXEC),
+        (1024, MS_NOATIME),
+        (2048, MS_NODIRATIME),
+        (4096, MS_RELATIME),
+    ):
+        if flags & st_flag:
+            result |= ms_flag
+    return result
+
+
+def _bind(source: str, target: str, writable: bool = False) -> None:
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        open(target, "a").close()
+    _mount(source, target, None, MS_BIND | MS_REC)
+    if not writable:
+        _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | _locked_flags(source))
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as out:
+        out.write(text)
+
+
+def _namespaces(config, report) -> bool:
+    """Unshare; fork so the child is PID 1 of the new PID namespace. Returns True in the child."""
+    uid, gid = os.getuid(), os.getgid()
+    in_user_namespace = uid != 0
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    _check(_libc.unshare(flags | (CLONE_NEWUSER if in_user_namespace else 0)), "unshare")
+    if in_user_namespace:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"0 {uid} 1")
+        _write("/proc/self/gid_map", f"0 {gid} 1")
+    reported, go = os.pipe()
+    child = os.fork()
+    if child:  # stays outside: tells the parent whom to kill (first, before PID 1 says anything), then waits
+        report({"jail_pid": child})
+        os.write(go, b".")
+        os.close(go)
+        _, status = os.waitpid(child, 0)
+        os._exit(os.waitstatus_to_exitcode(status) & 0xFF if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    os.close(go)
+    os.read(reported, 1)
+    os.close(reported)
+    return in_user_namespace
+
+
+def _build_root(config) -> None:
+    root = config["jail_root"]
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    for path in config["jail_read"]:
+        if os.path.islink(path) and os.path.dirname(path) == "/":
+            os.symlink(os.readlink(path), root + path)  # /lib -> usr/lib on merged-/usr systems
+        elif os.path.exists(path):
+            _bind(path, root + path)
+    for path in config["jail_hide"]:
+        if os.path.isdir(root + path):
+            _mount("tmpfs", root + path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=0")
+        elif os.path.exists(root + path):
+            _mount("/dev/null", root + path, None, MS_BIND)
+    _bind(config["lab_dir"], root + "/lab")
+    os.makedirs(root + SCRATCH)
+    _mount("tmpfs", root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV, f"size={config['limits']['tmp_mb']}m,mode=1777")
+    if not os.path.lexists(root + "/tmp"):  # the Python read-only under /tmp (a clone in mktemp) keeps its place
+        os.symlink(SCRATCH, root + "/tmp")
+    for device in DEVICES:
+        _bind(f"/dev/{device}", f"{root}/dev/{device}", writable=True)
+    try:
+        os.makedirs(root + "/proc")
+        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    except OSError:
+        pass  # some containers forbid a new /proc; Python does not need it
+    _mount(None, root, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chroot(root)
+    os.chdir(SCRATCH)
+
+
+def _drop_capabilities() -> None:
+    for capability in range(64):
+        if _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            break  # past the last capability this kernel knows
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    header, data = Header(0x20080522, 0), (Data * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
+
+
+def drop_user(uid: int) -> None:
+    """Become ``uid`` (also as group) with no supplementary groups: root's powers are gone."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def enter(config, report) -> str:
+    """Enclose this process as ``config["isolation"]`` says; returns where ``lab05`` now is."""
+    os.environ.clear()
+    os.environ.update(config["environment"])
+    if config["isolation"] == "uid":
+        drop_user(config["uid"])
+        os.chdir(config["work_dir"])
+        lab_dir = config["lab_dir"]
+    else:
+        in_user_namespace = _namespaces(config, report)
+        _build_root(config)
+        if in_user_namespace:
+            _drop_capabilities()
+        else:
+            drop_user(config["uid"])
+        lab_dir = "/lab"
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(no_new_privs)")
+    return lab_dir

@@ -1,0 +1,18 @@
+"""The grader's own measures, handed to the student's ``evaluate`` (standard library only).
+
+``evaluate`` is checked with simple measures of the grader's, never with reference metric code
+(inside the child a submission could borrow it). The parent computes the expected values with
+the same functions, so the two sides cannot disagree.
+"""
+
+MEASURES = {
+    "ranking_length": lambda ranking, judgments: len(ranking),
+    "judged_in_ranking": lambda ranking, judgments: sum(1 for d in ranking if d in judgments),
+    "grade_of_first": lambda ranking, judgments: judgments.get(ranking[0], 0) if len(ranking) else -2,
+    "judgments_count": lambda ranking, judgments: len(judgments),
+}
+
+
+def measure(name):
+    """The measure called ``name``."""
+    return MEASURES[name]

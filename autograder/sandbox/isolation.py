@@ -1,0 +1,243 @@
+"""Choosing how children are enclosed, and proving it works before a batch starts.
+
+``choose(mode="auto")`` prefers the namespace jail (root, or unprivileged user namespaces),
+falls back to a separate uid when running as root where namespaces are forbidden (e.g. a
+Gradescope container), and refuses to grade unsandboxed unless asked (``mode="none"``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from autograder import cache, paths
+from autograder.sandbox import runner
+from autograder.sandbox.channel import OutcomeStatus
+from autograder.sandbox.settings import Isolation, Limits, Mode
+
+DEFAULT_UID = 64000
+SANDBOX_USER = "lab05-student"  # the account setup.sh creates on Gradescope
+SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/localtime")
+
+_PROBE = """
+import importlib.util, json, sys, sysconfig
+banned = json.loads(sys.argv[1])
+found = []
+for name in banned:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None:
+        found.extend(spec.submodule_search_locations or [spec.origin])
+print(json.dumps({"prefix": sys.prefix, "base_prefix": sys.base_prefix, "path": sys.path,
+                  "executable": sys.executable, "banned": found}))
+"""
+
+
+class IsolationError(RuntimeError):
+    """Children cannot be enclosed as asked; the message says why and what to do."""
+
+
+def _stamps(paths) -> list:
+    """When each path last changed (a package installed or removed changes its folder)."""
+    found = []
+    for path in paths:
+        try:
+            found.append([path, os.stat(path).st_mtime_ns])
+        except OSError:
+            found.append([path, None])
+    return found
+
+
+def _probe(python: str, banned: tuple) -> dict:
+    """What the child interpreter reads and where the banned libraries are; remembered in the
+    private cache until the interpreter or one of its library folders changes."""
+    stored = cache.cache_dir() / f"probe-{cache.fingerprint([os.path.realpath(python), banned])[:32]}.json"
+    try:
+        facts = json.loads(stored.read_text())
+        if facts["stamps"] == _stamps([python, *facts["path"]]):
+            return facts
+    except (OSError, ValueError, KeyError):
+        pass
+    result = subprocess.run(
+        [python, "-I", "-c", _PROBE, json.dumps(banned)], capture_output=True, text=True, timeout=60
+    )
+    if result.returncode != 0:
+        raise IsolationError(f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:]}")
+    facts = json.loads(result.stdout)
+    facts["stamps"] = _stamps([python, *facts["path"]])
+    cache.write_json_atomic(stored, facts)
+    return facts
+
+
+def _minimal(paths) -> tuple:
+    """Absolute existing paths, without those inside another one of the list."""
+    kept: list[str] = []
+    for path in sorted({os.path.abspath(p) for p in paths if p and os.path.exists(p)}):
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return tuple(kept)
+
+
+def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = ()) -> Isolation:
+    """The namespace jail for ``python``: what its children may read, what they may not."""
+    facts = _probe(python, banned)
+    library_paths = [p for p in facts["path"] if p and not p.endswith(".zip")]
+    read = _minimal(
+        [
+            *SYSTEM_READ,
+            facts["base_prefix"],
+            facts["prefix"],
+            *library_paths,
+            os.path.dirname(os.path.realpath(facts["executable"])),
+        ]
+    )
+    hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
+    return Isolation(Mode.JAIL, python, uid if os.getuid() == 0 else None, read, hidden, banned)
+
+
+def _self_test(isolation: Isolation) -> str | None:
+    """``self_test``, remembered while nothing it depends on changes: the isolation,
+    this user, and the grader's files it must not reach (their and their folders' modes and
+    owners). A jail that can no longer be entered fails closed: the child stops before
+    importing any submission code."""
+    modes: list[tuple] = []
+    for path in protected_paths():
+        for part in [path, *path.parents]:
+            try:
+                info = os.stat(part)
+                modes.append((str(part), info.st_mode, info.st_uid, info.st_gid))
+            except OSError:
+                modes.append((str(part), None))
+    code = sorted(Path(__file__).parent.rglob("*.py"))  # all of the sandbox: parent side and child
+    key = cache.fingerprint([isolation, os.getuid(), modes, *code])
+    stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
+    if stored.is_file():
+        return None
+    problem = self_test(isolation)
+    if problem is None:
+        cache.write_json_atomic(stored, {"passed": True})
+    return problem
+
+
+MODES = ("auto", *Mode)  # what --isolation accepts
+
+
+def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID, banned: tuple = ()) -> Isolation:
+    """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here.
+    ``banned``: the top-level modules graded code may not import (hidden inside a jail)."""
+    python = python or sys.executable
+    if mode not in MODES:
+        raise IsolationError(f"unknown isolation {mode!r}: use {', '.join(MODES)}")
+    if mode in ("auto", Mode.JAIL):
+        isolation = jail_isolation(python, uid, banned)
+        problem = _self_test(isolation)
+        if problem is None:
+            return isolation
+        if mode == Mode.JAIL or os.getuid() != 0:
+            raise IsolationError(
+                f"cannot enclose submissions in a namespace jail here ({problem}). Run the grader as "
+                "root (it then falls back to a separate user), enable unprivileged user namespaces "
+                "(sysctl kernel.unprivileged_userns_clone=1), or, for trusted code only, pass "
+                "--isolation none"
+            )
+    if mode in ("auto", Mode.UID):
+        if os.getuid() != 0:
+            raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
+        isolation = Isolation(Mode.UID, python, uid, banned=banned)
+        problem = _self_test(isolation)
+        if problem is not None:
+            raise IsolationError(f"children cannot run as uid {uid}: {problem}")
+        return isolation
+    return Isolation(Mode.NONE, python, None, banned=banned)
+
+
+def check_uids(isolation: Isolation, jobs: int) -> None:
+    """Refuse sandbox uids that belong to a real account (children of worker n run as uid + n)."""
+    import pwd
+
+    if isolation.uid is None:
+        return
+    for uid in range(isolation.uid, isolation.uid + jobs):
+        try:
+            name = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            continue
+        if name != SANDBOX_USER:
+            raise IsolationError(
+                f"uid {uid} is the account {name!r}: submissions must not run as a real user. "
+                f"Pass --uid N with N .. N+{jobs - 1} free (or the {SANDBOX_USER} user with --jobs 1)"
+            )
+
+
+_PROBE_SOURCE = """
+import os
+
+
+def probe(paths):
+    readable = []
+    for path in paths:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, "rb").close()
+            readable.append(path)
+        except OSError:
+            pass
+    return readable
+"""
+
+
+def protected_paths() -> list[Path]:
+    """What a child must never read: the grader, its reference and rubric, the solutions, the cache."""
+    return [paths.LAB_DATA, paths.SOLUTIONS, paths.RUBRIC, paths.PACKAGE, cache.cache_dir()]
+
+
+def protected_files(limit: int = 2000) -> list[str]:
+    """Every protected folder and file (the probe tries each one, not only the folders)."""
+    found = []
+    for root in protected_paths():
+        found.append(str(root))
+        if root.is_dir():
+            for folder, dirs, files in os.walk(root):
+                found += [os.path.join(folder, name) for name in dirs + files]
+                if len(found) > limit:
+                    return found[:limit]
+    return found
+
+
+def self_test(isolation: Isolation, protected=None) -> str | None:
+    """Run a probe child: None when it starts, answers, and can read none of ``protected``
+    (default: the grader's own files); otherwise what went wrong."""
+    protected = [str(p) for p in (protected or protected_files())]
+    with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as temporary:
+        folder = Path(temporary)
+        os.chmod(folder, 0o711)
+        package = folder / "lab" / "lab05"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "metrics.py").write_text(_PROBE_SOURCE)
+        (package / "runs.py").write_text("")
+        for path in (folder / "lab", package, *package.iterdir()):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        job = folder / "job.json"
+        job.write_text(json.dumps({"calls": [{"fn": "probe", "file": "metrics.py", "args": [protected]}]}))
+        limits = Limits(call_seconds=20, submission_seconds=30, memory_mb=1024, output_kb=8)
+        result = runner.run(folder / "lab", [job], [{"fn": "probe", "file": "metrics.py"}], limits, isolation)
+    outcome = result.outcomes[0]
+    if outcome.status != OutcomeStatus.VALUE:
+        detail = outcome.detail or (outcome.error or {}).get("message", "")
+        imported = result.imports.get("metrics.py")
+        if imported is not None and imported.status != OutcomeStatus.OK:
+            detail = imported.detail or (imported.error or {}).get("message", "")
+        return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
+    readable = [item.get("value") for item in outcome.value.get("items", [])]
+    if readable:
+        return f"a child could read the grader's files: {', '.join(map(str, readable))}"
+    return None

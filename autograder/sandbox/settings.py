@@ -1,0 +1,48 @@
+"""What a child runs under: its resource limits and its enclosure (plain values, chosen elsewhere)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from autograder.strenum import StrEnum
+
+
+class Mode(StrEnum):
+    """How children are enclosed."""
+
+    JAIL = "jail"  # namespaces: a fresh read-only root, no network, its own PIDs
+    UID = "uid"  # another user, where namespaces are refused (e.g. a container)
+    NONE = "none"  # not enclosed: trusted code only
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_seconds: float = 5.0  # one call
+    submission_seconds: float = 120.0  # all calls of one submission
+    memory_mb: int = 1024  # address space of each process
+    output_kb: int = 64  # what is kept of stdout and of stderr
+    file_mb: int = 64  # one file written
+    tmp_mb: int = 64  # the jail's scratch space
+    processes: int = 16  # processes and threads of the sandbox user
+    functions: int = 11  # the API's functions: each gets an equal share of the time
+
+    #: The limits a rubric may set (``grading.yml``'s ``limits:``).
+    RUBRIC_FIELDS: ClassVar[tuple[str, ...]] = ("call_seconds", "submission_seconds", "memory_mb", "output_kb")
+
+    def function_seconds(self) -> float:
+        """The time all calls of one function may take together, so that one slow function
+        cannot use up the others' time."""
+        return self.submission_seconds / self.functions
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How children are enclosed, and with what."""
+
+    mode: Mode
+    python: str
+    uid: int | None = None  # the first sandbox uid; worker slot n uses uid + n
+    read_paths: tuple = ()  # jail: what the child can read (Python, its libraries)
+    hidden_paths: tuple = ()  # jail: evaluation libraries covered inside the child's world
+    banned: tuple = ()  # top-level modules graded code may not import

@@ -1,0 +1,254 @@
+"""The two state machines that decide blame, driven by scripted fake children (no process, no
+submission): the channel reader (which call an ending is charged to) and the sandbox's retry
+loop (restarts, strikes, time budgets, files that did not import)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from autograder.sandbox import runner
+from autograder.sandbox.channel import MAX_BANNED, STRIKES, OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.settings import Isolation, Limits, Mode
+
+LIMITS = Limits(call_seconds=1, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
+CALLS = [
+    {"fn": "alpha", "file": "metrics.py"},
+    {"fn": "alpha", "file": "metrics.py"},
+    {"fn": "beta", "file": "metrics.py"},
+    {"fn": "beta", "file": "metrics.py"},
+    {"fn": "write_run", "file": "runs.py"},
+]
+
+
+def imported(*names, error=None):
+    events = []
+    for name in names:
+        events.append(("message", {"importing": name}))
+        events.append(("message", {"imported": name, **({"error": error} if error and name == "metrics.py" else {})}))
+    return events
+
+
+def answers(*indexes):
+    return [("message", {"i": index, "value": {"type": "float", "value": 0.5}, "t": 0.001}) for index in indexes]
+
+
+@dataclass
+class ScriptedChild:
+    """A child that sends exactly ``events`` (channel messages, then how it ended)."""
+
+    events: list
+    pid_parent: bool = True
+    watched: list = field(default_factory=list)
+
+    def messages(self, deadline_of, line_limit):
+        for event in self.events:
+            deadline_of(), line_limit()  # the reader's clocks are consulted as with a real child
+            yield event
+
+    def launched(self, pid):
+        return self.pid_parent
+
+    def watch(self, pid):
+        self.watched.append(pid)
+
+
+def read(events, mode=Mode.UID, skip=(), skip_files=(), start=0, child=None):
+    result = SandboxResult(outcomes=[None] * len(CALLS))
+    reader = Reader(CALLS, start, set(skip), set(skip_files), result, {}, mode)
+    child = child or ScriptedChild(events)
+    ending = reader.read(child, LIMITS, deadline=float("inf"))
+    return reader, result, ending
+
+
+READER_CASES = [
+    # (id, events, ending, {call index: outcome status}, what blame returns)
+    (
+        "all-answered",
+        imported("metrics.py", "runs.py") + answers(0, 1, 2, 3, 4) + [("message", {"done": True})],
+        "done",
+        {0: "value", 4: "value"},
+        None,
+    ),
+    (
+        "hang-in-call-2",
+        imported("metrics.py", "runs.py") + answers(0, 1) + [("timeout",)],
+        "timeout",
+        {0: "value", 1: "value", 2: "timeout"},
+        2,
+    ),
+    (
+        "dies-in-call-3",
+        imported("metrics.py", "runs.py") + answers(0, 1, 2) + [("eof",)],
+        "eof",
+        {2: "value", 3: "crash"},
+        3,
+    ),
+    (
+        "dies-importing-runs",
+        imported("metrics.py") + [("message", {"importing": "runs.py"}), ("eof",)],
+        "eof",
+        {},
+        "runs.py",
+    ),
+    ("answer-out-of-order", imported("metrics.py", "runs.py") + answers(0, 2), "garbage", {0: "value", 1: "crash"}, 1),
+    ("answer-twice", imported("metrics.py", "runs.py") + answers(0, 1, 1), "garbage", {0: "value", 1: "crash"}, 1),
+    (
+        "done-too-early",
+        imported("metrics.py", "runs.py") + answers(0) + [("message", {"done": True})],
+        "garbage",
+        {1: "crash"},
+        1,
+    ),
+    ("garbage-line", imported("metrics.py", "runs.py") + [("garbage", b"{not json")], "garbage", {0: "crash"}, 0),
+    ("jail-pid-in-uid-mode", [("message", {"jail_pid": 4242})], "garbage", {}, 0),
+    (
+        "import-message-after-calls",
+        imported("metrics.py", "runs.py") + answers(0) + [("message", {"importing": "metrics.py"})],
+        "garbage",
+        {1: "crash"},
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "events, ending, statuses, blamed", [row[1:] for row in READER_CASES], ids=[row[0] for row in READER_CASES]
+)
+def test_reader_charges_the_call_under_way(events, ending, statuses, blamed):
+    """Does the reader end as the child did, and charge the ending to the call (or import) under way?"""
+    reader, result, got = read(events)
+    assert got == ending
+    if ending != "done":
+        assert reader.blame(got, "exit status 1", "") == blamed
+    for index, status in statuses.items():
+        assert result.outcomes[index] is not None and result.outcomes[index].status == status, index
+    if blamed in ("metrics.py", "runs.py"):
+        assert result.imports[blamed].status == OutcomeStatus.CRASH
+
+
+def test_reader_skips_the_calls_of_a_file_that_did_not_import():
+    """When metrics.py raises on import, is the next call expected the first of runs.py?"""
+    _, result, ending = read(
+        imported("metrics.py", "runs.py", error={"type": "SyntaxError"}) + answers(4) + [("message", {"done": True})]
+    )
+    assert ending == "done" and result.imports["metrics.py"].status == OutcomeStatus.ERROR
+    assert result.outcomes[4].status == OutcomeStatus.VALUE and result.outcomes[0] is None
+
+
+def test_reader_accepts_the_jail_pid_only_first_and_from_its_launcher():
+    """In a jail, is the PID 1 report watched when it comes first from the launcher's child, and
+    garbage otherwise?"""
+    child = ScriptedChild(
+        [("message", {"jail_pid": 77})]
+        + imported("metrics.py", "runs.py")
+        + answers(0, 1, 2, 3, 4)
+        + [("message", {"done": True})]
+    )
+    _, _, ending = read(None, mode=Mode.JAIL, child=child)
+    assert ending == "done" and child.watched == [77]
+    forged = ScriptedChild([("message", {"jail_pid": 77})], pid_parent=False)
+    assert read(None, mode=Mode.JAIL, child=forged)[2] == "garbage" and forged.watched == []
+    late = ScriptedChild(imported("metrics.py") + [("message", {"jail_pid": 77})])
+    assert read(None, mode=Mode.JAIL, child=late)[2] == "garbage"
+
+
+def test_reader_keeps_a_bounded_record_of_banned_imports():
+    """Is every banned import attributed to what was running, and are at most MAX_BANNED kept?"""
+    tries = [("message", {"banned_import": f"ir_measures.m{n}"}) for n in range(MAX_BANNED + 5)]
+    _, result, _ = read(
+        imported("metrics.py", "runs.py") + answers(0) + tries + answers(1, 2, 3, 4) + [("message", {"done": True})]
+    )
+    assert len(result.banned_imports) == MAX_BANNED
+    assert {during for _, during in result.banned_imports} == {"alpha"}
+
+
+# ---------------------------------------------------------------- the retry loop
+
+
+class Script:
+    """Fake children for ``runner.run``: each plays the calls from where the loop restarts it, as
+    ``behaviour[index]`` says (``ok``, ``hang`` or ``crash``); an import listed in ``imports`` ends
+    the child while importing."""
+
+    def __init__(self, behaviour: dict, imports: dict | None = None):
+        self.behaviour, self.imports, self.started = behaviour, imports or {}, []
+
+    def __call__(self, isolation, config, env, work, output, received):
+        self.started.append(config["start"])
+        events = []
+        for name in ("metrics.py", "runs.py"):
+            if name in config["skip_files"]:
+                continue
+            events.append(("message", {"importing": name}))
+            if self.imports.get(name) == "crash":
+                return Fake(events + [("eof",)])
+            events.append(("message", {"imported": name}))
+        for index in range(config["start"], len(CALLS)):
+            call = CALLS[index]
+            if call["fn"] in config["skip"] or call["file"] in config["skip_files"]:
+                continue
+            what = self.behaviour.get(index, "ok")
+            if what == "hang":
+                return Fake(events + [("timeout",)])
+            if what == "crash":
+                return Fake(events + [("eof",)])
+            events += answers(index)
+        return Fake(events + [("message", {"done": True})])
+
+
+@dataclass
+class Fake(ScriptedChild):
+    received: int = 0
+
+    def kill(self, isolation, uid):
+        return "exit status 1"
+
+
+def loop(script: Script):
+    isolation = Isolation(Mode.NONE, "python3")
+    return runner.run(None, [], CALLS, LIMITS, isolation, start_child=script)
+
+
+def statuses(result):
+    return [str(outcome.status) for outcome in result.outcomes]
+
+
+def test_loop_restarts_after_a_hang_and_goes_on_with_the_next_call():
+    """Does a hanging call cost that call only, a fresh child continuing with the next one?"""
+    script = Script({1: "hang"})
+    result = loop(script)
+    assert statuses(result) == ["value", "timeout", "value", "value", "value"]
+    assert script.started == [0, 2] and result.restarts == 1
+
+
+def test_loop_gives_up_on_a_function_after_its_strikes():
+    """Does a function that crashes twice lose its other calls, and only those?"""
+    script = Script({0: "crash", 1: "crash"})
+    assert STRIKES == 2
+    result = loop(script)
+    assert statuses(result) == ["crash", "crash", "value", "value", "value"]
+    script = Script({2: "crash", 3: "crash"})
+    result = loop(script)
+    assert statuses(result)[2:4] == ["crash", "crash"] and result.outcomes[4].status == OutcomeStatus.VALUE
+    assert statuses(loop(Script({2: "hang"}))) == ["value", "value", "timeout", "value", "value"]
+
+
+def test_loop_charges_a_crash_on_import_to_its_file():
+    """When runs.py kills the child while importing, do its calls end 'not run: did not import' and
+    metrics.py's calls all run?"""
+    result = loop(Script({}, imports={"runs.py": "crash"}))
+    assert statuses(result)[:4] == ["value"] * 4
+    assert result.outcomes[4].status == OutcomeStatus.NOT_RUN and "did not import" in result.outcomes[4].detail
+    assert result.imports["runs.py"].status == OutcomeStatus.CRASH
+
+
+def test_loop_stops_a_function_whose_time_budget_is_spent():
+    """When a function's calls have used its time budget, are its other calls not run, saying why?"""
+    limits = Limits(call_seconds=1, submission_seconds=1.5, memory_mb=256, output_kb=4, functions=3)
+    script = Script({0: "hang"})
+    result = runner.run(None, [], CALLS, limits, Isolation(Mode.NONE, "python3"), start_child=script)
+    assert result.outcomes[0].status == OutcomeStatus.TIMEOUT
+    assert result.outcomes[1].status == OutcomeStatus.NOT_RUN and "time budget" in result.outcomes[1].detail
+    assert result.outcomes[2].status == OutcomeStatus.VALUE

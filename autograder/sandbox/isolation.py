@@ -19,7 +19,9 @@ from autograder.sandbox import runner
 from autograder.sandbox.channel import OutcomeStatus
 from autograder.sandbox.settings import Isolation, Limits, Mode
 
-DEFAULT_UID = 64000
+#: The first uid children run as when the grader is root (worker slot n uses uid + n).
+#: ``$LAB05_SANDBOX_UID`` moves the range, e.g. for two graders (or test runs) on one machine.
+DEFAULT_UID = int(os.environ.get("LAB05_SANDBOX_UID") or 64000)
 SANDBOX_USER = "lab05-student"  # the account setup.sh creates on Gradescope
 SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/localtime")
 

@@ -173,10 +173,11 @@ class Script:
     the child while importing."""
 
     def __init__(self, behaviour: dict, imports: dict | None = None):
-        self.behaviour, self.imports, self.started = behaviour, imports or {}, []
+        self.behaviour, self.imports, self.started, self.configs = behaviour, imports or {}, [], []
 
     def __call__(self, isolation, config, env, work, output, received):
         self.started.append(config["start"])
+        self.configs.append(config)
         events = []
         for name in ("metrics.py", "runs.py"):
             if name in config["skip_files"]:
@@ -220,7 +221,16 @@ def test_loop_restarts_after_a_hang_and_goes_on_with_the_next_call():
     script = Script({1: "hang"})
     result = loop(script)
     assert statuses(result) == ["value", "timeout", "value", "value", "value"]
-    assert script.started == [0, 2] and result.restarts == 1
+    assert script.started == [0, 2, 4] and result.restarts == 1  # 4: runs.py's own child
+
+
+def test_each_graded_file_gets_children_of_its_own():
+    """Does each graded file run in children that import only it, in a scratch space of its own
+    (so one file's functions filling the disk cost only them)?"""
+    script = Script({})
+    loop(script)
+    assert [config["skip_files"] for config in script.configs] == [["runs.py"], ["metrics.py"]]
+    assert script.configs[0]["work_dir"] != script.configs[1]["work_dir"]
 
 
 def test_loop_gives_up_on_a_function_after_its_strikes():

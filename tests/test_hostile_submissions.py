@@ -442,7 +442,20 @@ HOSTILE = [
                 S["metrics.py"],
             )
         ),
-        zero=frozenset({"write_run"}),
+        score=(100, 100),  # write_run runs in children of its own, with a fresh scratch space
+    ),
+    Hostile(
+        "fill-the-disk-in-runs",
+        files(
+            runs_py=early(
+                "import os\nfor folder in ['/tmp', '.', os.path.expanduser('~')]:\n"
+                "    try:\n        with open(os.path.join(folder, 'filler'), 'wb') as out:\n"
+                "            for _ in range(4096):\n                out.write(b'0' * (1 << 20))\n"
+                "    except OSError:\n        pass\n",
+                S["runs.py"],
+            )
+        ),
+        loses=frozenset({"write_run"}),  # its checks of refused arguments pass: it raises before writing
         message=("write_run", "No space left on device"),
     ),
     Hostile(
@@ -475,7 +488,7 @@ HOSTILE = [
         """,
         ),
         zero=frozenset({"precision_at_k", "recall_at_k", "largest_differences"}),
-        message=("precision_at_k", "a subclass of float"),
+        message=("precision_at_k", "a float subclass that redefines"),
     ),
     Hostile(
         "special-values",

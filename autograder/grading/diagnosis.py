@@ -9,6 +9,8 @@ matches: on telling cases it gives the right answer, which the variant does not.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autograder.grading import judge
 from autograder.grading.inputs import resolve
 from autograder.grading.results import Diagnosis
@@ -16,6 +18,7 @@ from autograder.lab import misconceptions, trec, variants
 from autograder.sandbox.channel import OutcomeStatus
 
 MATCH_SHARE = 0.9
+UNCUT = 10**6  # a k no search function reaches: the rows of a writer that does not cut at k
 MIN_TELLING = 2
 
 
@@ -76,7 +79,10 @@ def _run_evidence(item, scenarios, tables_by_scenario):
         if table is None or _rows_equal(table, variants.rows(scenario)):
             continue
         telling += 1
-        if any(_rows_equal(table, rows) for rows in item.variants["write_run"](scenario)):
+        candidates = list(item.variants["write_run"](scenario))
+        if scenario.overfull:  # not cutting at k is a mistake of its own: the variant may come with it
+            candidates += item.variants["write_run"](replace(scenario, k=UNCUT))
+        if any(_rows_equal(table, rows) for rows in candidates):
             matched += 1
     return telling, matched
 
@@ -106,7 +112,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables) -> di
         by_function.setdefault(planned.case.function, []).append(planned)
     for function in sorted(failing_functions):
         if function == "write_run":
-            scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables}
+            scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables and not s.raises}
             run_checks = [c.name for c in plan.rubric.checks if c.function == "write_run"]
             for item in misconceptions.for_function(function):
                 telling, matched = _run_evidence(item, scenarios, run_tables)

@@ -1,9 +1,12 @@
-"""Judging one call: the child's tagged answer against the expected value.
+"""Judging one call: the child's tagged answer against the expected value, by value.
 
-Values arrive as the harness's tagged JSON (``harness.encode``) and are decoded here into
-plain Python values; anything that is not an honest number where a number is due (a bool,
-a float subclass, a string, NaN, inf, None...) fails with a message saying what came back.
-Numbers pass within 1e-6, absolute or relative.
+Values arrive in the child's tagged JSON (``sandbox/child/values.py``): numbers, sequences and
+mappings as their base values, whatever their type (a namedtuple, an OrderedDict, numpy's
+numbers and arrays, Fraction, Decimal). Decoded here, they pass when they equal the expected
+value: numbers within 1e-6 (absolute or relative), sequences item by item, mappings key by key.
+What is not an honest value where one is due (a bool, a string, NaN, inf, None, an object whose
+class redefines how it compares or converts) fails with a message saying what came back and what
+the contract asks for.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from autograder.lab.cases import RAISES
 from autograder.lab.spec import TOLERANCE
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
-NUMBER_TYPES = ("int", "float", "fraction", "decimal")
+NUMBER_TYPES = ("int", "float")
+SEQUENCE_TYPES = ("list", "tuple")
+MAX_DEPTH = 6  # nesting kept of a returned value (the child encodes no deeper)
 
 
 class Unacceptable(ValueError):
@@ -23,7 +28,7 @@ class Unacceptable(ValueError):
 def number(encoded) -> float:
     """The number in an encoded value; ``Unacceptable`` says what came back instead."""
     kind = encoded.get("type") if isinstance(encoded, dict) else None
-    if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+    if kind in NUMBER_TYPES:
         value = encoded.get("value")
         if isinstance(value, str):
             raise Unacceptable(f"returned {value}, not a number")
@@ -33,7 +38,17 @@ def number(encoded) -> float:
             return float(value)
         except OverflowError:
             raise Unacceptable("returned a number too large to compare") from None
-    raise Unacceptable(f"returned {describe(encoded)}, expected a number")
+    raise Unacceptable(f"returned {describe(encoded)}")
+
+
+_PLAIN = {
+    "float": "a plain number, e.g. float(x)",
+    "int": "a plain number, e.g. int(x)",
+    "list": "a plain list",
+    "tuple": "a plain tuple",
+    "dict": "a plain dict",
+    "str": "a plain str",
+}
 
 
 def describe(encoded) -> str:
@@ -41,22 +56,30 @@ def describe(encoded) -> str:
     if not isinstance(encoded, dict):
         return "an unreadable value"
     kind = encoded.get("type")
+    named = f" ({encoded['name']})" if isinstance(encoded.get("name"), str) else ""
     if kind == "None":
         return "None (is a return statement missing?)"
     if kind == "bool":
-        return f"the bool {encoded.get('value')}"
+        return f"the bool {encoded.get('value')}{named}"
     if kind == "str":
         return f"the string {str(encoded.get('value'))[:60]!r}"
-    if kind in ("list", "tuple", "dict"):
-        return f"a {kind} of {encoded.get('length')} items"
+    if kind in (*SEQUENCE_TYPES, "dict"):
+        return f"a {kind} of {encoded.get('length')} items{named}"
+    if kind in NUMBER_TYPES:
+        return f"the number {encoded.get('value')}{named}"
     if kind == "other":
-        bases = encoded.get("bases") or []
+        bases = [base for base in encoded.get("bases") or [] if isinstance(base, str)]
+        redefines = [name for name in encoded.get("redefines") or [] if isinstance(name, str)]
+        if bases and redefines:
+            return (
+                f"an object of type {encoded.get('name')}, a {bases[0]} subclass that redefines "
+                f"{', '.join(redefines[:4])}: its value cannot be read; return {_PLAIN.get(bases[0], 'a plain value')}"
+            )
         made = f", a subclass of {bases[0]}" if bases else ""
-        return f"an object of type {encoded.get('name')}{made} (return a plain number, e.g. float(x))"
+        return f"an object of type {encoded.get('name')}{made}"
+    if kind == "too-deep":
+        return "a value nested too deeply to read"
     return f"a value of type {kind}"
-
-
-MAX_DEPTH = 6  # nesting kept of a returned value (the harness encodes no deeper)
 
 
 def plain(encoded, depth: int = 0):
@@ -65,13 +88,13 @@ def plain(encoded, depth: int = 0):
         if not isinstance(encoded, dict) or depth > MAX_DEPTH:
             return None
         kind = encoded.get("type")
-        if kind in NUMBER_TYPES or (isinstance(kind, str) and kind.startswith("numpy.")):
+        if kind in NUMBER_TYPES:
             value = encoded.get("value")
             return value if isinstance(value, (int, float, str)) else None
         if kind in ("bool", "str"):
             return str(encoded.get("value"))[:2000] if kind == "str" else bool(encoded.get("value"))
         items = encoded.get("items")
-        if kind in ("list", "tuple") and isinstance(items, list):
+        if kind in SEQUENCE_TYPES and isinstance(items, list):
             return [plain(item, depth + 1) for item in items[:50]]
         if kind == "dict" and isinstance(items, list):
             return {
@@ -90,21 +113,22 @@ def close(actual: float, expected: float) -> bool:
     return abs(actual - expected) <= TOLERANCE or abs(actual - expected) <= TOLERANCE * abs(expected)
 
 
-def difference(encoded, expected) -> str | None:
+def difference(encoded, expected, returns: str = "") -> str | None:
     """None when ``encoded`` equals ``expected`` (with tolerance), else why not; anything the
-    grader cannot read is simply not equal (the child's JSON is never trusted to be well formed)."""
+    grader cannot read is simply not equal (the child's JSON is never trusted to be well formed).
+    ``returns``: what the function returns, in the contract's words (for a wrong kind of value)."""
     try:
-        return _compare(encoded, expected)
+        return _compare(encoded, expected, returns)
     except (TypeError, ValueError, OverflowError, RecursionError, AttributeError, KeyError):
         return "returned a value the grader cannot read"
 
 
-def _compare(encoded, expected) -> str | None:
+def _compare(encoded, expected, returns: str = "") -> str | None:
     if isinstance(expected, (bool, int, float)):
         try:
             value = number(encoded)
         except Unacceptable as problem:
-            return str(problem)
+            return f"{problem}, expected {returns or 'a number'}"
         return None if close(value, float(expected)) else f"returned {value!r}, expected {expected!r}"
     if isinstance(expected, str):
         kind = encoded.get("type") if isinstance(encoded, dict) else None
@@ -113,8 +137,8 @@ def _compare(encoded, expected) -> str | None:
         return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
     if isinstance(expected, (list, tuple)):
         kind = encoded.get("type") if isinstance(encoded, dict) else None
-        if kind not in ("list", "tuple"):
-            return f"returned {describe(encoded)}, expected {_container(expected)} of {len(expected)}"
+        if kind not in SEQUENCE_TYPES:
+            return f"returned {describe(encoded)}, expected {returns or f'a list or tuple of {len(expected)}'}"
         items = encoded.get("items")
         if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
             return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
@@ -126,7 +150,7 @@ def _compare(encoded, expected) -> str | None:
     if isinstance(expected, dict):
         kind = encoded.get("type") if isinstance(encoded, dict) else None
         if kind != "dict":
-            return f"returned {describe(encoded)}, expected a dict of {len(expected)} items"
+            return f"returned {describe(encoded)}, expected {returns or f'a dict of {len(expected)} items'}"
         got: dict[str, object] = {}
         items = encoded.get("items")
         if not isinstance(items, list) or encoded.get("length") != len(items):
@@ -150,22 +174,19 @@ def _compare(encoded, expected) -> str | None:
     return f"cannot compare with {expected!r}"
 
 
-def _container(expected) -> str:
-    return "a tuple" if isinstance(expected, tuple) else "a list"
-
-
 def wants_error(expected) -> bool:
     """Is ``expected`` the outcome of a call that must raise (``cases.raises``)?"""
     return isinstance(expected, dict) and set(expected) == {RAISES}
 
 
-def verdict(outcome: Outcome, expected) -> tuple[CaseStatus, str]:
-    """``(status, message)`` of one call against its expected value or expected error."""
+def verdict(outcome: Outcome, expected, returns: str = "") -> tuple[CaseStatus, str]:
+    """``(status, message)`` of one call against its expected value or expected error;
+    ``returns`` names, in the contract's words, what the function returns."""
     must_raise = wants_error(expected)
     if outcome.status == OutcomeStatus.VALUE:
         if must_raise:
             return CaseStatus.FAIL, f"returned {plain(outcome.value)!r}, expected it to raise {expected[RAISES]}"
-        problem = difference(outcome.value, expected)
+        problem = difference(outcome.value, expected, returns)
         return (CaseStatus.PASS, "") if problem is None else (CaseStatus.FAIL, problem)
     if outcome.status == OutcomeStatus.ERROR:
         error = outcome.error or {}

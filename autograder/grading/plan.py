@@ -165,12 +165,17 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         "calls": calls,
         "results": {name: scenario.results for name, scenario in planned_scenarios.items()},
         "queries": {name: [list(q) for q in scenario.queries] for name, scenario in planned_scenarios.items()},
+        "overfull": sorted(name for name, scenario in planned_scenarios.items() if scenario.overfull),
     }
     pools = {
         check.function: random_pool(rubric, check.function) for check in rubric.checks if check.kind == CheckKind.RANDOM
     }
-    canonical, properties = {}, {}
+    canonical: dict[str, str] = {}
+    properties: dict[str, tuple] = {}
     for name, scenario in planned_scenarios.items():
+        if scenario.raises:  # no file to compare: the call must raise
+            canonical[name], properties[name] = "", ([], [])
+            continue
         canonical[name] = scenario.expected_text()
         table = trec.rows(canonical[name])
         searches = [[text, scenario.k] for _, text in scenario.queries]

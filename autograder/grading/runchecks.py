@@ -32,13 +32,15 @@ class RunFile:
     problem: str | None
     canonical: bool = False  # byte for byte the reference writer's file
     text: str = ""  # the file (when not canonical), the key of its evaluation
+    raised: tuple = ()  # the exception's classes, when write_run raised
 
 
 def read(outcome: Outcome, canonical: str) -> RunFile:
     """The run file a write_run call returned (``canonical``: the reference writer's text)."""
     if outcome.status != OutcomeStatus.VALUE:
         _, message = judge.verdict(outcome, None)
-        return RunFile(None, [], f"write_run {message}")
+        raised = tuple((outcome.error or {}).get("mro", ())) if outcome.status == OutcomeStatus.ERROR else ()
+        return RunFile(None, [], f"write_run {message}", raised=raised)
     value = outcome.value if isinstance(outcome.value, dict) else {}
     if value.get("type") != "runfile":
         return RunFile(None, [], "write_run returned, but the grader got no run file back")
@@ -216,11 +218,17 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
                 found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, problem))
             continue
         public = scenario.public
+        if scenario.raises:
+            if CheckKind.RUN_FORMAT in names:
+                found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run))
+            continue
         if CheckKind.RUN_FORMAT in names:
             properties = dict.fromkeys(format_names) if equivalent_file else format_problems(table or [], scenario)
+            lacking = None if equivalent_file or table is None else lacks(table, scenario)
             for number, (what, wrong) in enumerate(properties.items()):
                 if problem and (table is None or what.startswith("6 columns")):
                     wrong = problem
+                wrong = wrong or lacking  # a property of lines that are not there holds of nothing
                 found[names[CheckKind.RUN_FORMAT]].append(
                     _property_case(f"format-{name}-{number}", scenario, what, wrong, public)
                 )
@@ -276,6 +284,33 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
             )
         )
     return found
+
+
+def lacks(table: list[list[str]], scenario: Scenario) -> str | None:
+    """What the file lacks to be checked at all: a line for every query with results (its format
+    properties would hold vacuously of an empty or garbage file), or None."""
+    present = {row[0] for row in table if len(row) == trec.COLUMNS}
+    wanted = [query_id for query_id, text in scenario.queries if scenario.results[text][: scenario.k]]
+    missing = [query_id for query_id in wanted if query_id not in present]
+    if not missing:
+        return None
+    return (
+        f"the file has no line of 6 columns for quer{'ies' if len(missing) > 1 else 'y'} "
+        f"{', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}: its format cannot be checked on lines "
+        "that are not there"
+    )
+
+
+def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
+    """write_run called with arguments the contract refuses: it must raise ``scenario.raises``."""
+    if scenario.raises in run.raised:
+        return CaseResult(f"format-{name}", scenario.description, scenario.public, CaseStatus.PASS)
+    message = (
+        f"{run.problem}; expected {scenario.raises}"
+        if run.problem
+        else f"write_run returned without an error; expected it to raise {scenario.raises}"
+    )
+    return CaseResult(f"format-{name}", scenario.description, scenario.public, CaseStatus.FAIL, message)
 
 
 def _property_case(case_id, scenario, what, wrong, public) -> CaseResult:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from autograder.grading import judge, runchecks
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult
-from autograder.lab.spec import CheckKind
+from autograder.lab.spec import RETURNS, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 
@@ -22,8 +22,8 @@ def _json(value):
 
 def call_case(planned, outcome: Outcome) -> CaseResult:
     """One call's case result; passing Cranfield cases are kept lean (there are thousands)."""
-    status, message = judge.verdict(outcome, planned.expected)
     case = planned.case
+    status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function])
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(case.id, "", case.public, status)
     traceback = tuple((outcome.error or {}).get("traceback", ())) if outcome.status == OutcomeStatus.ERROR else ()

@@ -22,6 +22,8 @@ class Scenario:
     queries: tuple  # ((query_id, text), ...) in the order given to write_run
     k: int
     description: str
+    overfull: bool = False  # search_fn returns more than k results: write_run must cut at k
+    raises: str = ""  # the error write_run must raise for these arguments (no file is checked)
 
     def expected_rows(self) -> list[tuple]:
         """The rows the right writer writes: (query_id, "Q0", doc_id, rank, score, system)."""
@@ -77,7 +79,8 @@ def small_scenarios() -> list[Scenario]:
             {"alpha": hits("A", [9, 8, 7, 6, 5, 4, 3, 2]), "beta": hits("B", [3, 2, 1])},
             (("1", "alpha"), ("2", "beta")),
             3,
-            "k=3 with up to 8 results: at most 3 lines per query",
+            "k=3 and a search_fn that returns up to 8 results: write_run writes the first 3 of each query",
+            overfull=True,
         ),
         Scenario(
             "no-results",
@@ -118,6 +121,24 @@ def small_scenarios() -> list[Scenario]:
             (("3", "q"),),
             10,
             "doc ids with letters, punctuation and non-ASCII (UTF-8)",
+        ),
+        Scenario(
+            "bad-k",
+            "sys_bad",
+            {"q": hits("K", [1.0])},
+            (("1", "q"),),
+            0,
+            "k=0 is not a positive integer: ValueError",
+            raises="ValueError",
+        ),
+        Scenario(
+            "bad-name",
+            "my run",
+            {"q": hits("N", [1.0])},
+            (("1", "q"),),
+            10,
+            "a system name with a space would add a column: ValueError",
+            raises="ValueError",
         ),
     ]
 

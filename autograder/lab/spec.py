@@ -28,6 +28,21 @@ METRIC_FUNCTIONS = (
 #: The API: function -> the graded file it lives in, in the handout's order.
 FUNCTIONS = {**dict.fromkeys(METRIC_FUNCTIONS, "metrics.py"), "write_run": "runs.py"}
 
+#: What each function returns, in the contract's words (messages say what was expected).
+RETURNS = {
+    "confusion_matrix": "a tuple (tp, fp, fn, tn) of 4 integers",
+    "accuracy": "a number between 0 and 1",
+    "precision_at_k": "a number between 0 and 1",
+    "recall_at_k": "a number between 0 and 1",
+    "reciprocal_rank": "a number between 0 and 1",
+    "average_precision": "a number between 0 and 1",
+    "dcg_at_k": "a number (0 or more)",
+    "ndcg_at_k": "a number between 0 and 1",
+    "evaluate": "a dict {query_id: score} over every query of the qrels",
+    "largest_differences": "a list of query ids",
+    "write_run": "nothing (it writes the run file)",
+}
+
 #: Where the notes explain each function (the stubs and the feedback point there).
 NOTES_PART = {
     "confusion_matrix": "Part II",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.sandbox import cleanup
@@ -34,6 +35,19 @@ def _environment(home: str) -> dict:
     }
 
 
+@dataclass
+class _Progress:
+    """What the children of one submission have used and spent so far (shared across restarts)."""
+
+    strikes: dict = field(default_factory=dict)  # function -> crashes and hangs
+    spent: dict = field(default_factory=dict)  # function -> seconds its calls used
+    skip: set = field(default_factory=set)  # functions whose other calls are not run
+    failed_files: set = field(default_factory=set)  # graded files that did not import
+    budget_gone: set = field(default_factory=set)  # functions that used up their time budget
+    received: int = 0  # channel bytes so far, all children together
+    timed_out: bool = False  # the submission's time limit ran out
+
+
 def run(
     lab_dir: Path,
     job_files: list,
@@ -44,20 +58,55 @@ def run(
     start_child=ChildProcess,
 ) -> SandboxResult:
     """Run ``calls`` (``[{"fn", "file"}, ...]``, the job's call list) against the ``lab05``
-    package in ``lab_dir``; the job files hold the calls' inputs. ``start_child`` starts one
-    child (``ChildProcess``; the tests script fake ones to drive the retry loop)."""
+    package in ``lab_dir``; the job files hold the calls' inputs. Each graded file gets children
+    of its own, with a fresh scratch space (what one file's functions do to the disk or the
+    process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
+    tests script fake ones to drive the retry loop)."""
     started = time.monotonic()
     uid = isolation.uid + slot if isolation.uid is not None else None
     result = SandboxResult(outcomes=[None] * len(calls))
     output = {"stdout": Capture(limits.output_kb << 10), "stderr": Capture(limits.output_kb << 10)}
-    strikes: dict[str, int] = {}
-    spent: dict[str, float] = {}  # seconds each function has used
-    received = 0  # channel bytes so far, all children together
-    skip: set[str] = set()  # functions whose other calls are not run
-    skip_files: set[str] = set()  # graded files that did not import
-    budget_gone: set[str] = set()  # functions that used up their time budget
-    start = 0
+    progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
+    if isolation.mode == Mode.UID:
+        assert uid is not None  # the uid mode always has a sandbox uid (isolation.choose)
+        cleanup.private_to(lab_dir, uid)
+    files = list(dict.fromkeys(call["file"] for call in calls))
+    for file in files:
+        if progress.timed_out:
+            break
+        others = set(files) - {file}
+        _run_file(
+            file,
+            others,
+            lab_dir,
+            job_files,
+            calls,
+            limits,
+            isolation,
+            uid,
+            output,
+            progress,
+            result,
+            deadline,
+            start_child,
+        )
+    for index, outcome in enumerate(result.outcomes):
+        if outcome is None:
+            result.outcomes[index] = Outcome(
+                OutcomeStatus.NOT_RUN, detail=_not_run(calls[index], result, progress, limits, deadline)
+            )
+    result.stdout, result.stderr = output["stdout"].text(), output["stderr"].text()
+    result.elapsed = time.monotonic() - started
+    return result
+
+
+def _run_file(
+    file, others, lab_dir, job_files, calls, limits, isolation, uid, output, progress, result, deadline, start_child
+) -> None:
+    """The calls of one graded file, in children that import only it, restarted after each
+    crash or hang (``channel.Reader`` says which call to blame)."""
+    start = next(index for index, call in enumerate(calls) if call["file"] == file)
     with tempfile.TemporaryDirectory(prefix="lab05-child-") as scratch_dir:
         scratch = Path(scratch_dir)
         os.chmod(scratch, 0o711)
@@ -65,21 +114,19 @@ def run(
         work.mkdir()
         jail_root.mkdir()
         if isolation.mode == Mode.UID:
-            assert uid is not None  # the uid mode always has a sandbox uid (isolation.choose)
             os.chown(work, uid, uid)
             os.chmod(work, 0o700)
-            cleanup.private_to(lab_dir, uid)
         processes = limits.processes
         if isolation.mode == Mode.JAIL and os.getuid() != 0:
             processes += cleanup.count_tasks(os.getuid())
-        home = "/scratch" if isolation.mode == Mode.JAIL else str(work)
-        env = _environment(home)
+        env = _environment("/scratch" if isolation.mode == Mode.JAIL else str(work))
         while True:
+            skip_files = others | progress.failed_files
             config = {
                 "jobs": [str(path) for path in job_files],
                 "lab_dir": str(lab_dir),
                 "start": start,
-                "skip": sorted(skip),
+                "skip": sorted(progress.skip),
                 "skip_files": sorted(skip_files),
                 "isolation": isolation.mode,
                 "uid": uid,
@@ -97,53 +144,50 @@ def run(
                     "cpu_seconds": limits.submission_seconds + 5,
                 },
             }
-            child = start_child(isolation, config, env, work, output, received)
-            state = Reader(calls, start, skip, skip_files, result, spent, isolation.mode)
+            child = start_child(isolation, config, env, work, output, progress.received)
+            state = Reader(calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode)
             try:
                 ending = state.read(child, limits, deadline)
             finally:
                 how = child.kill(isolation, uid)
-                received = child.received
+                progress.received = child.received
             if ending == "done":
-                break
+                return
             blamed = state.blame(ending, how, output["stderr"].text())
             if blamed is None:  # nothing left to run, or the submission's time is up
-                break
+                return
             function = calls[blamed]["fn"] if isinstance(blamed, int) else None
             if function:
-                strikes[function] = strikes.get(function, 0) + 1
+                progress.strikes[function] = progress.strikes.get(function, 0) + 1
                 out_of_budget = ending == "timeout" and state.budget_ran_out
-                if strikes[function] >= STRIKES or out_of_budget:
-                    skip.add(function)
+                if progress.strikes[function] >= STRIKES or out_of_budget:
+                    progress.skip.add(function)
                     if out_of_budget:
-                        budget_gone.add(function)
+                        progress.budget_gone.add(function)
                 start = max(blamed + 1, state.next_index)
             else:
-                skip_files.add(blamed)
+                progress.failed_files.add(blamed)
                 start = state.next_index
             result.restarts += 1
             if time.monotonic() >= deadline:
+                progress.timed_out = True
                 result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
-                break
+                return
             if start >= len(calls):
-                break
-    for index, outcome in enumerate(result.outcomes):
-        if outcome is None:
-            call = calls[index]
-            if call["file"] in result.imports and result.imports[call["file"]].status != OutcomeStatus.OK:
-                reason = f"lab05/{call['file']} did not import"
-            elif call["fn"] in budget_gone:
-                reason = (
-                    f"{call['fn']} used up its time budget ({limits.function_seconds():.1f} s for all its "
-                    "cases); its other cases were not run"
-                )
-            elif call["fn"] in skip:
-                reason = f"{call['fn']} crashed or hung {STRIKES} times; its other cases were not run"
-            elif time.monotonic() >= deadline:
-                reason = f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
-            else:
-                reason = "not run"
-            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=reason)
-    result.stdout, result.stderr = output["stdout"].text(), output["stderr"].text()
-    result.elapsed = time.monotonic() - started
-    return result
+                return
+
+
+def _not_run(call, result, progress, limits, deadline) -> str:
+    """Why a call never ran."""
+    if call["file"] in result.imports and result.imports[call["file"]].status != OutcomeStatus.OK:
+        return f"lab05/{call['file']} did not import"
+    if call["fn"] in progress.budget_gone:
+        return (
+            f"{call['fn']} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "
+            "its other cases were not run"
+        )
+    if call["fn"] in progress.skip:
+        return f"{call['fn']} crashed or hung {STRIKES} times; its other cases were not run"
+    if time.monotonic() >= deadline:
+        return f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
+    return "not run"

@@ -19,15 +19,12 @@ encoded as tagged JSON (``encode``) so that no object of the submission ever lea
 import collections
 import importlib
 import json
-import math
 import os
 import resource
 import sys
 import time
 import traceback
 
-MAX_ITEMS = 20000  # elements of one returned list or dict that are encoded
-MAX_STRING = 2000  # characters of one returned string
 MAX_RUN_FILE = 16 << 20  # bytes of a run file read back
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
@@ -36,75 +33,13 @@ _channel = -1  # the channel's file descriptor, from the configuration
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the child's own modules, read before enclosing
 import jail
 import probes
+from values import encode
 
 sys.path.pop(0)
 
 
 def send(message) -> None:
     os.write(_channel, (json.dumps(message, separators=(",", ":")) + "\n").encode())
-
-
-# ---------------------------------------------------------------- values leaving the child
-
-
-def _numpy_types():
-    numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return {}, {}
-    floats = {getattr(numpy, n) for n in ("float16", "float32", "float64", "longdouble") if hasattr(numpy, n)}
-    ints = {
-        getattr(numpy, n)
-        for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "intp")
-        if hasattr(numpy, n)
-    }
-    return floats, ints
-
-
-def _float_json(value: float):
-    return value if math.isfinite(value) else repr(value)  # "nan", "inf", "-inf"
-
-
-def encode(value, depth: int = 0):
-    """A tagged JSON form of a returned value; only exact builtin and numpy types pass."""
-    kind = type(value)  # type() cannot be faked by the object, unlike __class__
-    if depth > 6:
-        return {"type": "too-deep"}
-    if value is None:
-        return {"type": "None"}
-    if kind is bool:
-        return {"type": "bool", "value": value}
-    if kind is int:
-        return {"type": "int", "value": value if abs(value) < 1 << 53 else float(value)}
-    if kind is float:
-        return {"type": "float", "value": _float_json(value)}
-    if kind is str:
-        return {"type": "str", "value": value[:MAX_STRING], "truncated": len(value) > MAX_STRING}
-    if kind in (list, tuple):
-        return {
-            "type": kind.__name__,
-            "items": [encode(item, depth + 1) for item in value[:MAX_ITEMS]],
-            "length": len(value),
-        }
-    if kind is dict:
-        items = list(value.items())[:MAX_ITEMS]
-        return {
-            "type": "dict",
-            "items": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items],
-            "length": len(value),
-        }
-    exact = [
-        getattr(sys.modules.get(module), name, None)
-        for module, name in (("fractions", "Fraction"), ("decimal", "Decimal"))
-    ]
-    if kind in exact and kind is not None:  # honest real numbers of the standard library
-        return {"type": kind.__name__.lower(), "value": _float_json(float(value))}
-    floats, ints = _numpy_types()
-    if kind in floats:
-        return {"type": f"numpy.{kind.__name__}", "value": _float_json(float(value))}
-    if kind in ints:
-        return {"type": f"numpy.{kind.__name__}", "value": int(value)}
-    bases = [base.__name__ for base in kind.__mro__[1:] if base.__module__ == "builtins" and base is not object]
-    return {"type": "other", "name": f"{kind.__module__}.{kind.__qualname__}"[:200], "bases": bases[:5]}
 
 
 def describe_error(error: BaseException, lab_dir: str) -> dict:
@@ -136,10 +71,11 @@ def describe_error(error: BaseException, lab_dir: str) -> dict:
 
 
 class Replay:
-    """A search function replaying stored results, recording how it was called."""
+    """A search function replaying stored results, recording how it was called. ``overfull``: it
+    returns every result it holds, more than the k asked for (write_run must cut at k)."""
 
-    def __init__(self, results, titles):
-        self.results, self.titles, self.calls = results, titles, []
+    def __init__(self, results, titles, overfull=False):
+        self.results, self.titles, self.calls, self.overfull = results, titles, [], overfull
 
     def __call__(self, text, k=100):
         self.calls.append([text if isinstance(text, str) else repr(type(text)), k if type(k) is int else repr(k)])
@@ -148,7 +84,8 @@ class Replay:
             raise ValueError("search_fn: that text is not the text of one of the queries given to write_run")
         if type(k) is not int or k < 1:
             raise ValueError(f"search_fn: k must be a positive integer, got {k!r}")
-        return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in hits[:k]]
+        kept = hits if self.overfull else hits[:k]
+        return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in kept]
 
 
 def resolve(value, job, context):
@@ -162,7 +99,8 @@ def resolve(value, job, context):
         if tag == "$measure":
             return probes.measure(arg)
         if tag == "$search":
-            context["search"] = Replay(job["results"][arg], job["tables"].get("titles", {}))
+            overfull = arg in job.get("overfull", ())
+            context["search"] = Replay(job["results"][arg], job["tables"].get("titles", {}), overfull)
             return context["search"]
         if tag == "$queries":
             return [GenericQuery(query_id, text) for query_id, text in job["queries"][arg]]
@@ -289,6 +227,7 @@ def main() -> None:
             data = __import__("pickle").load(part) if path.endswith(".pickle") else json.load(part)
         for key in ("tables", "results", "queries"):
             job[key].update(data.get(key, {}))
+        job.setdefault("overfull", []).extend(data.get("overfull", []))
         job["calls"].extend(data.get("calls", []))
     lab_dir = config["lab_dir"]
     if config["isolation"] != "none":

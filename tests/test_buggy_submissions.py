@@ -79,6 +79,6 @@ def test_correct_variant_gets_no_diagnosis(graded, name):
 
 def test_every_bug_names_a_known_misconception():
     """Does every buggy submission of the suite have its misconception in the library?"""
-    from autograder.lab import misconceptions
+    from autograder.lab.misconceptions import catalogue as misconceptions
 
     assert all(bug.misconception in misconceptions.LIBRARY for bug in buggy.BUGS)

@@ -145,7 +145,7 @@ def test_hidden_cases_never_show_the_answer(batch_run):
     case = next(case for check in result.checks for case in check.cases if case.id == "edge-dcg_at_k-rank-2")
     assert not case.public and case.status == "fail" and abs(case.expected - 2 / math.log2(3)) < 1e-12
     text = json.dumps(gradescope_json.document(result)) + (batch_run[1] / "out" / "ln-dcg" / "feedback.md").read_text()
-    assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (wrong)" in text
+    assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2) (wrong)" in text
     assert "1.26185" not in text and "1.82047" not in text  # neither the answer nor the student's value
 
 

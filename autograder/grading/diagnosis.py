@@ -1,6 +1,6 @@
 """Recognising known misconceptions in a submission's outputs (in the parent, on trusted code).
 
-For each function that lost points, every known wrong variant (``misconceptions.LIBRARY``) is
+For each function that lost points, every known wrong variant (``lab.misconceptions.catalogue.LIBRARY``) is
 run on the inputs of the function's cases. A case is *telling* when the variant's answer
 differs from the right one; the submission shows the misconception when its answers equal
 the variant's on nearly all telling cases (and on at least two). The right solution never
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from autograder.grading import judge
+from autograder.grading import conditions, judge, runchecks, shapes
 from autograder.grading.inputs import resolve
-from autograder.grading.results import Diagnosis
-from autograder.lab import misconceptions, trec, variants
+from autograder.grading.results import CaseStatus, Diagnosis
+from autograder.lab import trec, variants
+from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.sandbox.channel import OutcomeStatus
 
 MATCH_SHARE = 0.9
@@ -102,27 +103,89 @@ def _shown(item, function) -> Diagnosis:
     return Diagnosis(item.id, function, item.title, item.explanation, item.notes)
 
 
-def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables) -> dict[str, list[Diagnosis]]:
-    """{check name: [misconception shown, ...]} for the checks whose failures a known
-    misconception explains."""
-    tables = plan.shared_job["tables"]
+def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables, checks=()) -> dict[str, list[Diagnosis]]:
+    """{check name: [diagnosis, ...]} for the checks of the functions that lost points: the known
+    misconceptions their answers match, the condition that separates their failing cases, the
+    shapes of their wrong answers."""
     found: dict[str, list[Diagnosis]] = {}
     by_function: dict[str, list] = {}
     for planned in planned_cases:
         by_function.setdefault(planned.case.function, []).append(planned)
+    failing_checks: dict[str, list[str]] = {}
+    for check in checks:
+        if not check.full:
+            failing_checks.setdefault(check.function, []).append(check.name)
     for function in sorted(failing_functions):
-        if function == "write_run":
-            scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables and not s.raises}
-            run_checks = [c.name for c in plan.rubric.checks if c.function == "write_run"]
-            for item in misconceptions.for_function(function):
-                telling, matched = _run_evidence(item, scenarios, run_tables)
-                if telling >= 1 and matched >= max(1, MATCH_SHARE * telling):
-                    for check in run_checks:
-                        found.setdefault(check, []).append(_shown(item, function))
-            continue
-        for item in misconceptions.for_function(function):
-            telling, matched, where = _evidence(item, function, by_function.get(function, []), outcomes, tables)
-            if telling >= MIN_TELLING and matched >= MATCH_SHARE * telling and matched >= MIN_TELLING:
-                for check in sorted(where):
-                    found.setdefault(check, []).append(_shown(item, function))
+        named = _misconceptions(plan, function, by_function.get(function, []), outcomes, run_tables)
+        for check, items in named.items():
+            found.setdefault(check, []).extend(items)
+        general = (
+            _run_conditions(plan, checks)
+            if function == "write_run"
+            else _general(plan, function, by_function.get(function, []), outcomes, bool(named))
+        )
+        for check in failing_checks.get(function, []):
+            found.setdefault(check, []).extend(general)
     return found
+
+
+def _misconceptions(plan, function, cases, outcomes, run_tables) -> dict[str, list[Diagnosis]]:
+    found: dict[str, list[Diagnosis]] = {}
+    if function == "write_run":
+        scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables and not s.raises}
+        run_checks = [c.name for c in plan.rubric.checks if c.function == "write_run"]
+        for item in misconceptions.for_function(function):
+            telling, matched = _run_evidence(item, scenarios, run_tables)
+            if telling >= 1 and matched >= max(1, MATCH_SHARE * telling):
+                for check in run_checks:
+                    found.setdefault(check, []).append(_shown(item, function))
+        return found
+    tables = plan.shared_job["tables"]
+    for item in misconceptions.for_function(function):
+        telling, matched, where = _evidence(item, function, cases, outcomes, tables)
+        if telling >= MIN_TELLING and matched >= MATCH_SHARE * telling and matched >= MIN_TELLING:
+            for check in sorted(where):
+                found.setdefault(check, []).append(_shown(item, function))
+    return found
+
+
+def _general(plan, function, cases, outcomes, named: bool) -> list[Diagnosis]:
+    """The separating condition and the shapes of one function's call cases (the shapes only when
+    no misconception already explains them)."""
+    judged, failing = [], []
+    for planned in cases:
+        outcome = outcomes[planned.call]
+        if outcome.status in (OutcomeStatus.NOT_RUN, OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH):
+            continue  # what the process did, not what the code computes
+        failed = judge.verdict(outcome, planned.expected)[0] != CaseStatus.PASS
+        judged.append((planned.features, failed, planned.case.label()))
+        if failed:
+            failing.append(shapes.Failing(planned, outcome, plan.neighbours.get(planned.case.id, {})))
+    found = []
+    condition = conditions.diagnosis(function, judged)
+    if condition is not None:
+        found.append(condition)
+    if not named:
+        found += shapes.diagnose(function, failing)
+    return found
+
+
+def _run_conditions(plan, checks) -> list[Diagnosis]:
+    """write_run: the condition separating the scenarios whose file is wrong from the others."""
+    failed: dict[str, bool] = {}
+    messages: list[str] = []
+    for check in checks:
+        if check.function != "write_run":
+            continue
+        for case in check.cases:
+            name = runchecks.scenario_of(case.id)
+            if name in plan.scenarios:
+                failed[name] = failed.get(name, False) or not case.passed
+            if not case.passed:
+                messages.append(case.message)
+    judged = [
+        (frozenset(plan.scenarios[name].features), bad, plan.scenarios[name].description)
+        for name, bad in sorted(failed.items())
+    ]
+    found = [condition] if (condition := conditions.diagnosis("write_run", judged)) is not None else []
+    return found + shapes.run_shapes(messages)

@@ -76,13 +76,12 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
 
 
 def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...]:
-    """The checks with the known misconceptions that explain their lost points."""
+    """The checks with what explains their lost points: misconceptions, conditions, shapes."""
     failing = {check.function for check in checks if not check.full and not check.note}
     if not failing:
         return checks
-    found = diagnosis.diagnose(
-        plan, planned, outcomes, failing, {name: run.table for name, run in files.items() if run.table is not None}
-    )
+    tables = {name: run.table for name, run in files.items() if run.table is not None}
+    found = diagnosis.diagnose(plan, planned, outcomes, failing, tables, checks)
     return tuple(
         replace(check, diagnoses=tuple(found.get(check.name, ()))) if not check.full and check.name in found else check
         for check in checks

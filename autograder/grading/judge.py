@@ -129,7 +129,10 @@ def _compare(encoded, expected, returns: str = "") -> str | None:
             value = number(encoded)
         except Unacceptable as problem:
             return f"{problem}, expected {returns or 'a number'}"
-        return None if close(value, float(expected)) else f"returned {value!r}, expected {expected!r}"
+        if close(value, float(expected)):
+            return None
+        shown = int(value) if encoded.get("type") == "int" and value.is_integer() else value
+        return f"returned {shown!r}, expected {expected!r}"
     if isinstance(expected, str):
         kind = encoded.get("type") if isinstance(encoded, dict) else None
         if kind != "str":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from autograder import cache, paths
 from autograder.grading import inputs, runchecks
 from autograder.grading.rubric import Rubric
-from autograder.lab import cases, measures, scenarios, trec
+from autograder.lab import cases, features, measures, scenarios, trec
 from autograder.lab.cases import Case
 from autograder.lab.spec import FUNCTIONS, CheckKind
 
@@ -29,6 +29,11 @@ class PlannedCase:
     case: Case
     expected: object
     call: int  # the index of its call in the submission's call list
+    features: frozenset = frozenset()  # what its inputs have (``lab.features``), for diagnoses
+
+
+def _features(case: Case, tables: dict | None) -> frozenset:
+    return features.of(case.function, tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
 
 
 @dataclass
@@ -44,6 +49,7 @@ class Plan:
     random_pools: dict = field(default_factory=dict)  # function -> [(Case, expected), ...]
     canonical: dict = field(default_factory=dict)  # scenario -> the reference writer's exact text
     properties: dict = field(default_factory=dict)  # scenario -> (format names, content names)
+    neighbours: dict = field(default_factory=dict)  # case id -> the reference's answers at k - 1, k + 1, rel + 1
     key: str = ""  # the cache key it was stored under, if any
 
     def calls(self) -> list[dict]:
@@ -58,7 +64,9 @@ class Plan:
         for function, pool in sorted(self.random_pools.items()):
             check = next(c.name for c in self.rubric.checks if c.function == function and c.kind == CheckKind.RANDOM)
             for case, expected in rng.sample(pool, min(self.rubric.random_cases, len(pool))):
-                planned.append(PlannedCase(check, CheckKind.RANDOM, case, expected, start + len(job_calls)))
+                planned.append(
+                    PlannedCase(check, CheckKind.RANDOM, case, expected, start + len(job_calls), _features(case, None))
+                )
                 job_calls.append(_call(case))
         return {"calls": job_calls}, planned
 
@@ -112,9 +120,10 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
     kinds = {(check.function, check.kind): check for check in rubric.checks}
     calls: list[dict] = []
     planned: list[PlannedCase] = []
+    tables = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
 
     def add(check, case: Case, expected) -> None:
-        planned.append(PlannedCase(check.name, check.kind, case, expected, len(calls)))
+        planned.append(PlannedCase(check.name, check.kind, case, expected, len(calls), _features(case, tables)))
         calls.append(_call(case))
 
     for case, expected in cases.example_cases():
@@ -125,7 +134,6 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         check = kinds.get((case.function, CheckKind.EDGE))
         if check:
             add(check, case, reference["edge"][case.id])
-    tables = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
     for label, spec in measures.CRANFIELD.items():
         check = kinds.get((spec.function, CheckKind.CRANFIELD))
         if not check:
@@ -151,7 +159,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
             {
                 "fn": "write_run",
                 "file": "runs.py",
-                "kwargs": {"k": scenario.k},
+                "kwargs": {"k": scenario.k} if scenario.pass_k else {},
                 "args": [
                     {"$path": f"{scenario.name}.run"},
                     scenario.system,
@@ -195,7 +203,39 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         pools,
         canonical,
         properties,
+        _neighbours([p.case for p in planned] + [case for pool in pools.values() for case, _ in pool], tables),
     )
+
+
+def _neighbours(made: list[Case], tables: dict) -> dict:
+    """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
+    rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
+    from autograder.lab.solution import reference_metrics
+
+    functions = reference_metrics()
+    if functions is None:  # the solutions are not here (they are only where plans are built)
+        return {}
+    found: dict[str, dict] = {}
+    for case in made:
+        function = functions.get(case.function)
+        if function is None:
+            continue
+        arguments = [inputs.resolve(arg, tables) for arg in case.args]
+        for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
+            if (key == "k" and "k" not in case.kwargs) or (key == "rel" and case.function not in _REL_FUNCTIONS):
+                continue
+            value = case.kwargs.get(key, 1)
+            if not isinstance(value, int) or isinstance(value, bool) or value + delta < 1:
+                continue
+            try:
+                answer = function(*arguments, **{**case.kwargs, key: value + delta})
+            except Exception:
+                continue
+            found.setdefault(case.id, {})[f"{key}{delta:+d}"] = list(answer) if isinstance(answer, tuple) else answer
+    return found
+
+
+_REL_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
 
 
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:

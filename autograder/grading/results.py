@@ -65,15 +65,24 @@ class Flag:
         return f"{self.kind}: {self.text}"
 
 
+class DiagnosisKind(StrEnum):
+    """How a diagnosis was found."""
+
+    MISCONCEPTION = "misconception"  # the answers match a known wrong variant of the function
+    CONDITION = "condition"  # a feature of the inputs separates the failing cases from the passing ones
+    SHAPE = "shape"  # the wrong answers have a telling shape (None, rounded, off by one rank...)
+
+
 @dataclass(frozen=True)
 class Diagnosis:
-    """A known misconception a check's outputs match."""
+    """Why a function loses points, as far as its answers tell."""
 
     id: str
     function: str
     title: str  # the mistake, in plain words
     explanation: str  # why it is wrong and what is right
     notes: str  # where the notes explain it
+    kind: DiagnosisKind = DiagnosisKind.MISCONCEPTION
 
     def text(self) -> str:
         return f"Diagnosis: {self.title}. {self.explanation} See the notes: {self.notes}."
@@ -96,6 +105,7 @@ class CaseResult:
     expected: object = None  # JSON-able; instructors only unless public
     actual: object = None  # JSON-able decoded value, when there was one
     traceback: tuple = ()  # the student's own traceback lines
+    hint: str = ""  # what a wrong value usually means (public cases: the notes' hint)
 
     @property
     def passed(self) -> bool:
@@ -222,7 +232,10 @@ class SubmissionResult:
                         )
                         for case in check["cases"]
                     ),
-                    "diagnoses": tuple(Diagnosis(**item) for item in check.get("diagnoses", ())),
+                    "diagnoses": tuple(
+                        Diagnosis(**{**item, "kind": DiagnosisKind(item.get("kind", "misconception"))})
+                        for item in check.get("diagnoses", ())
+                    ),
                 }
             )
             for check in data.get("checks", ())

@@ -230,7 +230,7 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
                     wrong = problem
                 wrong = wrong or lacking  # a property of lines that are not there holds of nothing
                 found[names[CheckKind.RUN_FORMAT]].append(
-                    _property_case(f"format-{name}-{number}", scenario, what, wrong, public)
+                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public)
                 )
         if CheckKind.RUN_CONTENT in names:
             properties = (
@@ -241,7 +241,7 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
             for number, (what, wrong) in enumerate(properties.items()):
                 found[names[CheckKind.RUN_CONTENT]].append(
                     _property_case(
-                        f"content-{name}-{number}", scenario, what, problem if table is None else wrong, public
+                        f"content:{name}:{number}", scenario, what, problem if table is None else wrong, public
                     )
                 )
         if CheckKind.RUN_CRANFIELD in names and public:
@@ -286,6 +286,15 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
     return found
 
 
+def scenario_of(case_id: str) -> str:
+    """The scenario a write_run case belongs to (from its id)."""
+    if case_id == "notes-two-queries-run":
+        return EXAMPLE
+    if case_id.startswith("cranfield-run-"):
+        return "cranfield-" + case_id.split("-")[2]
+    return case_id.split(":")[1] if ":" in case_id else ""
+
+
 def lacks(table: list[list[str]], scenario: Scenario) -> str | None:
     """What the file lacks to be checked at all: a line for every query with results (its format
     properties would hold vacuously of an empty or garbage file), or None."""
@@ -304,13 +313,13 @@ def lacks(table: list[list[str]], scenario: Scenario) -> str | None:
 def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     """write_run called with arguments the contract refuses: it must raise ``scenario.raises``."""
     if scenario.raises in run.raised:
-        return CaseResult(f"format-{name}", scenario.description, scenario.public, CaseStatus.PASS)
+        return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.PASS)
     message = (
         f"{run.problem}; expected {scenario.raises}"
         if run.problem
         else f"write_run returned without an error; expected it to raise {scenario.raises}"
     )
-    return CaseResult(f"format-{name}", scenario.description, scenario.public, CaseStatus.FAIL, message)
+    return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.FAIL, message)
 
 
 def _property_case(case_id, scenario, what, wrong, public) -> CaseResult:

@@ -29,7 +29,7 @@ def call_case(planned, outcome: Outcome) -> CaseResult:
     traceback = tuple((outcome.error or {}).get("traceback", ())) if outcome.status == OutcomeStatus.ERROR else ()
     return CaseResult(
         case.id,
-        case.description,
+        case.label(),
         case.public,
         status,
         message,
@@ -37,6 +37,7 @@ def call_case(planned, outcome: Outcome) -> CaseResult:
         _json(planned.expected),
         judge.plain(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
         traceback,
+        case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
     )
 
 

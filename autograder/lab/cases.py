@@ -28,6 +28,19 @@ class Case:
     args: tuple
     kwargs: dict = field(default_factory=dict)
     public: bool = False  # call, expected and actual may be shown to the student
+    hint: str = ""  # what a wrong value usually means (the public cases' hints)
+
+    def label(self) -> str:
+        """What was tested, with the parameters that matter (k, rel, gain, n) when the description
+        does not already say them: a hidden case's feedback names them."""
+        shown = [
+            f"{key}={value!r}"
+            for key, value in self.kwargs.items()
+            if key in ("k", "rel", "gain", "n")
+            and f"{key}=" not in self.description
+            and f"@{value}" not in self.description
+        ]
+        return f"{self.description} ({', '.join(shown)})" if shown else self.description
 
     def call_text(self, limit: int = 240) -> str:
         shown = [_show(arg) for arg in self.args] + [f"{key}={_show(v)}" for key, v in self.kwargs.items()]
@@ -79,7 +92,15 @@ def example_cases(public=None) -> list[tuple[Case, object]]:
             args[0] = {"$path": "demo.run"}
         converted.append(
             (
-                Case(f"notes-{case.id}", case.function, case.shown, tuple(args), dict(case.kwargs), public=True),
+                Case(
+                    f"notes-{case.id}",
+                    case.function,
+                    case.shown,
+                    tuple(args),
+                    dict(case.kwargs),
+                    public=True,
+                    hint=case.hint,
+                ),
                 case.expected,
             )
         )
@@ -138,6 +159,7 @@ EDGE_CASES = [
     _c("accuracy", "half-right", "one hit, one miss, one false alarm among 10 documents", ["a", "c"], ["a", "b"], 10),
     _c("accuracy", "empty-system", "retrieving nothing", [], ["a", "b", "c"], 50),
     _c("accuracy", "too-small", "collection_size smaller than the union: ValueError", ["a"], ["b"], 1),
+    _c("accuracy", "empty-collection", "a collection of 0 documents: ValueError", [], [], 0),
     _c("precision_at_k", "short", "ranking shorter than k (divide by k)", ["a", "b"], {"a": 1}, k=5),
     _c("precision_at_k", "empty", "empty ranking", [], {"a": 1}, k=3),
     _c("precision_at_k", "none-relevant", "no relevant document (grades 0 and -1)", ["a", "b"], {"a": 0, "b": -1}, k=2),
@@ -148,6 +170,7 @@ EDGE_CASES = [
     _c("precision_at_k", "k-cuts", "k smaller than the ranking", RNR, GRADED, k=3),
     _c("precision_at_k", "k-0", K0, RNR, GRADED, k=0),
     _c("precision_at_k", "rel-0", "rel=0 is not a positive integer: ValueError", RNR, GRADED, k=2, rel=0),
+    _c("precision_at_k", "k-float", "k=2.5 is not a positive integer: ValueError", RNR, GRADED, k=2.5),
     _c("recall_at_k", "r-zero", "no relevant document (R = 0)", ["a"], {"a": 0, "b": -1}, k=1),
     _c("recall_at_k", "no-judgments", "empty judgments", ["a"], {}, k=1),
     _c(
@@ -271,6 +294,13 @@ EDGE_CASES = [
     ),
     _c("largest_differences", "no-common", "no common query", {"1": 1.0}, {"2": 1.0}, n=2),
     _c("largest_differences", "n-0", "n=0 is not a positive integer: ValueError", {"1": 1.0}, {"1": 0.0}, n=0),
+    _c(
+        "largest_differences",
+        "default-n",
+        "n left out: the 2 largest differences",
+        {"1": 0.1, "2": 0.9, "3": 0.5},
+        {"1": 0.8, "2": 0.5, "3": 0.5},
+    ),
 ]
 
 

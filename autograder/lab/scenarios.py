@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from autograder.lab import cases, trec
 
+DEFAULT_K = 100  # write_run's default k (the contract's)
 _ROWS: dict[tuple, tuple] = {}  # expected rows of each scenario (with its results), built once per process
 
 
@@ -24,6 +25,8 @@ class Scenario:
     description: str
     overfull: bool = False  # search_fn returns more than k results: write_run must cut at k
     raises: str = ""  # the error write_run must raise for these arguments (no file is checked)
+    pass_k: bool = True  # False: write_run is called without k (the contract's default, 100)
+    features: tuple = ()  # what it tests (``lab.features``), for diagnoses that separate failing scenarios
 
     def expected_rows(self) -> list[tuple]:
         """The rows the right writer writes: (query_id, "Q0", doc_id, rank, score, system)."""
@@ -81,6 +84,7 @@ def small_scenarios() -> list[Scenario]:
             3,
             "k=3 and a search_fn that returns up to 8 results: write_run writes the first 3 of each query",
             overfull=True,
+            features=("overfull-search",),
         ),
         Scenario(
             "no-results",
@@ -89,6 +93,7 @@ def small_scenarios() -> list[Scenario]:
             (("1", "first"), ("2", "middle"), ("3", "last")),
             10,
             "a query with no results writes no line",
+            features=("query-without-results",),
         ),
         Scenario(
             "query-order",
@@ -97,6 +102,7 @@ def small_scenarios() -> list[Scenario]:
             (("10", "ten"), ("2", "two"), ("1", "one")),
             5,
             "queries in the order given (10, 2, 1), not sorted",
+            features=("queries-not-sorted",),
         ),
         Scenario(
             "scores",
@@ -113,6 +119,7 @@ def small_scenarios() -> list[Scenario]:
             (("7", "q"),),
             10,
             "scores with many decimals, ties, tiny and negative scores",
+            features=("fine-scores",),
         ),
         Scenario(
             "doc-ids",
@@ -121,6 +128,37 @@ def small_scenarios() -> list[Scenario]:
             (("3", "q"),),
             10,
             "doc ids with letters, punctuation and non-ASCII (UTF-8)",
+            features=("non-ascii-ids",),
+        ),
+        Scenario(
+            "k-1",
+            "sys_one",
+            {"a": hits("O", [2.0, 1.0]), "b": hits("P", [3.0])},
+            (("1", "a"), ("2", "b")),
+            1,
+            "k=1: one line per query",
+            features=("k-is-1",),
+        ),
+        Scenario(
+            "default-k",
+            "sys_default",
+            {"many": hits("M", [200.0 - i for i in range(105)])},
+            (("5", "many"),),
+            DEFAULT_K,
+            "k left out (100) and a search_fn that returns 105 results",
+            overfull=True,
+            pass_k=False,
+            features=("k-left-out", "overfull-search"),
+        ),
+        Scenario(
+            "empty-name",
+            "",
+            {"q": hits("E", [1.0])},
+            (("1", "q"),),
+            10,
+            "an empty system name: ValueError",
+            raises="ValueError",
+            features=("invalid-argument",),
         ),
         Scenario(
             "bad-k",
@@ -130,6 +168,7 @@ def small_scenarios() -> list[Scenario]:
             0,
             "k=0 is not a positive integer: ValueError",
             raises="ValueError",
+            features=("invalid-argument",),
         ),
         Scenario(
             "bad-name",
@@ -139,6 +178,7 @@ def small_scenarios() -> list[Scenario]:
             10,
             "a system name with a space would add a column: ValueError",
             raises="ValueError",
+            features=("invalid-argument",),
         ),
     ]
 

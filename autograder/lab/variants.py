@@ -53,8 +53,11 @@ def average_precision_every_rank(ranking, judgments, rel):
 
 
 def gain_value(grade, gain, clamp=True):
-    """The gain of a grade: itself (linear) or 2**grade - 1 (exp); negative grades clamped to 0."""
+    """The gain of a grade: itself (linear) or 2**grade - 1 (exp); negative grades clamped to 0.
+    ``gain`` may also be a function of the grade (a wrong gain)."""
     grade = max(grade, 0) if clamp else grade
+    if callable(gain):
+        return gain(grade)
     return (2**grade - 1) if gain == "exp" else grade
 
 
@@ -92,6 +95,11 @@ def reciprocal_rank_with(ranking, judgments, test, rank_of=lambda index: index +
             if not last:
                 return value
     return value
+
+
+def strict(ranking, judgments, test):
+    """``hit_flags`` reading judgments[doc] (a KeyError for an unjudged document)."""
+    return [test(judgments[doc]) for doc in ranking]
 
 
 def division_by_zero():

@@ -38,6 +38,8 @@ def _case_row(case: CaseResult) -> str:
         detail += f"<pre>{esc(chr(10).join(case.traceback))}</pre>"
     if not case.passed and not case.public and not detail:
         detail = esc(case.status.words)
+    if case.hint:
+        detail += f'<br><span class="muted">hint: {esc(case.hint)}</span>'
     return f"<tr><td>{mark}</td><td>{what}</td><td>{expected}</td><td>{actual}</td><td>{detail}</td></tr>"
 
 

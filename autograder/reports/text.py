@@ -53,6 +53,8 @@ def case_lines(case: CaseResult) -> list[str]:
         if case.message:
             lines.append(f"    {case.message}")
     lines += [f"    {line}" for line in "\n".join(case.traceback).splitlines()]
+    if case.hint:
+        lines.append(f"    hint: {case.hint}")
     return lines
 
 

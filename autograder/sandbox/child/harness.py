@@ -79,11 +79,11 @@ class Replay:
 
     def __call__(self, text, k=100):
         self.calls.append([text if isinstance(text, str) else repr(type(text)), k if type(k) is int else repr(k)])
-        hits = self.results.get(text) if isinstance(text, str) else None
-        if hits is None:
-            raise ValueError("search_fn: that text is not the text of one of the queries given to write_run")
+        # a lenient search function: a wrong text or k finds nothing (the content checks say so), and
+        # raises nothing write_run could pass off as its own refusal of bad arguments
+        hits = self.results.get(text, []) if isinstance(text, str) else []
         if type(k) is not int or k < 1:
-            raise ValueError(f"search_fn: k must be a positive integer, got {k!r}")
+            return []
         kept = hits if self.overfull else hits[:k]
         return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in kept]
 

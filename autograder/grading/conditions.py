@@ -1,0 +1,107 @@
+"""Separating conditions: the simplest feature of the inputs that tells a function's failing cases
+from its passing ones ("fails exactly on the cases with gain='exp'; every case without it
+passes"), with the feature's hint. Features come from ``lab.features``; nothing here knows the
+expected values, so a condition never reveals one.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from autograder.grading.results import Diagnosis, DiagnosisKind
+from autograder.lab import features
+
+MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
+
+
+def separating(cases: list[tuple]) -> tuple[str, tuple[str, ...]] | None:
+    """``(how, feature ids)`` such that exactly the failing cases (``True``) have them: ``how`` is
+    ``one`` (a feature), ``both`` (two features together), ``either`` (one of two) or ``without``
+    (exactly the passing cases have the feature); None when no
+    condition separates them or when nothing (or everything) fails."""
+    failing = [case[0] for case in cases if case[1]]
+    passing = [case[0] for case in cases if not case[1]]
+    if not failing or not passing:
+        return None
+    order = [feature for feature in features.FEATURES if any(feature in found for found in failing)]
+    for feature in order:
+        if all(feature in found for found in failing) and not any(feature in found for found in passing):
+            return "one", (feature,)
+    for feature in features.FEATURES:
+        if all(feature in found for found in passing) and not any(feature in found for found in failing):
+            return "without", (feature,)
+    common = sorted(order, key=lambda f: -sum(f in found for found in failing))[:MAX_FEATURES]
+    for first, second in combinations(common, 2):
+        if all(first in found and second in found for found in failing) and not any(
+            first in found and second in found for found in passing
+        ):
+            return "both", (first, second)
+    for first, second in combinations(common, 2):
+        if all(first in found or second in found for found in failing) and not any(
+            first in found or second in found for found in passing
+        ):
+            return "either", (first, second)
+    return None
+
+
+FEW = 2  # failing cases that are named one by one when no feature separates them
+
+
+def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis | None:
+    """The separating condition of a function's cases (``(features, failed, label)``) as a
+    diagnosis, or None. When no feature separates a few failing cases from many passing ones,
+    the failing cases themselves are the condition."""
+    found = separating(cases)
+    if found is None:
+        return _few(function, cases)
+    how, ids = found
+    phrases = [features.FEATURES[feature].phrase for feature in ids]
+    hints = [features.FEATURES[feature].hint_for(function) for feature in ids]
+    failing = sum(case[1] for case in cases)
+    if how == "without":
+        title = f"fails on all {failing} cases but those with {phrases[0]}"
+        explanation = (
+            "Only those cases pass: the code goes wrong on the ordinary cases, so start from the notes' examples."
+        )
+    else:
+        joined = {"one": phrases[0], "both": " and ".join(phrases), "either": " or with ".join(phrases)}[how]
+        title = f"fails exactly on the {failing} case{'s' if failing != 1 else ''} with {joined}"
+        explanation = f"Every other case passes: {'; '.join(dict.fromkeys(hints))}."
+    return Diagnosis(
+        f"condition-{how}-{'-'.join(ids)}",
+        function,
+        title,
+        explanation,
+        features.notes_part(function),
+        DiagnosisKind.CONDITION,
+    )
+
+
+def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis | None:
+    failing = [label for _, failed, label in cases if failed]
+    if not 0 < len(failing) <= FEW or len(cases) - len(failing) < 3:
+        return None
+    labels = sorted(set(failing))
+    title = f"fails only {'this case' if len(labels) == 1 else 'these cases'}: " + "; ".join(
+        f"'{label}'" for label in labels
+    )
+    hints = [
+        features.FEATURES[feature].hint_for(function)
+        for found, failed, _ in cases
+        if failed
+        for feature in found
+        if feature in features.FEATURES
+    ]
+    explanation = "Every other case passes" + (
+        f" (what these test: {'; '.join(dict.fromkeys(hints))})."
+        if hints
+        else ": compare your code with the contract on exactly that input."
+    )
+    return Diagnosis(
+        f"condition-only-{'-'.join(labels)[:80]}",
+        function,
+        title,
+        explanation,
+        features.notes_part(function),
+        DiagnosisKind.CONDITION,
+    )

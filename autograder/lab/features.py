@@ -1,0 +1,271 @@
+"""What a case's inputs have that can matter: named features of Lab 05's calls, in students' words.
+
+``of(function, args, kwargs)`` names the features of one call (its arguments resolved: rankings,
+judgments, runs, scores). When a function fails some cases and passes others, the diagnosis
+looks for the feature that separates them ("fails exactly on the cases with gain='exp'") and
+gives the feature's hint. A registry as a plain dict: id -> Feature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from numbers import Integral
+
+from autograder.lab.spec import NOTES_PART
+
+
+@dataclass(frozen=True)
+class Feature:
+    id: str
+    phrase: str  # completes "the cases with ..."
+    hint: str  # what to check when exactly these cases fail
+    hints: Mapping = field(default_factory=dict)  # function -> a hint of its own
+
+    def hint_for(self, function: str) -> str:
+        return self.hints.get(function, self.hint)
+
+
+def _f(id, phrase, hint, **hints) -> Feature:
+    return Feature(id, phrase, hint, hints)
+
+
+FEATURES = {
+    feature.id: feature
+    for feature in [
+        _f(
+            "invalid-argument",
+            "arguments the contract refuses",
+            "k, rel and n must be positive integers and gain 'linear' or 'exp': raise ValueError otherwise",
+            confusion_matrix="a collection smaller than the documents retrieved or relevant raises ValueError",
+            accuracy="a collection smaller than the documents retrieved or relevant, or of 0 documents, raises "
+            "ValueError",
+            write_run="k must be a positive integer and system_name a non-empty string without whitespace: "
+            "raise ValueError before writing",
+        ),
+        _f("empty-ranking", "an empty ranking", "an empty ranking retrieves nothing: the measure is 0.0"),
+        _f(
+            "shorter-than-k",
+            "a ranking shorter than k",
+            "a ranking shorter than k is read to its end",
+            precision_at_k="P@k divides by k even when the ranking is shorter than k (the missing ranks are not "
+            "relevant)",
+        ),
+        _f("cut-at-k", "a ranking longer than k", "only the top k documents count: ranking[:k]"),
+        _f("k-is-1", "k=1", "with k=1 only the first document counts"),
+        _f(
+            "unjudged",
+            "unjudged documents in the ranking",
+            "a document missing from the judgments has grade 0: use judgments.get(doc, 0)",
+        ),
+        _f(
+            "minus-one",
+            "a grade of -1 in the judgments",
+            "a grade of -1 is never relevant and gains 0 (Cranfield has one per query)",
+        ),
+        _f("rel-above-1", "rel >= 2", "relevant means grade >= rel: with rel=2, grade 1 is not relevant"),
+        _f(
+            "no-relevant",
+            "no relevant document (R = 0)",
+            "when R = 0 the measure is 0.0: check before dividing",
+            ndcg_at_k="when no judged document has a positive grade, IDCG = 0 and nDCG is 0.0",
+        ),
+        _f(
+            "nothing-relevant-retrieved",
+            "no relevant document in the ranking",
+            "when the ranking holds no relevant document, the measure is 0.0",
+            dcg_at_k="documents with grade 0 (or unjudged, or -1) gain nothing: DCG is 0.0",
+        ),
+        _f(
+            "relevant-not-retrieved",
+            "relevant documents the ranking does not hold",
+            "R counts every relevant document of the query, also those never retrieved",
+            ndcg_at_k="the ideal ranking holds every judged document, also those never retrieved",
+        ),
+        _f(
+            "graded",
+            "grades above 1",
+            "grades above 1 are relevant at rel=1, and gain more than 1",
+            dcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp)",
+            ndcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp), in DCG and in IDCG alike",
+        ),
+        _f("exp-gain", "gain='exp'", "gain='exp' is 2**grade - 1 (and 0 for grades below 1)"),
+        _f(
+            "first-relevant-later",
+            "the first relevant document below rank 1",
+            "ranks count from 1: a first relevant document at ranking[i] has rank i + 1",
+        ),
+        _f("repeated-ids", "a doc id listed twice", "a doc id listed twice counts once: work with sets"),
+        _f("nothing-retrieved", "nothing retrieved", "with nothing retrieved, TP = FP = 0"),
+        _f("misses", "relevant documents not retrieved", "FN counts the relevant documents not retrieved"),
+        _f(
+            "false-alarms",
+            "retrieved documents that are not relevant",
+            "FP counts the retrieved documents that are not relevant",
+        ),
+        _f(
+            "no-true-negatives",
+            "no document left out (TN = 0)",
+            "TN counts the documents neither retrieved nor relevant: N - |retrieved ∪ relevant|",
+        ),
+        _f(
+            "query-missing-from-run",
+            "a query of the qrels missing from the run",
+            "every query of the qrels gets a score: one missing from the run is measured on []",
+        ),
+        _f(
+            "query-not-in-qrels",
+            "a query of the run missing from the qrels",
+            "queries without judgments are left out of the result",
+        ),
+        _f("empty-qrels", "empty qrels", "no qrels, no score: return {}"),
+        _f("n-left-out", "n left out", "n defaults to 2"),
+        _f("tied-differences", "tied differences", "ties are broken by query id ascending, as strings"),
+        _f(
+            "ids-of-different-lengths",
+            "query ids of different lengths",
+            "query ids are compared as strings: '10' comes before '9'",
+        ),
+        _f(
+            "queries-in-one-system-only",
+            "queries scored by one system only",
+            "only the queries both systems scored count",
+        ),
+        _f("n-above-common", "n larger than the common queries", "with fewer than n common queries, return them all"),
+        _f(
+            "b-above-a",
+            "the second system ahead on some query",
+            "the difference is absolute: |a - b|, whichever system is ahead",
+        ),
+        _f(
+            "overfull-search",
+            "a search function that returns more than k results",
+            "write at most k lines per query: the first k results",
+        ),
+        _f("k-left-out", "k left out", "k defaults to 100"),
+        _f("query-without-results", "a query without results", "a query with no results writes no line"),
+        _f("queries-not-sorted", "queries not in sorted order", "write the queries in the order given"),
+        _f(
+            "fine-scores",
+            "scores with many decimals, ties, tiny or negative values",
+            "write each score with 8 decimals: f'{score:.8f}'",
+        ),
+        _f(
+            "non-ascii-ids",
+            "doc ids with punctuation or non-ASCII letters",
+            "write doc ids as they are, in UTF-8 (open the file with encoding='utf-8')",
+        ),
+    ]
+}
+
+RANKING_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k")
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool) and int(value) >= 1
+
+
+def of(function: str, args: tuple, kwargs: dict) -> frozenset[str]:
+    """The features of one call of ``function`` (its arguments resolved)."""
+    try:
+        if function in RANKING_FUNCTIONS:
+            return frozenset(_ranking(function, args[0], args[1], kwargs))
+        if function in ("confusion_matrix", "accuracy"):
+            return frozenset(_cells(function, args[0], args[1], args[2]))
+        if function == "evaluate":
+            return frozenset(_evaluate(args[0], args[1]))
+        if function == "largest_differences":
+            return frozenset(_differences(args[0], args[1], kwargs))
+    except (TypeError, ValueError, AttributeError, IndexError):
+        pass
+    return frozenset()
+
+
+def _ranking(function, ranking, judgments, kwargs):
+    k, rel, gain = kwargs.get("k"), kwargs.get("rel", 1), kwargs.get("gain", "linear")
+    needs_k = function not in ("reciprocal_rank", "average_precision")
+    if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
+        yield "invalid-argument"
+        return
+    top = list(ranking[:k]) if needs_k else list(ranking)
+    grades = list(judgments.values())
+    threshold = 1 if function in ("dcg_at_k", "ndcg_at_k") else rel
+    relevant = {doc for doc, grade in judgments.items() if grade >= threshold}
+    if not ranking:
+        yield "empty-ranking"
+    if needs_k and len(ranking) < k:
+        yield "shorter-than-k"
+    if needs_k and len(ranking) > k:
+        yield "cut-at-k"
+    if k == 1:
+        yield "k-is-1"
+    if any(doc not in judgments for doc in top):
+        yield "unjudged"
+    if -1 in grades:
+        yield "minus-one"
+    if rel >= 2:
+        yield "rel-above-1"
+    if not relevant:
+        yield "no-relevant"
+    if relevant - set(ranking):
+        yield "relevant-not-retrieved"
+    if not relevant & set(top):
+        yield "nothing-relevant-retrieved"
+    if any(grade >= 2 for grade in grades):
+        yield "graded"
+    if gain == "exp":
+        yield "exp-gain"
+    first = next((rank for rank, doc in enumerate(ranking, 1) if judgments.get(doc, 0) >= rel), None)
+    if first is not None and first > 1:
+        yield "first-relevant-later"
+
+
+def _cells(function, retrieved, relevant, size):
+    union = set(retrieved) | set(relevant)
+    if not isinstance(size, Integral) or int(size) < len(union) or (function == "accuracy" and size == 0):
+        yield "invalid-argument"
+        return
+    if len(set(retrieved)) < len(retrieved) or len(set(relevant)) < len(relevant):
+        yield "repeated-ids"
+    if not retrieved:
+        yield "nothing-retrieved"
+    if set(relevant) - set(retrieved):
+        yield "misses"
+    if set(retrieved) - set(relevant):
+        yield "false-alarms"
+    if size == len(union):
+        yield "no-true-negatives"
+
+
+def _evaluate(run, qrels):
+    if not qrels:
+        yield "empty-qrels"
+    if set(qrels) - set(run):
+        yield "query-missing-from-run"
+    if set(run) - set(qrels):
+        yield "query-not-in-qrels"
+
+
+def _differences(a, b, kwargs):
+    n = kwargs.get("n", 2)
+    if not _positive_int(n):
+        yield "invalid-argument"
+        return
+    common = set(a) & set(b)
+    if "n" not in kwargs:
+        yield "n-left-out"
+    gaps = [abs(a[q] - b[q]) for q in common]
+    if len(set(gaps)) < len(gaps):
+        yield "tied-differences"
+    if len({len(q) for q in common}) > 1:
+        yield "ids-of-different-lengths"
+    if set(a) != set(b):
+        yield "queries-in-one-system-only"
+    if n > len(common):
+        yield "n-above-common"
+    if any(b[q] > a[q] for q in common):
+        yield "b-above-a"
+
+
+def notes_part(function: str) -> str:
+    return NOTES_PART.get(function, "the notes")

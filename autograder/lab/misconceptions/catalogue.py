@@ -1,0 +1,14 @@
+"""The catalogue: every known misconception, a registry as a plain dict (id -> Misconception)."""
+
+from __future__ import annotations
+
+from autograder.lab.misconceptions import cells, evaluation, gains, ranking, runs
+from autograder.lab.misconceptions.model import Misconception
+
+LIBRARY: dict[str, Misconception] = {
+    item.id: item for family in (cells, ranking, gains, evaluation, runs) for item in family.ENTRIES
+}
+
+
+def for_function(function: str) -> list[Misconception]:
+    return [item for item in LIBRARY.values() if function in item.variants]

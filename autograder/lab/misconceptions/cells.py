@@ -1,0 +1,47 @@
+"""Known misconceptions of the confusion matrix and accuracy (Part II)."""
+
+from __future__ import annotations
+
+from autograder.lab import variants
+from autograder.lab.misconceptions.model import m
+
+ENTRIES = [
+    m(
+        "tn-wrong",
+        ["confusion_matrix", "accuracy"],
+        "TN computed as N - TP - FP (forgetting the misses)",
+        "TN counts the documents neither retrieved nor relevant: N - |retrieved ∪ relevant|.",
+        "Part II",
+        confusion_matrix=lambda ret, rel, n: variants.cells(ret, rel, n, lambda tp, fp, fn: n - tp - fp),
+        accuracy=lambda ret, rel, n: (lambda c: (c[0] + c[3]) / n)(
+            variants.cells(ret, rel, n, lambda tp, fp, fn: n - tp - fp)
+        ),
+    ),
+    m(
+        "accuracy-is-precision",
+        ["accuracy"],
+        "accuracy computed as precision",
+        "Accuracy is (TP + TN) / N, the share of all documents classified correctly.",
+        "Part II, Accuracy",
+        accuracy=lambda ret, rel, n: (lambda c: c[0] / (c[0] + c[1]) if c[0] + c[1] else 0.0)(
+            variants.cells(ret, rel, n)
+        ),
+    ),
+    m(
+        "fp-fn-swapped",
+        ["confusion_matrix"],
+        "FP and FN swapped",
+        "FP counts the retrieved documents that are not relevant (noise), FN the relevant documents not "
+        "retrieved (misses): (tp, fp, fn, tn).",
+        "Part II",
+        confusion_matrix=lambda ret, rel, n: (lambda c: [c[0], c[2], c[1], c[3]])(variants.cells(ret, rel, n)),
+    ),
+    m(
+        "accuracy-over-union",
+        ["accuracy"],
+        "accuracy divided by the documents retrieved or relevant instead of by N",
+        "Accuracy counts every document of the collection: (TP + TN) / N.",
+        "Part II, Accuracy",
+        accuracy=lambda ret, rel, n: (lambda c: (c[0] + c[3]) / len(set(ret) | set(rel)))(variants.cells(ret, rel, n)),
+    ),
+]

@@ -1,0 +1,79 @@
+"""Known misconceptions of evaluate and largest_differences (Parts V and VI)."""
+
+from __future__ import annotations
+
+from autograder.lab import variants
+from autograder.lab.misconceptions.model import m
+
+ENTRIES = [
+    m(
+        "evaluate-skips-missing",
+        ["evaluate"],
+        "queries missing from the run left out",
+        "Every query of the qrels gets a score; a query the system did not answer is measured on an empty "
+        "ranking, and scores 0, which pulls the mean down as ir_measures does.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(run[q], j) for q, j in qrels.items() if q in run},
+    ),
+    m(
+        "evaluate-over-run",
+        ["evaluate"],
+        "scores given to the run's queries instead of the qrels' queries",
+        "Iterate over the qrels: queries without judgments cannot be evaluated, and queries missing from the "
+        "run still count.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(ranking, qrels.get(q, {})) for q, ranking in run.items()},
+    ),
+    m(
+        "differences-signed",
+        ["largest_differences"],
+        "the signed difference instead of the absolute one",
+        "A query where system B is much better differs as much as one where A is: sort by |a - b|.",
+        "Part VI, Per-query analysis",
+        largest_differences=lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (-(a[q] - b[q]), q))[:n],
+    ),
+    m(
+        "differences-numeric-ties",
+        ["largest_differences"],
+        "ties ordered by query id as numbers",
+        "Ties are broken by query id in string order ('10' before '9').",
+        "the function's contract",
+        largest_differences=lambda a, b, n=2: sorted(
+            set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), variants.numeric_id(q))
+        )[:n],
+    ),
+    m(
+        "evaluate-run-lookup",
+        ["evaluate"],
+        "run[query_id] read for every query of the qrels (a KeyError for a query the run lacks)",
+        "A query of the qrels may be missing from the run: measure it on an empty ranking, run.get(q, []).",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(run[q], j) for q, j in qrels.items()},
+    ),
+    m(
+        "differences-ascending",
+        ["largest_differences"],
+        "the smallest differences instead of the largest",
+        "Sort by the absolute difference in descending order: the first ids are where the systems differ most.",
+        "Part VI, Per-query analysis",
+        largest_differences=lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (abs(a[q] - b[q]), q))[:n],
+    ),
+    m(
+        "differences-ties-descending",
+        ["largest_differences"],
+        "ties ordered by query id descending",
+        "Ties are broken by query id ascending (string order): sort by (-difference, query id).",
+        "the function's contract",
+        largest_differences=lambda a, b, n=2: sorted(
+            set(a) & set(b), key=lambda q: (abs(a[q] - b[q]), q), reverse=True
+        )[:n],
+    ),
+    m(
+        "differences-not-cut",
+        ["largest_differences"],
+        "every common query returned, not the first n",
+        "Return only the first n query ids of the sorted list: [:n].",
+        "the function's contract",
+        largest_differences=lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q)),
+    ),
+]

@@ -1,0 +1,188 @@
+"""Known misconceptions of precision, recall, reciprocal rank and average precision (Parts II and III)."""
+
+from __future__ import annotations
+
+from autograder.lab import variants
+from autograder.lab.misconceptions.model import m
+
+ENTRIES = [
+    m(
+        "precision-over-ranking-length",
+        ["precision_at_k"],
+        "P@k divided by the number of documents returned instead of by k",
+        "P@k = relevant in the top k / k, even when the ranking has fewer than k documents: the missing "
+        "ranks count as not relevant.",
+        "Part II, Precision",
+        precision_at_k=lambda r, j, k, rel=1: (
+            (sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(r[:k])) if r[:k] else 0.0
+        ),
+    ),
+    m(
+        "minus-one-relevant",
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        "a grade of -1 counted as relevant",
+        "Relevant means grade >= rel (1 by default); grades 0 and -1 are not relevant. Testing grade != 0 "
+        "makes Cranfield's -1 judgments relevant.",
+        "Part V, Live evaluation on Cranfield",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            (sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / variants.count_nonzero(j))
+            if variants.count_nonzero(j)
+            else 0.0
+        ),
+        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g != 0),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g != 0, lambda found, n: variants.count_nonzero(j)
+        ),
+    ),
+    m(
+        "rel-ignored",
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        "the rel threshold ignored",
+        "With rel=2, only documents of grade 2 or more are relevant; the code treats every positive grade as relevant.",
+        "Part V (relevance >= 1 vs graded relevance)",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g >= 1)) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            (sum(variants.hit_flags(r[:k], j, lambda g: g >= 1)) / variants.count_at_least(j, 1))
+            if variants.count_at_least(j, 1)
+            else 0.0
+        ),
+        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g >= 1),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g >= 1, lambda found, n: variants.count_at_least(j, 1)
+        ),
+    ),
+    m(
+        "off-by-one-cutoff",
+        ["precision_at_k"],
+        "the top k read one rank off (0-based and 1-based ranks mixed)",
+        "Rank 1 is ranking[0]; the top k is ranking[:k].",
+        "Part II, A toy ranking",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[1 : k + 1], j, lambda g: g >= rel)) / k,
+    ),
+    m(
+        "recall-over-retrieved-relevant",
+        ["recall_at_k"],
+        "Recall divided by the relevant documents the ranking retrieved, not by all relevant documents",
+        "Recall's denominator R counts every relevant document of the query, also those the system never "
+        "returned: that is why recall needs judgments beyond the returned list.",
+        "Part II, Recall",
+        recall_at_k=lambda r, j, k, rel=1: (
+            (sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / sum(variants.hit_flags(r, j, lambda g: g >= rel)))
+            if sum(variants.hit_flags(r, j, lambda g: g >= rel))
+            else 0.0
+        ),
+    ),
+    m(
+        "recall-over-k",
+        ["recall_at_k"],
+        "Recall@k divided by k (that is P@k)",
+        "Recall@k = relevant in the top k / R, the number of relevant documents of the query.",
+        "Part II, Recall",
+        recall_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / k,
+    ),
+    m(
+        "no-zero-guard",
+        ["recall_at_k", "average_precision", "ndcg_at_k"],
+        "no case for a query without relevant documents (division by zero)",
+        "When R = 0 (or IDCG = 0) the measure is defined as 0.0: check before dividing.",
+        "the function's docstring (its edge cases) / Part V",
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / variants.count_at_least(j, rel)
+        ),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r,
+            j,
+            lambda g: g >= rel,
+            lambda found, n: variants.count_at_least(j, rel) or variants.division_by_zero(),
+        ),
+        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_unguarded(r, j, k, gain),
+    ),
+    m(
+        "rr-zero-based-rank",
+        ["reciprocal_rank"],
+        "the rank counted from 0",
+        "Ranks start at 1: a first relevant document at ranking[i] has rank i + 1, and RR = 1 / (i + 1).",
+        "Part III, Reciprocal Rank",
+        reciprocal_rank=(
+            lambda r, j, rel=1: variants.reciprocal_rank_with(
+                r, j, lambda g: g >= rel, rank_of=lambda i: i or variants.division_by_zero()
+            ),
+            lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g >= rel, rank_of=lambda i: i or 1),
+        ),
+    ),
+    m(
+        "rr-last-relevant",
+        ["reciprocal_rank"],
+        "RR taken at the last relevant document instead of the first",
+        "RR looks only at the first relevant result: stop at the first hit.",
+        "Part III, Reciprocal Rank",
+        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g >= rel, last=True),
+    ),
+    m(
+        "ap-over-relevant-retrieved",
+        ["average_precision"],
+        "AP divided by the relevant documents retrieved, not by all R relevant ones",
+        "AP = (1/R) * sum of P@i at the relevant ranks, where R counts every relevant document of the query; "
+        "relevant documents never retrieved contribute 0 but still count in R.",
+        "Part III, Average Precision",
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g >= rel, lambda found, n: found
+        ),
+    ),
+    m(
+        "ap-over-ranking-length",
+        ["average_precision"],
+        "AP divided by the length of the ranking",
+        "AP divides by R, the number of relevant documents of the query, not by how many were retrieved.",
+        "Part III, Average Precision",
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g >= rel, lambda found, n: n
+        ),
+    ),
+    m(
+        "ap-every-rank",
+        ["average_precision"],
+        "P@i added at every rank, not only at relevant ranks",
+        "AP records the precision only where a relevant document sits (rel(k) = 1), then divides by R.",
+        "Part III, Average Precision",
+        average_precision=lambda r, j, rel=1: variants.average_precision_every_rank(r, j, rel),
+    ),
+    m(
+        "relevance-strictly-above",
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        "relevant taken as grade > rel instead of grade >= rel",
+        "A document is relevant when its grade is at least rel: with rel=1, grade 1 is relevant.",
+        "Part V (relevance >= 1 vs graded relevance)",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g > rel)) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.hit_flags(r[:k], j, lambda g: g > rel)) / variants.count_at_least(j, rel + 1)
+            if variants.count_at_least(j, rel + 1)
+            else 0.0
+        ),
+        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g > rel),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g > rel, lambda found, n: variants.count_at_least(j, rel + 1)
+        ),
+    ),
+    m(
+        "unjudged-key-error",
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        "judgments[doc] read for unjudged documents (a KeyError)",
+        "A document missing from the judgments has grade 0: read it with judgments.get(doc, 0).",
+        "Part II (the judgments of one query)",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.strict(r[:k], j, lambda g: g >= rel)) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.strict(r[:k], j, lambda g: g >= rel)) / variants.count_at_least(j, rel)
+            if variants.count_at_least(j, rel)
+            else 0.0
+        ),
+        reciprocal_rank=lambda r, j, rel=1: next(
+            (1 / i for i, hit in enumerate(variants.strict(r, j, lambda g: g >= rel), 1) if hit), 0.0
+        ),
+        average_precision=lambda r, j, rel=1: (
+            variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
+            variants.average_precision_over(r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)),
+        )[1],
+    ),
+]

@@ -1,0 +1,62 @@
+"""Known misconceptions of write_run: each variant gives the rows the wrong writer writes (Part V)."""
+
+from __future__ import annotations
+
+from autograder.lab import variants
+from autograder.lab.misconceptions.model import m
+
+ENTRIES = [
+    m(
+        "run-ranks-from-0",
+        ["write_run"],
+        "ranks in the run file start at 0",
+        "Ranks count from 1 within each query (enumerate(results, start=1)).",
+        "Part V, write_run",
+        write_run=lambda scenario: [[[q, z, d, str(int(r) - 1), s, y] for q, z, d, r, s, y in variants.rows(scenario)]],
+    ),
+    m(
+        "run-column-order",
+        ["write_run"],
+        "the run file's columns out of order",
+        "trec_eval reads exactly six columns: query_id Q0 doc_id rank score system_name.",
+        "Part V, Using ir_measures",
+        write_run=lambda scenario: [
+            [[q, z, d, s, r, y] for q, z, d, r, s, y in variants.rows(scenario)],
+            [[q, z, r, d, s, y] for q, z, d, r, s, y in variants.rows(scenario)],
+        ],
+    ),
+    m(
+        "run-no-q0",
+        ["write_run"],
+        "the Q0 column left out",
+        "The second column is the literal Q0 (an unused iteration field trec_eval still expects).",
+        "Part V, Using ir_measures",
+        write_run=lambda scenario: [[[q, d, r, s, y] for q, z, d, r, s, y in variants.rows(scenario)]],
+    ),
+    m(
+        "run-few-decimals",
+        ["write_run"],
+        "scores written with too few decimals",
+        "With few decimals, different scores become ties and trec_eval re-orders them by doc id: write {score:.8f}.",
+        "Part V, write_runs.py",
+        write_run=lambda scenario: [variants.rows(scenario, places=places) for places in range(0, 7)],
+    ),
+    m(
+        "run-unsorted",
+        ["write_run"],
+        "results not written in the order the search function returned",
+        "Keep the order of search_fn's results (best first); trec_eval ranks by score, so sorting by doc id "
+        "scrambles the scores' order.",
+        "Part V, write_runs.py",
+        write_run=lambda scenario: [variants.sorted_by_doc(variants.rows(scenario))],
+    ),
+    m(
+        "run-ignores-k",
+        ["write_run"],
+        "k not passed on to the search function",
+        "Call search_fn(query.text, k) and write at most k lines per query.",
+        "Part V, write_runs.py",
+        # search_fn(text, 100), all it returns written: every result of a search function that returns more
+        write_run=lambda scenario: [variants.rows(scenario, k=10**6 if scenario.overfull else 100)],
+    ),
+]

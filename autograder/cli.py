@@ -90,6 +90,16 @@ def _build(args) -> int:
     return 0
 
 
+def _export(args) -> int:
+    from autograder.lms import export
+
+    result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column)
+    for message in result.messages:
+        print(message, file=sys.stderr)
+    print(f"wrote {args.out}: {result.summary}")
+    return 0
+
+
 def _reference(args) -> int:
     from autograder.grading import reference
 
@@ -153,6 +163,24 @@ def build_parser() -> argparse.ArgumentParser:
     inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
     inside.add_argument("--child-python", default=None)
     inside.set_defaults(run=_gradescope)
+
+    lms = commands.add_parser(
+        "export",
+        help="turn a graded batch DIR into an LMS gradebook import, keyed by the LMS's own gradebook export",
+    )
+    lms.add_argument("dir", type=Path, metavar="DIR", help="the --out folder of a finished `grade`")
+    # checked against the registry (lms/export.py: FORMATS) when the command runs, so that the
+    # other commands (run_autograder's among them) do not import the LMS formats
+    lms.add_argument("--lms", required=True, help="blackboard, canvas or moodle")
+    lms.add_argument("--roster", required=True, type=Path, help="the gradebook exported from that LMS")
+    lms.add_argument("--out", required=True, type=Path, help="the import file to write")
+    lms.add_argument(
+        "--column",
+        default=None,
+        help='the gradebook column to fill, e.g. "Lab 05 (12345)" (a part of its name is enough; '
+        "default: the roster's only grade column)",
+    )
+    lms.set_defaults(run=_export)
 
     regenerate = commands.add_parser(
         "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"

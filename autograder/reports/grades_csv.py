@@ -1,5 +1,5 @@
 """``grades.csv``: one row per submission, the engine's own table (identity, points per question,
-total, status, flags)."""
+total, status, flags); every cell spreadsheet-safe (``csvcells``: names come from students)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import csv
 import io
 
 from autograder.grading.results import points
+from autograder.reports import csvcells
 
 
 def render(results, rubric) -> str:
@@ -18,16 +19,18 @@ def render(results, rubric) -> str:
     for result in results:
         scores = result.question_scores()
         writer.writerow(
-            [
-                result.submission,
-                "; ".join(s.name for s in result.students),
-                "; ".join(s.email for s in result.students),
-                "; ".join(s.sid for s in result.students),
-                *[points(scores.get(q, 0.0)) for q in questions],
-                f"{points(result.score)}",
-                f"{points(rubric.total)}",
-                result.status,
-                " | ".join(str(flag) for flag in result.flags),
-            ]
+            csvcells.row(
+                [
+                    result.submission,
+                    "; ".join(s.name for s in result.students),
+                    "; ".join(s.email for s in result.students),
+                    "; ".join(s.sid for s in result.students),
+                    *[points(scores.get(q, 0.0)) for q in questions],
+                    points(result.score),
+                    points(rubric.total),
+                    result.status,
+                    " | ".join(str(flag) for flag in result.flags),
+                ]
+            )
         )
     return out.getvalue()

@@ -1,0 +1,89 @@
+"""Canvas: its gradebook export in, a gradebook import out.
+
+The export (Grades > Export > Export Entire Gradebook) starts with the student columns
+``Student``, ``ID``, ``SIS User ID`` (when SIS ids are shown), ``SIS Login ID``, sometimes
+``Integration ID`` and ``Root Account``, and ends them with ``Section``; then one column per
+assignment, ``<title> (<assignment id>)``, then totals. A ``    Points Possible`` row (after an
+optional ``Muted``/``Manual Posting`` marker row) gives each assignment's points. Comma or
+semicolon, depending on the user's CSV settings, perhaps with a byte-order mark.
+
+The import keeps the student columns up to ``Section`` as exported (Canvas refuses a header
+whose last student column is not ``Section``, and matches rows by ``ID``, then ``SIS User
+ID``, then ``SIS Login ID``), the ``Points Possible`` row, and one assignment column with its
+``(id)``, which routes the grades into that assignment (any other column would be created as
+a new assignment). Students are matched to submissions by ``SIS Login ID`` when it is an email,
+else by ``SIS User ID`` or ``SIS Login ID`` as SID.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autograder.grading.results import points
+from autograder.lms import tables
+from autograder.lms.roster import Column, Format, Gradebook, Person, import_rows, parse_points, require
+from autograder.lms.tables import Table
+
+ASSIGNMENT = re.compile(r"^(?P<title>.*\S)\s*\((?P<id>\d+)\)$")
+POINTS_ROW = "    Points Possible"
+
+
+def _marker(row: tuple[str, ...]) -> bool:
+    """Canvas' ``Muted`` / ``Manual Posting`` row above the points row."""
+    cells = [cell.strip() for cell in row if cell.strip()]
+    return not row[0].strip() and all(cell == "Muted" or cell.startswith("Manual Posting") for cell in cells)
+
+
+def read(table: Table) -> Gradebook:
+    section = require(table, FORMAT, "Section")
+    require(table, FORMAT, "ID")
+    student = table.index("Student")
+    first, last = table.index("FirstName"), table.index("LastName")
+    if student is None and (first is None or last is None):
+        require(table, FORMAT, "Student")
+    naming = (student,) if student is not None else (first, last)
+    sis_user, sis_login = table.index("SIS User ID"), table.index("SIS Login ID")
+    if sis_user is None and sis_login is None:
+        require(table, FORMAT, "SIS Login ID", "SIS User ID")
+    possible: dict[int, float | None] = {}
+    people = []
+    for number, row in enumerate(table.rows):
+        if "Points Possible" in row[0]:
+            possible = {position: parse_points(cell) for position, cell in enumerate(row)}
+            continue
+        if _marker(row):
+            continue
+        name = " ".join(row[p].strip() for p in naming if p is not None)
+        emails: list[str] = []
+        sids: list[str] = []
+        if sis_login is not None:
+            (emails if "@" in row[sis_login] else sids).append(row[sis_login])
+        if sis_user is not None:
+            sids.append(row[sis_user])
+        people.append(Person(number, name.strip(), tuple(emails), tuple(sids)))
+    columns = tuple(
+        Column(header, found["title"], possible.get(position))
+        for position, header in enumerate(table.header)
+        if position > section and (found := ASSIGNMENT.match(header))
+    )
+    keys = tuple(position for position in (table.index("ID"), sis_user, sis_login) if position is not None)
+    return Gradebook(table, tuple(people), columns, tuple(range(section + 1)), keys)
+
+
+def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:
+    """Comma-separated UTF-8 (Canvas detects the delimiter; a comma file imports everywhere)."""
+    extra = []
+    if column.points is not None:
+        extra.append((POINTS_ROW,) + ("",) * (len(gradebook.copied) - 1) + (points(column.points),))
+    return tables.render(import_rows(gradebook, column, cells, extra))
+
+
+FORMAT = Format(
+    name="Canvas",
+    export_hint=(
+        "Download it from Canvas: Grades > Export > Export Entire Gradebook (a CSV starting with Student, ID, "
+        "SIS User ID, SIS Login ID, Section)."
+    ),
+    read=read,
+    render=render,
+)

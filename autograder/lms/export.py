@@ -1,0 +1,65 @@
+"""``python -m autograder export``: a graded batch into an LMS's gradebook import.
+
+``FORMATS`` is the registry of LMSs. ``build`` reads the roster (the LMS's own gradebook
+export, so the ids, sections and column ids come from the LMS) and the batch, matches them
+(``roster.match``) and renders the import; ``export`` also writes it. Every choice made and
+everything left out is in ``Export.messages`` (the command prints them on stderr).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import cache
+from autograder.grading.results import points
+from autograder.lms import blackboard, canvas, graded, moodle, roster, tables
+
+FORMATS = {"canvas": canvas.FORMAT, "moodle": moodle.FORMAT, "blackboard": blackboard.FORMAT}
+
+
+@dataclass(frozen=True)
+class Export:
+    text: str  # the import file
+    messages: tuple[str, ...]  # for the instructor: choices made, what was left out and why
+    summary: str
+
+
+def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = None, suffix: str = ".csv") -> Export:
+    """The import file for ``lms`` (a key of ``FORMATS``) filling ``column`` (a grade column of the
+    roster, or a part of its name; the roster's only one by default); ``suffix`` is the output
+    file's (Blackboard: ``.csv`` is comma-delimited, anything else tab-delimited)."""
+    if lms not in FORMATS:
+        raise ValueError(f"unknown LMS {lms!r}: choose one of {', '.join(sorted(FORMATS))}")
+    form = FORMATS[lms]
+    batch = graded.read(batch_dir)
+    gradebook = form.read(tables.read(roster_path))
+    if not gradebook.people:
+        raise ValueError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")
+    chosen, notes = roster.pick(gradebook, form, column)
+    matching = roster.match(gradebook, batch.results)
+    most = max(result.max_score for result in batch.results)
+    if chosen.points is not None and abs(chosen.points - most) > 1e-6:
+        notes.append(
+            f"points: {chosen.header!r} is worth {points(chosen.points)} points in {form.name}, the grades are out of "
+            f"{points(most)}: change the column's points possible, or the grades will read as out of "
+            f"{points(chosen.points)}"
+        )
+    messages = (*batch.notes, *notes, *matching.messages, *roster.key_notes(gradebook, matching.cells))
+    people = len(gradebook.people)
+    summary = (
+        f"{form.name} import for {chosen.header!r}: {matching.graded} of {people} roster students graded, "
+        f"{people - matching.graded} left empty; {len(batch.results)} submissions, {matching.unmatched} matching "
+        "nobody in the roster"
+    )
+    return Export(form.render(gradebook, chosen, matching.cells, suffix), messages, summary)
+
+
+def export(lms: str, roster_path: Path, batch_dir: Path, out: Path, column: str | None = None) -> Export:
+    """``build``, then write the import file to ``out`` (atomically; never over the roster)."""
+    roster_path, out = Path(roster_path), Path(out)
+    if out.exists() and roster_path.exists() and out.resolve() == roster_path.resolve():
+        raise ValueError(f"--out {out} is the roster itself: write the import to another file")
+    result = build(lms, roster_path, batch_dir, column, out.suffix)
+    cache.write_atomic(out, result.text.encode("utf-8"), 0o600)
+    return result

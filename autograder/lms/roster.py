@@ -1,0 +1,262 @@
+"""Matching a graded batch to an LMS roster: the rules every LMS format shares.
+
+A roster is the LMS's own gradebook export, read by one LMS module into a ``Gradebook``: its
+people (each a row, with the emails and SIDs the LMS knows them by) and the grade columns an
+import may fill. A submission names its students (Gradescope's ``submission_metadata.yml``:
+name, email, SID); each student is matched to the one roster row holding their email or
+their SID (compared without surrounding blanks, case-insensitively; a SID stays a string, so
+leading zeros count). A submission that names nobody is tried by its id (a folder named by
+the student's email or SID).
+
+Deliberate choices, each reported on stderr by ``match``:
+
+- a group submission gives its grade to every member it names;
+- a student with several submissions (two uploads, or a group's and their own) gets the
+  highest score (ties: the first submission id), and the note names the ones not taken;
+- a student matching two roster rows (their email one, their SID another) gets no grade;
+- a submission none of whose students is in the roster is listed with the reason;
+- roster students without a submission get an empty cell, and are listed;
+- a submission the grader itself failed on (flag ``grader``) gets an empty cell, not a 0.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
+from autograder.lms.tables import Table
+from autograder.reports import csvcells
+
+
+@dataclass(frozen=True)
+class Column:
+    """A grade column of the roster: its header as the LMS wrote it (what the import must carry)."""
+
+    header: str
+    title: str = ""  # the name without the LMS's decorations (id, points), what --column may give part of
+    points: float | None = None  # points possible, where the export says
+
+
+@dataclass(frozen=True)
+class Person:
+    """A student in the roster: a row of the export and what the LMS knows them by."""
+
+    row: int  # index into ``Table.rows``
+    name: str
+    emails: tuple[str, ...] = ()
+    sids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    """An LMS's gradebook export, understood: who is in it and which columns can take grades."""
+
+    table: Table
+    people: tuple[Person, ...]
+    columns: tuple[Column, ...]
+    copied: tuple[int, ...]  # roster columns copied into the import, in order
+    keys: tuple[int, ...]  # the columns the LMS matches an imported row by
+
+
+@dataclass(frozen=True)
+class Format:
+    """One LMS: how its export is read and its import written (a value of the registry)."""
+
+    name: str
+    export_hint: str  # where the instructor downloads the roster
+    read: Callable[[Table], Gradebook]
+    render: Callable[[Gradebook, Column, dict, str], str]  # (gradebook, column, row -> cell, out suffix)
+    new_columns: bool = False  # an import may name a column the roster lacks (mapped by hand at import)
+
+
+@dataclass(frozen=True)
+class Matching:
+    cells: dict[int, str]  # roster row -> the grade written (absent: empty cell)
+    messages: tuple[str, ...]
+    graded: int  # roster students given a grade
+    unmatched: int  # submissions none of whose students is in the roster
+
+
+def norm(text: str) -> str:
+    return text.strip().casefold()
+
+
+def require(table: Table, lms: Format, *names: str) -> int:
+    """The position of a column the roster must have (the first of ``names`` present), or a
+    ``ValueError`` that names it, says what was found and where the right file comes from."""
+    position = table.index(*names)
+    if position is None:
+        wanted = " or ".join(repr(name) for name in names)
+        raise ValueError(
+            f"{table.source} is not a {lms.name} gradebook export: it has no {wanted} column "
+            f"(found: {table.describe()}). {lms.export_hint}"
+        )
+    return position
+
+
+def pick(gradebook: Gradebook, lms: Format, wanted: str | None) -> tuple[Column, list[str]]:
+    """The grade column to fill: ``wanted`` (its exact header or title, or a part of one title), or
+    the roster's only grade column; with the notes to print."""
+    columns, source = gradebook.columns, gradebook.table.source
+    listing = "; ".join(repr(column.header) for column in columns) or "none"
+    if wanted is None:
+        if len(columns) == 1:
+            return columns[0], [f"filling {columns[0].header!r}, the roster's only grade column"]
+        if not columns:
+            raise ValueError(
+                f"{source} has no {lms.name} grade column to fill: create the assignment in {lms.name}, "
+                f"export the gradebook again{' (or name a new column with --column)' if lms.new_columns else ''}"
+            )
+        raise ValueError(
+            f"{source} has {len(columns)} grade columns: choose one with --column, e.g. "
+            f"--column {shlex.quote(columns[0].header)} (a part of the name is enough). The columns: {listing}"
+        )
+    exact = [column for column in columns if norm(wanted) in (norm(column.header), norm(column.title))]
+    partial = [column for column in columns if norm(wanted) in norm(column.title or column.header)]
+    if exact or len(partial) == 1:
+        return (exact or partial)[0], []
+    if len(partial) > 1:
+        raise ValueError(
+            f"--column {wanted!r} matches {len(partial)} columns of {source}: "
+            f"{'; '.join(repr(c.header) for c in partial)}; give more of the name"
+        )
+    if lms.new_columns:
+        return Column(wanted, wanted), [
+            f"{wanted!r} is not a column of {source}: map it to a grade item when importing"
+        ]
+    raise ValueError(
+        f"no grade column {wanted!r} in {source} (its grade columns: {listing}): {lms.name} routes grades by the "
+        f"column's id, which only its export carries; create the assignment, export the gradebook again and "
+        f"pass its column"
+    )
+
+
+def _who(student: Student) -> str:
+    parts = [student.name or "(no name)"]
+    parts += [f"<{student.email}>"] if student.email else []
+    parts += [f"SID {student.sid}"] if student.sid else []
+    return " ".join(parts)
+
+
+def _identities(result: SubmissionResult) -> list[tuple[Student, str]]:
+    if result.students:
+        return [(student, _who(student)) for student in result.students]
+    fallback = Student(email=result.submission, sid=result.submission)
+    return [(fallback, f"names no student (no submission_metadata.yml entry) and its id {result.submission!r}")]
+
+
+def _names(people: dict[int, Person], rows) -> str:
+    return ", ".join(f"row {row + 2} ({people[row].name})" for row in sorted(rows))
+
+
+def match(gradebook: Gradebook, results) -> Matching:
+    """Which roster row gets which grade, with every choice and leftover said in words."""
+    people = {person.row: person for person in gradebook.people}
+    index: dict[tuple[str, str], set[int]] = {}
+    for person in gradebook.people:
+        for kind, values in (("email", person.emails), ("sid", person.sids)):
+            for value in values:
+                if norm(value):
+                    index.setdefault((kind, norm(value)), set()).add(person.row)
+    claims: dict[int, list[SubmissionResult]] = {}
+    messages: list[str] = []
+    unmatched = 0
+    for result in results:
+        found = False
+        for student, who in _identities(result):
+            rows = set()
+            if norm(student.email):
+                rows |= index.get(("email", norm(student.email)), set())
+            if norm(student.sid):
+                rows |= index.get(("sid", norm(student.sid)), set())
+            if len(rows) == 1:
+                found = True
+                row = rows.pop()
+                if result.submission not in {taken.submission for taken in claims.setdefault(row, [])}:
+                    claims[row].append(result)
+            elif not rows:
+                messages.append(f"not in the roster: {result.submission}: {who}: no roster row has this email or SID")
+            else:
+                messages.append(
+                    f"ambiguous: {result.submission}: {who} matches {_names(people, rows)}: no grade given; "
+                    "fix the roster or the submission's metadata"
+                )
+        unmatched += not found
+    cells: dict[int, str] = {}
+    for row, taken in sorted(claims.items()):
+        ranked = sorted(taken, key=lambda result: (-result.score, result.submission))
+        best = ranked[0]
+        if len(ranked) > 1:
+            others = ", ".join(f"{result.submission} ({points(result.score)})" for result in ranked[1:])
+            messages.append(
+                f"several submissions: {people[row].name} (row {row + 2}): took {best.submission} "
+                f"({points(best.score)}), the highest; not {others}"
+            )
+        if any(flag.kind == FlagKind.GRADER for flag in best.flags):
+            messages.append(
+                f"grader failure: {people[row].name} (row {row + 2}): {best.submission} was not graded "
+                "(the grader failed on it): left empty; grade it again with --force"
+            )
+            continue
+        if best.status == Status.ERROR:
+            messages.append(
+                f"not gradable: {people[row].name} (row {row + 2}): {best.submission} had nothing to grade "
+                f"({'; '.join(best.problems)[:120]}): its 0 is exported"
+            )
+        cells[row] = points(best.score)
+    missing = [person for person in gradebook.people if person.row not in claims]
+    if missing:
+        messages.append(
+            f"no submission: {len(missing)} roster student(s) left empty: "
+            + ", ".join(f"{person.name} (row {person.row + 2})" for person in missing)
+        )
+    return Matching(cells, tuple(messages), len(cells), unmatched)
+
+
+def key_notes(gradebook: Gradebook, cells: dict[int, str]) -> list[str]:
+    """Rows the LMS may fail to match at import, so the instructor must look at them: a graded
+    row without any identifying cell, and identifying cells that had to be escaped (they start
+    like a formula)."""
+    table = gradebook.table
+    notes = []
+    for person in gradebook.people:
+        if person.row in cells and not any(table.rows[person.row][position].strip() for position in gradebook.keys):
+            named = " or ".join(repr(table.header[position]) for position in gradebook.keys)
+            notes.append(
+                f"no identifier: {person.name} (row {person.row + 2}) has no {named}: the LMS cannot match its "
+                f"grade {cells[person.row]}; enter it by hand"
+            )
+        for position in gradebook.keys:
+            value = table.rows[person.row][position]
+            if csvcells.escape(value) != value:
+                notes.append(
+                    f"escaped: {person.name} (row {person.row + 2}): its {table.header[position]!r} {value!r} starts "
+                    f"like a spreadsheet formula and is written as {csvcells.escape(value)!r}; "
+                    f"{'its grade ' + cells[person.row] if person.row in cells else 'it'} may not be matched at "
+                    "import: check that row by hand"
+                )
+    return notes
+
+
+def import_rows(gradebook: Gradebook, column: Column, cells: dict[int, str], extra=()) -> list[tuple[str, ...]]:
+    """The import's rows: the copied roster columns plus the grade column, header first (then
+    ``extra`` rows), every roster student in roster order (an empty cell where no grade is given)."""
+    table = gradebook.table
+    rows = [tuple(table.header[position] for position in gradebook.copied) + (column.header,)]
+    rows += list(extra)
+    rows += [
+        tuple(table.rows[person.row][position] for position in gradebook.copied) + (cells.get(person.row, ""),)
+        for person in gradebook.people
+    ]
+    return rows
+
+
+def parse_points(text: str) -> float | None:
+    """Points possible as an export writes them (``100``, ``100.00``, ``100,00``), else None."""
+    text = text.strip().replace(",", ".") if "." not in text else text.strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None

@@ -1,0 +1,443 @@
+"""LMS exports: a graded batch into Canvas', Moodle's and Blackboard's gradebook imports, keyed by
+each LMS's own export (the sample rosters in tests/fixtures/lms/, shaped as the LMSs write them).
+
+The batch is built without the sandbox: results constructed here, stored as ``grade batch``
+stores them (``grade.json`` from the result model, ``grades.csv`` from its renderer). Its
+students, and what each case proves:
+
+- Jane Doe: matched by email; Raj Patel: by SID alone (his Gradescope email is not the LMS's);
+- Alan Turing and Grace Hopper: one group submission, both get its grade;
+- Ada Lovelace: two submissions (60 and 90), the highest is taken and the other named;
+- Kim Lee: a submission folder named by her SID, without Gradescope's metadata;
+- Tom Thumb: the grader failed on his submission: an empty cell, not a 0;
+- Maria Garcia: in the roster, no submission: an empty cell;
+- Eve: a submission nobody in the roster matches: listed on stderr;
+- Mallory: a formula-like name in the roster (and the batch): escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import subs
+
+from autograder import paths
+from autograder.grading import rubric as rubrics
+from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Student, SubmissionResult, points
+from autograder.lab.spec import CheckKind
+from autograder.lms import export, tables
+from autograder.local import batch as batches
+from autograder.reports import csvcells, grades_csv
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lms"
+
+#: submission id -> (score out of 100, students as (name, email, sid), grader failed)
+BATCH = {
+    "submission_1001": (87.5, [("Jane Doe", "jdoe@example.edu", "S1001")], False),
+    "submission_1002": (64, [("Raj Patel", "raj.patel.99@gmail.com", "S1002")], False),
+    "submission_1003": (92, [("Alan Turing", "aturing@example.edu", "S1003"), ("Grace Hopper", "", "S1004")], False),
+    "submission_1004": (60, [("Ada Lovelace", "alovelace@example.edu", "S1005")], False),
+    "submission_1005": (90, [("Ada Lovelace", "ALovelace@example.edu ", "S1005")], False),
+    "submission_1006": (100, [("Eve", "eve@elsewhere.org", "X9999")], False),
+    "submission_1007": (55, [('=HYPERLINK("http://x")', "mallory@example.edu", "S1006")], False),
+    "submission_1008": (0, [("Tom Thumb", "tthumb@example.edu", "S1009")], True),
+    "S1008": (70, [], False),
+}
+
+
+def _result(submission: str, score: float, students, failed: bool) -> SubmissionResult:
+    check = CheckResult(
+        "precision_at_k: hidden edge cases", "q1", "precision_at_k", CheckKind.EDGE, 100, score, "visible"
+    )
+    people = tuple(Student(*student) for student in students)
+    if failed:
+        flag = Flag(FlagKind.GRADER, "the grader failed: KeyError")
+        return SubmissionResult.failed(submission, ("the grader failed",), (flag,), (check,), students=people)
+    return SubmissionResult(submission, Status.GRADED, (check,), people)
+
+
+def write_batch(folder: Path, batch: dict = BATCH) -> Path:
+    results = [_result(name, *entry) for name, entry in sorted(batch.items())]
+    for result in results:
+        (folder / result.submission).mkdir(parents=True)
+        (folder / result.submission / "grade.json").write_text(json.dumps(result.to_dict()), encoding="utf-8")
+    (folder / "grades.csv").write_text(grades_csv.render(results, rubrics.load()), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> Path:
+    return write_batch(tmp_path_factory.mktemp("lms") / "out")
+
+
+def _rows(text: str, delimiter: str = ",") -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+
+
+# ---------------------------------------------------------------- every row of every LMS's import
+
+CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 05: Evaluating IR Systems (12345)"]
+CANVAS_ROWS = [
+    ["    Points Possible", "", "", "", "", "100"],
+    ["Doe, Jane", "4821", "S1001", "jdoe@example.edu", "IR-2025 Lab A", "87.5"],
+    ["Garcia, Maria", "4822", "S1007", "mgarcia@example.edu", "IR-2025 Lab B", ""],
+    ["Hopper, Grace", "4823", "S1004", "ghopper@example.edu", "IR-2025 Lab A", "92"],
+    ["Lee, Kim", "4824", "S1008", "klee@example.edu", "IR-2025 Lab B", "70"],
+    ["Lovelace, Ada", "4825", "S1005", "alovelace@example.edu", "IR-2025 Lab A", "90"],
+    ["'=SUM(A1:A9), Mallory", "4826", "S1006", "mallory@example.edu", "IR-2025 Lab B", "55"],
+    ["Patel, Raj", "4827", "S1002", "rpatel", "IR-2025 Lab A", "64"],
+    ["Thumb, Tom", "4828", "S1009", "tthumb@example.edu", "IR-2025 Lab B", ""],
+    ["Turing, Alan", "4829", "S1003", "aturing@example.edu", "IR-2025 Lab A", "92"],
+    ["Student, Test", "4830", "", "", "IR-2025 Lab A", ""],
+]
+MOODLE_HEADER = ["Email address", "Assignment: Lab 05 Evaluating IR Systems (Real)"]
+MOODLE_ROWS = [
+    ["jdoe@example.edu", "87.5"],
+    ["mgarcia@example.edu", ""],
+    ["ghopper@example.edu", "92"],
+    ["klee@example.edu", "70"],
+    ["alovelace@example.edu", "90"],
+    ["'+mallory@example.edu", "55"],
+    ["rpatel@example.edu", "64"],
+    ["tthumb@example.edu", ""],
+    ["aturing@example.edu", "92"],
+]
+BLACKBOARD_HEADER = ["Last Name", "First Name", "Username", "Lab 05 [Total Pts: 100 Score] |3400062"]
+BLACKBOARD_ROWS = [
+    ["Doe", "Jane", "jdoe", "87.5"],
+    ["Garcia", "Maria", "mgarcia", ""],
+    ["Hopper", "Grace", "ghopper", "92"],
+    ["Lee", "Kim", "klee", "70"],
+    ["Lovelace", "Ada", "alovelace", "90"],
+    ["'=SUM(A1:A9)", "Mallory", "mallory", "55"],
+    ["Patel", "Raj", "rpatel", "64"],
+    ["Thumb", "Tom", "tthumb", ""],
+    ["Turing", "Alan", "aturing", "92"],
+]
+
+IMPORTS = {
+    # id: (lms, roster, --column, out suffix, delimiter, header, rows)
+    "canvas": ("canvas", "canvas.csv", "Lab 05", ".csv", ",", CANVAS_HEADER, CANVAS_ROWS),
+    "canvas-semicolon-bom-crlf": (
+        "canvas",
+        "canvas-semicolon.csv",
+        None,
+        ".csv",
+        ",",
+        CANVAS_HEADER,
+        CANVAS_ROWS,
+    ),
+    "moodle": ("moodle", "moodle.csv", "lab 05", ".csv", ",", MOODLE_HEADER, MOODLE_ROWS),
+    "blackboard-utf16-tab": ("blackboard", "blackboard.xls", None, ".xls", "\t", BLACKBOARD_HEADER, BLACKBOARD_ROWS),
+    "blackboard-as-csv": ("blackboard", "blackboard.xls", None, ".csv", ",", BLACKBOARD_HEADER, BLACKBOARD_ROWS),
+}
+
+
+@pytest.mark.parametrize("case", IMPORTS.values(), ids=IMPORTS.keys())
+def test_import_has_the_lms_header_and_every_roster_row(case, batch):
+    """Does each LMS's import carry its key columns and the grade column, then every roster
+    student in roster order with the right grade (by email, by SID, by folder name, a group's
+    members each, the best of two) or an empty cell (no submission, grader failure), with
+    formula-like cells escaped?"""
+    lms, roster, column, suffix, delimiter, header, rows = case
+    result = export.build(lms, FIXTURES / roster, batch, column, suffix)
+    assert _rows(result.text, delimiter) == [header, *rows]
+
+
+def test_blackboard_csv_upload_quotes_every_field(batch):
+    """Is Blackboard's comma-delimited upload written with every field in quotes, as it requires?"""
+    text = export.build("blackboard", FIXTURES / "blackboard.xls", batch, None, ".csv").text
+    assert text.splitlines()[1] == '"Doe","Jane","jdoe","87.5"'
+
+
+def test_import_is_utf8_with_windows_line_ends(batch):
+    """Is the import UTF-8 without a byte-order mark, each line ended by CRLF?"""
+    text = export.build("moodle", FIXTURES / "moodle.csv", batch, "Lab 05").text
+    assert (
+        not text.startswith("\ufeff")
+        and text.count("\r\n") == len(MOODLE_ROWS) + 1
+        and "\n" not in text.replace("\r\n", "")
+    )
+
+
+# ---------------------------------------------------------------- what the instructor is told
+
+MESSAGES = {
+    # id: (a message that must be among the export's messages, as a substring)
+    "unmatched submission": "not in the roster: submission_1006: Eve <eve@elsewhere.org> SID X9999: no roster row",
+    "duplicate, the highest taken": "took submission_1005 (90), the highest; not submission_1004 (60)",
+    "grader failure left empty": "grader failure: Thumb, Tom (row 10): submission_1008 was not graded",
+    "roster students without submission": "no submission: 2 roster student(s) left empty: Garcia, Maria (row 4), "
+    "Student, Test (row 12)",
+}
+
+
+@pytest.mark.parametrize("expected", MESSAGES.values(), ids=MESSAGES.keys())
+def test_choices_and_leftovers_are_said(expected, batch):
+    """Does the Canvas export name the unmatched submission with its reason, the duplicate it chose,
+    the grader failure and the roster students left empty?"""
+    result = export.build("canvas", FIXTURES / "canvas.csv", batch, "Lab 05")
+    assert any(expected in message for message in result.messages), result.messages
+
+
+def test_summary_counts_graded_empty_and_unmatched(batch):
+    """Does the summary say how many roster students got a grade, how many are empty, and how
+    many submissions matched nobody?"""
+    summary = export.build("canvas", FIXTURES / "canvas.csv", batch, "Lab 05").summary
+    assert "7 of 10 roster students graded, 3 left empty; 9 submissions, 1 matching nobody" in summary
+
+
+def test_escaped_identifier_is_flagged(batch):
+    """When an identifying cell had to be escaped (Moodle's email '+mallory@...'), is the instructor
+    told the LMS may not match that row?"""
+    messages = export.build("moodle", FIXTURES / "moodle.csv", batch, "Lab 05").messages
+    assert [m for m in messages if m.startswith("escaped:")] == [
+        "escaped: Mallory =SUM(A1:A9) (row 7): its 'Email address' '+mallory@example.edu' starts like a "
+        'spreadsheet formula and is written as "\'+mallory@example.edu"; its grade 55 may not be matched at '
+        "import: check that row by hand"
+    ]
+
+
+def test_points_mismatch_is_said(batch):
+    """Filling a Canvas column worth 50 points with grades out of 100: is the instructor warned?"""
+    messages = export.build("canvas", FIXTURES / "canvas.csv", batch, "Lab 04").messages
+    assert any(m.startswith("points: 'Lab 04: Retrieval (12344)' is worth 50 points") for m in messages)
+
+
+def test_ambiguous_student_gets_no_grade(tmp_path):
+    """A student whose email is one roster row's and whose SID another's: is no grade given, and said?"""
+    out = write_batch(tmp_path / "out", {"submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1002")], False)})
+    result = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05")
+    assert [row[-1] for row in _rows(result.text)[2:]] == [""] * 10
+    assert any(m.startswith("ambiguous: submission_1: Jane Doe") and "row 3 (Doe, Jane)" in m for m in result.messages)
+
+
+def test_stale_results_left_by_an_earlier_batch_are_ignored_and_said(tmp_path):
+    """A grade.json that grades.csv does not list (an earlier batch into the same folder): is it
+    left out, with a note?"""
+    out = write_batch(tmp_path / "out", {"submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1001")], False)})
+    write_batch(tmp_path / "old", {"submission_9": (10, [("Raj Patel", "", "S1002")], False)})
+    (tmp_path / "old" / "submission_9").rename(out / "submission_9")
+    result = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05")
+    assert [row[-1] for row in _rows(result.text)[2:]][:7] == ["80", "", "", "", "", "", ""]
+    assert any("submission_9" in m and "not in grades.csv" in m for m in result.messages)
+
+
+# ---------------------------------------------------------------- real-world files
+
+VARIANTS = {
+    # id: (encoding, line end)
+    "utf8": ("utf-8", "\n"),
+    "utf8-bom-crlf": ("utf-8-sig", "\r\n"),
+    "utf16-bom-crlf": ("utf-16", "\r\n"),
+}
+
+
+@pytest.mark.parametrize("lms", ["canvas", "moodle", "blackboard"])
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+def test_any_encoding_and_line_end_gives_the_same_import(lms, variant, batch, tmp_path):
+    """Is the same roster saved as UTF-8, UTF-8 with BOM and CRLF, or UTF-16, read to the same import?"""
+    name = {"canvas": "canvas.csv", "moodle": "moodle.csv", "blackboard": "blackboard.xls"}[lms]
+    encoding, end = variant
+    text, _ = tables.decode((FIXTURES / name).read_bytes(), name)
+    copy = tmp_path / name
+    copy.write_bytes(end.join(text.splitlines()).encode(encoding) + end.encode(encoding))
+    column = "Lab 05" if lms != "blackboard" else None
+    assert export.build(lms, copy, batch, column).text == export.build(lms, FIXTURES / name, batch, column).text
+
+
+# ---------------------------------------------------------------- clear errors
+
+ERRORS = {
+    # id: (lms, roster file or bytes, column, what the message must say)
+    "moodle roster as canvas": ("canvas", "moodle.csv", None, "is not a Canvas gradebook export: it has no 'Section'"),
+    "canvas roster as moodle": (
+        "moodle",
+        "canvas.csv",
+        None,
+        "is not a Moodle gradebook export: it has no 'Email address' or 'ID number' or 'Username' column",
+    ),
+    "canvas roster as blackboard": ("blackboard", "canvas.csv", None, "it has no 'Username' column"),
+    "workbook": ("canvas", b"PK\x03\x04rest of a zip", None, "is a spreadsheet workbook"),
+    "latin-1": ("moodle", "Email address,Note\nj\xe9@example.edu,1\n".encode("latin-1"), None, "is not UTF-8 text"),
+    "empty": ("canvas", b"\xef\xbb\xbf\r\n", None, "is empty"),
+    "no students": ("blackboard", b"Last Name\tFirst Name\tUsername\tLab [Total Pts: 10] |1\n", None, "no students"),
+    "several columns, none chosen": ("canvas", "canvas.csv", None, "has 2 grade columns: choose one with --column"),
+    "column not in roster": ("canvas", "canvas.csv", "Lab 06", "no grade column 'Lab 06' in canvas.csv"),
+    "column ambiguous": ("canvas", "canvas.csv", "Lab 0", "--column 'Lab 0' matches 2 columns"),
+    "calculated column": ("blackboard", "blackboard.xls", "Total", "no grade column 'Total'"),
+}
+
+
+@pytest.mark.parametrize("case", ERRORS.values(), ids=ERRORS.keys())
+def test_wrong_roster_or_column_is_a_clear_error(case, batch, tmp_path):
+    """Does a roster that is not the LMS's export (or a column that is not in it) stop the export
+    with a ValueError that says what is missing and where the right file comes from?"""
+    lms, roster, column, expected = case
+    if isinstance(roster, bytes):
+        (tmp_path / "roster.csv").write_bytes(roster)
+        roster = tmp_path / "roster.csv"
+    with pytest.raises(ValueError) as error:
+        export.build(lms, FIXTURES / roster, batch, column)
+    assert expected in str(error.value)
+
+
+def test_roster_error_says_where_the_export_comes_from(batch):
+    """Does the wrong-roster message tell the instructor how to download the right one?"""
+    with pytest.raises(ValueError, match="Grades > Export > Export Entire Gradebook"):
+        export.build("canvas", FIXTURES / "moodle.csv", batch)
+
+
+def _not_a_batch(folder: Path) -> Path:
+    return folder / "nothing-here"
+
+
+def _empty(folder: Path) -> Path:
+    (folder / "out").mkdir()
+    return folder / "out"
+
+
+def _unfinished(folder: Path) -> Path:
+    out = write_batch(folder / "out", {"submission_1": (80, [], False)})
+    (out / "grades.csv").unlink()
+    return out
+
+
+def _lost_result(folder: Path) -> Path:
+    out = write_batch(folder / "out", {"submission_1": (80, [], False), "submission_2": (70, [], False)})
+    (out / "submission_2" / "grade.json").unlink()
+    return out
+
+
+def _corrupt_result(folder: Path) -> Path:
+    out = write_batch(folder / "out", {"submission_1": (80, [], False)})
+    (out / "submission_1" / "grade.json").write_text('{"submission": "submission_1"', encoding="utf-8")
+    return out
+
+
+BATCH_ERRORS = {
+    "missing folder": (_not_a_batch, "no graded batch at"),
+    "no grade.json": (_empty, "is not a graded batch (no <submission>/grade.json in it)"),
+    "no grades.csv": (_unfinished, "no grades.csv: the batch did not finish"),
+    "a listed result lost": (_lost_result, "lists 1 submission(s) without a grade.json (submission_2)"),
+    "a corrupt result": (_corrupt_result, "grade.json cannot be read (JSONDecodeError"),
+}
+
+
+@pytest.mark.parametrize("case", BATCH_ERRORS.values(), ids=BATCH_ERRORS.keys())
+def test_a_folder_that_is_not_a_graded_batch_is_a_clear_error(case, tmp_path):
+    """Is a DIR that is not a finished graded batch refused with a message saying what to run?"""
+    make, expected = case
+    with pytest.raises((ValueError, FileNotFoundError)) as error:
+        export.build("canvas", FIXTURES / "canvas.csv", make(tmp_path), "Lab 05")
+    assert expected in str(error.value) and "python -m autograder grade" in str(error.value)
+
+
+# ---------------------------------------------------------------- formula injection, everywhere
+
+CELLS = {
+    # id: (cell, as written)
+    "equals": ("=1+2", "'=1+2"),
+    "plus": ("+1", "'+1"),
+    "minus": ("-2+3", "'-2+3"),
+    "at": ("@SUM(A1)", "'@SUM(A1)"),
+    "tab": ("\t=1", "'\t=1"),
+    "carriage return": ("\r=1", "'\r=1"),
+    "full-width equals": ("\uff1d1+2", "'\uff1d1+2"),
+    "plain name": ("Doe, Jane", "Doe, Jane"),
+    "inner equals": ("a=b", "a=b"),
+    "number": ("87.5", "87.5"),
+    "empty": ("", ""),
+}
+
+
+@pytest.mark.parametrize("case", CELLS.values(), ids=CELLS.keys())
+def test_formula_like_cells_are_escaped(case):
+    """Does a cell starting like a spreadsheet formula get a leading apostrophe, and no other?"""
+    cell, written = case
+    assert csvcells.escape(cell) == written
+
+
+def test_grades_csv_escapes_names_emails_and_sids(tmp_path):
+    """Does grades.csv write a student's formula-like name, email and SID escaped?"""
+    result = _result("submission_1", 50, [('=HYPERLINK("http://x")', "@x.org", "-1+1")], False)
+    rows = _rows(grades_csv.render([result], rubrics.load()))
+    assert rows[1][:4] == ["submission_1", '\'=HYPERLINK("http://x")', "'@x.org", "'-1+1"]
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def _autograder(*args):
+    return subprocess.run([sys.executable, "-m", "autograder", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_writes_the_import_and_lists_leftovers_on_stderr(batch, tmp_path):
+    """Does `export` write the import file, print the unmatched submission on stderr and a summary
+    on stdout, and exit 0?"""
+    out = tmp_path / "canvas-import.csv"
+    run = _autograder(
+        "export", "--lms", "canvas", "--roster", str(FIXTURES / "canvas.csv"), "--column", "Lab 05",
+        "--out", str(out), str(batch),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert _rows(out.read_text(encoding="utf-8")) == [CANVAS_HEADER, *CANVAS_ROWS]
+    assert "not in the roster: submission_1006: Eve" in run.stderr
+    assert run.stdout.startswith(f"wrote {out}: Canvas import for 'Lab 05: Evaluating IR Systems (12345)'")
+
+
+def test_cli_refuses_a_wrong_roster_without_a_traceback(batch, tmp_path):
+    """Does `export` with another LMS's roster exit 2 with one message, no traceback, no file?"""
+    out = tmp_path / "import.csv"
+    run = _autograder(
+        "export", "--lms", "blackboard", "--roster", str(FIXTURES / "moodle.csv"), "--out", str(out), str(batch)
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr and not out.exists()
+    assert "is not a Blackboard gradebook export: it has no 'Username' column" in run.stderr
+
+
+def test_cli_names_every_lms_and_refuses_an_unknown_one(batch, tmp_path):
+    """Does `export --help` name every LMS of the registry, and an unknown --lms exit 2 naming them?"""
+    assert all(name in _autograder("export", "--help").stdout for name in export.FORMATS)
+    run = _autograder(
+        "export", "--lms", "sakai", "--roster", str(FIXTURES / "canvas.csv"), "--out", "x.csv", str(batch)
+    )
+    assert run.returncode == 2 and "unknown LMS 'sakai': choose one of blackboard, canvas, moodle" in run.stderr
+
+
+def test_cli_never_overwrites_the_roster(batch, tmp_path):
+    """Is `--out` naming the roster itself refused, the roster left as it was?"""
+    roster = tmp_path / "canvas.csv"
+    roster.write_bytes((FIXTURES / "canvas.csv").read_bytes())
+    run = _autograder("export", "--lms", "canvas", "--roster", str(roster), "--out", str(roster), str(batch))
+    assert run.returncode == 2 and "is the roster itself" in run.stderr
+    assert roster.read_bytes() == (FIXTURES / "canvas.csv").read_bytes()
+
+
+# ---------------------------------------------------------------- with the real engine
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_really_graded_gradescope_export_reaches_canvas(tmp_path, cranfield):
+    """Graded by the engine from Gradescope's export layout (students in submission_metadata.yml),
+    does the batch export to Canvas with each student's real score in their row?"""
+    inbox = tmp_path / "export"
+    subs.write(inbox / "submission_101", {})
+    subs.write(inbox / "submission_102", {"runs.py": paths.handout_file("runs.py").read_text()})
+    (inbox / "submission_metadata.yml").write_text(
+        "submission_101:\n  :submitters:\n  - :name: Jane Doe\n    :email: jdoe@example.edu\n    :sid: 'S1001'\n"
+        "submission_102:\n  :submitters:\n  - :name: Raj Patel\n    :email: raj@gmail.com\n    :sid: 'S1002'\n"
+    )
+    summary = batches.grade_batch([inbox], tmp_path / "out", jobs=2, progress=False)
+    scores = {result.submission: result.score for result in summary.results}
+    rows = _rows(export.build("canvas", FIXTURES / "canvas.csv", tmp_path / "out", "Lab 05").text)
+    graded = {row[0]: row[-1] for row in rows[2:] if row[-1]}
+    assert graded == {"Doe, Jane": "100", "Patel, Raj": points(scores["submission_102"])}
+    assert scores["submission_102"] < 100

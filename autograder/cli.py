@@ -80,6 +80,16 @@ def _gradescope(args) -> int:
     return 0
 
 
+def _doctor(args) -> int:
+    import json
+
+    from autograder.grading import doctor
+
+    findings = doctor.examine(args.child_python, args.uid)
+    print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
+    return 0 if findings.machine.auto.ok else 1
+
+
 def _build(args) -> int:
     from autograder.gradescope import build
     from autograder.lab import handout
@@ -140,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
     grade.set_defaults(run=_grade)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="what this machine allows (root, namespaces, seccomp, the uid fallback, cgroup memory and CPU, "
+        "Python) and which isolation auto chooses; exit 1 when no isolation can grade here",
+    )
+    doctor.add_argument("--child-python", default=None, help="the interpreter submissions run in")
+    doctor.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help="the first sandbox uid")
+    doctor.add_argument("--json", action="store_true", help="the findings as JSON")
+    doctor.set_defaults(run=_doctor)
 
     build = commands.add_parser("build", help="write Gradescope's autograder.zip and the students' handout.zip")
     build.add_argument("--out", type=Path, default=Path("dist"))

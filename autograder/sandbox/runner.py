@@ -42,10 +42,12 @@ def run(
     isolation: Isolation,
     slot: int = 0,
     start_child=ChildProcess,
+    overall_deadline: float | None = None,
 ) -> SandboxResult:
     """Run ``calls`` (``[{"fn", "file"}, ...]``, the job's call list) against the ``lab05``
     package in ``lab_dir``; the job files hold the calls' inputs. ``start_child`` starts one
-    child (``ChildProcess``; the tests script fake ones to drive the retry loop)."""
+    child (``ChildProcess``; the tests script fake ones to drive the retry loop).
+    ``overall_deadline`` (``time.monotonic()``): a platform's overall limit, when it comes first."""
     started = time.monotonic()
     uid = isolation.uid + slot if isolation.uid is not None else None
     result = SandboxResult(outcomes=[None] * len(calls))
@@ -58,6 +60,7 @@ def run(
     budget_gone: set[str] = set()  # functions that used up their time budget
     start = 0
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
+    deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
     with tempfile.TemporaryDirectory(prefix="lab05-child-") as scratch_dir:
         scratch = Path(scratch_dir)
         os.chmod(scratch, 0o711)

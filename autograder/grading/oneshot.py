@@ -102,6 +102,7 @@ def grade_one(
     python: str | None = None,
     platform: str = "the platform",
     log=print,
+    rubric_path: Path = paths.RUBRIC,
 ) -> dict:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
     when the grader cannot run or runs out of time; returns what was written."""
@@ -112,7 +113,7 @@ def grade_one(
     def write(document: dict) -> None:
         cache.write_json_atomic(results_file, document, mode=0o644)
 
-    overall = overall_seconds()
+    overall = overall_seconds(rubric_path)
     out_of_time = failed(
         f"The autograder ran out of time (its limit is {overall:g} s) before it finished; your submission was "
         f"not graded. The details are in {where}: please tell them."
@@ -124,12 +125,12 @@ def grade_one(
 
     watchdog = Watchdog(overall, last_resort, started)
     try:
-        log("\n".join(doctor.examine(python, uid).lines()))
+        log("\n".join(doctor.examine(python, uid, rubric_path).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
         with tempfile.TemporaryDirectory(prefix="lab05-platform-") as folder:
-            session = Session.open(paths.RUBRIC, isolation, uid, python, Path(folder))
+            session = Session.open(rubric_path, isolation, uid, python, Path(folder))
             result = session.grade(source, 0, deadline=watchdog.deadline)
         document = render(result)
         log(

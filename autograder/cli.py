@@ -91,12 +91,36 @@ def _doctor(args) -> int:
 
 
 def _build(args) -> int:
+    if args.target == "prairielearn":
+        from autograder.prairielearn import build as prairielearn
+
+        image = args.image or prairielearn.DEFAULT_IMAGE
+        folders = prairielearn.build(args.out, image=image)
+        for name, folder in folders.items():
+            size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+            print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        print(
+            f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
+            f"{image}; copy {folders['question']} into your course's questions/, then Sync (the Docker "
+            "images too)"
+        )
+        return 0
     from autograder.gradescope import build
     from autograder.lab import handout
 
     built = {"autograder": build.build(args.out / "autograder.zip"), "handout": handout.build(args.out / "handout.zip")}
     for name, path in built.items():
         print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+def _prairielearn(args) -> int:
+    from autograder.prairielearn import entry
+
+    document = entry.run(
+        args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, rubric_path=args.rubric
+    )
+    print(f"score {document.get('score')}; results in {args.root}/results/results.json")
     return 0
 
 
@@ -161,8 +185,18 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true", help="the findings as JSON")
     doctor.set_defaults(run=_doctor)
 
-    build = commands.add_parser("build", help="write Gradescope's autograder.zip and the students' handout.zip")
+    build = commands.add_parser(
+        "build",
+        help="write Gradescope's autograder.zip and the students' handout.zip (default), or PrairieLearn's "
+        "question folder and grader image (--target prairielearn)",
+    )
     build.add_argument("--out", type=Path, default=Path("dist"))
+    build.add_argument("--target", choices=("gradescope", "prairielearn"), default="gradescope")
+    build.add_argument(
+        "--image",
+        default=None,
+        help="prairielearn: the grader image's public name, as you will push it (e.g. youruser/lab05-autograder:2026)",
+    )
     build.set_defaults(run=_build)
 
     inside = commands.add_parser(
@@ -173,6 +207,16 @@ def build_parser() -> argparse.ArgumentParser:
     inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
     inside.add_argument("--child-python", default=None)
     inside.set_defaults(run=_gradescope)
+
+    pl = commands.add_parser(
+        "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
+    )
+    pl.add_argument("--root", type=Path, default=Path("/grade"))
+    pl.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
+    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
+    pl.add_argument("--child-python", default=None)
+    pl.set_defaults(run=_prairielearn)
 
     regenerate = commands.add_parser(
         "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"

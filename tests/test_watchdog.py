@@ -15,7 +15,6 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.gradescope import entry
 from autograder.grading import intake, oneshot
 from autograder.grading.grader import OVERALL_TIME
 from autograder.grading.results import FlagKind, Status
@@ -74,7 +73,7 @@ def test_a_grader_that_cannot_run_says_where_the_details_are(tmp_path):
         intake.Source("submission", subs.write(tmp_path / "s", {})),
         tmp_path / "results.json",
         gradescope_json.document,
-        entry.failed,
+        gradescope_json.failed,
         platform="Gradescope",
         log=logged.append,
         rubric_path=tmp_path / "missing.yml",
@@ -89,14 +88,13 @@ def test_a_grader_that_cannot_run_says_where_the_details_are(tmp_path):
 HANG = """
 import sys, time
 from pathlib import Path
-from autograder.gradescope import entry
 from autograder.grading import intake, oneshot
 from autograder.grading.session import Session
 from autograder.reports import gradescope_json
 
 Session.open = classmethod(lambda cls, *args, **kwargs: time.sleep(600))  # the grader hangs
 submission, results, rubric = map(Path, sys.argv[1:])
-oneshot.grade_one(intake.Source("submission", submission), results, gradescope_json.document, entry.failed,
+oneshot.grade_one(intake.Source("submission", submission), results, gradescope_json.document, gradescope_json.failed,
                   platform="Gradescope", rubric_path=rubric)
 """
 

@@ -12,11 +12,6 @@ from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 
 
-def failed(message: str) -> dict:
-    """results.json when the grader could not grade: 0 points and what happened."""
-    return {"score": 0, "tests": [], "output": message, "output_format": "text", "stdout_visibility": "hidden"}
-
-
 def run(
     root: Path = Path("/autograder"), isolation: str = "auto", uid: int = DEFAULT_UID, python: str | None = None
 ) -> dict:
@@ -29,7 +24,7 @@ def run(
         source,
         results / "results.json",
         gradescope_json.document,
-        failed,
+        gradescope_json.failed,
         isolation,
         uid,
         python,

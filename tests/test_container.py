@@ -121,3 +121,38 @@ def test_memory_bomb_loses_only_its_functions_points_in_768_mb(gradescope_root, 
     assert lost and all(name.startswith(f"{function}:") for name in lost)
     assert "MemoryError" in str(tests[""])
     assert container.oom_kills() == 0, "the container's limit killed a process: limits.memory_mb leaves too little room"
+
+
+@pytest.mark.parametrize("limit_mb, fits", [(768, True), (640, False)], ids=["768", "640"])
+def test_doctor_reads_the_containers_memory(limit_mb, fits):
+    """Inside a memory cgroup, does `doctor --json` read its limit and say whether the rubric's
+    memory per child leaves the grader room in it?"""
+    import json
+    import subprocess
+    import sys
+
+    try:
+        cgroup = MemoryCgroup(limit_mb << 20)
+    except OSError as error:
+        pytest.fail(f"cannot make a memory cgroup ({error}): run the tests as root", pytrace=False)
+    try:
+        run = subprocess.run(
+            [
+                *cgroup.enter,
+                sys.executable,
+                "-m",
+                "autograder",
+                "doctor",
+                "--json",
+                "--child-python",
+                "/usr/bin/python3",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        cgroup.remove()
+    found = json.loads(run.stdout)
+    assert found["machine"]["resources"]["memory_bytes"] == limit_mb << 20
+    assert found["memory_fit"]["ok"] is fits

@@ -86,10 +86,14 @@ def overall_seconds(rubric_path: Path = paths.RUBRIC) -> float:
 
 
 def peak_memory() -> str:
-    """The peak resident memory of this process and of its largest finished child."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss >> 10
-    return f"peak memory: grader {own} MiB, largest child {children} MiB"
+    """The grader's own peak resident memory (VmHWM: this process since its exec; getrusage's
+    maxrss would count what its parent held when it forked)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+        peak = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")) >> 10
+    except (OSError, StopIteration, ValueError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+    return f"peak memory of the grader: {peak} MiB"
 
 
 def grade_one(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -233,3 +234,22 @@ def test_broken_zip_gets_a_clear_result_on_gradescope(gradescope_root, isolation
     document = run_autograder(gradescope_root, {"lab05.zip": b"PK\x03\x04 not a zip at all"}, isolation)
     assert document["score"] == 0
     assert "not a readable zip" in document["output"]
+
+
+def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root):
+    """Does `run_autograder --doctor` (what the README asks instructors to run in Debug via SSH)
+    print the machine's facts, with the sandbox user's uid and the shipped reference?"""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
+    environment.update({"AUTOGRADER_ROOT": str(gradescope_root), "LAB05_PYTHON": sys.executable})
+    run = subprocess.run(
+        ["bash", str(gradescope_root / "source" / "run_autograder"), "--doctor"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd="/",
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"uid {pwd.getpwnam('lab05-student').pw_uid}" in run.stdout
+    assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")

@@ -5,7 +5,10 @@ before the container's limit kills anything. As root (CI): a cgroup that cannot 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -127,10 +130,6 @@ def test_memory_bomb_loses_only_its_functions_points_in_768_mb(gradescope_root, 
 def test_doctor_reads_the_containers_memory(limit_mb, fits):
     """Inside a memory cgroup, does `doctor --json` read its limit and say whether the rubric's
     memory per child leaves the grader room in it?"""
-    import json
-    import subprocess
-    import sys
-
     try:
         cgroup = MemoryCgroup(limit_mb << 20)
     except OSError as error:

@@ -319,6 +319,24 @@ def test_entrypoint_writes_results_and_exits_0_when_the_grader_cannot_start(buil
     assert "which your instructor sees on PrairieLearn" in document["message"]
 
 
+@pytest.mark.sandbox
+def test_entrypoint_doctor_prints_what_the_container_allows(image_home):
+    """Does `entrypoint --doctor` print the machine's facts with the image's shipped reference?"""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
+    environment.update({"LAB05_HOME": str(image_home), "LAB05_PYTHON": sys.executable})
+    run = subprocess.run(
+        ["bash", str(image_home / "entrypoint"), "--doctor"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd="/",
+    )
+    assert run.returncode == 0, run.stderr
+    assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")
+
+
 # ---------------------------------------------------------------- the renderer
 
 

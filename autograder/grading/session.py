@@ -23,7 +23,10 @@ from autograder.lab.spec import EVALUATION_LIBRARIES
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox.settings import Isolation
 
-INTERNAL_ERROR = "the grader failed on this submission; your instructor has the details"
+INTERNAL_ERROR = (
+    "the grader failed on this submission (not because of your code); the details are in the grader's log, "
+    "which your instructor sees"
+)
 
 
 @dataclass(frozen=True)

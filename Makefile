@@ -20,12 +20,13 @@ test: cranfield system
 test-fast: cranfield
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
-# the architecture's contracts, lint, format and types
+# the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04)
 check: setup
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
 
 setup: $(BIN)/.installed
 

@@ -80,7 +80,31 @@ def _gradescope(args) -> int:
     return 0
 
 
+def _doctor(args) -> int:
+    import json
+
+    from autograder.grading import doctor
+
+    findings = doctor.examine(args.child_python, args.uid)
+    print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
+    return 0 if findings.machine.auto.ok else 1
+
+
 def _build(args) -> int:
+    if args.target == "prairielearn":
+        from autograder.prairielearn import build as prairielearn
+
+        image = args.image or prairielearn.DEFAULT_IMAGE
+        folders = prairielearn.build(args.out, image=image)
+        for name, folder in folders.items():
+            size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+            print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        print(
+            f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
+            f"{image}; copy {folders['question']} into your course's questions/, then Sync (the Docker "
+            "images too)"
+        )
+        return 0
     from autograder.gradescope import build
     from autograder.lab import handout
 
@@ -97,6 +121,16 @@ def _export(args) -> int:
     for message in result.messages:
         print(message, file=sys.stderr)
     print(f"wrote {args.out}: {result.summary}")
+    return 0
+
+
+def _prairielearn(args) -> int:
+    from autograder.prairielearn import entry
+
+    document = entry.run(
+        args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, rubric_path=args.rubric
+    )
+    print(f"score {document.get('score')}; results in {args.root}/results/results.json")
     return 0
 
 
@@ -151,8 +185,28 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
     grade.set_defaults(run=_grade)
 
-    build = commands.add_parser("build", help="write Gradescope's autograder.zip and the students' handout.zip")
+    doctor = commands.add_parser(
+        "doctor",
+        help="what this machine allows (root, namespaces, seccomp, the uid fallback, cgroup memory and CPU, "
+        "Python) and which isolation auto chooses; exit 1 when no isolation can grade here",
+    )
+    doctor.add_argument("--child-python", default=None, help="the interpreter submissions run in")
+    doctor.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help="the first sandbox uid")
+    doctor.add_argument("--json", action="store_true", help="the findings as JSON")
+    doctor.set_defaults(run=_doctor)
+
+    build = commands.add_parser(
+        "build",
+        help="write Gradescope's autograder.zip and the students' handout.zip (default), or PrairieLearn's "
+        "question folder and grader image (--target prairielearn)",
+    )
     build.add_argument("--out", type=Path, default=Path("dist"))
+    build.add_argument("--target", choices=("gradescope", "prairielearn"), default="gradescope")
+    build.add_argument(
+        "--image",
+        default=None,
+        help="prairielearn: the grader image's public name, as you will push it (e.g. youruser/lab05-autograder:2026)",
+    )
     build.set_defaults(run=_build)
 
     inside = commands.add_parser(
@@ -181,6 +235,16 @@ def build_parser() -> argparse.ArgumentParser:
         "default: the roster's only grade column)",
     )
     lms.set_defaults(run=_export)
+
+    pl = commands.add_parser(
+        "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
+    )
+    pl.add_argument("--root", type=Path, default=Path("/grade"))
+    pl.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
+    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
+    pl.add_argument("--child-python", default=None)
+    pl.set_defaults(run=_prairielearn)
 
     regenerate = commands.add_parser(
         "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"

@@ -7,7 +7,7 @@ import enum
 import sys
 
 if sys.version_info >= (3, 11):
-    from enum import StrEnum
+    from enum import StrEnum  # novermin (3.11 only, behind the version check)
 else:
 
     class StrEnum(str, enum.Enum):

@@ -11,6 +11,9 @@ Prints:
 3. the same correct submission graded by `otter run` with an otter test suite doing the
    equivalent checks (the public checks plus all of Cranfield), beside ours, as a ratio;
 4. the given retrieval: index build and 225 queries, TF-IDF and BM25.
+With --container (as root) it prints only: run_autograder in a simulated Gradescope root on the
+solutions, jailed and as the unprivileged user: wall time and peak memory (the grader's own,
+its largest child's, and the whole process tree's), the figures grading.yml's memory_mb rests on.
 CI does not run this; it takes about ten minutes with the defaults.
 """
 
@@ -20,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,10 +52,12 @@ def p95(values):
 
 
 class TreeMemory:
-    """Peak resident memory of a process and all its descendants, sampled every 20 ms."""
+    """Peak resident memory of a process and all its descendants, sampled every 20 ms; also the
+    largest peak (VmHWM) of any one descendant."""
 
     def __init__(self, pid: int):
         self.pid, self.peak, self.stop = pid, 0, threading.Event()
+        self.largest_descendant = 0
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
@@ -79,6 +85,8 @@ class TreeMemory:
                     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                         if line.startswith("VmRSS:"):
                             total += int(line.split()[1]) * 1024
+                        elif line.startswith("VmHWM:") and pid != self.pid:
+                            self.largest_descendant = max(self.largest_descendant, int(line.split()[1]) * 1024)
                 except OSError:
                     pass
             self.peak = max(self.peak, total)
@@ -378,16 +386,82 @@ def retrieval_figures() -> dict:
 # ---------------------------------------------------------------- report
 
 
+# ---------------------------------------------------------------- run_autograder's memory
+
+
+PEAK = re.compile(r"peak memory of the grader: (\d+) MiB")
+
+
+def container_figures(work: Path, repetitions: int) -> dict:
+    """run_autograder on the solutions in a simulated /autograder (autograder.zip unpacked and
+    setup.sh run, installing skipped): seconds and peaks, per isolation."""
+    from conftest import build_dist
+
+    root = work / "autograder-root"
+    source = root / "source"
+    source.mkdir(parents=True)
+    with zipfile.ZipFile(build_dist(work / "dist")["autograder"]) as archive:
+        archive.extractall(source)
+        for info in archive.infolist():
+            os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
+    subprocess.run(
+        ["bash", str(source / "setup.sh")],
+        check=True,
+        timeout=120,
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"},
+    )
+    (root / "submission").mkdir()
+    for name, text in subs.SOLUTION.items():
+        (root / "submission" / name).write_text(text)
+    figures = {}
+    for isolation in ("auto", "uid"):
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
+        env.update(
+            AUTOGRADER_ROOT=str(root),
+            LAB05_PYTHON=PYTHON,
+            LAB05_CHILD_PYTHON="/usr/bin/python3",
+            LAB05_ISOLATION=isolation,
+        )
+        rows = []
+        for _ in range(repetitions):
+            started = time.monotonic()
+            process = subprocess.Popen(
+                ["bash", str(source / "run_autograder")], env=env, cwd="/", stdout=subprocess.PIPE, text=True
+            )
+            sampler = TreeMemory(process.pid)
+            out, _ = process.communicate()
+            tree = sampler.finish()
+            grader = int(PEAK.search(out).group(1))  # the grader's own VmHWM, printed on its stdout
+            rows.append((time.monotonic() - started, grader, sampler.largest_descendant >> 20, tree >> 20))
+        figures[isolation] = rows
+    return figures
+
+
+def container_report(work: Path, repetitions: int) -> None:
+    figures = container_figures(work, repetitions)
+    print(f"run_autograder on the solutions in a simulated Gradescope root ({repetitions} runs each):")
+    for isolation, rows in figures.items():
+        seconds, grader, child, tree = zip(*rows)
+        print(
+            f"   --isolation {isolation:4}: median {statistics.median(seconds):5.2f} s; peak memory: grader "
+            f"{max(grader)} MiB, largest child {max(child)} MiB, whole tree {max(tree)} MiB (sampled)"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--submissions", type=int, default=300)
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="3 repetitions and 30 submissions (a smoke run)")
+    parser.add_argument("--container", action="store_true", help="only run_autograder's time and memory (as root)")
     args = parser.parse_args()
     if args.quick:
         args.submissions, args.repetitions = 30, 3
     work = Path(tempfile.mkdtemp(prefix="lab05-bench-"))
     try:
+        if args.container:
+            container_report(work, args.repetitions)
+            return 0
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; work in {work}\n")
         single = one_submission(work, args.repetitions)
         print(f"1. One full submission, `python -m autograder grade` wall time ({args.repetitions} runs each):")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -34,6 +37,40 @@ def cranfield(lab05):
         return reference.bundle()
     except lab05.data.CranfieldUnavailable as error:
         pytest.fail(f"{CRANFIELD_MISSING}\n{error}", pytrace=False)
+
+
+def build_dist(out: Path) -> dict:
+    """autograder.zip and handout.zip built into ``out``."""
+    from autograder.gradescope import build
+    from autograder.lab import handout
+
+    return {"autograder": build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory, cranfield):
+    """The builds, once per test run."""
+    return build_dist(tmp_path_factory.mktemp("dist"))
+
+
+@pytest.fixture(scope="session")
+def gradescope_root(dist, tmp_path_factory):
+    """autograder.zip unpacked as Gradescope does, and what setup.sh does offline (the user, the
+    permissions; installing is skipped: the packages are here)."""
+    if os.getuid() != 0:
+        pytest.fail(
+            "the Gradescope simulation creates a user and drops privileges: run it as root (CI does)", pytrace=False
+        )
+    root = tmp_path_factory.mktemp("autograder-root")
+    source = root / "source"
+    source.mkdir()
+    with zipfile.ZipFile(dist["autograder"]) as archive:
+        archive.extractall(source)
+        for info in archive.infolist():
+            os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"}
+    subprocess.run(["bash", str(source / "setup.sh")], check=True, env=environment, timeout=120)
+    return root
 
 
 def make_handout(target: Path, graded_dir: Path | None = None) -> Path:

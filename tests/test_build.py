@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -17,25 +18,16 @@ from test_engine import _check_schema
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
+from conftest import build_dist
+
 from autograder import archive, paths
-from autograder.gradescope import build as gradescope_build
 from autograder.grading import reference
-from autograder.lab import cases, handout, spec
-
-
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory, cranfield):
-    out = tmp_path_factory.mktemp("dist")
-    return _build(out)
-
-
-def _build(out):
-    return {"autograder": gradescope_build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
+from autograder.lab import cases, spec
 
 
 def test_builds_are_reproducible(dist, tmp_path):
     """Does building again from the same inputs give byte-identical zips?"""
-    again = _build(tmp_path)
+    again = build_dist(tmp_path)
     for name, path in dist.items():
         assert path.read_bytes() == again[name].read_bytes(), name
 
@@ -162,27 +154,9 @@ for target in ["{root}/results/results.json", "/autograder/results/results.json"
 )
 
 
-@pytest.fixture(scope="module")
-def gradescope_root(dist, tmp_path_factory):
-    """autograder.zip unpacked as Gradescope does, and what setup.sh does offline (the user, the
-    permissions; installing is skipped: the packages are here)."""
-    if os.getuid() != 0:
-        pytest.fail(
-            "the Gradescope simulation creates a user and drops privileges: run it as root (CI does)", pytrace=False
-        )
-    root = tmp_path_factory.mktemp("autograder-root")
-    source = root / "source"
-    source.mkdir()
-    with zipfile.ZipFile(dist["autograder"]) as archive:
-        archive.extractall(source)
-        for info in archive.infolist():
-            os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
-    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"}
-    subprocess.run(["bash", str(source / "setup.sh")], check=True, env=environment, timeout=120)
-    return root
-
-
-def _run_autograder(root: Path, files: dict, isolation: str) -> dict:
+def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = ()) -> dict:
+    """Run ``run_autograder`` on ``files`` (``prefix``: a command it runs under, e.g. to enter a
+    cgroup); its results.json, checked against Gradescope's schema."""
     submission, results = root / "submission", root / "results"
     shutil.rmtree(submission, ignore_errors=True)
     shutil.rmtree(results, ignore_errors=True)
@@ -200,7 +174,7 @@ def _run_autograder(root: Path, files: dict, isolation: str) -> dict:
         }
     )
     run = subprocess.run(
-        ["bash", str(root / "source" / "run_autograder")],
+        [*prefix, "bash", str(root / "source" / "run_autograder")],
         env=environment,
         capture_output=True,
         text=True,
@@ -226,7 +200,7 @@ def test_setup_locks_the_grader_away(gradescope_root, isolation):
 @pytest.mark.parametrize("isolation", ["auto", "uid"])
 def test_solutions_get_full_marks_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the solutions 100, jailed and as the unprivileged user?"""
-    document = _run_autograder(gradescope_root, {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}, isolation)
+    document = run_autograder(gradescope_root, {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}, isolation)
     assert document["score"] == 100 and len(document["tests"]) == 36
 
 
@@ -234,7 +208,7 @@ def test_solutions_get_full_marks_on_gradescope(gradescope_root, isolation):
 def test_stubs_get_zero_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the stubs 0, with the tests listed?"""
     stubs = {name: paths.handout_file(name).read_text() for name in spec.GRADED_FILES}
-    document = _run_autograder(gradescope_root, stubs, isolation)
+    document = run_autograder(gradescope_root, stubs, isolation)
     assert document["score"] == 0 and len(document["tests"]) == 36
     assert "NotImplementedError" in json.dumps(document)
 
@@ -248,7 +222,7 @@ def test_hostile_submission_gains_nothing_on_gradescope(gradescope_root, isolati
     metrics += (
         "\n\ndef accuracy(retrieved, relevant, collection_size):\n    raise RuntimeError(f'found {len(FOUND)}')\n"
     )
-    document = _run_autograder(gradescope_root, {"metrics.py": metrics, "runs.py": runs}, isolation)
+    document = run_autograder(gradescope_root, {"metrics.py": metrics, "runs.py": runs}, isolation)
     assert "forged" not in [test["name"] for test in document["tests"]] and len(document["tests"]) == 36
     assert document["score"] == 18  # write_run's points, which its correct runs.py earns; no metric points
     assert "found 0" in json.dumps(document)
@@ -257,6 +231,25 @@ def test_hostile_submission_gains_nothing_on_gradescope(gradescope_root, isolati
 @pytest.mark.parametrize("isolation", ["auto", "uid"])
 def test_broken_zip_gets_a_clear_result_on_gradescope(gradescope_root, isolation):
     """Does an unreadable zip get results.json with 0 and a message saying what is wrong?"""
-    document = _run_autograder(gradescope_root, {"lab05.zip": b"PK\x03\x04 not a zip at all"}, isolation)
+    document = run_autograder(gradescope_root, {"lab05.zip": b"PK\x03\x04 not a zip at all"}, isolation)
     assert document["score"] == 0
     assert "not a readable zip" in document["output"]
+
+
+def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root):
+    """Does `run_autograder --doctor` (what the README asks instructors to run in Debug via SSH)
+    print the machine's facts, with the sandbox user's uid and the shipped reference?"""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
+    environment.update({"AUTOGRADER_ROOT": str(gradescope_root), "LAB05_PYTHON": sys.executable})
+    run = subprocess.run(
+        ["bash", str(gradescope_root / "source" / "run_autograder"), "--doctor"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd="/",
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"uid {pwd.getpwnam('lab05-student').pw_uid}" in run.stdout
+    assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")

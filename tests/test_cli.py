@@ -26,3 +26,11 @@ def test_seed_from_a_missing_folder_is_a_clear_error(tmp_path):
     assert result.returncode == 2
     assert "missing cran.all.1400, cran.qry, cranqrel" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_build_prairielearn_with_a_bad_image_name_is_a_clear_error(tmp_path):
+    """Does `build --target prairielearn --image 'my image'` exit 2 naming the option and an example?"""
+    result = _autograder("build", "--target", "prairielearn", "--out", str(tmp_path), "--image", "my image")
+    assert result.returncode == 2
+    assert "--image 'my image'" in result.stderr and "youruser/lab05-autograder" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "question").exists()

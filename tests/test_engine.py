@@ -280,7 +280,7 @@ RUBRIC_ERRORS = [
         lambda t: t.replace("call_seconds: 5", "call_seconds: -1"),
         "limits.call_seconds: must be positive",
     ),
-    ("wrong-type", lambda t: t.replace("memory_mb: 1024", "memory_mb: lots"), "limits.memory_mb: must be a int"),
+    ("wrong-type", lambda t: t.replace("memory_mb: 512", "memory_mb: lots"), "limits.memory_mb: must be a int"),
     (
         "duplicate-check",
         lambda t: t.replace(

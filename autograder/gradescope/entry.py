@@ -1,16 +1,13 @@
 """What ``run_autograder`` calls in Gradescope's container: grade ``ROOT/submission`` into
-``ROOT/results/results.json`` with the same session a local batch uses."""
+``ROOT/results/results.json`` with the same session a local batch uses (``grading.oneshot``:
+the machine's facts and the grader's log on stdout, which only instructors see, and a watchdog
+on the overall time limit)."""
 
 from __future__ import annotations
 
-import tempfile
-import time
-import traceback
 from pathlib import Path
 
-from autograder import cache, paths
-from autograder.grading import intake
-from autograder.grading.session import Session
+from autograder.grading import intake, oneshot
 from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 
@@ -19,23 +16,17 @@ def run(
     root: Path = Path("/autograder"), isolation: str = "auto", uid: int = DEFAULT_UID, python: str | None = None
 ) -> dict:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
-    there). If the grader itself cannot run, the file says so and scores 0."""
-    started = time.monotonic()
+    there). If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
-    try:
-        with tempfile.TemporaryDirectory(prefix="lab05-gradescope-") as folder:
-            session = Session.open(paths.RUBRIC, isolation, uid, python, Path(folder))
-            source = intake.Source("submission", Path(root) / "submission")
-            document = gradescope_json.document(session.grade(source, 0))
-    except Exception as error:  # the grader cannot run: say so on Gradescope, never a blank page
-        document = {
-            "score": 0,
-            "execution_time": round(time.monotonic() - started, 3),
-            "tests": [],
-            "output": f"The autograder could not run ({type(error).__name__}: {error}). Your instructor "
-            "has been told; your submission was not graded.",
-            "extra_data": {"traceback": traceback.format_exc()[-4000:]},
-        }
-    cache.write_json_atomic(results / "results.json", document, mode=0o644)
-    return document
+    source = intake.Source("submission", Path(root) / "submission")
+    return oneshot.grade_one(
+        source,
+        results / "results.json",
+        gradescope_json.document,
+        gradescope_json.failed,
+        isolation,
+        uid,
+        python,
+        platform="Gradescope",
+    )

@@ -19,10 +19,12 @@ from autograder.grading.plan import Plan, seed_material
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES
 from autograder.sandbox import runner
-from autograder.sandbox.channel import OutcomeStatus, SandboxResult
+from autograder.sandbox.channel import STARTUP_SECONDS, Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.settings import Isolation, Limits
 
 _TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
+OVERALL_TIME = "not run: the autograder's overall time limit ran out"
+_OWN_TIME = "the submission's time limit"  # how the runner words its own limit (notes and calls not run)
 
 
 def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
@@ -88,10 +90,27 @@ def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...
     )
 
 
+def _overall_time_ran_out(result: SandboxResult) -> None:
+    """The runner stopped at the platform's overall deadline, not at the submission's own limit:
+    say so in the calls it did not run and in its notes."""
+    for index, outcome in enumerate(result.outcomes):
+        if outcome.status == OutcomeStatus.NOT_RUN and outcome.detail.startswith(_OWN_TIME):
+            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=OVERALL_TIME)
+    result.notes = [OVERALL_TIME if note.startswith(_OWN_TIME) else note for note in result.notes]
+
+
 def grade(
-    staged: intake.Staged, plan: Plan, isolation: Isolation, limits: Limits, shared_job: Path, slot: int = 0
+    staged: intake.Staged,
+    plan: Plan,
+    isolation: Isolation,
+    limits: Limits,
+    shared_job: Path,
+    slot: int = 0,
+    deadline: float | None = None,
 ) -> SubmissionResult:
-    """Grade one submission read by ``intake``; the result holds its score, cases, problems and flags."""
+    """Grade one submission read by ``intake``; the result holds its score, cases, problems and
+    flags. ``deadline`` (``time.monotonic()``): a platform's overall limit; calls not started by
+    then are not run, and say why."""
     started = time.monotonic()
     common: dict[str, Any] = {
         "submission": staged.source.id,
@@ -111,6 +130,14 @@ def grade(
             execution_time=time.monotonic() - started,
             **common,
         )
+    if deadline is not None and started >= deadline:
+        return SubmissionResult.failed(
+            problems=(OVERALL_TIME,),
+            flags=tuple(notes + [Flag(FlagKind.LIMIT, OVERALL_TIME)]),
+            checks=ungraded(plan, OVERALL_TIME),
+            execution_time=0.0,
+            **common,
+        )
     job, random_cases = plan.for_submission(seed_material(staged.files))
     calls = plan.calls() + job["calls"]
     with tempfile.TemporaryDirectory(prefix="lab05-submission-") as temporary:
@@ -126,7 +153,11 @@ def grade(
             limits,
             isolation,
             slot,
+            overall_deadline=deadline,
         )
+    own_deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
+    if deadline is not None and deadline < own_deadline and time.monotonic() >= deadline:
+        _overall_time_ran_out(result)
     scans = {name: libraries.scan(data) for name, data in staged.files.items()}
     planned = plan.shared_cases + random_cases
     files = runchecks.read_all(plan, result.outcomes)

@@ -241,7 +241,7 @@ _REL_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_p
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     """The key a plan is stored under: everything it is made of (the rubric, the stored
     reference, the Cranfield bundle's key, all of the grader's code, the public cases and the
-    ir_measures version). ``gradescope.build`` ships the plan under this same key."""
+    ir_measures version). ``grading.shipment`` ships the plan under this same key."""
     from importlib import metadata
 
     code = sorted(paths.PACKAGE.rglob("*.py"))  # all of the grader: names, cases, checks

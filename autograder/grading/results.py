@@ -174,6 +174,14 @@ class SubmissionResult:
     def max_score(self) -> float:
         return round(sum(check.max_score for check in self.checks), 4)
 
+    @property
+    def ungradable(self) -> bool:
+        """Nothing was graded because of the submission's own files (none found, an unreadable
+        zip), not because the grader failed or ran out of time."""
+        return self.status == Status.ERROR and not any(
+            flag.kind in (FlagKind.GRADER, FlagKind.LIMIT) for flag in self.flags
+        )
+
     def student_view(self) -> SubmissionResult:
         """The result as its student may see it: every student renderer reads only this."""
         return replace(

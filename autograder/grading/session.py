@@ -23,7 +23,10 @@ from autograder.lab.spec import EVALUATION_LIBRARIES
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox.settings import Isolation
 
-INTERNAL_ERROR = "the grader failed on this submission; your instructor has the details"
+INTERNAL_ERROR = (
+    "the grader failed on this submission (not because of your code); the details are in the grader's log, "
+    "which your instructor sees"
+)
 
 
 @dataclass(frozen=True)
@@ -54,12 +57,15 @@ class Session:
         shared = _write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-session-")))
         return cls(plan, chosen, shared)
 
-    def grade(self, submission: intake.Source | intake.Staged, slot: int = 0) -> SubmissionResult:
-        """Grade one submission (read now, unless already read); never raises."""
+    def grade(
+        self, submission: intake.Source | intake.Staged, slot: int = 0, deadline: float | None = None
+    ) -> SubmissionResult:
+        """Grade one submission (read now, unless already read); never raises. ``deadline``
+        (a ``time.monotonic()`` value): a platform's overall limit, after which no call starts."""
         source = submission.source if isinstance(submission, intake.Staged) else submission
         try:
             staged = submission if isinstance(submission, intake.Staged) else intake.read(submission)
-            return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, self.shared_job, slot)
+            return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, self.shared_job, slot, deadline)
         except Exception:  # a grader bug: recorded for the instructor, the batch goes on
             return internal_error(source, self.plan, traceback.format_exc())
 

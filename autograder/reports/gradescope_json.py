@@ -34,3 +34,8 @@ def document(result: SubmissionResult) -> dict:
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def failed(message: str) -> dict:
+    """results.json when the grader could not grade: 0 points and what happened."""
+    return {"score": 0, "tests": [], "output": message, "output_format": "text", "stdout_visibility": "hidden"}

@@ -241,5 +241,9 @@ def self_test(isolation: Isolation, protected=None) -> str | None:
         return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
     readable = [item.get("value") for item in outcome.value.get("items", [])]
     if readable:
-        return f"a child could read the grader's files: {', '.join(map(str, readable))}"
+        shown = ", ".join(map(str, readable[:5])) + (f" and {len(readable) - 5} more" if len(readable) > 5 else "")
+        return (
+            f"a child could read the grader's files: {shown}; make them unreadable to other users "
+            "(chmod -R go-rwx on the grader's folder, as the Gradescope zip's setup.sh does)"
+        )
     return None

@@ -56,18 +56,21 @@ def run(
     isolation: Isolation,
     slot: int = 0,
     start_child=ChildProcess,
+    overall_deadline: float | None = None,
 ) -> SandboxResult:
     """Run ``calls`` (``[{"fn", "file"}, ...]``, the job's call list) against the ``lab05``
     package in ``lab_dir``; the job files hold the calls' inputs. Each graded file gets children
     of its own, with a fresh scratch space (what one file's functions do to the disk or the
     process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
-    tests script fake ones to drive the retry loop)."""
+    tests script fake ones to drive the retry loop). ``overall_deadline`` (``time.monotonic()``):
+    a platform's overall limit, when it comes first."""
     started = time.monotonic()
     uid = isolation.uid + slot if isolation.uid is not None else None
     result = SandboxResult(outcomes=[None] * len(calls))
     output = {"stdout": Capture(limits.output_kb << 10), "stderr": Capture(limits.output_kb << 10)}
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
+    deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
     if isolation.mode == Mode.UID:
         assert uid is not None  # the uid mode always has a sandbox uid (isolation.choose)
         cleanup.private_to(lab_dir, uid)

@@ -20,15 +20,29 @@ class Mode(StrEnum):
 class Limits:
     call_seconds: float = 5.0  # one call
     submission_seconds: float = 120.0  # all calls of one submission
-    memory_mb: int = 1024  # address space of each process
+    memory_mb: int = 512  # address space of each process (grading.yml says why 512)
     output_kb: int = 64  # what is kept of stdout and of stderr
     file_mb: int = 64  # one file written
     tmp_mb: int = 64  # the jail's scratch space
     processes: int = 16  # processes and threads of the sandbox user
     functions: int = 11  # the API's functions: each gets an equal share of the time
+    overall_seconds: float = 600.0  # a platform's whole run (Gradescope's default: 10 minutes)
 
     #: The limits a rubric may set (``grading.yml``'s ``limits:``).
-    RUBRIC_FIELDS: ClassVar[tuple[str, ...]] = ("call_seconds", "submission_seconds", "memory_mb", "output_kb")
+    RUBRIC_FIELDS: ClassVar[tuple[str, ...]] = (
+        "call_seconds",
+        "submission_seconds",
+        "memory_mb",
+        "output_kb",
+        "overall_seconds",
+    )
+    #: What the platform's run keeps of ``overall_seconds`` for itself: grading stops starting
+    #: calls this long before the end, so results.json is written in time.
+    OVERALL_MARGIN: ClassVar[float] = 30.0
+    #: Memory the grader needs beside one child (its own peak, about 60 MiB, measured by
+    #: ``bench/benchmark.py --container``; the jail's /scratch; the platform's own processes):
+    #: a container must hold ``memory_mb`` plus this.
+    GRADER_ROOM_MB: ClassVar[int] = 256
 
     def function_seconds(self) -> float:
         """The time all calls of one function may take together, so that one slow function

@@ -1,0 +1,119 @@
+"""What this machine allows and what grading Lab 05 needs here: the findings of ``python -m
+autograder doctor``, which Gradescope's and PrairieLearn's entry points also print (to the
+output only instructors see) before grading.
+
+The sandbox's facts come from ``sandbox.machine``; this adds what the lab and the rubric know:
+the evaluation libraries hidden from children, Cranfield, and whether the rubric's memory per
+child fits the cgroup's memory. Nothing is printed here: ``lines`` and ``to_dict`` render.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from autograder import paths
+from autograder.grading import rubric as rubrics
+from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.sandbox import isolation as isolations
+from autograder.sandbox import machine
+from autograder.sandbox.machine import Finding, Machine, MiB
+from autograder.sandbox.settings import Limits
+
+
+@dataclass(frozen=True)
+class Findings:
+    machine: Machine
+    cranfield: Finding  # the reference data grading needs is here (no download)
+    memory_fit: Finding  # limits.memory_mb plus the grader's room fits the cgroup's memory
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        """The findings as text, one fact a line (what ``doctor`` prints)."""
+        m, found = self.machine, self.machine.resources
+        yes = lambda finding: ("yes: " if finding.ok else "no: ") + finding.detail
+        seccomp = m.seccomp
+        memory = (
+            f"cgroup limit {found.memory_bytes // MiB} MiB" if found.memory_bytes is not None else "no cgroup limit"
+        )
+        swap = f", memory+swap {found.swap_bytes // MiB} MiB" if found.swap_bytes is not None else ""
+        cpus = f"cgroup quota {found.cpus:g} CPU" if found.cpus is not None else "no cgroup quota"
+        rows = [
+            ("user", m.user),
+            ("kernel", m.kernel),
+            ("user namespaces", yes(m.user_namespaces)),
+            ("jail namespaces", yes(m.jail_namespaces)),
+            (
+                "seccomp",
+                ("in the kernel" if seccomp.kernel else "not in the kernel")
+                + f"; this process: {'filtered' if seccomp.mode == 2 else 'not filtered'} (mode {seccomp.mode})"
+                + f"; libseccomp: {seccomp.libseccomp or 'not installed'}"
+                + f"; Python binding: {'yes' if seccomp.python_binding else 'no'}",
+            ),
+            (
+                "seccomp filter",
+                ("available" if seccomp.filter.ok else "not available")
+                + f" ({seccomp.filter.detail}); the uid mode "
+                + ("installs one" if seccomp.uid_mode_filter else "does not install one"),
+            ),
+            ("uid fallback", yes(m.uid_fallback)),
+            ("memory", f"{memory}{swap}; RAM {found.ram_bytes // MiB} MiB"),
+            ("CPU", f"{cpus}; {found.cores} cores"),
+            ("memory fit", yes(self.memory_fit)),
+            ("cgroup", found.cgroup),
+            ("grader Python", m.python),
+            ("child Python", m.child_python),
+            ("Cranfield", yes(self.cranfield)),
+        ]
+        width = max(len(label) for label, _ in rows) + 2
+        verdict = "isolation auto " + ("chooses: " if m.auto.ok else "cannot grade here: ") + m.auto.detail
+        return [f"{label:<{width}}{value}" for label, value in rows] + [verdict]
+
+
+def memory_fit(memory_bytes: int | None, limits: Limits) -> Finding:
+    """Does one child's allowance (``limits.memory_mb``) plus the grader's room fit ``memory_bytes``?"""
+    needed = limits.memory_mb + Limits.GRADER_ROOM_MB
+    if memory_bytes is None:
+        return Finding(True, f"no cgroup memory limit; grading needs about {needed} MiB")
+    have = memory_bytes // MiB
+    if needed <= have:
+        return Finding(
+            True, f"limits.memory_mb {limits.memory_mb} + {Limits.GRADER_ROOM_MB} MiB for the grader <= {have} MiB"
+        )
+    return Finding(
+        False,
+        f"limits.memory_mb {limits.memory_mb} + {Limits.GRADER_ROOM_MB} MiB for the grader > the {have} MiB this "
+        f"cgroup has: a submission that uses its whole allowance can get the grader killed; lower limits.memory_mb "
+        f"in grading.yml to {max(have - Limits.GRADER_ROOM_MB, 64)} or give the container more memory",
+    )
+
+
+def _cranfield() -> Finding:
+    shipped = os.environ.get("LAB05_BUNDLE")
+    if shipped:
+        there = Path(shipped).is_file()
+        state = "there" if there else "MISSING"
+        return Finding(there, f"the precomputed reference {shipped} ($LAB05_BUNDLE) is {state}")
+    from autograder.lab.solution import load_lab05
+
+    data = load_lab05().data
+    if data.is_cached():
+        return Finding(True, f"cached in {data.cache_dir()}")
+    return Finding(False, f"not cached in {data.cache_dir()}: grading downloads it (or run seed-cranfield)")
+
+
+def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric_path: Path = paths.RUBRIC) -> Findings:
+    """Probe this machine for the child interpreter ``python`` and the sandbox uid ``uid``."""
+    found = machine.probe(python, uid, EVALUATION_LIBRARIES)
+    try:
+        limits = rubrics.load(rubric_path).limits
+    except rubrics.RubricError:
+        limits = Limits()
+    try:
+        cranfield = _cranfield()
+    except Exception as error:  # reported, never raised: the doctor must finish
+        cranfield = Finding(False, f"cannot tell ({type(error).__name__}: {error})")
+    return Findings(found, cranfield, memory_fit(found.resources.memory_bytes, limits))

@@ -1,0 +1,92 @@
+"""PrairieLearn's question folder and the grader image's build context, reproducible (the same
+inputs give byte-identical files).
+
+``OUT/question/`` goes into the course's ``questions/``: ``info.json`` (external grading with
+the image, its entrypoint and a timeout from ``limits.overall_seconds``; a uuid derived from the
+rubric's title, so rebuilding after a change of points keeps the question's identity),
+``question.html`` (the upload of the two graded files and the grader's results) and
+``tests/grading.yml`` (the rubric: the entrypoint grades with it). ``OUT/image/`` is the
+Docker build context: the ``Dockerfile``, the ``entrypoint`` and the shipped grader
+(``grading.shipment``, as in Gradescope's zip) under ``source/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import string
+import uuid
+from pathlib import Path
+
+from autograder import cache, paths
+from autograder.grading import rubric as rubrics
+from autograder.grading import shipment
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+ENTRYPOINT = "/lab05/entrypoint"  # where the Dockerfile puts it
+DEFAULT_IMAGE = "lab05-autograder:latest"  # replace with the image you push (--image)
+MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
+#: The namespace of the questions' uuids (a fixed, random one: never change it).
+UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
+#: What marks a folder this build wrote (it may be replaced; anything else is refused).
+MARKERS = {"question": "info.json", "image": "Dockerfile"}
+
+
+def question_uuid(title: str) -> str:
+    return str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/{title}"))
+
+
+def info(rubric: rubrics.Rubric, image: str) -> dict:
+    """``info.json``: the question, graded externally by ``image``."""
+    return {
+        "uuid": question_uuid(rubric.title),
+        "title": rubric.title,
+        "topic": "Evaluating IR systems",
+        "tags": ["lab05", "code", "autograder"],
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "enabled": True,
+            "image": image,
+            "entrypoint": ENTRYPOINT,
+            "timeout": int(min(rubric.limits.overall_seconds, MAX_TIMEOUT)),
+            "enableNetworking": False,
+        },
+    }
+
+
+def _template(name: str, **values) -> bytes:
+    return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
+
+
+def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
+    """The files of both folders, ``{"question": [...], "image": [...]}``."""
+    loaded = rubrics.load(paths.RUBRIC)
+    if not image or any(c.isspace() for c in image):
+        raise ValueError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
+    question = [
+        ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
+        ("question.html", _template("question.html", title=loaded.title), 0o644),
+        ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
+    ]
+    built = [
+        ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
+        ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
+    ]
+    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.source_entries()]
+    return {"question": question, "image": built}
+
+
+def _replace_folder(target: Path, files: list, marker: str) -> Path:
+    if target.exists() and any(target.iterdir()) and not (target / marker).is_file():
+        raise ValueError(f"{target} exists and is not a folder this build wrote (no {marker}): choose another --out")
+    shutil.rmtree(target, ignore_errors=True)
+    for name, data, mode in sorted(files):
+        cache.write_atomic(target / name, data, mode=mode)
+    return target
+
+
+def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
+    """Write ``OUT/question/`` and ``OUT/image/`` (each replaced whole); returns both folders."""
+    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}

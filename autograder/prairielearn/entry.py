@@ -1,0 +1,37 @@
+"""What the grader image's ``entrypoint`` calls in PrairieLearn's container: grade
+``ROOT/student`` into ``ROOT/results/results.json`` in PrairieLearn's format with the same
+session a local batch uses (``grading.oneshot``: the machine's facts and the grader's log on
+stdout, the grading job's output that instructors see, and a watchdog on the overall limit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder import paths
+from autograder.grading import intake, oneshot
+from autograder.reports import prairielearn_json
+from autograder.sandbox.isolation import DEFAULT_UID
+
+
+def run(
+    root: Path = Path("/grade"),
+    isolation: str = "auto",
+    uid: int = DEFAULT_UID,
+    python: str | None = None,
+    rubric_path: Path = paths.RUBRIC,
+) -> dict:
+    """Grade ``ROOT/student`` into ``ROOT/results/results.json`` (replacing whatever is there).
+    If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
+    results = Path(root) / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    return oneshot.grade_one(
+        intake.Source("student", Path(root) / "student"),
+        results / "results.json",
+        prairielearn_json.document,
+        prairielearn_json.failed,
+        isolation,
+        uid,
+        python,
+        platform="PrairieLearn",
+        rubric_path=rubric_path,
+    )

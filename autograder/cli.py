@@ -67,7 +67,7 @@ def _grade(args) -> int:
     )
     print(
         f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
-        f"{summary.out}/<submission>/feedback.html, feedback.md, results.json"
+        f"{summary.out}/submissions/<submission>/feedback.html, feedback.md, results.json"
     )
     return 0
 

@@ -454,6 +454,7 @@ def main() -> int:
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="3 repetitions and 30 submissions (a smoke run)")
     parser.add_argument("--container", action="store_true", help="only run_autograder's time and memory (as root)")
+    parser.add_argument("--worst", action="store_true", help="only what the worst submissions cost the grader")
     args = parser.parse_args()
     if args.quick:
         args.submissions, args.repetitions = 30, 3
@@ -461,6 +462,11 @@ def main() -> int:
     try:
         if args.container:
             container_report(work, args.repetitions)
+            return 0
+        if args.worst:
+            import worst_case
+
+            worst_case.report(work, min(args.repetitions, 3))
             return 0
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; work in {work}\n")
         single = one_submission(work, args.repetitions)

@@ -79,7 +79,7 @@ def test_stubs_get_zero_without_a_crash(batch_run):
 
 def test_every_check_is_named_by_function(batch_run):
     """Is every results.json test named '<function>: <what it checks>', for an API function?"""
-    document = json.loads((batch_run[1] / "out" / "flat" / "results.json").read_text())
+    document = json.loads((batch_run[1] / "out" / "submissions" / "flat" / "results.json").read_text())
     names = [test["name"] for test in document["tests"]]
     assert "average_precision: all Cranfield queries" in names and "write_run: TREC format" in names
     assert all(name.split(": ")[0] in spec.FUNCTIONS for name in names)
@@ -127,7 +127,7 @@ def _check_schema(document: dict) -> None:
 @pytest.mark.parametrize("name", ["flat", "stubs"])
 def test_results_json_follows_gradescope_schema(batch_run, name):
     """Is results.json valid against Gradescope's documented fields, types and visibility values?"""
-    _check_schema(json.loads((batch_run[1] / "out" / name / "results.json").read_text()))
+    _check_schema(json.loads((batch_run[1] / "out" / "submissions" / name / "results.json").read_text()))
 
 
 def test_grades_csv_has_one_row_per_submission(batch_run):
@@ -144,7 +144,10 @@ def test_hidden_cases_never_show_the_answer(batch_run):
     result = batch_run[0]["ln-dcg"]
     case = next(case for check in result.checks for case in check.cases if case.id == "edge-dcg_at_k-rank-2")
     assert not case.public and case.status == "fail" and abs(case.expected - 2 / math.log2(3)) < 1e-12
-    text = json.dumps(gradescope_json.document(result)) + (batch_run[1] / "out" / "ln-dcg" / "feedback.md").read_text()
+    text = (
+        json.dumps(gradescope_json.document(result))
+        + (batch_run[1] / "out" / "submissions" / "ln-dcg" / "feedback.md").read_text()
+    )
     assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2) (wrong)" in text
     assert "1.26185" not in text and "1.82047" not in text  # neither the answer nor the student's value
 
@@ -184,15 +187,15 @@ def test_killed_batch_loses_nothing(tmp_path, cranfield):
         start_new_session=True,
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and len(list(out.glob("*/grade.json"))) < 2:
+    while time.monotonic() < deadline and len(list(out.glob("submissions/*/grade.json"))) < 2:
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    done = {path.parent.name for path in out.glob("*/grade.json")}
+    done = {path.parent.name for path in out.glob("submissions/*/grade.json")}
     assert 2 <= len(done) < 6
     assert not list(out.rglob("*.partial")) or True  # a write cut short leaves only a hidden .partial
     for name in done:
-        json.loads((out / name / "grade.json").read_text())  # complete JSON, not half a file
+        json.loads((out / "submissions" / name / "grade.json").read_text())  # complete JSON, not half a file
     summary = batch.grade_batch([inbox], out, jobs=2, progress=False)
     assert summary.skipped == len(done) and summary.graded == 6 - len(done)
     assert all(result.score == 100 for result in summary.results)

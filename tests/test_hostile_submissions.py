@@ -4,11 +4,14 @@ not honestly compute, and leaves the grader, the batch and the other submissions
 from __future__ import annotations
 
 import os
+import socket
 import stat
+import threading
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import attacks
 import pytest
 import subs
 
@@ -39,6 +42,8 @@ class Hostile:
     never: str = ""  # in no case message of any function (e.g. a leaked path)
     status: str = "graded"
     score: tuple | None = None  # (low, high) bounds of the total
+    output: str = ""  # in what the code printed
+    uid: dict = field(default_factory=dict)  # what differs in the uid mode (the same fields)
 
 
 def files(**content):
@@ -291,6 +296,8 @@ HOSTILE = [
         """,
         ),
         score=(100, 100),
+        # in the uid mode, kill(0) and kill(-1) reach its own harness (a jail's PID 1 is immune): itself only
+        uid={"score": None, "zero": frozenset({"precision_at_k"})},
     ),
     Hostile(
         "patch-the-harness",
@@ -457,6 +464,8 @@ HOSTILE = [
         ),
         loses=frozenset({"write_run"}),  # its checks of refused arguments pass: it raises before writing
         message=("write_run", "No space left on device"),
+        # the uid mode's scratch is on the grader's disk: 64 MiB files do not fill it
+        uid={"loses": frozenset(), "message": (), "score": (100, 100)},
     ),
     Hostile(
         "lying-objects",
@@ -565,23 +574,79 @@ HOSTILE = [
         zero=frozenset({"precision_at_k"}),
         flag="crash: precision_at_k",
     ),
+    Hostile(
+        "classmates-and-checkout",
+        attacks.classmates_and_checkout,
+        zero=frozenset({"confusion_matrix", "accuracy"}),
+        never="found: [(",
+    ),
+    Hostile("network", attacks.network, score=(100, 100)),
+    Hostile(
+        "zombie-leader", attacks.zombie_leader, score=(100, 100), uid={"score": None, "loses": frozenset({"write_run"})}
+    ),  # its own harness is what it stops there
+    Hostile("huge-run-file", attacks.huge_run_file, zero=frozenset({"write_run"})),
+    Hostile("huge-answers", attacks.huge_answers, zero=frozenset(METRICS)),
+    Hostile("fence-closer", attacks.fence_closer, zero=frozenset({"accuracy"})),
+    Hostile(  # the jail's scratch refuses the 4097th inode; on the uid mode's disk the import runs out of time
+        "inode-flood", attacks.inode_flood, score=(100, 100), uid={"score": None, "zero": frozenset(METRICS)}
+    ),
+    Hostile("deep-nesting", attacks.deep_nesting, zero=frozenset(METRICS), problem="could not be imported"),
+    Hostile(
+        "many-entries", attacks.many_entries, full="", status="error", score=(0, 0), problem="holds 300002 entries"
+    ),
+    Hostile("prints", attacks.prints, score=(100, 100), output="hello from metrics"),
+    Hostile("named-like-the-report", attacks.named_like_the_report, score=(100, 100)),
 ]
 
 
+MODES = {"jail": {"isolation": "jail"}, "uid": {"isolation": "uid", "python": "/usr/bin/python3"}}
+JOBS = 2
+
+
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, cranfield):
-    folder = tmp_path_factory.mktemp("hostile")
+def listener():
+    """A TCP listener on 127.0.0.1 that records what reaches it (the network attack's target)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    server.settimeout(0.2)
+    attacks.LISTENER["port"] = server.getsockname()[1]
+    received: list = []
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                continue
+            with connection:
+                received.append(connection.recv(1 << 16))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield received
+    stop.set()
+    thread.join(2)
+    server.close()
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def graded(request, tmp_path_factory, cranfield, listener):
+    mode = request.param
+    folder = tmp_path_factory.mktemp(f"hostile-{mode}")
     built = {hostile.id: hostile.build(folder / "in" / hostile.id) for hostile in HOSTILE}
-    control = subs.write(folder / "in" / "zz-control", {})
+    subs.write(folder / "in" / "zz-control", {})
     free_before = os.statvfs("/tmp").f_bavail * os.statvfs("/tmp").f_frsize
     summary = batch.grade_batch(
-        [*built.values(), control], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder)
+        [folder / "in"], folder / "out", jobs=JOBS, progress=False, rubric_path=subs.test_rubric(folder), **MODES[mode]
     )
     by_id = {result.submission: result for result in summary.results}
-    ids = {path: source.id for source in intake.discover([*built.values(), control]) for path in [source.path]}
-    results = {name: by_id[ids[path]] for name, path in built.items()}
+    ids = {source.path: source.id for source in intake.discover([folder / "in"])}
+    top = {name: path if path.parent == folder / "in" else path.parent for name, path in built.items()}
+    results = {name: by_id[ids[path]] for name, path in top.items()}
     results["zz-control"] = by_id["zz-control"]
-    return results, folder, free_before
+    return results, folder, free_before, mode
 
 
 def test_suite_is_large_enough():
@@ -591,9 +656,12 @@ def test_suite_is_large_enough():
 
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.id for h in HOSTILE])
 def test_hostile_submission_gets_its_outcome(graded, hostile):
-    """Does the submission get a result, lose exactly what it should, with a clear message?"""
-    results, _, _ = graded
+    """Does the submission get a result, lose exactly what it should, with a clear message, in every
+    isolation mode?"""
+    results, _, _, mode = graded
     result = results[hostile.id]
+    if mode == "uid":
+        hostile = replace(hostile, **hostile.uid)
     scores = subs.function_scores(result)
     assert result.status == hostile.status, result.problems
     for function in hostile.zero:
@@ -617,24 +685,26 @@ def test_hostile_submission_gets_its_outcome(graded, hostile):
         assert leaked == []
     if hostile.score:
         assert hostile.score[0] <= result.score <= hostile.score[1], result.score
+    if hostile.output:
+        assert hostile.output in result.output, result.output[:200]
 
 
 def test_control_submission_in_the_same_batch_is_untouched(graded):
     """Does a correct submission graded beside all of them still get full marks?"""
-    results, _, _ = graded
+    results, _, _, _ = graded
     assert results["zz-control"].score == 100
 
 
 def test_nothing_forged_survives(graded):
     """Are the batch's outputs only the grader's files, and no forged results.json anywhere?"""
-    results, folder, _ = graded
+    results, folder, _, _ = graded
     out = folder / "out"
     written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
     assert written == sorted(
         ["grades.csv", "index.html"]
         + [
-            f"{r.submission}/{name}"
-            for r in results.values()
+            f"submissions/{r.submission}/{name}"
+            for r in {r.submission: r for r in results.values()}.values()
             for name in ("feedback.html", "feedback.md", "grade.json", "results.json")
         ]
     )
@@ -651,7 +721,12 @@ def test_nothing_forged_survives(graded):
 
 
 def test_no_process_outlives_its_submission(graded):
-    """After the batch, is no process of a submission still running?"""
+    """After the batch, does no thread of the sandbox's uids run, whatever its state (a zombie
+    leader with a live thread included), and no process the submissions started?"""
+    from autograder.sandbox import cleanup, isolation
+
+    live = {uid: cleanup.live_tasks(uid) for uid in range(isolation.DEFAULT_UID, isolation.DEFAULT_UID + JOBS)}
+    assert {uid: tasks for uid, tasks in live.items() if tasks} == {}
     leftovers = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -659,13 +734,45 @@ def test_no_process_outlives_its_submission(graded):
                 command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             except OSError:
                 continue
-            if MARKER in command or command.startswith("sleep 300") or "harness.py" in command:
+            if MARKER in command or command.startswith("sleep 300"):
                 leftovers.append(command[:100])
     assert leftovers == []
 
 
 def test_disk_was_not_filled(graded):
     """Did the disk-filling submission leave the grader's disk as it was (within 100 MiB)?"""
-    _, _, free_before = graded
+    _, _, free_before, _ = graded
     free_after = os.statvfs("/tmp").f_bavail * os.statvfs("/tmp").f_frsize
     assert free_before - free_after < 100 << 20
+
+
+def test_the_listener_heard_nothing(graded, listener):
+    """Did nothing a submission sent reach a listener on the grader's machine?"""
+    assert listener == []
+
+
+def test_outputs_stay_small_whatever_the_answers(graded):
+    """With answers just under the channel's limit in every function, do the submission's outputs
+    stay small (the grader keeps a bounded view of each answer)?"""
+    results, folder, _, _ = graded
+    path = folder / "out" / "submissions" / results["huge-answers"].submission
+    sizes = {
+        name: (path / name).stat().st_size for name in ("feedback.html", "feedback.md", "results.json", "grade.json")
+    }
+    assert all(size < 4 << 20 for size in sizes.values()), sizes
+
+
+def test_student_text_cannot_close_a_fence(graded):
+    """Does an exception message holding a fence stay inside feedback.md's code block?"""
+    results, folder, _, _ = graded
+    markdown = (folder / "out" / "submissions" / results["fence-closer"].submission / "feedback.md").read_text()
+    block = markdown[markdown.index("accuracy: hidden edge cases") :]
+    opening = block[block.index("\n`") + 1 :].split("\n", 1)[0]
+    assert opening.startswith("````") and "```\n# Score: 100 / 100" in block
+
+
+def test_a_submission_named_like_the_report_does_not_replace_it(graded):
+    """Is the class report still the report when a submission is called index.html?"""
+    results, folder, _, _ = graded
+    assert results["named-like-the-report"].submission == "index.html"
+    assert "class report" in (folder / "out" / "index.html").read_text()

@@ -65,8 +65,10 @@ def _result(submission: str, score: float, students, failed: bool) -> Submission
 def write_batch(folder: Path, batch: dict = BATCH) -> Path:
     results = [_result(name, *entry) for name, entry in sorted(batch.items())]
     for result in results:
-        (folder / result.submission).mkdir(parents=True)
-        (folder / result.submission / "grade.json").write_text(json.dumps(result.to_dict()), encoding="utf-8")
+        (folder / "submissions" / result.submission).mkdir(parents=True)
+        (folder / "submissions" / result.submission / "grade.json").write_text(
+            json.dumps(result.to_dict()), encoding="utf-8"
+        )
     (folder / "grades.csv").write_text(grades_csv.render(results, rubrics.load()), encoding="utf-8")
     return folder
 
@@ -223,7 +225,7 @@ def test_stale_results_left_by_an_earlier_batch_are_ignored_and_said(tmp_path):
     left out, with a note?"""
     out = write_batch(tmp_path / "out", {"submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1001")], False)})
     write_batch(tmp_path / "old", {"submission_9": (10, [("Raj Patel", "", "S1002")], False)})
-    (tmp_path / "old" / "submission_9").rename(out / "submission_9")
+    (tmp_path / "old" / "submissions" / "submission_9").rename(out / "submissions" / "submission_9")
     result = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05")
     assert [row[-1] for row in _rows(result.text)[2:]][:7] == ["80", "", "", "", "", "", ""]
     assert any("submission_9" in m and "not in grades.csv" in m for m in result.messages)
@@ -311,19 +313,19 @@ def _unfinished(folder: Path) -> Path:
 
 def _lost_result(folder: Path) -> Path:
     out = write_batch(folder / "out", {"submission_1": (80, [], False), "submission_2": (70, [], False)})
-    (out / "submission_2" / "grade.json").unlink()
+    (out / "submissions" / "submission_2" / "grade.json").unlink()
     return out
 
 
 def _corrupt_result(folder: Path) -> Path:
     out = write_batch(folder / "out", {"submission_1": (80, [], False)})
-    (out / "submission_1" / "grade.json").write_text('{"submission": "submission_1"', encoding="utf-8")
+    (out / "submissions" / "submission_1" / "grade.json").write_text('{"submission": "submission_1"', encoding="utf-8")
     return out
 
 
 BATCH_ERRORS = {
     "missing folder": (_not_a_batch, "no graded batch at"),
-    "no grade.json": (_empty, "is not a graded batch (no <submission>/grade.json in it)"),
+    "no grade.json": (_empty, "is not a graded batch (no submissions/<submission>/grade.json in it)"),
     "no grades.csv": (_unfinished, "no grades.csv: the batch did not finish"),
     "a listed result lost": (_lost_result, "lists 1 submission(s) without a grade.json (submission_2)"),
     "a corrupt result": (_corrupt_result, "grade.json cannot be read (JSONDecodeError"),

@@ -48,13 +48,15 @@ def _golden(name: str, text: str) -> None:
 def test_feedback_markdown_of_a_buggy_submission_is_golden(examples):
     """Is carol's feedback.md (four misconceptions) exactly the reviewed golden text?"""
     out, _ = examples
-    _golden("feedback-carol-buggy.md", (out / "carol-buggy" / "feedback.md").read_text(encoding="utf-8"))
+    _golden(
+        "feedback-carol-buggy.md", (out / "submissions" / "carol-buggy" / "feedback.md").read_text(encoding="utf-8")
+    )
 
 
 def test_feedback_markdown_of_a_broken_submission_is_golden(examples):
     """Is dan's feedback.md (a syntax error) exactly the reviewed golden text?"""
     out, _ = examples
-    _golden("feedback-dan-broken.md", (out / "dan-broken" / "feedback.md").read_text(encoding="utf-8"))
+    _golden("feedback-dan-broken.md", (out / "submissions" / "dan-broken" / "feedback.md").read_text(encoding="utf-8"))
 
 
 def test_grades_csv_is_golden(examples):
@@ -153,7 +155,7 @@ def test_feedback_page_in_a_real_browser(examples, browser):
     from autograder.grading.results import points
 
     out, results = examples
-    _open(browser, out / "carol-buggy" / "feedback.html", "feedback-carol-buggy.png")
+    _open(browser, out / "submissions" / "carol-buggy" / "feedback.html", "feedback-carol-buggy.png")
     text = browser.find_element(By.TAG_NAME, "body").text
     assert f"Score: {points(results['carol-buggy'].score)} / 100" in text
     assert "Diagnosis: IDCG computed from the retrieved documents only." in text

@@ -56,8 +56,18 @@ class Findings:
             (
                 "seccomp filter",
                 ("available" if seccomp.filter.ok else "not available")
-                + f" ({seccomp.filter.detail}); the uid mode "
-                + ("installs one" if seccomp.uid_mode_filter else "does not install one"),
+                + f" ({seccomp.filter.detail}); every child "
+                + (
+                    "installs one: no sockets, no io_uring, no ptrace, no namespaces"
+                    if seccomp.uid_mode_filter
+                    else "cannot: install libseccomp2 and the grader's requirements (the uid mode refuses to grade)"
+                ),
+            ),
+            (
+                "Landlock",
+                f"ABI {seccomp.landlock}: the uid mode's children read only Python and their own submission"
+                if seccomp.landlock
+                else "not in this kernel: the uid mode relies on file permissions (the self-test proves them)",
             ),
             ("uid fallback", yes(m.uid_fallback)),
             ("memory", f"{memory}{swap}; RAM {found.ram_bytes // MiB} MiB"),

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from autograder import tempdirs
 from autograder.grading import diagnosis, intake, libraries, runchecks, scoring
 from autograder.grading.plan import Plan, seed_material
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
@@ -140,7 +140,7 @@ def grade(
         )
     job, random_cases = plan.for_submission(seed_material(staged.files))
     calls = plan.calls() + job["calls"]
-    with tempfile.TemporaryDirectory(prefix="lab05-submission-") as temporary:
+    with tempdirs.folder("lab05-submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         lab = intake.write_package(staged, folder / "lab")

@@ -102,7 +102,38 @@ def _read_folder(root: Path, staged: Staged) -> None:
             _check_text(graded, handle.read(MAX_FILE + 1), staged)
 
 
+def zip_entries(path: Path) -> int | None:
+    """How many entries a zip says it holds, read from its end record alone (before Python's
+    zipfile reads the whole directory, whatever its size); None when there is no such record."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - (1 << 16) - 22))
+        tail = handle.read()
+    end = tail.rfind(b"PK\x05\x06")
+    if end < 0 or end + 22 > len(tail):
+        return None
+    count = int.from_bytes(tail[end + 10 : end + 12], "little")
+    locator = tail.rfind(b"PK\x06\x07", 0, end)  # ZIP64: the count is in the ZIP64 end record
+    if count == 0xFFFF and locator >= 0:
+        record = tail.rfind(b"PK\x06\x06", 0, locator)
+        if record >= 0 and record + 40 <= len(tail):
+            count = int.from_bytes(tail[record + 32 : record + 40], "little")
+    return count
+
+
 def _read_zip(path: Path, staged: Staged) -> None:
+    try:
+        entries = zip_entries(path)
+    except OSError as error:
+        staged.problems.append(f"{path.name} cannot be read ({error.strerror}): zip the two files again")
+        return
+    if entries is not None and entries > MAX_MEMBERS:
+        staged.problems.append(
+            f"{path.name} holds {entries} entries, more than the {MAX_MEMBERS} the grader reads: zip only "
+            "lab05/metrics.py and lab05/runs.py (not a virtual environment or the whole project)"
+        )
+        return
     try:
         archive = zipfile.ZipFile(path)
     except Exception as error:  # not a zip, truncated, unreadable
@@ -177,8 +208,8 @@ def write_package(staged: Staged, target: Path) -> Path:
         (package / name).write_bytes(paths.handout_file(name).read_bytes())
     for name, data in staged.files.items():
         (package / name).write_bytes(data)
-    for path in (target, package, *package.iterdir()):
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    for path in (target, package, *package.iterdir()):  # the grader's alone: the sandbox's uid is let in later
+        os.chmod(path, 0o700 if path.is_dir() else 0o600)
     return target
 
 

@@ -11,6 +11,8 @@ the contract asks for.
 
 from __future__ import annotations
 
+import json
+
 from autograder.grading.results import CaseStatus
 from autograder.lab.cases import RAISES
 from autograder.lab.spec import TOLERANCE
@@ -79,6 +81,8 @@ def describe(encoded) -> str:
         return f"an object of type {encoded.get('name')}{made}"
     if kind == "too-deep":
         return "a value nested too deeply to read"
+    if kind == "too-large":
+        return f"a value of {encoded.get('bytes')} bytes, far larger than any answer of this function"
     return f"a value of type {kind}"
 
 
@@ -107,6 +111,25 @@ def plain(encoded, depth: int = 0):
         return f"<{describe(encoded)}>"
     except (TypeError, ValueError, RecursionError):
         return None
+
+
+SHOWN = 1000  # characters of JSON kept of one answer in the results (what feedback shows of it)
+MESSAGE = 500  # characters kept of one verdict's message
+
+
+def shown(encoded, limit: int = SHOWN):
+    """The answer as plain JSON data, when it fits in ``limit`` characters; otherwise a short
+    description of it (a submission cannot make its results, and the pages rendered from them, big)."""
+    value = plain(encoded)
+    try:
+        size = len(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return f"<{describe(encoded)}>"
+    return value if size <= limit else f"<{describe(encoded)}, too long to show>"
+
+
+def capped(message: str, limit: int = MESSAGE) -> str:
+    return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
 def close(actual: float, expected: float) -> bool:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import os
 import resource
 import sys
-import tempfile
 import threading
 import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from autograder import cache, paths
+from autograder import cache, paths, tempdirs
 from autograder.grading import doctor, intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
@@ -133,8 +132,9 @@ def grade_one(
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
-        with tempfile.TemporaryDirectory(prefix="lab05-platform-") as folder:
+        with tempdirs.folder("lab05-platform-") as folder:
             session = Session.open(rubric_path, isolation, uid, python, Path(folder))
+            isolations.reserve(session.isolation, 1)
             result = session.grade(source, 0, deadline=watchdog.deadline)
         document = render(result)
         log(

@@ -32,10 +32,10 @@ def call_case(planned, outcome: Outcome) -> CaseResult:
         case.label(),
         case.public,
         status,
-        message,
+        judge.capped(message),
         case.call_text(),
         _json(planned.expected),
-        judge.plain(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
+        judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
         traceback,
         case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
     )

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache, paths
+from autograder import cache, paths, tempdirs
 from autograder.grading import grader, intake, reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.plan import Plan, cached
@@ -47,14 +47,16 @@ class Session:
         uid: int = isolations.DEFAULT_UID,
         python: str | None = None,
         folder: Path | None = None,
+        protected: tuple = (),
     ) -> Session:
         """Everything grading needs, checked; errors name the fix (``RubricError``,
-        ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``)."""
+        ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``). ``protected``:
+        folders no child may read beyond the grader's own (a batch's class and output folders)."""
         loaded = rubrics.load(rubric_path)
         bundle_key, load_bundle = cranfield.lazy_bundle()
         plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
-        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES)
-        shared = _write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-session-")))
+        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected)
+        shared = _write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-session-", dir=tempdirs.root())))
         return cls(plan, chosen, shared)
 
     def grade(

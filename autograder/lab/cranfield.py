@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 
-from autograder import cache, paths
+from autograder import cache, paths, tempdirs
 from autograder.lab import measures, spec
 from autograder.lab.solution import load_lab05
 
@@ -110,7 +109,7 @@ def compute_bundle() -> dict:
     docs = lab05.data.load_docs()
     searches = {"tfidf": lab05.retrieval.search_tfidf, "bm25": lab05.retrieval.search_bm25}
     systems = {}
-    with tempfile.TemporaryDirectory(prefix="lab05-reference-") as folder:
+    with tempdirs.folder("lab05-reference-") as folder:
         for name, search in searches.items():
             results = {query.query_id: search(query.text, K) for query in queries}
             by_text = {query.text: results[query.query_id] for query in queries}
@@ -138,7 +137,7 @@ def word_bm25() -> dict:
             query.text: lab05.retrieval.search_bm25(query.text, K, tokenize=lab05.retrieval.word_tokenize)
             for query in queries
         }
-        with tempfile.TemporaryDirectory(prefix="lab05-reference-") as folder:
+        with tempdirs.folder("lab05-reference-") as folder:
             path = Path(folder) / "lab04_bm25_word.run"
             lab05.runs.write_run(path, "bm25_word", lambda text, k: hits[text][:k], queries, k=K)
             evaluated = _evaluate_run_file(path, qrels, lab05.data.read_run)

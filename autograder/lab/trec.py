@@ -8,6 +8,7 @@ A run file has one line per retrieved document, six columns split on any whitesp
 
 from __future__ import annotations
 
+import io
 import math
 
 from autograder.lab.spec import SCORE_TOLERANCE
@@ -26,9 +27,17 @@ def text(rows_: list[tuple]) -> str:
     return "".join(line(q, d, rank, score, system) + "\n" for q, _, d, rank, score, system in rows_)
 
 
-def rows(text_: str) -> list[list[str]]:
-    """The file's non-blank lines split on whitespace, as trec_eval splits them."""
-    return [columns.split() for columns in text_.splitlines() if columns.strip()]
+def rows(text_: str, limit: int | None = None) -> list[list[str]]:
+    """The file's non-blank lines split on whitespace, as trec_eval splits them (lines end at
+    ``\n``); at most ``limit`` of them, read one by one (a huge file costs no more than that)."""
+    found = []
+    for line in io.StringIO(text_):
+        columns = line.split()
+        if columns:
+            found.append(columns)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
 
 
 def score(column: str) -> float | None:

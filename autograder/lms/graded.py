@@ -1,6 +1,6 @@
 """A graded batch read back: the output folder of ``python -m autograder grade``.
 
-Each submission's full result is ``DIR/<submission>/grade.json``, read through the result
+Each submission's full result is ``DIR/submissions/<submission>/grade.json``, read through the result
 model (``SubmissionResult.from_dict``). ``DIR/grades.csv`` is written when a batch finishes
 and lists exactly its submissions: a folder without it is a batch that did not finish, a
 listed submission without its grade.json is an error, and a grade.json it does not list (left
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.grading.results import SubmissionResult
-from autograder.reports import csvcells
+from autograder.reports import csvcells, layout
 
 GRADE_COMMAND = "python -m autograder grade PATH... --out DIR"
 
@@ -46,11 +46,11 @@ def read(folder: Path) -> Batch:
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
-    stored = {path.parent.name: path for path in folder.glob("*/grade.json")}
-    grades = folder / "grades.csv"
+    stored = {path.parent.name: path for path in (folder / layout.SUBMISSIONS).glob("*/grade.json")}
+    grades = folder / layout.GRADES
     if not stored:
         raise ValueError(
-            f"{folder} is not a graded batch (no <submission>/grade.json in it): grade the submissions "
+            f"{folder} is not a graded batch (no submissions/<submission>/grade.json in it): grade the submissions "
             f"first with {GRADE_COMMAND}, then export DIR"
         )
     if not grades.is_file():
@@ -68,7 +68,8 @@ def read(folder: Path) -> Batch:
         )
     chosen = sorted(by_cell[cell] for cell in set(listed))
     notes = [
-        f"ignored {folder / name / 'grade.json'}: not in grades.csv (left by an earlier batch into this folder)"
+        f"ignored {layout.submission_folder(folder, name) / 'grade.json'}: not in grades.csv (left by an "
+        "earlier batch into this folder)"
         for name in sorted(set(stored) - set(chosen))
     ]
     results = []

@@ -1,10 +1,10 @@
 """Grading a batch: many submissions in parallel, resumable, every one getting a result.
 
 ``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
-in ``jobs`` worker processes and writes, as each finishes, ``OUT/<id>/results.json``
-(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its presence
-marks the submission done), each atomically. ``OUT/grades.csv`` and the class report
-``OUT/index.html`` are rewritten at the end. Killing
+in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
+(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its
+presence marks the submission done), each atomically (``reports/layout.py``). ``OUT/grades.csv`` and
+the class report ``OUT/index.html`` are rewritten at the end. Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
 """
@@ -15,18 +15,17 @@ import datetime
 import json
 import os
 import sys
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache
+from autograder import cache, tempdirs
 from autograder.grading import intake
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.paths import RUBRIC
-from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, text
+from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, layout, text
 from autograder.sandbox import isolation as isolations
 
 _worker: dict = {}
@@ -51,7 +50,7 @@ def _grade_in_worker(staged: intake.Staged) -> SubmissionResult:
 
 
 def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
-    folder = out / result.submission
+    folder = layout.submission_folder(out, result.submission)
     folder.mkdir(parents=True, exist_ok=True)
     cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
     cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
@@ -61,7 +60,7 @@ def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
 
 def _done(out: Path, staged: intake.Staged, session: Session) -> SubmissionResult | None:
     """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
-    path = out / staged.source.id / "grade.json"
+    path = layout.submission_folder(out, staged.source.id) / "grade.json"
     if not path.is_file():
         return None
     try:
@@ -121,9 +120,10 @@ def grade_batch(
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     jobs = max(1, jobs or os.cpu_count() or 1)
-    with tempfile.TemporaryDirectory(prefix="lab05-batch-") as folder:
-        session = Session.open(rubric_path, isolation, uid, python, Path(folder))
-        isolations.check_uids(session.isolation, jobs)
+    with tempdirs.folder("lab05-batch-") as folder:
+        inputs = tuple(str(Path(path).resolve()) for path in paths)
+        session = Session.open(rubric_path, isolation, uid, python, Path(folder), (*inputs, str(out.resolve())))
+        isolations.reserve(session.isolation, jobs)
         rubric = session.rubric
         titles = {question.id: question.title for question in rubric.questions}
         finished: dict[str, SubmissionResult] = {}
@@ -185,7 +185,7 @@ def grade_batch(
                     record(result)
     results = tuple(finished[source.id] for source in sources)
     seconds = time.monotonic() - started
-    cache.write_atomic(out / "grades.csv", grades_csv.render(results, rubric).encode(), 0o644)
+    cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
     facts = {
         "graded at (UTC)": stamp,
         "submissions": len(results),
@@ -198,7 +198,7 @@ def grade_batch(
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    cache.write_atomic(out / "index.html", class_report.render(results, rubric, facts).encode(), 0o644)
+    cache.write_atomic(out / layout.REPORT, class_report.render(results, rubric, facts).encode(), 0o644)
     return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out)
 
 

@@ -9,15 +9,14 @@ submissions linking to their feedback pages; and the facts of the grading run.
 from __future__ import annotations
 
 import statistics
-from urllib.parse import quote
 
 from autograder.grading.results import Status, points
-from autograder.reports import svg
+from autograder.reports import layout, svg
 from autograder.reports.html import SORT_SCRIPT, esc, page
 
 
 def _link(result, text=None) -> str:
-    return f'<a href="{quote(result.submission)}/feedback.html">{esc(text or result.submission)}</a>'
+    return f'<a href="{layout.link(result.submission)}">{esc(text or result.submission)}</a>'
 
 
 def _names(result) -> str:

@@ -7,6 +7,7 @@ tested and the verdict, never the answer. Everything here reads the student view
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, SubmissionResult, points
@@ -114,6 +115,13 @@ def summary_text(result: SubmissionResult) -> str:
     return "\n".join(lines)
 
 
+def fenced(body: str, info: str = "text") -> list[str]:
+    """``body`` in a Markdown code block whose fence no run of backticks in it can close."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{info}", body, fence]
+
+
 def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     """The student's feedback page as Markdown (``feedback.md``)."""
     result = result.student_view()
@@ -137,7 +145,7 @@ def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
             diagnosed.update((d.id, check.function) for d in check.diagnoses)
             lines += [f"> **{d.text()}**" for d in fresh] + ([""] if fresh else [])
             if check.score < check.max_score or check.note:
-                lines += ["```text", check_text(replace(check, diagnoses=())), "```", ""]
+                lines += [*fenced(check_text(replace(check, diagnoses=()))), ""]
     if result.output:
-        lines += ["## What your code printed", "", "```text", result.output[:4000], "```", ""]
+        lines += ["## What your code printed", "", *fenced(result.output[:4000]), ""]
     return "\n".join(lines)

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from autograder.sandbox.settings import Mode
 from autograder.strenum import StrEnum
 
-RUN_LINE_LIMIT = 40 << 20  # one answer of write_run (a run file is at most 16 MiB before escaping)
+RUN_LINE_LIMIT = 10 << 20  # one answer of write_run (a run file is at most 4 MiB, escaped as UTF-8 JSON)
 LINE_LIMIT = 1 << 20  # one answer of any other function
+ANSWER_KEPT = 8 << 10  # what is kept of one answer (every right answer is far smaller)
+CHANNEL_LIMIT = 32 << 20  # all channel bytes of one graded file's children (its right answers take ~2 MiB)
 MAX_BRACKETS = 20000  # nesting and items in one answer (a parsed line must stay small)
 MAX_BANNED = 20  # banned-import attempts kept
 STRIKES = 2  # crashes or timeouts after which a function's other calls are skipped
@@ -55,6 +57,20 @@ class SandboxResult:
     restarts: int = 0
     elapsed: float = 0.0
     notes: list = field(default_factory=list)
+    landlock: int | None = None  # uid mode: the Landlock ABI its children were confined with (0: none)
+
+
+def kept(value):
+    """An answer as the parent keeps it: whole when it is small (every right answer of this lab is a
+    few hundred bytes), else only its kind and size: thousands of big answers cost no memory, and an
+    answer that big is wrong anyway. Run files are kept whole (their size has limits of its own)."""
+    if isinstance(value, dict) and value.get("type") == "runfile":
+        return value
+    try:
+        size = len(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return {"type": "too-large", "bytes": 0}
+    return value if size <= ANSWER_KEPT else {"type": "too-large", "bytes": size}
 
 
 def parse_line(line: bytes, limit: int):
@@ -124,7 +140,12 @@ class Reader:
             message = event[1]
             previous, self.last_message = self.last_message, time.monotonic()
             self.seen += 1
-            if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
+            if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
+                abi = message["landlock"]
+                if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
+                    return "garbage"
+                self.result.landlock = abi
+            elif "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
                 pid = message["jail_pid"]
                 if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
                     return "garbage"
@@ -159,7 +180,7 @@ class Reader:
                 if "error" in message:
                     outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds)
                 else:
-                    outcome = Outcome(OutcomeStatus.VALUE, value=message.get("value"), seconds=seconds)
+                    outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds)
                 self.result.outcomes[self.next_index] = outcome
                 function = self.calls[self.next_index]["fn"]
                 self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - previous)

@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 
 from autograder.sandbox import cleanup
-from autograder.sandbox.channel import parse_line
+from autograder.sandbox.channel import CHANNEL_LIMIT, parse_line
 from autograder.sandbox.settings import Isolation, Mode
 
 HARNESS = Path(__file__).resolve().parent / "child" / "harness.py"
-CHANNEL_LIMIT = 256 << 20  # all channel bytes of one submission, across its children
 
 
 class Capture:

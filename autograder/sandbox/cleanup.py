@@ -39,23 +39,44 @@ def remove_owned(uid: int) -> None:
                 pass
 
 
+def live_tasks(uid: int) -> list[str]:
+    """The threads of ``uid`` that still run (any state but dead): a process whose leader has
+    exited while another of its threads goes on shows as a zombie, its thread does not."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.stat(entry.path).st_uid != uid:
+                continue
+            for task in os.listdir(f"{entry.path}/task"):
+                state = Path(entry.path, "task", task, "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state not in ("Z", "X"):
+                    found.append(f"{entry.name}/{task}")
+        except (OSError, IndexError):
+            pass
+    return found
+
+
 def kill_uid(uid: int) -> None:
-    """Kill every process owned by ``uid`` (a sandbox uid only ever runs one submission)."""
-    for _ in range(100):
-        found = False
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                try:
-                    if os.stat(entry.path).st_uid != uid:
-                        continue
-                    if Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                        continue  # already dead, waiting for its parent to reap it
-                    os.kill(int(entry.name), signal.SIGKILL)
-                    found = True
-                except (OSError, ProcessLookupError, IndexError):
-                    pass
-        if not found:
+    """Kill every process and thread of ``uid``, whatever its state, session or threads: a helper
+    becomes ``uid`` and sends SIGKILL to every process it may signal (``kill(-1)``), until no task
+    of ``uid`` runs. A sandbox uid only ever runs one submission's code."""
+    if uid in (0, os.getuid()):
+        raise ValueError(f"kill_uid: refusing to kill every process of uid {uid}")
+    for _ in range(50):
+        if not live_tasks(uid):
             return
+        helper = os.fork()
+        if helper == 0:  # pragma: no cover (the helper's own process)
+            try:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(helper, 0)
         time.sleep(0.01)
 
 

@@ -11,11 +11,10 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from autograder import cache, paths
-from autograder.sandbox import runner
+from autograder import cache, paths, tempdirs
+from autograder.sandbox import cleanup, filters, runner
 from autograder.sandbox.channel import OutcomeStatus
 from autograder.sandbox.settings import Isolation, Limits, Mode
 
@@ -86,8 +85,9 @@ def _minimal(paths) -> tuple:
     return tuple(kept)
 
 
-def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = ()) -> Isolation:
-    """The namespace jail for ``python``: what its children may read, what they may not."""
+def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = (), mode: Mode = Mode.JAIL) -> Isolation:
+    """The namespace jail (or the uid mode) for ``python``: what its children may read, what they
+    may not, and the seccomp filter they install."""
     facts = _probe(python, banned)
     library_paths = [p for p in facts["path"] if p and not p.endswith(".zip")]
     read = _minimal(
@@ -100,16 +100,41 @@ def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = ()) -> I
         ]
     )
     hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
-    return Isolation(Mode.JAIL, python, uid if os.getuid() == 0 else None, read, hidden, banned)
+    try:
+        rules = filters.child_filter()
+    except filters.FilterUnavailable:
+        if mode == Mode.UID:
+            raise  # without a namespace, the filter is what keeps the network away
+        rules = b""  # the jail has no network anyway
+    sandbox_uid = uid if os.getuid() == 0 else None
+    if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
+        read = _without(read, hidden)
+    return Isolation(mode, python, sandbox_uid, read, hidden, banned, rules)
 
 
-def _self_test(isolation: Isolation) -> str | None:
+def _without(read: tuple, hidden: tuple) -> tuple:
+    """``read`` with every path of ``hidden`` left out: a folder holding one is replaced by its
+    entries (down to the hidden path's level), all but the hidden ones."""
+    kept: list[str] = []
+    pending = list(read)
+    while pending:
+        path = pending.pop()
+        if path in hidden:
+            continue
+        if any(h.startswith(path.rstrip("/") + "/") for h in hidden) and os.path.isdir(path):
+            pending += [os.path.join(path, name) for name in sorted(os.listdir(path))]
+        else:
+            kept.append(path)
+    return tuple(sorted(kept))
+
+
+def _self_test(isolation: Isolation, extra: tuple = ()) -> str | None:
     """``self_test``, remembered while nothing it depends on changes: the isolation,
     this user, and the grader's files it must not reach (their and their folders' modes and
     owners). A jail that can no longer be entered fails closed: the child stops before
     importing any submission code."""
     modes: list[tuple] = []
-    for path in protected_paths():
+    for path in protected_paths(extra):
         for part in [path, *path.parents]:
             try:
                 info = os.stat(part)
@@ -121,7 +146,7 @@ def _self_test(isolation: Isolation) -> str | None:
     stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
     if stored.is_file():
         return None
-    problem = self_test(isolation)
+    problem = self_test(isolation, protected_files(extra=extra))
     if problem is None:
         cache.write_json_atomic(stored, {"passed": True})
     return problem
@@ -130,15 +155,18 @@ def _self_test(isolation: Isolation) -> str | None:
 MODES = ("auto", *Mode)  # what --isolation accepts
 
 
-def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID, banned: tuple = ()) -> Isolation:
+def choose(
+    mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID, banned: tuple = (), protected: tuple = ()
+) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here.
-    ``banned``: the top-level modules graded code may not import (hidden inside a jail)."""
+    ``banned``: the top-level modules graded code may not import (hidden inside a jail);
+    ``protected``: what children must not read beyond the grader's own files (a batch's folders)."""
     python = python or sys.executable
     if mode not in MODES:
         raise IsolationError(f"unknown isolation {mode!r}: use {', '.join(MODES)}")
     if mode in ("auto", Mode.JAIL):
         isolation = jail_isolation(python, uid, banned)
-        problem = _self_test(isolation)
+        problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is None:
             return isolation
         if mode == Mode.JAIL or os.getuid() != 0:
@@ -151,12 +179,27 @@ def choose(mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID
     if mode in ("auto", Mode.UID):
         if os.getuid() != 0:
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
-        isolation = Isolation(Mode.UID, python, uid, banned=banned)
-        problem = _self_test(isolation)
+        try:
+            isolation = jail_isolation(python, uid, banned, Mode.UID)
+        except filters.FilterUnavailable as error:
+            raise IsolationError(f"the uid mode needs a seccomp filter: {error}") from None
+        problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {uid}: {problem}")
         return isolation
     return Isolation(Mode.NONE, python, None, banned=banned)
+
+
+def reserve(isolation: Isolation, jobs: int) -> None:
+    """Make the sandbox uids of ``jobs`` workers ready: none may be a real account
+    (``check_uids``), and nothing an earlier run left may still run as one or lie in the shared
+    temporary folders (a grader killed mid-batch cleans up at its next start)."""
+    check_uids(isolation, jobs)
+    if isolation.uid is None or os.getuid() != 0:
+        return
+    for uid in range(isolation.uid, isolation.uid + jobs):
+        cleanup.kill_uid(uid)
+        cleanup.remove_owned(uid)
 
 
 def check_uids(isolation: Isolation, jobs: int) -> None:
@@ -196,15 +239,19 @@ def probe(paths):
 """
 
 
-def protected_paths() -> list[Path]:
-    """What a child must never read: the grader, its reference and rubric, the solutions, the cache."""
-    return [paths.LAB_DATA, paths.SOLUTIONS, paths.RUBRIC, paths.PACKAGE, cache.cache_dir()]
+def protected_paths(extra: tuple = ()) -> list[Path]:
+    """What a child must never read: the grader, its reference and rubric, the solutions, the cache,
+    the rest of the checkout (its history, its examples, its tests) and ``extra`` (a batch's class
+    folders and output folder)."""
+    checkout = [paths.ROOT / name for name in (".git", "examples", "tests", "README.md")]
+    found = [paths.LAB_DATA, paths.SOLUTIONS, paths.RUBRIC, paths.PACKAGE, cache.cache_dir(), *checkout]
+    return [path for path in found if path.exists()] + [Path(path) for path in extra]
 
 
-def protected_files(limit: int = 2000) -> list[str]:
+def protected_files(limit: int = 2000, extra: tuple = ()) -> list[str]:
     """Every protected folder and file (the probe tries each one, not only the folders)."""
     found = []
-    for root in protected_paths():
+    for root in protected_paths(extra):
         found.append(str(root))
         if root.is_dir():
             for folder, dirs, files in os.walk(root):
@@ -218,7 +265,7 @@ def self_test(isolation: Isolation, protected=None) -> str | None:
     """Run a probe child: None when it starts, answers, and can read none of ``protected``
     (default: the grader's own files); otherwise what went wrong."""
     protected = [str(p) for p in (protected or protected_files())]
-    with tempfile.TemporaryDirectory(prefix="lab05-selftest-") as temporary:
+    with tempdirs.folder("lab05-selftest-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         package = folder / "lab" / "lab05"
@@ -243,7 +290,9 @@ def self_test(isolation: Isolation, protected=None) -> str | None:
     if readable:
         shown = ", ".join(map(str, readable[:5])) + (f" and {len(readable) - 5} more" if len(readable) > 5 else "")
         return (
-            f"a child could read the grader's files: {shown}; make them unreadable to other users "
-            "(chmod -R go-rwx on the grader's folder, as the Gradescope zip's setup.sh does)"
+            f"a child could read what it must not: {shown}; make these unreadable to other users "
+            "(chmod -R go-rwx on the grader's folder, as the Gradescope zip's setup.sh does, and on the "
+            "class and output folders), or grade on a kernel with Landlock (Linux 5.13 or newer), which "
+            "confines the uid mode's children to their own files"
         )
     return None

@@ -20,7 +20,9 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from autograder.sandbox import filters
 from autograder.sandbox import isolation as isolations
+from autograder.sandbox.child import confine
 
 ABILITIES = Path(__file__).resolve().parent / "child" / "abilities.py"
 UNLIMITED = 1 << 60  # a cgroup v1 "no limit" is a number near 2**63
@@ -42,7 +44,8 @@ class Seccomp:
     filter: Finding  # a child can install a seccomp filter here (proved by installing an allow-all one)
     libseccomp: str  # the shared library's name, or "" when it is not installed
     python_binding: bool  # the child interpreter imports ``seccomp`` (libseccomp's binding)
-    uid_mode_filter: bool = False  # the uid mode installs a filter in its children (not yet)
+    uid_mode_filter: bool = False  # the grader can build the filter every child installs (``filters``)
+    landlock: int = 0  # the Landlock ABI that confines the uid mode's children to their files (0: none)
 
 
 @dataclass(frozen=True)
@@ -307,6 +310,8 @@ def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: 
         else Finding(False, f"installing a seccomp filter fails with {_errno_name(filter_code)}"),
         libseccomp=found["libseccomp"],
         python_binding=found["seccomp_binding"],
+        uid_mode_filter=_filter_builds(),
+        landlock=confine.landlock_abi(),
     )
     jail_what = "the jail's namespaces (mount, PID, network, IPC, UTS" + (")" if root else ", user)")
     return Machine(
@@ -322,3 +327,11 @@ def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: 
         child_python=f"{found['python']} ({python})",
         auto=_choice("auto", python, uid, banned),
     )
+
+
+def _filter_builds() -> bool:
+    try:
+        filters.child_filter()
+    except filters.FilterUnavailable:
+        return False
+    return True

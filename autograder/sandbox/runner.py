@@ -10,12 +10,13 @@ Every byte from the child is parsed as untrusted data; nothing it writes survive
 
 from __future__ import annotations
 
+import base64
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder import tempdirs
 from autograder.sandbox import cleanup
 from autograder.sandbox.channel import STARTUP_SECONDS, STRIKES, Outcome, OutcomeStatus, Reader, SandboxResult
 from autograder.sandbox.child_process import Capture, ChildProcess
@@ -44,7 +45,7 @@ class _Progress:
     skip: set = field(default_factory=set)  # functions whose other calls are not run
     failed_files: set = field(default_factory=set)  # graded files that did not import
     budget_gone: set = field(default_factory=set)  # functions that used up their time budget
-    received: int = 0  # channel bytes so far, all children together
+    received: int = 0  # channel bytes so far, all children of the graded file together
     timed_out: bool = False  # the submission's time limit ran out
 
 
@@ -71,13 +72,16 @@ def run(
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
     deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
-    if isolation.mode == Mode.UID:
-        assert uid is not None  # the uid mode always has a sandbox uid (isolation.choose)
+    if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
     files = list(dict.fromkeys(call["file"] for call in calls))
     for file in files:
-        if progress.timed_out:
-            break
+        # each file has its own time and channel budget: one file's functions cannot spend the other's
+        functions = len({call["fn"] for call in calls if call["file"] == file})
+        file_deadline = max(deadline, time.monotonic() + functions * limits.function_seconds() + 2 * STARTUP_SECONDS)
+        if overall_deadline is not None:
+            file_deadline = min(file_deadline, overall_deadline)
+        progress.received = 0
         others = set(files) - {file}
         _run_file(
             file,
@@ -91,7 +95,7 @@ def run(
             output,
             progress,
             result,
-            deadline,
+            file_deadline,
             start_child,
         )
     for index, outcome in enumerate(result.outcomes):
@@ -110,7 +114,7 @@ def _run_file(
     """The calls of one graded file, in children that import only it, restarted after each
     crash or hang (``channel.Reader`` says which call to blame)."""
     start = next(index for index, call in enumerate(calls) if call["file"] == file)
-    with tempfile.TemporaryDirectory(prefix="lab05-child-") as scratch_dir:
+    with tempdirs.folder("lab05-child-") as scratch_dir:
         scratch = Path(scratch_dir)
         os.chmod(scratch, 0o711)
         work, jail_root = scratch / "work", scratch / "root"
@@ -138,11 +142,14 @@ def _run_file(
                 "jail_read": list(isolation.read_paths),
                 "jail_hide": list(isolation.hidden_paths),
                 "banned": list(isolation.banned),
+                "read_paths": list(isolation.read_paths),
+                "seccomp": base64.b64encode(isolation.seccomp).decode(),
                 "environment": env,
                 "limits": {
                     "memory_mb": limits.memory_mb,
                     "file_mb": limits.file_mb,
                     "tmp_mb": limits.tmp_mb,
+                    "tmp_inodes": limits.tmp_inodes,
                     "processes": processes,
                     "cpu_seconds": limits.submission_seconds + 5,
                 },

@@ -24,6 +24,7 @@ class Limits:
     output_kb: int = 64  # what is kept of stdout and of stderr
     file_mb: int = 64  # one file written
     tmp_mb: int = 64  # the jail's scratch space
+    tmp_inodes: int = 4096  # files and folders in it (each costs kernel memory, whatever its size)
     processes: int = 16  # processes and threads of the sandbox user
     functions: int = 11  # the API's functions: each gets an equal share of the time
     overall_seconds: float = 600.0  # a platform's whole run (Gradescope's default: 10 minutes)
@@ -58,5 +59,6 @@ class Isolation:
     python: str
     uid: int | None = None  # the first sandbox uid; worker slot n uses uid + n
     read_paths: tuple = ()  # jail: what the child can read (Python, its libraries)
-    hidden_paths: tuple = ()  # jail: evaluation libraries covered inside the child's world
+    hidden_paths: tuple = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
     banned: tuple = ()  # top-level modules graded code may not import
+    seccomp: bytes = b""  # the seccomp filter children install (raw BPF; ``filters.child_filter``)

@@ -19,6 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import confine
 import jail
 
 sys.path.pop(0)
@@ -56,12 +57,13 @@ def _unshare(flags: int):
 
 
 def _install_filter() -> int:
-    if _libc.prctl(jail.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        return ctypes.get_errno()
-    allow = (_Instruction * 1)(_Instruction(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW))
-    program = _Program(1, allow)
-    installed = _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) == 0
-    return 0 if installed else ctypes.get_errno()
+    """An allow-all filter, installed as every child installs the real one (``confine.seccomp``)."""
+    try:
+        confine.no_new_privs()
+        confine.seccomp(bytes(_Instruction(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW)))
+    except confine.ConfineError as error:
+        return error.errno or 255
+    return 0
 
 
 def _seccomp_mode() -> int:

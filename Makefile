@@ -1,7 +1,7 @@
 # The README's two commands, `make demo` and `make test`, each do all the set-up they need:
 # a virtual environment in .venv with the project installed, Cranfield in ir_datasets' cache
 # (seeded from $(CRANFIELD) when that folder exists; otherwise ir_datasets downloads it) and,
-# for the tests, the system packages they drive (Debian's chromium and its driver).
+# for the tests, the system packages they drive (Debian's chromium and its driver, numpy for /usr/bin/python3).
 PYTHON ?= python3
 VENV ?= .venv
 CRANFIELD ?= ../shared/cranfield

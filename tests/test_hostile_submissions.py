@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import attacks
+import container_sim
 import pytest
 import subs
 
@@ -599,8 +600,12 @@ HOSTILE = [
 ]
 
 
-MODES = {"jail": {"isolation": "jail"}, "uid": {"isolation": "uid", "python": "/usr/bin/python3"}}
+#: jail and uid: the batch in this process; container: the repository's container entrypoint under
+#: Docker's defaults (tests/container_sim.py), where ``auto`` must fall back to the uid mode.
+MODES = {"jail": {"isolation": "jail"}, "uid": {"isolation": "uid", "python": "/usr/bin/python3"}, "container": {}}
+UID_LIKE = ("uid", "container")  # the modes where a Hostile's ``uid`` fields apply
 JOBS = 2
+OWNER = 4321  # who owns the folder the container's output goes into
 
 
 @pytest.fixture(scope="module")
@@ -638,10 +643,19 @@ def graded(request, tmp_path_factory, cranfield, listener):
     built = {hostile.id: hostile.build(folder / "in" / hostile.id) for hostile in HOSTILE}
     subs.write(folder / "in" / "zz-control", {})
     free_before = os.statvfs("/tmp").f_bavail * os.statvfs("/tmp").f_frsize
-    summary = batch.grade_batch(
-        [folder / "in"], folder / "out", jobs=JOBS, progress=False, rubric_path=subs.test_rubric(folder), **MODES[mode]
-    )
-    by_id = {result.submission: result for result in summary.results}
+    if mode == "container":
+        os.chown(folder, OWNER, OWNER)
+        by_id = container_sim.grade(folder / "in", folder / "out", subs.test_rubric(folder), JOBS)
+    else:
+        summary = batch.grade_batch(
+            [folder / "in"],
+            folder / "out",
+            jobs=JOBS,
+            progress=False,
+            rubric_path=subs.test_rubric(folder),
+            **MODES[mode],
+        )
+        by_id = {result.submission: result for result in summary.results}
     ids = {source.path: source.id for source in intake.discover([folder / "in"])}
     top = {name: path if path.parent == folder / "in" else path.parent for name, path in built.items()}
     results = {name: by_id[ids[path]] for name, path in top.items()}
@@ -660,8 +674,9 @@ def test_hostile_submission_gets_its_outcome(graded, hostile):
     isolation mode?"""
     results, _, _, mode = graded
     result = results[hostile.id]
-    if mode == "uid":
+    if mode in UID_LIKE:
         hostile = replace(hostile, **hostile.uid)
+    assert result.isolation == MODES.get(mode, {}).get("isolation", "uid")
     scores = subs.function_scores(result)
     assert result.status == hostile.status, result.problems
     for function in hostile.zero:

@@ -64,15 +64,26 @@ VARIANTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, cranfield):
-    folder = tmp_path_factory.mktemp("variants")
+#: The jail with the grader's interpreter; the uid mode with the system's, as on Gradescope and in
+#: the container (numpy from the distribution: ``tools/install-system-packages``).
+MODES = {"jail": {"isolation": "jail"}, "uid": {"isolation": "uid", "python": "/usr/bin/python3"}}
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def graded(request, tmp_path_factory, cranfield):
+    folder = tmp_path_factory.mktemp(f"variants-{request.param}")
     for case_id, function, signature, returned, *imports in VARIANTS:
         source = wrap(function, signature, returned, *imports)
         subs.write(folder / "in" / case_id, {"metrics.py": subs.with_function("metrics.py", source)})
     summary = batch.grade_batch(
-        [folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder)
+        [folder / "in"],
+        folder / "out",
+        jobs=2,
+        progress=False,
+        rubric_path=subs.test_rubric(folder),
+        **MODES[request.param],
     )
+    assert {result.isolation for result in summary.results} == {request.param}
     return {result.submission: result for result in summary.results}
 
 
@@ -84,7 +95,7 @@ def test_there_are_enough_variants():
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v[0] for v in VARIANTS])
 def test_honest_variant_gets_full_marks(graded, variant):
     """Does a correct answer returned in another container or number type get every point, with no
-    diagnosis and no flag?"""
+    diagnosis and no flag, in the jail and in the uid mode?"""
     result = graded[variant[0]]
     failing = [
         (check.name, [case.message for case in check.cases if not case.passed][:2])

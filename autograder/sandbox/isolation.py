@@ -130,9 +130,9 @@ def _without(read: tuple, hidden: tuple) -> tuple:
 
 def _self_test(isolation: Isolation, extra: tuple = ()) -> str | None:
     """``self_test``, remembered while nothing it depends on changes: the isolation,
-    this user, and the grader's files it must not reach (their and their folders' modes and
-    owners). A jail that can no longer be entered fails closed: the child stops before
-    importing any submission code."""
+    this user, whether this process may unshare namespaces now (a container's seccomp profile,
+    a sysctl, AppArmor can take that away after a test passed) and the grader's files it must
+    not reach (their and their folders' modes and owners)."""
     modes: list[tuple] = []
     for path in protected_paths(extra):
         for part in [path, *path.parents]:
@@ -142,7 +142,7 @@ def _self_test(isolation: Isolation, extra: tuple = ()) -> str | None:
             except OSError:
                 modes.append((str(part), None))
     code = sorted(Path(__file__).parent.rglob("*.py"))  # all of the sandbox: parent side and child
-    key = cache.fingerprint([isolation, os.getuid(), modes, *code])
+    key = cache.fingerprint([isolation, os.getuid(), _unshare_answer(), modes, *code])
     stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
     if stored.is_file():
         return None
@@ -150,6 +150,23 @@ def _self_test(isolation: Isolation, extra: tuple = ()) -> str | None:
     if problem is None:
         cache.write_json_atomic(stored, {"passed": True})
     return problem
+
+
+def _unshare_answer() -> int:
+    """What the kernel answers a forked child of this process asking for the jail's namespaces
+    (0, or the errno): a few milliseconds, no interpreter started."""
+    import ctypes
+
+    flags = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # mount, UTS, IPC, PID, network
+    if os.getuid() != 0:
+        flags |= 0x10000000  # and a user namespace
+    libc = ctypes.CDLL(None, use_errno=True)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked child
+        code = 0 if libc.unshare(flags) == 0 else ctypes.get_errno() or 255
+        os._exit(min(code, 255))
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 MODES = ("auto", *Mode)  # what --isolation accepts

@@ -1,0 +1,29 @@
+# The Lab 05 grader in a container, for local batches where the namespace jail is refused: a
+# non-root instructor on Ubuntu 24.04 or macOS, a course's own Docker or Podman host. The grader
+# is root inside and runs submissions in the uid mode (a separate uid, a seccomp filter with no
+# network, Landlock keeping each child to Python and its own files). docs/CONTAINER.md has it all:
+#   docker build -t lab05-grader .
+#   docker run --rm --init -v "$PWD/submissions:/class:ro" -v "$PWD/out:/out" \
+#     -v "$PWD/../shared/cranfield:/cranfield:ro" lab05-grader grade /class --out /out
+# BASE: Ubuntu 22.04 by default (Gradescope's Python 3.10); any Debian or Ubuntu image works.
+ARG BASE=ubuntu:22.04
+FROM ${BASE}
+# python3-numpy: the interpreter submissions run in (/usr/bin/python3, which the sandbox uid can
+# read) needs the lab's numpy; libseccomp2: the children's seccomp filter
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      python3 python3-venv python3-pip python3-numpy libseccomp2 ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+# the grader's packages first (a layer rebuilt only when the requirements change)
+COPY requirements/ /lab05/repo/requirements/
+RUN python3 -m venv /lab05/venv \
+ && /lab05/venv/bin/pip install --quiet --no-cache-dir \
+      -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt
+COPY . /lab05/repo/
+# the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+)
+RUN chmod 755 /lab05/repo/autograder/local/templates/entrypoint \
+ && mkdir -p /lab05/cache && chmod -R go-rwx /lab05
+ENV LAB05_CACHE=/lab05/cache IR_DATASETS_HOME=/lab05/cache/ir_datasets PYTHONDONTWRITEBYTECODE=1
+WORKDIR /lab05/repo
+ENTRYPOINT ["/lab05/repo/autograder/local/templates/entrypoint"]
+CMD ["--help"]

@@ -1,0 +1,154 @@
+"""The local container route (the repository's Dockerfile, docs/CONTAINER.md), tested as far as a
+machine without Docker allows: the Dockerfile's content against the repository, and its
+entrypoint run as Docker would run it (tests/container_sim.py: Docker's default seccomp profile
+and capabilities), where namespaces are refused and ``auto`` must grade in the uid mode. The
+whole hostile suite also runs that way (test_hostile_submissions.py, mode "container")."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import container_sim
+import pytest
+import subs
+
+from autograder import paths
+from autograder.grading import shipment
+from autograder.lab.solution import load_lab05
+
+DOCKERFILE = paths.ROOT / "Dockerfile"
+DOCKERIGNORE = paths.ROOT / ".dockerignore"
+OWNER = 4321
+
+
+def instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions (continuation lines joined), as (KEYWORD, arguments)."""
+    text = re.sub(r"\\\n\s*", " ", DOCKERFILE.read_text(encoding="utf-8"))
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
+
+
+def test_dockerfile_copies_what_the_repository_has():
+    """Does every COPY of the Dockerfile name a path of this repository, and is the ENTRYPOINT
+    the container entrypoint, executable, at the place COPY puts it?"""
+    copies = [arguments.split() for keyword, arguments in instructions() if keyword == "COPY"]
+    assert copies, "the Dockerfile copies nothing"
+    for *sources, target in copies:
+        for source in sources:
+            assert (paths.ROOT / source).exists(), f"COPY {source}: not in the repository"
+        assert target.startswith("/lab05/repo/")
+    entrypoint = json.loads(next(arguments for keyword, arguments in instructions() if keyword == "ENTRYPOINT"))
+    assert entrypoint == ["/lab05/repo/" + str(container_sim.ENTRYPOINT.relative_to(paths.ROOT))]
+    assert os.access(container_sim.ENTRYPOINT, os.X_OK)
+
+
+def test_dockerfile_installs_what_grading_needs():
+    """Does the image install the child interpreter's numpy and libseccomp with apt, and the
+    grader's packages from the same requirement files the platforms' graders install?"""
+    runs = " ".join(arguments for keyword, arguments in instructions() if keyword == "RUN")
+    for package in ("python3-numpy", "libseccomp2", "python3-venv"):
+        assert re.search(rf"apt-get install[^&]*\b{package}\b", runs), package
+    for name in shipment.REQUIREMENT_FILES:
+        assert f"-r /lab05/repo/requirements/{name}" in runs
+    assert "chmod -R go-rwx /lab05" in runs  # the grader's files: not for the sandbox uid
+
+
+def test_dockerignore_leaves_out_environments_not_the_grader():
+    """Does the build context leave out the history, environments and outputs, and keep the
+    grader, its reference and its rubric?"""
+    patterns = {line.strip() for line in DOCKERIGNORE.read_text().splitlines() if line.strip()[:1] not in ("", "#")}
+    assert {".git", ".venv", "out", "test-artifacts"} <= patterns
+    kept = {"autograder", "solutions", "grading.yml", "assignment", "requirements"}
+    assert not kept & patterns
+
+
+@pytest.fixture(scope="module")
+def private_cache(tmp_path_factory):
+    """A grader cache of its own, so a self-test passed outside is found inside."""
+    return {"LAB05_CACHE": str(tmp_path_factory.mktemp("lab05-cache"))}
+
+
+def doctor(environment: dict) -> dict:
+    """The doctor's findings on this machine, as the grader itself sees it."""
+    command = [sys.executable, "-m", "autograder", "doctor", "--json", "--child-python", "/usr/bin/python3"]
+    done = subprocess.run(command, env={**os.environ, **environment}, capture_output=True, text=True, timeout=300)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.sandbox
+def test_a_jail_that_passed_outside_is_not_trusted_inside(private_cache):
+    """After the jail's self-test passed on this machine (and was remembered), does the doctor in
+    the container still find the jail refused and choose the uid mode?"""
+    outside = doctor(private_cache)
+    assert outside["machine"]["auto"] == {"ok": True, "detail": "jail"}, outside["machine"]["auto"]
+    done = container_sim.run(["doctor", "--json"], **private_cache)
+    inside = json.loads(done.stdout)
+    assert inside["machine"]["auto"] == {"ok": True, "detail": "uid"}, done.stderr[-2000:]
+    assert not inside["machine"]["jail_namespaces"]["ok"]
+    assert "seccomp filter" in inside["machine"]["jail_namespaces"]["detail"]
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_container_grades_a_class_and_hands_the_output_back(tmp_path, cranfield, private_cache):
+    """Does the container grade a class in the uid mode (a correct submission 100, a classmate
+    reader nothing it did not compute), give every file it wrote to the owner of the folder the
+    output went into, and skip it all when run again?"""
+    import attacks
+
+    subs.write(tmp_path / "in" / "correct", {})
+    attacks.classmates_and_checkout(tmp_path / "in" / "reader")
+    host = tmp_path / "host"
+    host.mkdir()
+    os.chown(host, OWNER, OWNER)
+    out = host / "graded"
+    results = container_sim.grade(tmp_path / "in", out, subs.test_rubric(tmp_path), **private_cache)
+    assert {result.isolation for result in results.values()} == {"uid"}
+    assert results["correct"].score == 100
+    assert results["reader"].score < 100
+    owners = {(path.stat().st_uid, path.stat().st_gid) for path in [out, *out.rglob("*")]}
+    assert owners == {(OWNER, OWNER)}
+    again = container_sim.run(
+        ["grade", str(tmp_path / "in"), "--out", str(out), "--rubric", str(tmp_path / "grading.yml")], **private_cache
+    )
+    assert "graded 0, skipped 2" in again.stdout, again.stderr[-2000:]
+
+
+@pytest.mark.sandbox
+def test_cranfield_is_seeded_from_the_mounted_folder(tmp_path, cranfield, private_cache):
+    """With Cranfield mounted at the container's /cranfield and an empty ir_datasets cache, does
+    the container seed the cache before it runs the grader?"""
+    mounted = tmp_path / "cranfield"
+    mounted.mkdir()
+    data = load_lab05().data
+    for name, cached in data.CRANFIELD_FILES.items():
+        shutil.copyfile(data.cache_dir() / cached, mounted / name)
+    home = tmp_path / "ir_datasets"
+    done = container_sim.run(["doctor"], LAB05_CRANFIELD=str(mounted), IR_DATASETS_HOME=str(home), **private_cache)
+    assert f"Cranfield cached in {home / 'cranfield'}" in done.stderr, done.stderr[-2000:]
+    for name, cached in data.CRANFIELD_FILES.items():
+        assert (home / "cranfield" / cached).read_bytes() == (mounted / name).read_bytes()
+
+
+def test_the_entrypoint_refuses_a_missing_cranfield_folder_clearly(tmp_path):
+    """With a /cranfield that lacks the files, does the container stop before grading with a
+    message naming what is missing?"""
+    (tmp_path / "cranfield").mkdir()
+    done = container_sim.run(["doctor"], LAB05_CRANFIELD=str(tmp_path / "cranfield"))
+    assert done.returncode == 2
+    assert "missing cran.all.1400, cran.qry, cranqrel" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_dockerfile_is_documented():
+    """Does docs/CONTAINER.md give the build and run commands the Dockerfile's header gives, and
+    does the README point to it?"""
+    guide = (paths.ROOT / "docs" / "CONTAINER.md").read_text(encoding="utf-8")
+    assert "docker build -t lab05-grader ." in guide
+    assert "lab05-grader grade /class --out /out" in guide
+    assert "docs/CONTAINER.md" in (paths.ROOT / "README.md").read_text(encoding="utf-8")

@@ -65,8 +65,9 @@ def _grade(args) -> int:
         f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
         f"{errors} could not be graded"
     )
-    if summary.similarity is not None and summary.similarity.pairs:
-        print(f"similar code: {len(summary.similarity.pairs)} pairs share much code; worth a look (class report)")
+    similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
+    if similar:
+        print(f"similar code: {similar} pair{'s' if similar > 1 else ''} of submissions worth a look (class report)")
     print(
         f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
         f"{summary.out}/<submission>/feedback.html, feedback.md, results.json"

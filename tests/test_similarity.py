@@ -511,7 +511,7 @@ def test_a_batch_reports_the_copy_also_when_nothing_was_graded_again(graded):
     for summary in (first, again):
         assert [(pair.a, pair.b) for pair in summary.similarity.pairs] == [("copy", "loop-style")]
     html = (folder / "out" / "index.html").read_text(encoding="utf-8")
-    assert "1 pairs at or above 0.5 of 3 submissions" in html and 'id="pair-1-view"' in html
+    assert "1 pair at or above 0.5 among 3 submissions" in html and 'id="pair-1-view"' in html
 
 
 @pytest.mark.sandbox

@@ -119,6 +119,16 @@ def _similarity(section: dict, fail) -> SimilaritySettings:
     return SimilaritySettings(enabled, float(threshold))
 
 
+def _canonical(value):
+    """``value`` with every mapping as a list of (key as text, value) sorted by key: the same
+    content gives the same JSON whatever the file's order, comments or key types."""
+    if isinstance(value, dict):
+        return sorted(((str(key), _canonical(item)) for key, item in value.items()), key=lambda pair: pair[0])
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
+
+
 def parse(text: str, source: str = "grading.yml") -> Rubric:
     """The rubric in ``text`` (YAML), validated; ``RubricError`` naming the field otherwise."""
     import yaml
@@ -186,7 +196,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         data["random_cases"],
         limits,
         tuple(questions),
-        hashlib.sha256(json.dumps(graded, sort_keys=True, default=str).encode()).hexdigest(),
+        hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
         similarity,
     )
 

@@ -218,8 +218,9 @@ def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int)
         found = similarity.analyse(files, settings, jobs=jobs)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
+    pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")
     return found, (
-        f"{len(found.pairs)} pairs at or above {settings.threshold:g} of {found.submissions} submissions "
+        f"{pairs} at or above {settings.threshold:g} among {found.submissions} submissions "
         f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s)"
     )
 

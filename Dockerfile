@@ -18,7 +18,8 @@ RUN apt-get update -qq \
 COPY requirements/ /lab05/repo/requirements/
 RUN python3 -m venv /lab05/venv \
  && /lab05/venv/bin/pip install --quiet --no-cache-dir \
-      -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt
+      -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt \
+      -r /lab05/repo/requirements/batch.txt
 COPY . /lab05/repo/
 # the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+)
 RUN chmod 755 /lab05/repo/autograder/local/templates/entrypoint \

@@ -30,7 +30,7 @@ check: setup
 
 setup: $(BIN)/.installed
 
-$(BIN)/.installed: pyproject.toml requirements/lab.txt requirements/grader.txt requirements/handout.txt requirements/test.txt
+$(BIN)/.installed: pyproject.toml requirements/lab.txt requirements/grader.txt requirements/batch.txt requirements/handout.txt requirements/test.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $@

@@ -65,6 +65,9 @@ def _grade(args) -> int:
         f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
         f"{errors} could not be graded"
     )
+    similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
+    if similar:
+        print(f"similar code: {similar} pair{'s' if similar > 1 else ''} of submissions worth a look (class report)")
     print(
         f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
         f"{summary.out}/submissions/<submission>/feedback.html, feedback.md, results.json"

@@ -1,6 +1,6 @@
 """Performance figures of the grader, measured side by side in one run on this machine.
 
-    .venv/bin/python bench/benchmark.py [--submissions 300] [--repetitions 10] [--quick]
+    .venv/bin/python bench/benchmark.py [--submissions 300] [--repetitions 10] [--quick] [--similarity]
 
 Prints:
 1. one full submission graded by `python -m autograder grade` (all checks, all of Cranfield):
@@ -10,10 +10,13 @@ Prints:
    --jobs 1 and --jobs 2: wall time, submissions per minute, peak memory of the process tree;
 3. the same correct submission graded by `otter run` with an otter test suite doing the
    equivalent checks (the public checks plus all of Cranfield), beside ours, as a ratio;
-4. the given retrieval: index build and 225 queries, TF-IDF and BM25.
+4. the given retrieval: index build and 225 queries, TF-IDF and BM25;
+5. the class report's code similarity over N synthetic submissions, step by step, with one and
+   two processes (``--similarity`` runs this section alone, 5 repetitions by default).
 With --container (as root) it prints only: run_autograder in a simulated Gradescope root on the
 solutions, jailed and as the unprivileged user: wall time and peak memory (the grader's own,
 its largest child's, and the whole process tree's), the figures grading.yml's memory_mb rests on.
+With --worst: only what the worst submissions cost the grader (bench/worst_case.py).
 CI does not run this; it takes about ten minutes with the defaults.
 """
 
@@ -39,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import buggy
+import similarity_batch
 import subs
 
 from autograder import paths
@@ -455,6 +459,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="3 repetitions and 30 submissions (a smoke run)")
     parser.add_argument("--container", action="store_true", help="only run_autograder's time and memory (as root)")
     parser.add_argument("--worst", action="store_true", help="only what the worst submissions cost the grader")
+    parser.add_argument("--similarity", action="store_true", help="only section 5, the class report's code similarity")
     args = parser.parse_args()
     if args.quick:
         args.submissions, args.repetitions = 30, 3
@@ -469,6 +474,9 @@ def main() -> int:
             worst_case.report(work, min(args.repetitions, 3))
             return 0
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; work in {work}\n")
+        if args.similarity:
+            similarity_batch.report(work, args.submissions, 5 if args.repetitions == 10 else args.repetitions)
+            return 0
         single = one_submission(work, args.repetitions)
         print(f"1. One full submission, `python -m autograder grade` wall time ({args.repetitions} runs each):")
         for name in ("cold", "warm"):
@@ -511,6 +519,7 @@ def main() -> int:
                 f"   {name:6} index {figures[name + ' index']:5.2f} s, "
                 f"225 queries {figures[name + ' 225 queries']:5.2f} s"
             )
+        similarity_batch.report(work, args.submissions, args.repetitions)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

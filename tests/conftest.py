@@ -1,4 +1,5 @@
-"""Shared fixtures: the reference lab05 package, the Cranfield reference, handout copies."""
+"""Shared fixtures: the reference lab05 package, the Cranfield reference, handout copies, and
+headless Chromium for the pages' browser tests."""
 
 from __future__ import annotations
 
@@ -88,3 +89,56 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "cranfield" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.cranfield)
+
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1200,2000",
+]
+ARTIFACTS = paths.ROOT / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, driven by selenium (its console log kept)."""
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.fail(
+            "this test needs Debian's chromium and chromium-driver (.ci/run installs them: "
+            "apt-get install chromium chromium-driver)",
+            pytrace=False,
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Load a page (a local file, and a fragment of it if given), keep a screenshot in
+    test-artifacts/, and fail on any console error."""
+
+    def load(path: Path, screenshot: str, fragment: str = ""):
+        browser.get(path.as_uri() + fragment)
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / screenshot))
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], errors
+        return browser
+
+    return load

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,6 @@ from autograder.local import batch
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
 GOLDEN = Path(__file__).parent / "golden"
-ARTIFACTS = paths.ROOT / "test-artifacts"
-CHROMIUM_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1200,2000",
-]
 
 
 @pytest.fixture(scope="module")
@@ -72,43 +59,13 @@ def test_grades_csv_has_lms_columns(examples):
     assert {"name", "email", "sid", "total"} <= set(rows[0]) and len(rows) == len(results) == 5
 
 
-@pytest.fixture(scope="module")
-def browser():
-    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        pytest.fail(
-            "this test needs Debian's chromium and chromium-driver (.ci/run installs them: "
-            "apt-get install chromium chromium-driver)",
-            pytrace=False,
-        )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    yield driver
-    driver.quit()
-
-
-def _open(browser, path: Path, screenshot: str):
-    browser.get(path.as_uri())
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / screenshot))
-    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
-    assert errors == [], errors
-
-
 @pytest.mark.browser
-def test_class_report_in_a_real_browser(examples, browser):
+def test_class_report_in_a_real_browser(examples, browser, open_page):
     """Does index.html load with no console error and show the sections and the batch's numbers?"""
     from selenium.webdriver.common.by import By
 
     out, results = examples
-    _open(browser, out / "index.html", "class-report.png")
+    open_page(out / "index.html", "class-report.png")
     assert browser.title == "Lab 05 class report"
     text = browser.find_element(By.TAG_NAME, "body").text
     for section in (
@@ -116,6 +73,7 @@ def test_class_report_in_a_real_browser(examples, browser):
         "Questions",
         "Misconceptions",
         "Problems",
+        "Similar code",
         "Submissions",
         "Cases, worst first",
         "Grading run",
@@ -148,14 +106,14 @@ def test_class_report_in_a_real_browser(examples, browser):
 
 
 @pytest.mark.browser
-def test_feedback_page_in_a_real_browser(examples, browser):
+def test_feedback_page_in_a_real_browser(examples, browser, open_page):
     """Does carol's feedback.html load cleanly with her diagnoses, hidden cases and the Cranfield plot?"""
     from selenium.webdriver.common.by import By
 
     from autograder.grading.results import points
 
     out, results = examples
-    _open(browser, out / "submissions" / "carol-buggy" / "feedback.html", "feedback-carol-buggy.png")
+    open_page(out / "submissions" / "carol-buggy" / "feedback.html", "feedback-carol-buggy.png")
     text = browser.find_element(By.TAG_NAME, "body").text
     assert f"Score: {points(results['carol-buggy'].score)} / 100" in text
     assert "Diagnosis: IDCG computed from the retrieved documents only." in text

@@ -262,6 +262,7 @@ def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle, check_
     key = cache_key(rubric, reference.get("digest", ""), bundle_key)
     plan = cache.cached_pickle("plan", key, compute)
     plan.key = key
+    plan.rubric = rubric  # as loaded now: what the key leaves out (the similarity section) may differ
     return plan
 
 

@@ -1,4 +1,5 @@
-"""The rubric (``grading.yml``): questions, checks, points, visibility, limits. Validated on load.
+"""The rubric (``grading.yml``): questions, checks, points, visibility, limits, the class report's
+similarity analysis. Validated on load.
 
 Every error names the file, the field and the fix, e.g.
 ``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
@@ -7,10 +8,12 @@ Every error names the file, the field and the fix, e.g.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
 
@@ -55,18 +58,30 @@ class Rubric:
     random_cases: int
     limits: Limits
     questions: tuple[Question, ...]
-    digest: str  # sha256 of the file's bytes: identifies the rubric a grade was made with
+    # identifies the rubric a grade was made with: sha256 of what grading reads (all but the
+    # similarity section, which only the class report reads; comments do not count either)
+    digest: str
+    similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
         return tuple(check for question in self.questions for check in question.checks)
 
 
-_TOP = {"title": str, "total": (int, float), "random_seed": int, "random_cases": int, "limits": dict, "questions": dict}
+_TOP = {
+    "title": str,
+    "total": (int, float),
+    "random_seed": int,
+    "random_cases": int,
+    "limits": dict,
+    "questions": dict,
+    "similarity": dict,
+}
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str}
-_OPTIONAL = {"visibility", "limits"}
+_OPTIONAL = {"visibility", "limits", "similarity"}
+_SIMILARITY = ("enabled", "threshold")
 
 
 def _fields(where: str, value, schema: dict, fail) -> None:
@@ -84,6 +99,34 @@ def _fields(where: str, value, schema: dict, fail) -> None:
         if isinstance(value[key], bool) or not isinstance(value[key], types):
             names = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
             fail(place, f"must be a {names}, got {value[key]!r}")
+
+
+def _similarity(section: dict, fail) -> SimilaritySettings:
+    default = SimilaritySettings()
+    for key in section:
+        if key not in _SIMILARITY:
+            fail(f"similarity.{key}", f"unknown key; the keys here are: {', '.join(_SIMILARITY)}")
+    enabled = section.get("enabled", default.enabled)
+    if not isinstance(enabled, bool):
+        fail("similarity.enabled", f"must be true or false, got {enabled!r}")
+    threshold = section.get("threshold", default.threshold)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
+        fail(
+            "similarity.threshold",
+            f"must be a number above 0 and at most 1 (the share of a submission's code found in another, "
+            f"e.g. {default.threshold}), got {threshold!r}",
+        )
+    return SimilaritySettings(enabled, float(threshold))
+
+
+def _canonical(value):
+    """``value`` with every mapping as a list of (key as text, value) sorted by key: the same
+    content gives the same JSON whatever the file's order, comments or key types."""
+    if isinstance(value, dict):
+        return sorted(((str(key), _canonical(item)) for key, item in value.items()), key=lambda pair: pair[0])
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
 
 
 def parse(text: str, source: str = "grading.yml") -> Rubric:
@@ -141,9 +184,11 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
+    similarity = _similarity(data.get("similarity", {}), fail)
     total = sum(question.points for question in questions)
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
+    graded = {key: value for key, value in data.items() if key != "similarity"}
     return Rubric(
         data["title"],
         data["total"],
@@ -151,7 +196,8 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         data["random_cases"],
         limits,
         tuple(questions),
-        hashlib.sha256(text.encode()).hexdigest(),
+        hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
+        similarity,
     )
 
 

@@ -4,7 +4,8 @@
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
 (Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its
 presence marks the submission done), each atomically (``reports/layout.py``). ``OUT/grades.csv`` and
-the class report ``OUT/index.html`` are rewritten at the end. Killing
+the class report ``OUT/index.html`` are rewritten at the end, the report with the code similarity
+of every submission of the batch (graded now or before; ``grading.yml`` can turn it off). Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache, tempdirs
-from autograder.grading import intake
+from autograder.grading import intake, similarity
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.paths import RUBRIC
@@ -38,6 +39,7 @@ class BatchSummary:
     results: tuple  # every submission of the batch, in id order
     seconds: float
     out: Path
+    similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
 
 
 def _init_worker(session: Session, slots) -> None:
@@ -128,8 +130,10 @@ def grade_batch(
         titles = {question.id: question.title for question in rubric.questions}
         finished: dict[str, SubmissionResult] = {}
         todo: list[intake.Staged] = []
+        files: dict[str, dict] = {}  # every submission's graded files, for the similarity analysis
         for source in sources:
             staged = intake.read(source)  # read and hashed once: for the resume check and for grading
+            files[source.id] = staged.files
             try:
                 stored = None if force else _done(out, staged, session)
             except Exception:  # an unreadable old result: grade it again
@@ -184,8 +188,9 @@ def grade_batch(
                         )
                     record(result)
     results = tuple(finished[source.id] for source in sources)
-    seconds = time.monotonic() - started
     cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
+    seconds = time.monotonic() - started
     facts = {
         "graded at (UTC)": stamp,
         "submissions": len(results),
@@ -194,12 +199,30 @@ def grade_batch(
         "time taken": f"{seconds:.1f} s",
         "jobs": jobs,
         "isolation": session.isolation.mode,
+        "similarity": similar_fact,
         "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    cache.write_atomic(out / layout.REPORT, class_report.render(results, rubric, facts).encode(), 0o644)
-    return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out)
+    report = class_report.render(results, rubric, facts, similar)
+    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out, similar)
+
+
+def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):
+    """The batch's code similarity (or None) and the report's line about it; a failure costs the
+    section only, never the batch."""
+    if not settings.enabled:
+        return None, "off (grading.yml: similarity.enabled)"
+    try:
+        found = similarity.analyse(files, settings, jobs=jobs)
+    except Exception as error:  # a grader bug: the grades stand, the report says so
+        return None, f"failed: {type(error).__name__}: {error}"[:300]
+    pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")
+    return found, (
+        f"{pairs} at or above {settings.threshold:g} among {found.submissions} submissions "
+        f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s)"
+    )
 
 
 def _version() -> str:

@@ -2,8 +2,9 @@
 
 Score distribution and statistics; per question the mean points and the share with full
 marks; per case the pass rate, worst first; the misconceptions and who shows them; the
-problems (errors, timeouts, crashes, library use, tampering); a sortable table of all
-submissions linking to their feedback pages; and the facts of the grading run.
+problems (errors, timeouts, crashes, library use, tampering); the pairs of submissions that
+share much code (``similarity_html``); a sortable table of all submissions linking to their
+feedback pages and their similar pairs; and the facts of the grading run.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import statistics
 
 from autograder.grading.results import Status, points
-from autograder.reports import layout, svg
-from autograder.reports.html import SORT_SCRIPT, esc, page
+from autograder.reports import similarity_html, svg
+from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page
 
 
 def _link(result, text=None) -> str:
-    return f'<a href="{layout.link(result.submission)}">{esc(text or result.submission)}</a>'
+    return feedback_link(result.submission, text)
 
 
 def _names(result) -> str:
@@ -138,29 +139,31 @@ def _problems(results) -> str:
     )
 
 
-def _submissions(results, rubric) -> str:
+def _submissions(results, rubric, similarity) -> str:
     questions = [question.id for question in rubric.questions]
     header = (
         "<tr><th class=sortable>submission</th><th class=sortable>name</th>"
         + "".join(f'<th class="sortable num">{esc(q)}</th>' for q in questions)
         + '<th class="sortable num">total</th><th class=sortable>status</th><th class="sortable num">'
-        "diagnoses</th></tr>"
+        "diagnoses</th><th class=sortable>similar code</th></tr>"
     )
     rows = []
     for result in results:
         scores = result.question_scores()
         diagnoses = len({(d.id, d.function) for c in result.checks for d in c.diagnoses})
+        similar, highest = similarity_html.cell(similarity, result.submission)
         rows.append(
             f"<tr><td>{_link(result)}</td><td>{esc(_names(result))}</td>"
             + "".join(f'<td class="num">{points(scores.get(q, 0))}</td>' for q in questions)
             + f'<td class="num">{points(result.score)}</td><td>{esc(result.status)}</td>'
-            f'<td class="num">{diagnoses}</td></tr>'
+            f'<td class="num">{diagnoses}</td><td data-value="{highest:.4f}">{similar}</td></tr>'
         )
     return f'<table class="sortable" id="submissions"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def render(results, rubric, facts: dict) -> str:
-    """The report page for ``results`` graded with ``rubric``; ``facts`` about the run."""
+def render(results, rubric, facts: dict, similarity=None) -> str:
+    """The report page for ``results`` graded with ``rubric``; ``facts`` about the run;
+    ``similarity`` the batch's code similarity (None: turned off, or it did not run)."""
     scores = [result.score for result in results]
     body = [
         f"<h1>Lab 05 class report: {len(results)} submissions</h1>",
@@ -173,9 +176,11 @@ def render(results, rubric, facts: dict) -> str:
         _misconceptions(results),
         '<h2 id="problems-heading">Problems</h2>',
         _problems(results),
+        '<h2 id="similarity">Similar code</h2>',
+        similarity_html.section(similarity, rubric.similarity, {result.submission: result for result in results}),
         '<h2 id="submissions-heading">Submissions</h2>',
         '<p class="muted">Click a column header to sort.</p>',
-        _submissions(results, rubric),
+        _submissions(results, rubric, similarity),
         '<h2 id="cases-heading">Cases, worst first</h2>',
         _cases(results),
         '<h2 id="facts">Grading run</h2><table class="facts">'

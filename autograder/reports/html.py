@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from autograder.reports import layout
+
 CSS = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px;
        padding: 0 1em; color: #222; }
@@ -19,6 +21,12 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 pre { background: #f6f8fa; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
 code { background: #f6f8fa; padding: 0 .2em; }
 .facts td:first-child { color: #555; }
+.side { display: grid; grid-template-columns: 1fr 1fr; gap: .6em; }
+.side > div { min-width: 0; }
+pre.code { white-space: pre; font-size: 12px; line-height: 1.35; }
+pre.code mark { background: #fff1b8; } .ln { color: #999; user-select: none; }
+.region { color: #8a5a00; font-weight: bold; margin-left: .4em; } .fold { color: #888; font-style: italic; }
+.pair { border-top: 1px solid #eee; margin-top: 1.2em; }
 """
 
 SORT_SCRIPT = """
@@ -44,6 +52,11 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 
 def esc(value) -> str:
     return escape(str(value), quote=True)
+
+
+def feedback_link(submission: str, text: str | None = None) -> str:
+    """A link from the class report to a submission's feedback page."""
+    return f'<a href="{layout.link(submission)}">{esc(text or submission)}</a>'
 
 
 def page(title: str, body: str, script: str = "") -> str:

@@ -1,0 +1,335 @@
+"""copydetect's fingerprints of graded files, and where two of them match (for ``similarity``).
+
+A file goes through three steps:
+
+1. ``prepare``: one pass over the text leaves out what is not the student's code (docstrings,
+   comments, the lines of code the stubs hold: signatures, imports) and what the tokenizer does
+   not need (indentation, spaces between symbols), and writes number literals as ``0``; every
+   position kept maps back to the file. (Half as much to tokenize as the file.)
+2. ``tokenize``: copydetect's tokenizer (pygments) normalises the code: names become ``V``,
+   function names ``F``, strings ``S``. Renaming variables changes nothing. No hashing here, so
+   this step may run in any process.
+3. ``hashes``: copydetect hashes every ``NOISE``-character gram of the normalised code
+   (``guarantee_t`` = ``noise_t``, copydetect's default: no winnowing), less the boilerplate
+   grams: the file's fingerprints. copydetect hashes with ``hash()``, which Python seeds per
+   process: fingerprints that are compared must all be made in one process.
+
+``compare`` is copydetect's ``compare_files``: the share of each file's code found in the
+other, and the matched stretches, here as line ranges of the file, linked across the two files.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import functools
+import io
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from autograder import paths
+from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+
+#: Matches shorter than this many normalised characters are noise (copydetect's ``noise_t``).
+NOISE = 25
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+# One pass, left to right: quotes inside strings and comments are never read as code.
+_SCAN = re.compile(
+    r"""
+      (?P<doc>^[ \t]*[rRuUbB]{0,2}(?P<dq>\"\"\"|''')(?:\\.|[^\\])*?(?P=dq))   # a string opening a line
+    | (?P<string>[rRbBuUfF]{0,3}(?:(?P<tq>\"\"\"|''')(?:\\.|[^\\])*?(?P=tq)|(?P<sq>["'])(?:\\.|[^\\\n])*?(?P=sq)))
+    | (?P<comment>\#[^\n]*)
+    | (?P<space>[ \t\f]+)
+    | (?P<newline>\n(?:[ \t\f]*\n)*)
+    | (?P<number>(?<![\w.])(?:\d\w*(?:\.\w*)?|\.\d\w*)(?:(?<=[eE])[+-]\d\w*)?)
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """The lines of ``text`` as Python numbers them (the line ranges index these)."""
+    return tuple(_NEWLINE.split(text))
+
+
+def _word(character: str) -> bool:
+    return character.isalnum() or character == "_"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A graded file and the code the tokenizer reads, made of pieces of the file."""
+
+    text: str  # the file, newlines as "\n": what line numbers count
+    code: str
+    starts: tuple[int, ...]  # where each piece starts in ``code``...
+    origins: tuple[int, ...]  # ...and in ``text``
+    set_aside: frozenset[int] = frozenset()  # lines of docstrings and of the handout's code
+
+    @functools.cached_property
+    def line_starts(self) -> list[int]:
+        return [0] + [match.end() for match in re.finditer("\n", self.text)]
+
+    def origin(self, position: int) -> int:
+        """Where a position of ``code`` comes from in ``text``."""
+        if not self.starts:
+            return 0
+        piece = max(0, bisect.bisect_right(self.starts, position) - 1)
+        return self.origins[piece] + max(0, position - self.starts[piece])
+
+    def line(self, origin: int) -> int:
+        """The 1-based line of a position of ``text``."""
+        return bisect.bisect_right(self.line_starts, origin)
+
+
+def _pieces(text: str, docstrings: list | None = None) -> list[tuple[str, int]]:
+    """The code of ``text`` as (piece, where it starts in ``text``), ``"\\n"`` pieces ending lines;
+    the docstrings' (start, end) are added to ``docstrings``."""
+    pieces: list[tuple[str, int]] = []
+    done = 0
+    for match in _SCAN.finditer(text):
+        start, end = match.span()
+        if start > done:
+            pieces.append((text[done:start], done))
+        kind = match.lastgroup
+        if kind == "string":
+            pieces.append((match.group(), start))
+        elif kind == "space" and start > 0 and end < len(text) and _word(text[start - 1]) and _word(text[end]):
+            pieces.append((" ", start))
+        elif kind == "newline":
+            pieces.append(("\n", start))
+        elif kind == "number":
+            pieces.append(("0", start))
+        elif kind == "doc" and docstrings is not None:
+            docstrings.append((start, end))
+        done = end  # docstrings, comments and the other spaces are left out
+    if done < len(text):
+        pieces.append((text[done:], done))
+    return pieces
+
+
+def _lines(pieces: list[tuple[str, int]]):
+    """The pieces, line by line (a line's last piece is its ``"\\n"``, if it has one)."""
+    line: list[tuple[str, int]] = []
+    for piece in pieces:
+        line.append(piece)
+        if piece[0] == "\n":
+            yield line
+            line = []
+    if line:
+        yield line
+
+
+def handout_lines(texts) -> frozenset[str]:
+    """The lines of code of ``texts`` (the stubs), as ``prepare`` writes them, that ``prepare``
+    leaves out of a submission: its signatures and imports are the handout's, not the student's."""
+    return frozenset(
+        "".join(piece for piece, _ in line).rstrip("\n")
+        for text in texts
+        for line in _lines(_pieces(_NEWLINE.sub("\n", text)))
+        if len("".join(piece for piece, _ in line).strip()) > 3
+    )
+
+
+def prepare(text: str, handout: frozenset[str] = frozenset()) -> Prepared:
+    """A graded file, ready for the tokenizer; its lines of code found in ``handout`` (see
+    ``handout_lines``) are left out."""
+    text = _NEWLINE.sub("\n", text.replace("\ufeff", " "))
+    code: list[str] = []
+    starts: list[int] = []
+    origins: list[int] = []
+    docstrings: list[tuple[int, int]] = []
+    set_aside: list[tuple[int, int]] = []
+    size = 0
+    for line in _lines(_pieces(text, docstrings)):
+        if handout and "".join(piece for piece, _ in line).rstrip("\n") in handout:
+            set_aside.append((line[0][1], line[-1][1]))
+            line = line[-1:] if line[-1][0] == "\n" else []
+        for piece, origin in line:
+            code.append(piece)
+            starts.append(size)
+            origins.append(origin)
+            size += len(piece)
+    prepared = Prepared(text, "".join(code), tuple(starts), tuple(origins))
+    lines = {
+        number
+        for start, end in docstrings + set_aside
+        for number in range(prepared.line(start), prepared.line(max(start, end - 1)) + 1)
+    }
+    return dataclasses.replace(prepared, set_aside=frozenset(lines))
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A prepared file tokenized: copydetect's normalised code and its map back to the file."""
+
+    prepared: Prepared
+    skipped: int  # leading newlines the tokenizer drops (pygments strips them)
+    filtered: str
+    offsets: object  # copydetect's: normalised positions -> positions in the code it was given
+
+    def lines(self, positions) -> list[int]:
+        """The file's lines of positions in the tokenizer's input."""
+        return [self.prepared.line(self.prepared.origin(int(p) + self.skipped)) for p in positions]
+
+    def region(self, start: int, end: int) -> tuple[int, int]:
+        """The file's first and last line of ``[start, end)`` of the tokenizer's input; a line at
+        either end counts only if at least half of its code is inside (a match often ends a few
+        characters into the next ``def`` line)."""
+        prepared, text = self.prepared, self.prepared.text
+        begin = prepared.origin(start + self.skipped)
+        stop = prepared.origin(max(start, end - 1) + self.skipped) + 1
+        first, last = prepared.line(begin), prepared.line(stop - 1)
+
+        def mostly_inside(line: int) -> bool:
+            line_begin = prepared.line_starts[line - 1]
+            line_end = prepared.line_starts[line] if line < len(prepared.line_starts) else len(text)
+            inside = text[max(line_begin, begin) : min(line_end, stop)]
+            return 2 * len("".join(inside.split())) >= len("".join(text[line_begin:line_end].split()))
+
+        if first < last:
+            first += not mostly_inside(first)
+            last -= not mostly_inside(last)
+        return (first, last) if first <= last else (last, first)
+
+
+def normalise(code: str) -> tuple[int, str, object]:
+    """copydetect's tokenizer over prepared code: (leading newlines skipped, normalised code, offsets)."""
+    from copydetect.utils import filter_code
+
+    skipped = len(code) - len(code.lstrip("\n"))
+    filtered, offsets = filter_code(code[skipped:], "graded.py", language="python")
+    return skipped, filtered, offsets
+
+
+def tokenize(prepared: Prepared) -> Tokens:
+    return Tokens(prepared, *normalise(prepared.code))
+
+
+def hashes(tokens: Tokens, boilerplate=None) -> Any:
+    """The sorted distinct hashes of every gram of the normalised code (copydetect's
+    ``hashed_kgrams``), less the ``boilerplate`` ones: the file's fingerprints."""
+    import numpy as np
+    from copydetect.utils import hashed_kgrams
+
+    found = np.unique(hashed_kgrams(tokens.filtered, NOISE).astype(np.int64))
+    return found if boilerplate is None else np.setdiff1d(found, boilerplate, assume_unique=True)
+
+
+def fingerprint(tokens: Tokens, boilerplate=None):
+    """copydetect's ``CodeFingerprint`` of tokenized code, for ``compare``."""
+    from copydetect import CodeFingerprint
+
+    made = CodeFingerprint(
+        "graded.py", NOISE, 1, boilerplate=boilerplate, filter=False, fp=io.StringIO(tokens.filtered)
+    )
+    made.offsets = tokens.offsets  # so compare_files maps matches back, as it does with filter=True
+    return made
+
+
+def handout_files() -> dict[str, str]:
+    """The code every submission is given: the stubs and the given files, by name."""
+    return {name: paths.handout_file(name).read_text(encoding="utf-8") for name in GRADED_FILES + GIVEN_FILES}
+
+
+def boilerplate(texts) -> Any:
+    """The hashes of every gram of ``texts``, as copydetect takes boilerplate (a sorted array)."""
+    import numpy as np
+
+    found = [hashes(tokenize(prepare(text))) for text in texts]
+    return np.unique(np.concatenate(found)) if found else np.array([], dtype=np.int64)
+
+
+def _in_code(made, positions):
+    """Normalised positions -> positions in the tokenizer's input (as ``compare_files`` maps slices)."""
+    import numpy as np
+
+    positions = np.asarray(positions, dtype=np.int64)
+    offsets = made.offsets
+    if len(offsets) == 0:
+        return positions
+    found = np.clip(np.searchsorted(offsets[:, 0], positions), 0, offsets.shape[0] - 1)
+    return positions + offsets[:, 1][found]
+
+
+def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
+    """copydetect's matched slices as the file's line ranges: merged where they touch, cut where
+    docstrings or the handout's lines lie between (so a copied function is a region of its
+    own), without blank or comment lines at either end."""
+    if len(slices) == 0 or slices.size == 0:
+        return []
+    prepared = tokens.prepared
+    lines = split_lines(prepared.text)
+
+    def code(number: int) -> bool:
+        line = lines[number - 1].strip() if number <= len(lines) else ""
+        return bool(line) and not line.startswith("#") and number not in prepared.set_aside
+
+    pieces = []
+    for first, last in (tokens.region(int(start), int(end)) for start, end in zip(*slices)):
+        run: list[int] = []
+        for number in range(first, last + 2):  # one past the end closes the last run
+            if number <= last and number not in prepared.set_aside:
+                run.append(number)
+                continue
+            kept = [n for n in run if code(n)]
+            if kept:
+                pieces.append((kept[0], kept[-1]))
+            run = []
+    regions: list[list[int]] = []
+    for first, last in sorted(pieces):
+        if regions and first <= regions[-1][1] + 1:
+            regions[-1][1] = max(regions[-1][1], last)
+        else:
+            regions.append([first, last])
+    return [(first, last) for first, last in regions]
+
+
+def _region_of(regions, line: int) -> int | None:
+    index = bisect.bisect_right(regions, (line, float("inf"))) - 1
+    return index if index >= 0 and regions[index][0] <= line <= regions[index][1] else None
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where two files match: the normalised characters matched in each, and line ranges."""
+
+    matched_a: float
+    matched_b: float
+    lines_a: tuple[tuple[int, int], ...]
+    lines_b: tuple[tuple[int, int], ...]
+    links: tuple[tuple[int, int], ...]  # (i, j): region j of b shares the most fingerprints with region i of a
+
+
+def compare(made_a, made_b, tokens_a: Tokens, tokens_b: Tokens) -> Match | None:
+    """copydetect's comparison of two fingerprints (of one process), or None if nothing matches."""
+    from copydetect import compare_files
+
+    _, (share_a, share_b), (slices_a, slices_b) = compare_files(made_a, made_b)
+    if share_a == 0 and share_b == 0:
+        return None
+    regions_a, regions_b = _regions(tokens_a, slices_a), _regions(tokens_b, slices_b)
+    shared: Counter = Counter()  # (region of a, region of b) -> fingerprints they share
+    for value in made_a.hashes & made_b.hashes:
+        lines_a = tokens_a.lines(_in_code(made_a, made_a.hash_idx[value]))
+        lines_b = tokens_b.lines(_in_code(made_b, made_b.hash_idx[value]))
+        for line_a, line_b in itertools.product(set(lines_a), set(lines_b)):
+            i, j = _region_of(regions_a, line_a), _region_of(regions_b, line_b)
+            if i is not None and j is not None:
+                shared[i, j] += 1
+    strongest: dict[int, tuple[int, int]] = {}
+    for (i, j), count in sorted(shared.items()):
+        if count > shared.get(strongest.get(j, (-1, -1)), 0):
+            strongest[j] = (i, j)
+    links = set(strongest.values())
+    return Match(
+        float(share_a * made_a.token_coverage),
+        float(share_b * made_b.token_coverage),
+        tuple(regions_a),
+        tuple(regions_b),
+        tuple(sorted(links)),
+    )

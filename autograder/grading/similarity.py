@@ -1,0 +1,223 @@
+"""Code similarity across a batch: which submissions share unusually much code, and where.
+
+For the instructor's class report only: nothing here reaches a student's feedback, results.json
+or grades.csv. Similar code is a reason to look, not a finding: honest students write alike the
+short loops a metrics lab asks for, so the result ranks pairs and shows the evidence.
+
+The method is MOSS's, by ``copydetect`` (``fingerprints``: preparing, tokenizing, hashing):
+
+1. Each distinct graded file of the batch is fingerprinted once, all in this process
+   (copydetect's hashes are seeded per process); the handout's code (the stubs and the given
+   files) is boilerplate, so its docstrings and signatures count for nothing.
+2. Fingerprints found in more than ``common_limit(n)`` of the n submissions are common code
+   (the idioms everyone writes) and count for nothing either, as in MOSS.
+3. Candidates: an inverted index fingerprint -> submissions counts what each pair shares; only
+   pairs sharing enough are compared in detail (copydetect's ``compare_files``), per graded
+   file: the share of each side's code found in the other and the matched regions, as lines.
+
+Names and literals are normalised and fingerprints are sets, so renaming variables or
+reordering functions hides nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from autograder.grading import fingerprints
+from autograder.lab.spec import GRADED_FILES
+
+#: A pair is reported only if each side has at least this many normalised characters matched.
+MIN_MATCHED = 100
+#: A pair is compared in detail when the fingerprints it shares reach this share of the
+#: threshold, counted on the smaller submission (a loose pre-filter: shares count characters).
+CANDIDATE_FACTOR = 0.5
+_TOKENIZE_IN_PARALLEL = 60  # distinct files from which forked workers tokenize (a fork costs ~0.1 s)
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """``grading.yml``'s ``similarity:`` section (the defaults are here, once)."""
+
+    enabled: bool = True
+    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
+
+
+def common_limit(submissions: int) -> int:
+    """Code found in more submissions than this is common code, ignored (MOSS's ``-m``)."""
+    return max(10, submissions // 10)
+
+
+@dataclass(frozen=True)
+class FileMatch:
+    """Where one graded file of two submissions matches: regions as (first, last) lines, 1-based."""
+
+    file: str
+    lines_a: tuple[tuple[int, int], ...]
+    lines_b: tuple[tuple[int, int], ...]
+    links: tuple[tuple[int, int], ...]  # (i, j): region j of b shares the most fingerprints with region i of a
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two submissions that share much code: ``a`` < ``b``; each share is the part of that
+    submission's code (the handout's and common code set aside) found in the other."""
+
+    a: str
+    b: str
+    share_a: float
+    share_b: float
+    files: tuple[FileMatch, ...]
+
+    @property
+    def score(self) -> float:
+        return max(self.share_a, self.share_b)
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """The analysis of one batch."""
+
+    settings: SimilaritySettings
+    submissions: int  # how many were compared
+    common: int  # a fingerprint in more submissions than this was common code
+    candidates: int  # pairs compared in detail
+    pairs: tuple[Pair, ...]  # score >= threshold, highest first
+    sources: Mapping[str, Mapping[str, tuple[str, ...]]]  # the lines of the files of the submissions in pairs
+    seconds: Mapping[str, float] = field(default_factory=dict)  # per step: prepare ... details
+
+    def pairs_of(self, submission: str) -> list[tuple[int, Pair]]:
+        """(number, pair) of the pairs ``submission`` is in; numbers count from 1 in ``pairs``' order."""
+        return [(number, pair) for number, pair in enumerate(self.pairs, 1) if submission in (pair.a, pair.b)]
+
+
+# ------------------------------------------------------------------ the batch
+
+
+def _normalise_all(codes: list[str], jobs: int) -> list[tuple]:
+    """copydetect's tokenizer over every prepared file (hash-free: forked workers may share it)."""
+    if jobs <= 1 or len(codes) < _TOKENIZE_IN_PARALLEL:
+        return [fingerprints.normalise(code) for code in codes]
+    import concurrent.futures
+    import multiprocessing
+
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(fingerprints.normalise, codes, chunksize=max(1, len(codes) // (4 * jobs))))
+
+
+def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
+    """``a`` and ``b`` compared file by file; ``prints`` and ``tokens`` are keyed by (submission, file)."""
+    matched_a = matched_b = size_a = size_b = 0.0
+    files = []
+    for name in GRADED_FILES:
+        made_a, made_b = prints.get((a, name)), prints.get((b, name))
+        size_a += float(made_a.token_coverage) if made_a is not None else 0.0
+        size_b += float(made_b.token_coverage) if made_b is not None else 0.0
+        if made_a is None or made_b is None:
+            continue
+        match = fingerprints.compare(made_a, made_b, tokens[a, name], tokens[b, name])
+        if match is not None:
+            matched_a, matched_b = matched_a + match.matched_a, matched_b + match.matched_b
+            files.append(FileMatch(name, match.lines_a, match.lines_b, match.links))
+    if min(matched_a, matched_b) < MIN_MATCHED or not size_a or not size_b:
+        return None
+    return Pair(a, b, matched_a / size_a, matched_b / size_b, tuple(files))
+
+
+def _candidates(ids: list[str], found: dict, threshold: float) -> tuple[dict, list[tuple[int, int]]]:
+    """The inverted index fingerprint -> submissions, per graded file (numpy: sorted runs of
+    equal hashes): the common fingerprints per file, and the pairs sharing enough of the others."""
+    import numpy as np
+
+    limit = common_limit(len(ids))
+    common: dict[str, object] = {}
+    sizes = np.zeros(len(ids), dtype=np.int64)
+    shared: Counter = Counter()
+    for name in GRADED_FILES:
+        held = [(number, found[sid, name]) for number, sid in enumerate(ids) if (sid, name) in found]
+        if not held:
+            continue
+        values = np.concatenate([array for _, array in held])
+        owners = np.concatenate([np.full(len(array), number, dtype=np.int64) for number, array in held])
+        order = np.argsort(values, kind="stable")
+        values, owners = values[order], owners[order]
+        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+        counts = np.diff(np.r_[starts, len(values)])
+        common[name] = values[starts[counts > limit]]
+        kept = np.repeat(counts <= limit, counts)
+        sizes += np.bincount(owners[kept], minlength=len(ids))
+        two = starts[counts == 2]  # most shared fingerprints are shared by two: counted at once
+        codes, times = np.unique(owners[two] * len(ids) + owners[two + 1], return_counts=True)
+        shared.update({(int(code) // len(ids), int(code) % len(ids)): int(n) for code, n in zip(codes, times)})
+        for start, count in zip(starts[(counts > 2) & (counts <= limit)], counts[(counts > 2) & (counts <= limit)]):
+            shared.update(itertools.combinations(owners[start : start + count].tolist(), 2))
+    floor = CANDIDATE_FACTOR * threshold
+    pairs = sorted(pair for pair, count in shared.items() if count >= floor * min(sizes[pair[0]], sizes[pair[1]]))
+    return common, pairs
+
+
+def _decode(content) -> str:
+    return content.decode("utf-8", errors="replace") if isinstance(content, bytes) else str(content)
+
+
+def analyse(
+    submissions: Mapping[str, Mapping[str, bytes | str]],
+    settings: SimilaritySettings = SimilaritySettings(),
+    handout: Mapping[str, str] | None = None,
+    jobs: int = 1,
+    exhaustive: bool = False,
+) -> Similarity:
+    """The pairs of ``submissions`` (id -> graded file name -> content) that share much code.
+
+    ``handout`` is the code every submission is given, by file name (default: the stubs and the
+    given files);
+    ``jobs`` processes tokenize; ``exhaustive`` compares every pair in detail (to check the
+    candidate search; slow for a large batch)."""
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+
+    def lap(step: str) -> None:
+        nonlocal started
+        seconds[step], started = time.perf_counter() - started, time.perf_counter()
+
+    ids = sorted(submissions)
+    texts = {(sid, name): _decode(content) for sid in ids for name, content in submissions[sid].items()}
+    texts = {key: text for key, text in texts.items() if key[1] in GRADED_FILES and text.strip()}
+    digests = {key: hashlib.sha256(text.encode()).hexdigest() for key, text in texts.items()}
+    distinct = {digest: texts[key] for key, digest in digests.items()}  # each is tokenized and fingerprinted once
+    order = sorted(distinct)
+    handout = fingerprints.handout_files() if handout is None else handout
+    stubs = fingerprints.handout_lines(text for name, text in handout.items() if name in GRADED_FILES)
+    prepared = [fingerprints.prepare(distinct[digest], stubs) for digest in order]
+    lap("prepare")
+    normalised = _normalise_all([item.code for item in prepared], jobs)
+    by_digest = {digest: fingerprints.Tokens(item, *done) for digest, item, done in zip(order, prepared, normalised)}
+    tokens = {key: by_digest[digest] for key, digest in digests.items()}
+    lap("tokenize")
+    boilerplate = fingerprints.boilerplate(handout.values())
+    once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in order}
+    lap("fingerprint")
+
+    common, candidates = _candidates(ids, {key: once[digest] for key, digest in digests.items()}, settings.threshold)
+    if exhaustive:
+        candidates = list(itertools.combinations(range(len(ids)), 2))
+    lap("candidates")
+
+    import numpy as np
+
+    ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
+    involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
+    prints = {key: fingerprints.fingerprint(tokens[key], ignored[key[1]]) for key in sorted(involved)}
+    pairs = [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens)) is not None]
+    pairs = sorted((p for p in pairs if p.score >= settings.threshold), key=lambda p: (-p.score, p.a, p.b))
+    listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
+    sources = {
+        sid: {name: fingerprints.split_lines(texts[sid, name]) for name in GRADED_FILES if (sid, name) in texts}
+        for sid in listed
+    }
+    lap("details")
+    return Similarity(settings, len(ids), common_limit(len(ids)), len(candidates), tuple(pairs), sources, seconds)

@@ -1,0 +1,140 @@
+"""The class report's "Similar code" section: the pairs of submissions that share much code,
+highest first, each with the share of each side found in the other and its evidence, the
+matched regions side by side.
+
+It ranks and shows; it does not accuse: short functions written to one contract look alike.
+Student code is escaped; the page stays self-contained.
+"""
+
+from __future__ import annotations
+
+from autograder.reports.html import esc, feedback_link
+
+#: Unmatched lines shown around a matched region; longer unmatched stretches are folded.
+CONTEXT = 2
+#: Pairs shown side by side (all pairs are listed in the table).
+MAX_VIEWS = 50
+#: Lines of one file shown in a side-by-side view.
+MAX_LINES = 600
+
+
+def _who(submission: str, results: dict) -> str:
+    result = results.get(submission)
+    names = ", ".join(student.name for student in result.students if student.name) if result else ""
+    link = feedback_link(submission) if result else esc(submission)
+    return link + (f' <span class="muted">({esc(names)})</span>' if names else "")
+
+
+def anchor(number: int) -> str:
+    """The fragment a pair is reached by: its side-by-side view, or its row if it has none."""
+    return f"pair-{number}-view" if number <= MAX_VIEWS else f"pair-{number}"
+
+
+def _labels(regions, links, side: int) -> dict[int, str]:
+    """First line of each region -> its label: a's regions are numbered, b's name the a regions they match."""
+    if side == 0:
+        return {first: str(index + 1) for index, (first, _) in enumerate(regions)}
+    labels = {}
+    for index, (first, _) in enumerate(regions):
+        matched = sorted({i + 1 for i, j in links if j == index})
+        if matched:
+            labels[first] = ", ".join(map(str, matched))
+    return labels
+
+
+def _code(lines: tuple[str, ...], regions, labels: dict[int, str]) -> str:
+    """One side of a view: the file's lines with the matched ones marked, unmatched stretches folded."""
+    matched = {line for first, last in regions for line in range(first, last + 1)}
+    shown = {
+        line for first, last in regions for line in range(max(1, first - CONTEXT), min(len(lines), last + CONTEXT) + 1)
+    }
+    out, skipped, count = [], 0, 0
+    for number, text in enumerate(lines, 1):
+        if number not in shown:
+            skipped += 1
+            continue
+        if skipped:
+            out.append(f'<span class="fold">⋯ {skipped} unmatched lines ⋯</span>')
+            skipped = 0
+        count += 1
+        if count > MAX_LINES:
+            out.append(f'<span class="fold">⋯ cut after {MAX_LINES} lines ⋯</span>')
+            break
+        label = f'<span class="region">[{labels[number]}]</span>' if number in labels else ""
+        row = f'<span class="ln">{number:4d}</span> {esc(text)}'
+        out.append(f"<mark>{row}</mark>{label}" if number in matched else row)
+    if skipped:
+        out.append(f'<span class="fold">⋯ {skipped} unmatched lines ⋯</span>')
+    return '<pre class="code">' + "\n".join(out) + "</pre>"
+
+
+def _view(number: int, pair, similarity, results: dict) -> str:
+    parts = [
+        f'<div class="pair" id="{anchor(number)}"><h3>{number}. {_who(pair.a, results)} and {_who(pair.b, results)}'
+        f"</h3><p>{pair.share_a:.0%} of {esc(pair.a)}'s code is found in {esc(pair.b)}'s, and {pair.share_b:.0%}"
+        f" of {esc(pair.b)}'s in {esc(pair.a)}'s. Marked lines match; [n] names the matched regions of "
+        f"{esc(pair.a)} (numbered on the left, named on the right where they are found).</p>"
+    ]
+    for match in pair.files:
+        lines_a = similarity.sources.get(pair.a, {}).get(match.file, ())
+        lines_b = similarity.sources.get(pair.b, {}).get(match.file, ())
+        parts.append(
+            f"<h4>{esc(match.file)}: {len(match.lines_a)} matched regions</h4>"
+            f'<div class="side"><div><div class="muted">{esc(pair.a)}/{esc(match.file)}</div>'
+            f"{_code(lines_a, match.lines_a, _labels(match.lines_a, match.links, 0))}</div>"
+            f'<div><div class="muted">{esc(pair.b)}/{esc(match.file)}</div>'
+            f"{_code(lines_b, match.lines_b, _labels(match.lines_b, match.links, 1))}</div></div>"
+        )
+    parts.append('<p><a href="#similarity">back to the list</a></p></div>')
+    return "".join(parts)
+
+
+def section(similarity, settings, results: dict) -> str:
+    """The section's body. ``similarity`` is the analysis (None if it did not run), ``settings``
+    the rubric's, ``results`` the batch's results by submission id (for names and links)."""
+    if not settings.enabled:
+        return "<p>The similarity analysis is turned off (grading.yml: <code>similarity.enabled</code>).</p>"
+    if similarity is None:
+        return '<p>The similarity analysis did not run: see "similarity" under Grading run.</p>'
+    intro = (
+        "<p>Pairs of submissions that share much code; worth a look. Similar code is not proof of "
+        "copying: functions written to the same contract often look alike, so read the evidence. "
+        f"Set aside before comparing: the handout's code (stubs, docstrings, given files), comments, "
+        f"and code found in more than {similarity.common} submissions; names and literals are "
+        "normalised, so renamed variables and reordered functions still match. A pair is listed when "
+        f"the larger of its two shares reaches {similarity.settings.threshold:.0%} "
+        "(grading.yml: <code>similarity.threshold</code>).</p>"
+    )
+    if not similarity.pairs:
+        return intro + f"<p>No pair of the {similarity.submissions} submissions reaches the threshold.</p>"
+    rows = []
+    for number, pair in enumerate(similarity.pairs, 1):
+        evidence = f'<a href="#{anchor(number)}">side by side</a>' if number <= MAX_VIEWS else ""
+        rows.append(
+            f'<tr id="pair-{number}"><td class="num">{number}</td>'
+            f'<td class="num" data-value="{pair.score:.4f}">{pair.score:.0%}</td>'
+            f'<td>{_who(pair.a, results)}</td><td class="num">{pair.share_a:.0%}</td>'
+            f'<td>{_who(pair.b, results)}</td><td class="num">{pair.share_b:.0%}</td><td>{evidence}</td></tr>'
+        )
+    table = (
+        '<table class="sortable" id="similarity-pairs"><thead><tr><th class="num">#</th>'
+        '<th class="sortable num">score</th><th>submission</th><th class="num">its code found in the other</th>'
+        '<th>submission</th><th class="num">its code found in the other</th><th>evidence</th></tr></thead>'
+        "<tbody>" + "".join(rows) + "</tbody></table>"
+    )
+    more = len(similarity.pairs) - MAX_VIEWS
+    note = f"<p class='muted'>Side-by-side views of the first {MAX_VIEWS} pairs only ({more} more).</p>"
+    views = [_view(n, pair, similarity, results) for n, pair in enumerate(similarity.pairs[:MAX_VIEWS], 1)]
+    return intro + table + (note if more > 0 else "") + "".join(views)
+
+
+def cell(similarity, submission: str) -> tuple[str, float]:
+    """A submission's links to the pairs it is in (for its row) and its highest score."""
+    if similarity is None:
+        return "", 0.0
+    found = similarity.pairs_of(submission)
+    links = [
+        f'<a href="#{anchor(number)}">{esc(pair.b if pair.a == submission else pair.a)} {pair.score:.0%}</a>'
+        for number, pair in found
+    ]
+    return ", ".join(links), max((pair.score for _, pair in found), default=0.0)

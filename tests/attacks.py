@@ -118,6 +118,22 @@ def zombie_leader(folder):
     return subs.write(folder, {"runs.py": _early(ZOMBIE_LEADER, subs.SOLUTION["runs.py"])})
 
 
+ORPHANS = """import os
+for _ in range(200):
+    try:
+        if os.fork() == 0:
+            os._exit(0)  # an orphan at once: a zombie until whoever adopts it reaps it
+    except OSError:
+        break
+"""
+
+
+def orphans(folder):
+    """200 children that exit at once, orphaned: zombies that count against the uid's process limit
+    until reaped (PID 1 may take seconds): the next submission on the uid could not fork."""
+    return subs.write(folder, {"metrics.py": _early(ORPHANS, subs.SOLUTION["metrics.py"])})
+
+
 def huge_run_file(folder):
     """write_run writes 16 MiB of short lines (the grader's memory must not follow)."""
     source = subs.with_function(

@@ -39,6 +39,8 @@ class ChildProcess:
     def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: dict, received: int):
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
+        if isolation.mode == Mode.UID:
+            cleanup.adopt_orphans()  # what the child leaves behind is reaped here (kill_uid)
         self.process = subprocess.Popen(
             [isolation.python, "-I", "-B", str(HARNESS)],
             stdin=subprocess.PIPE,
@@ -130,7 +132,11 @@ class ChildProcess:
         return parent == str(self.process.pid)
 
     def _drain_output(self) -> None:
-        """After the channel closed, keep what the child printed (briefly, without blocking)."""
+        """After the channel closed or the child ended, keep what it printed (briefly, without
+        blocking: a process it left could hold the pipes open)."""
+        for key in list(self.selector.get_map().values()):
+            if key.data == "channel":
+                self.selector.unregister(key.fileobj)
         end = time.monotonic() + 0.2
         while self.selector.get_map() and time.monotonic() < end:
             for key, _ in self.selector.select(timeout=0.05):
@@ -168,6 +174,7 @@ class ChildProcess:
         if isolation.mode == Mode.UID and uid not in (None, 0, os.getuid()):
             cleanup.kill_uid(uid)
             cleanup.remove_owned(uid)
+        self._drain_output()  # what it printed just before it ended, still in the pipes
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
         self.selector.close()

@@ -58,15 +58,32 @@ def live_tasks(uid: int) -> list[str]:
     return found
 
 
-def kill_uid(uid: int) -> None:
+def adopt_orphans() -> None:
+    """Make this process the reaper of every process its children leave behind (Linux's child
+    subreaper; it is not inherited, so each process that starts children sets it). Without it an
+    orphan goes to PID 1, whose zombies may wait seconds to be reaped (some containers' PID 1
+    never reaps them), and a zombie still counts against its uid's process limit: the next
+    submission on that uid could not fork at all."""
+    import ctypes
+
+    if getattr(adopt_orphans, "done", 0) == os.getpid():
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) == 0:  # PR_SET_CHILD_SUBREAPER
+        adopt_orphans.done = os.getpid()  # type: ignore[attr-defined]
+
+
+def kill_uid(uid: int, patience: float = 2.0) -> None:
     """Kill every process and thread of ``uid``, whatever its state, session or threads: a helper
     becomes ``uid`` and sends SIGKILL to every process it may signal (``kill(-1)``), until no task
-    of ``uid`` runs. A sandbox uid only ever runs one submission's code."""
+    of ``uid`` runs; then reap the zombies this process adopted (``adopt_orphans``) and wait up
+    to ``patience`` seconds for any other parent to reap the rest. A sandbox uid only ever runs
+    one submission's code."""
     if uid in (0, os.getuid()):
         raise ValueError(f"kill_uid: refusing to kill every process of uid {uid}")
     for _ in range(50):
         if not live_tasks(uid):
-            return
+            break
         helper = os.fork()
         if helper == 0:  # pragma: no cover (the helper's own process)
             try:
@@ -78,6 +95,32 @@ def kill_uid(uid: int) -> None:
                 os._exit(0)
         os.waitpid(helper, 0)
         time.sleep(0.01)
+    deadline = time.monotonic() + patience
+    while _reap_adopted(uid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _reap_adopted(uid: int) -> int:
+    """Reap the zombies of ``uid`` whose parent is this process; the number of ``uid``'s
+    processes still there (zombies of other parents included)."""
+    left = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.stat(entry.path).st_uid != uid:
+                continue
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+            try:
+                os.waitpid(int(entry.name), os.WNOHANG)
+                continue
+            except ChildProcessError:
+                pass
+        left += 1
+    return left
 
 
 def count_tasks(uid: int) -> int:

@@ -240,12 +240,14 @@ def main() -> None:
     sys.meta_path.insert(0, BannedImports(config["banned"]))
     modules = import_graded(lab_dir, set(config.get("skip_files", [])))
     run_calls(job, config, modules, lab_dir)
-    send({"done": True})
-    for stream in (sys.stdout, sys.stderr):  # what the submission printed reaches "Your code printed"
+    # what the submission printed reaches "Your code printed": flushed before "done", after which
+    # the parent may end this process at any moment
+    for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:  # a stream the submission closed or replaced
             pass
+    send({"done": True})
     os._exit(0)  # the submission's atexit handlers and threads do not run on
 
 

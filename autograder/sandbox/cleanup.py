@@ -39,22 +39,37 @@ def remove_owned(uid: int) -> None:
                 pass
 
 
+def _processes(uid: int):
+    """``(pid, its /proc folder)`` of every process of ``uid`` (the processes vanishing meanwhile left out)."""
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.stat(entry.path).st_uid == uid:
+                    yield int(entry.name), entry.path
+            except OSError:
+                pass
+
+
+def _stat(folder: str) -> list[str]:
+    """The fields of ``folder/stat`` after the command's name: state, parent, ... ([] if gone)."""
+    try:
+        return Path(folder, "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
 def live_tasks(uid: int) -> list[str]:
     """The threads of ``uid`` that still run (any state but dead): a process whose leader has
     exited while another of its threads goes on shows as a zombie, its thread does not."""
     found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    for pid, folder in _processes(uid):
         try:
-            if os.stat(entry.path).st_uid != uid:
-                continue
-            for task in os.listdir(f"{entry.path}/task"):
-                state = Path(entry.path, "task", task, "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if state not in ("Z", "X"):
-                    found.append(f"{entry.name}/{task}")
-        except (OSError, IndexError):
-            pass
+            tasks = os.listdir(f"{folder}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            if _stat(f"{folder}/task/{task}")[:1] not in ([], ["Z"], ["X"]):
+                found.append(f"{pid}/{task}")
     return found
 
 
@@ -104,32 +119,24 @@ def _reap_adopted(uid: int) -> int:
     """Reap the zombies of ``uid`` whose parent is this process; the number of ``uid``'s
     processes still there (zombies of other parents included)."""
     left = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            if os.stat(entry.path).st_uid != uid:
-                continue
-            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+    for pid, folder in _processes(uid):
+        fields = _stat(folder)
+        if fields[:2] == ["Z", str(os.getpid())]:
             try:
-                os.waitpid(int(entry.name), os.WNOHANG)
+                os.waitpid(pid, os.WNOHANG)
                 continue
             except ChildProcessError:
                 pass
-        left += 1
+        left += 1 if fields else 0
     return left
 
 
 def count_tasks(uid: int) -> int:
+    """How many threads ``uid`` has (every state)."""
     count = 0
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if os.stat(entry.path).st_uid == uid:
-                    count += len(os.listdir(f"{entry.path}/task"))
-            except OSError:
-                pass
+    for _, folder in _processes(uid):
+        try:
+            count += len(os.listdir(f"{folder}/task"))
+        except OSError:
+            pass
     return count

@@ -232,11 +232,11 @@ class FunctionResult:
 
     def counts(self) -> dict[Why, int]:
         """How many of its cases did not pass, by why (most frequent first; ties in ``Why``'s order)."""
-        found = {why: 0 for why in Why}
+        found = dict.fromkeys(Why, 0)
         for check in self.checks:
             for case in check.cases:
                 if not case.passed:
-                    found[case.why] += 1  # type: ignore[index]
+                    found[case.why] += 1
         return dict(sorted(((why, n) for why, n in found.items() if n), key=lambda item: -item[1]))
 
     @property

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.grading import judge
 from autograder.grading.results import (
     CaseResult,
     CaseStatus,
@@ -33,6 +32,7 @@ from autograder.grading.results import (
     Why,
     functions,
 )
+from autograder.lab.cases import RAISES
 from autograder.lab.spec import FUNCTIONS, CheckKind
 
 SHOWN_FAILURES = 6  # failing cases shown per check; the others are counted (folded in HTML)
@@ -55,8 +55,8 @@ def value_text(value) -> str:
     """A value as feedback prints it (numbers to 6 decimals, long dicts cut, run files a line each)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return _number(value)
-    if judge.wants_error(value):
-        return f"raises {next(iter(value.values()))}"
+    if isinstance(value, dict) and set(value) == {RAISES}:  # a call that must raise
+        return f"raises {value[RAISES]}"
     if isinstance(value, dict) and len(value) > 12:
         return "{" + ", ".join(f"{k!r}: {value_text(v)}" for k, v in list(value.items())[:12]) + ", ...}"
     if isinstance(value, dict):

@@ -154,7 +154,7 @@ def check_text(check: CheckResult) -> str:
     if check.full and not check.note:
         return f"All {len(check.cases)} cases passed." if check.cases else "Full marks."
     if not view.detailed:
-        return f"✗ **{check.function}: {view.headline}**" + (f": {inline(view.quote)}" if view.quote else "")
+        return f"✗ **{check.function}: {view.headline}** (the summary above says more)"
     lines = fenced("\n".join(view_lines(feedback.check_view(check))))
     if check.diagnoses:
         lines += ["", f"Diagnosis of {check.function}: see the summary above."]

@@ -28,7 +28,7 @@ from autograder.grading.results import (
 from autograder.lab.cases import Case, raises
 from autograder.lab.spec import CheckKind
 from autograder.local import batch
-from autograder.reports import class_report, class_tables, feedback_html, grades_csv, gradescope_json, text
+from autograder.reports import class_report, class_tables, feedback, feedback_html, grades_csv, gradescope_json, text
 from autograder.sandbox.channel import Outcome
 
 S = CaseStatus
@@ -133,6 +133,25 @@ def test_where_a_function_stands(cases, note, state):
     skipped after them together), whatever its points, unless a rule took its credit away?"""
     made = check("dcg_at_k", CheckKind.EDGE, _cases(cases), note=note)
     assert FunctionResult("dcg_at_k", "q4", (made,)).state == state
+
+
+@pytest.mark.parametrize(
+    "cases, headline",
+    [
+        ("5p", "full marks (5 cases)"),
+        ("6n", "not implemented on all 6 cases"),
+        ("3p 2w", "wrong on 2 of 5 cases"),
+        ("3w 2r", "wrong on all 5 cases (3 wrong, 2 raised an error)"),
+        ("3w 2c 10s", "crashed or hung on 2 cases; 10 others not run (3 wrong)"),
+        ("8i", "not importable: lab05/metrics.py did not import (see above)"),
+    ],
+    ids=["full", "stub", "wrong", "wrong-and-errors", "crashed", "not-importable"],
+)
+def test_a_functions_state_in_words(cases, headline):
+    """Does the summary line say the function's state with how many of its cases, the calls
+    skipped after a crash apart from the crashes?"""
+    made = check("dcg_at_k", CheckKind.EDGE, _cases(cases))
+    assert feedback.headline(FunctionResult("dcg_at_k", "q4", (made,)))[0] == headline
 
 
 def test_a_grade_stored_before_the_classification_still_loads():

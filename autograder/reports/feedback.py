@@ -221,7 +221,13 @@ def headline(item: FunctionResult) -> tuple[str, str]:
     failing = sum(counts.values())
     on = f"all {item.cases} cases" if failing == item.cases else f"{failing} of {item.cases} cases"
     words = f"{state} on {on}"
-    if len(counts) > 1:
+    if state == FunctionState.CRASHED:  # the calls skipped after the crashes are not crashes of their own
+        crashed, skipped = counts.get(Why.CRASHED, 0), counts.get(Why.NOT_RUN, 0)
+        words = f"crashed or hung on {crashed} case{'s' if crashed != 1 else ''}"
+        words += f"; {skipped} other{'s' if skipped != 1 else ''} not run" if skipped else ""
+        others = [f"{n} {why}" for why, n in counts.items() if why not in (Why.CRASHED, Why.NOT_RUN)]
+        words += f" ({', '.join(others)})" if others else ""
+    elif len(counts) > 1:
         words += " (" + ", ".join(f"{n} {why}" for why, n in counts.items()) + ")"
     quoted = {FunctionState.NOT_IMPLEMENTED: Why.NOT_IMPLEMENTED, FunctionState.RAISED: Why.RAISED}.get(state)
     example = _first(item, quoted) if quoted else None

@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("paths", nargs="+", metavar="PATH")
     grade.add_argument("--out", required=True, type=Path, help="where results, feedback and grades.csv go")
-    grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: the cores)")
+    grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: usable CPUs)")
     grade.add_argument("--force", action="store_true", help="grade again what is already graded")
     grade.add_argument(
         "--isolation",

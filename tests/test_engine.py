@@ -140,7 +140,8 @@ def test_grades_csv_has_one_row_per_submission(batch_run):
 
 
 def test_hidden_cases_never_show_the_answer(batch_run):
-    """For a failing hidden case, does the student's text name what was tested but not the answer?"""
+    """For a failing hidden case, does the student's text name what was tested and the student's own
+    value, but not the answer?"""
     result = batch_run[0]["ln-dcg"]
     case = next(case for check in result.checks for case in check.cases if case.id == "edge-dcg_at_k-rank-2")
     assert not case.public and case.status == "fail" and abs(case.expected - 2 / math.log2(3)) < 1e-12
@@ -148,8 +149,8 @@ def test_hidden_cases_never_show_the_answer(batch_run):
         json.dumps(gradescope_json.document(result))
         + (batch_run[1] / "out" / "submissions" / "ln-dcg" / "feedback.md").read_text()
     )
-    assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2) (wrong)" in text
-    assert "1.26185" not in text and "1.82047" not in text  # neither the answer nor the student's value
+    assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2)" in text
+    assert "1.26185" not in text and "1.82047" in text  # the student's own value (2 / ln 3), never the answer
 
 
 def test_rerun_skips_graded_and_force_regrades(batch_run):

@@ -58,15 +58,18 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
     phrases = [features.FEATURES[feature].phrase for feature in ids]
     hints = [features.FEATURES[feature].hint_for(function) for feature in ids]
     failing = sum(case[1] for case in cases)
+    # the title is the same for every submission it fits (the class report groups by it); the count is below
     if how == "without":
-        title = f"fails on all {failing} cases but those with {phrases[0]}"
+        title = f"fails on every case but those with {phrases[0]}"
         explanation = (
-            "Only those cases pass: the code goes wrong on the ordinary cases, so start from the notes' examples."
+            f"{failing} of its {len(cases)} cases fail; only those with it pass: the code goes wrong on the "
+            "ordinary cases, so start from the notes' examples."
         )
     else:
         joined = {"one": phrases[0], "both": " and ".join(phrases), "either": " or with ".join(phrases)}[how]
-        title = f"fails exactly on the {failing} case{'s' if failing != 1 else ''} with {joined}"
-        explanation = f"Every other case passes: {'; '.join(dict.fromkeys(hints))}."
+        title = f"fails exactly on the cases with {joined}"
+        fail = "That one case fails" if failing == 1 else f"Those {failing} cases fail"
+        explanation = f"{fail} and every other case passes: {'; '.join(dict.fromkeys(hints))}."
     return Diagnosis(
         f"condition-{how}-{'-'.join(ids)}",
         function,

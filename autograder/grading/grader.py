@@ -160,8 +160,10 @@ def grade(
         _overall_time_ran_out(result)
     scans = {name: libraries.scan(data) for name, data in staged.files.items()}
     planned = plan.shared_cases + random_cases
-    files = runchecks.read_all(plan, result.outcomes)
-    checks = scoring.score_checks(plan, planned, result.outcomes, libraries.zeroed(scans, result.banned_imports), files)
+    unimported = frozenset(name for name, outcome in result.imports.items() if outcome.status != OutcomeStatus.OK)
+    files = runchecks.read_all(plan, result.outcomes, unimported)
+    zeroed = libraries.zeroed(scans, result.banned_imports)
+    checks = scoring.score_checks(plan, planned, result.outcomes, zeroed, files, unimported)
     checks = _diagnosed(plan, planned, result.outcomes, checks, files)
     return SubmissionResult(
         status=Status.GRADED,

@@ -205,9 +205,10 @@ def wants_error(expected) -> bool:
     return isinstance(expected, dict) and set(expected) == {RAISES}
 
 
-def verdict(outcome: Outcome, expected, returns: str = "") -> tuple[CaseStatus, str]:
+def verdict(outcome: Outcome, expected, returns: str = "", imported: bool = True) -> tuple[CaseStatus, str]:
     """``(status, message)`` of one call against its expected value or expected error;
-    ``returns`` names, in the contract's words, what the function returns."""
+    ``returns`` names, in the contract's words, what the function returns; ``imported``: whether
+    the call's graded file imported (a call of a file that did not is not run for that reason)."""
     must_raise = wants_error(expected)
     if outcome.status == OutcomeStatus.VALUE:
         if must_raise:
@@ -226,4 +227,4 @@ def verdict(outcome: Outcome, expected, returns: str = "") -> tuple[CaseStatus, 
         return CaseStatus.TIMEOUT, f"did not finish in time: {outcome.detail}"
     if outcome.status == OutcomeStatus.CRASH:
         return CaseStatus.CRASH, f"the process died during this call: {outcome.detail}"
-    return CaseStatus.NOT_RUN, outcome.detail or "not run"
+    return CaseStatus.NOT_RUN if imported else CaseStatus.NOT_IMPORTED, outcome.detail or "not run"

@@ -29,7 +29,8 @@ class CaseStatus(StrEnum):
     ERROR = "error"  # the call raised
     TIMEOUT = "timeout"
     CRASH = "crash"
-    NOT_RUN = "not-run"
+    NOT_RUN = "not-run"  # an earlier crash or a budget ran out first
+    NOT_IMPORTED = "not-imported"  # not run: its graded file did not import
 
     @property
     def words(self) -> str:
@@ -41,7 +42,36 @@ class CaseStatus(StrEnum):
             "timeout": "timed out",
             "crash": "crashed",
             "not-run": "not run",
+            "not-imported": "not run: its file did not import",
         }[self.value]
+
+
+#: The exceptions that say a function is not written yet: the stub's own, and the grader's for a
+#: function the file does not define (``sandbox/child/harness.py``).
+NOT_IMPLEMENTED_ERRORS = ("NotImplementedError",)
+
+
+class Why(StrEnum):
+    """Why a case did not pass: the one classification feedback and the class report read
+    (``CaseResult.why``). A case that expects a ValueError but meets the stub's
+    NotImplementedError is not implemented, not a failure of its own."""
+
+    WRONG = "wrong"  # a wrong answer (or a property of the file that does not hold, or the wrong error)
+    NOT_IMPLEMENTED = "not implemented"  # NotImplementedError: a stub left, or no such function
+    RAISED = "raised an error"  # any other exception where an answer was due
+    CRASHED = "crashed or timed out"
+    NOT_RUN = "not run"  # skipped after crashes, or a time budget ran out first
+    NOT_IMPORTED = "file did not import"
+
+
+_WHY = {
+    CaseStatus.FAIL: Why.WRONG,
+    CaseStatus.ERROR: Why.RAISED,
+    CaseStatus.TIMEOUT: Why.CRASHED,
+    CaseStatus.CRASH: Why.CRASHED,
+    CaseStatus.NOT_RUN: Why.NOT_RUN,
+    CaseStatus.NOT_IMPORTED: Why.NOT_IMPORTED,
+}
 
 
 class FlagKind(StrEnum):
@@ -106,10 +136,20 @@ class CaseResult:
     actual: object = None  # JSON-able decoded value, when there was one
     traceback: tuple = ()  # the student's own traceback lines
     hint: str = ""  # what a wrong value usually means (public cases: the notes' hint)
+    raised: str = ""  # the class of the exception the call raised, if it did
 
     @property
     def passed(self) -> bool:
         return self.status == CaseStatus.PASS
+
+    @property
+    def why(self) -> Why | None:
+        """Why it did not pass (None when it passed)."""
+        if self.passed:
+            return None
+        if self.raised in NOT_IMPLEMENTED_ERRORS and self.status in (CaseStatus.FAIL, CaseStatus.ERROR):
+            return Why.NOT_IMPLEMENTED
+        return _WHY[self.status]
 
     def for_student(self) -> CaseResult:
         """What the student may see: a hidden case keeps what was tested and the verdict, never
@@ -140,6 +180,86 @@ class CheckResult:
     @property
     def full(self) -> bool:
         return self.score >= self.max_score
+
+
+class FunctionState(StrEnum):
+    """Where one function of the API stands, derived from its cases' ``why`` (``FunctionResult``)."""
+
+    FULL = "full marks"
+    NO_CREDIT = "no credit"  # the library-use rule
+    NOT_GRADED = "not graded"  # no case was run (nothing graded, the grader failed)
+    NOT_IMPORTABLE = "not importable"  # its graded file did not import
+    NOT_IMPLEMENTED = "not implemented"  # the stub left, or the function deleted
+    CRASHED = "crashed"  # crashed or hung (and its other cases were skipped)
+    RAISED = "raises an error"
+    WRONG = "wrong"
+
+
+# which state a function's most frequent kind of failure gives it (ties: the first listed)
+_STATE_OF = {
+    Why.NOT_IMPORTED: FunctionState.NOT_IMPORTABLE,
+    Why.NOT_IMPLEMENTED: FunctionState.NOT_IMPLEMENTED,
+    Why.CRASHED: FunctionState.CRASHED,
+    Why.NOT_RUN: FunctionState.CRASHED,
+    Why.RAISED: FunctionState.RAISED,
+    Why.WRONG: FunctionState.WRONG,
+}
+
+
+@dataclass(frozen=True)
+class FunctionResult:
+    """One function's checks and where it stands: the unit of the feedback's summary."""
+
+    function: str
+    question: str
+    checks: tuple
+
+    @property
+    def score(self) -> float:
+        return round(sum(check.score for check in self.checks), 4)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(check.max_score for check in self.checks), 4)
+
+    @property
+    def cases(self) -> int:
+        return sum(len(check.cases) for check in self.checks)
+
+    @property
+    def passed(self) -> int:
+        return sum(check.passed for check in self.checks)
+
+    def counts(self) -> dict[Why, int]:
+        """How many of its cases did not pass, by why (most frequent first; ties in ``Why``'s order)."""
+        found = dict.fromkeys(Why, 0)
+        for check in self.checks:
+            for case in check.cases:
+                if not case.passed:
+                    found[case.why] += 1
+        return dict(sorted(((why, n) for why, n in found.items() if n), key=lambda item: -item[1]))
+
+    @property
+    def state(self) -> FunctionState:
+        if any(check.note for check in self.checks):
+            return FunctionState.NO_CREDIT if self.cases else FunctionState.NOT_GRADED
+        if all(check.full for check in self.checks):
+            return FunctionState.FULL
+        folded: dict[FunctionState, int] = {}
+        for why, count in self.counts().items():
+            folded[_STATE_OF[why]] = folded.get(_STATE_OF[why], 0) + count
+        if not folded:
+            return FunctionState.NOT_GRADED
+        order = list(FunctionState)
+        return min(folded, key=lambda state: (-folded[state], order.index(state)))
+
+
+def functions(checks) -> list[FunctionResult]:
+    """The functions of ``checks``, in the order their first check comes."""
+    grouped: dict[str, list] = {}
+    for check in checks:
+        grouped.setdefault(check.function, []).append(check)
+    return [FunctionResult(name, mine[0].question, tuple(mine)) for name, mine in grouped.items()]
 
 
 @dataclass(frozen=True)
@@ -191,6 +311,10 @@ class SubmissionResult:
                 replace(check, cases=tuple(case.for_student() for case in check.cases)) for check in self.checks
             ),
         )
+
+    def unfinished(self) -> list[str]:
+        """The functions left not implemented (stubs left, functions deleted): a partly done submission."""
+        return [item.function for item in functions(self.checks) if item.state == FunctionState.NOT_IMPLEMENTED]
 
     def visible_by_question(self) -> list[tuple[str, list, float, float]]:
         """``(question, its checks students may see, points earned, points possible)`` in order."""

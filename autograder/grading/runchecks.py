@@ -15,7 +15,7 @@ from autograder.grading import judge
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.lab import cranfield, measures, trec
 from autograder.lab.scenarios import EXAMPLE, Scenario
-from autograder.lab.spec import CheckKind
+from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table
@@ -34,15 +34,27 @@ class RunFile:
     canonical: bool = False  # byte for byte the reference writer's file
     digest: str = ""  # the file's sha256 (when not canonical): the key of its evaluation
     raised: tuple = ()  # the exception's classes, when write_run raised
+    failed: CaseStatus | None = None  # the call's verdict when write_run did not return (raised, crashed...)
+    error: str = ""  # the exception's class, when write_run raised
+
+    def status(self, refused: bool = False) -> CaseStatus:
+        """The verdict on a case of this file when it is missing or wrong: what became of the call when
+        write_run did not return, else a wrong file; ``refused``: the case wanted an error (another
+        error is then a wrong one, as ``judge.verdict`` says of calls)."""
+        if self.failed is None or (refused and self.failed == CaseStatus.ERROR):
+            return CaseStatus.FAIL
+        return self.failed
 
 
-def read(outcome: Outcome, canonical: str, limit: int | None = None) -> RunFile:
+def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: bool = True) -> RunFile:
     """The run file a write_run call returned (``canonical``: the reference writer's text), its
-    first ``limit`` lines at most (more than twice the right file's cannot be right anyway)."""
+    first ``limit`` lines at most (more than twice the right file's cannot be right anyway);
+    ``imported``: whether runs.py imported."""
     if outcome.status != OutcomeStatus.VALUE:
-        _, message = judge.verdict(outcome, None)
-        raised = tuple((outcome.error or {}).get("mro", ())) if outcome.status == OutcomeStatus.ERROR else ()
-        return RunFile(None, [], f"write_run {message}", raised=raised)
+        status, message = judge.verdict(outcome, None, imported=imported)
+        error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
+        raised = tuple(error.get("mro", ()))
+        return RunFile(None, [], f"write_run {message}", raised=raised, failed=status, error=str(error.get("type", "")))
     value = outcome.value if isinstance(outcome.value, dict) else {}
     if value.get("type") != "runfile":
         return RunFile(None, [], "write_run returned, but the grader got no run file back")
@@ -59,10 +71,13 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None) -> RunFile:
     return RunFile(trec.rows(text, limit), searches, None, digest=hashlib.sha256(text.encode()).hexdigest())
 
 
-def read_all(plan, outcomes: list) -> dict[str, RunFile]:
-    """Each write_run scenario's ``RunFile``."""
+def read_all(plan, outcomes: list, unimported: frozenset = frozenset()) -> dict[str, RunFile]:
+    """Each write_run scenario's ``RunFile`` (``unimported``: the graded files that did not import)."""
+    imported = FUNCTIONS["write_run"] not in unimported
     return {
-        name: read(outcomes[index], plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000)
+        name: read(
+            outcomes[index], plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000, imported
+        )
         for name, index in plan.scenario_calls.items()
     }
 
@@ -223,7 +238,7 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
         equivalent_file = run.canonical or (table is not None and equivalent(table, scenario))
         if name == EXAMPLE:
             if CheckKind.EXAMPLES in names:
-                found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, problem))
+                found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, run))
             continue
         public = scenario.public
         if scenario.raises:
@@ -238,7 +253,7 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
                     wrong = problem
                 wrong = wrong or lacking  # a property of lines that are not there holds of nothing
                 found[names[CheckKind.RUN_FORMAT]].append(
-                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public)
+                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public, run, table is None)
                 )
         if CheckKind.RUN_CONTENT in names:
             properties = (
@@ -249,7 +264,13 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
             for number, (what, wrong) in enumerate(properties.items()):
                 found[names[CheckKind.RUN_CONTENT]].append(
                     _property_case(
-                        f"content:{name}:{number}", scenario, what, problem if table is None else wrong, public
+                        f"content:{name}:{number}",
+                        scenario,
+                        what,
+                        problem if table is None else wrong,
+                        public,
+                        run,
+                        table is None,
                     )
                 )
         if CheckKind.RUN_CRANFIELD in names and public:
@@ -284,11 +305,12 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
                 f"cranfield-run-{system}-{label}",
                 f"{label} of your {system} run, evaluated by ir_measures",
                 True,
-                CaseStatus.PASS if ok else CaseStatus.FAIL,
+                CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
                 message,
                 f"write_run(path, {system!r}, search_{system}, queries)",
                 expected,
                 value if table is not None else None,
+                raised=run.error if table is None else "",
             )
         )
     return found
@@ -327,21 +349,26 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
         if run.problem
         else f"write_run returned without an error; expected it to raise {scenario.raises}"
     )
-    return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.FAIL, message)
+    status = run.status(refused=True)
+    return CaseResult(f"format:{name}", scenario.description, scenario.public, status, message, raised=run.error)
 
 
-def _property_case(case_id, scenario, what, wrong, public) -> CaseResult:
-    return CaseResult(
-        case_id, f"{scenario.description}: {what}", public, CaseStatus.FAIL if wrong else CaseStatus.PASS, wrong or ""
-    )
+def _property_case(case_id, scenario, what, wrong, public, run: RunFile, no_file: bool) -> CaseResult:
+    """A property of the file (``wrong``: None when it holds); ``no_file``: there is no file to
+    read, and the case's verdict is what became of the call."""
+    status = (run.status() if no_file else CaseStatus.FAIL) if wrong else CaseStatus.PASS
+    raised = run.error if no_file and wrong else ""
+    return CaseResult(case_id, f"{scenario.description}: {what}", public, status, wrong or "", raised=raised)
 
 
-def _example_case(scenario, table, problem) -> CaseResult:
+def _example_case(scenario, table, run: RunFile) -> CaseResult:
     expected = scenario.expected_rows()
     shown = [trec.line(q, d, rank, score, system) for q, _, d, rank, score, system in expected]
     description, _, call = scenario.description.partition(": ")
     if table is None:
-        return CaseResult("notes-two-queries-run", description, True, CaseStatus.FAIL, problem, call, shown)
+        return CaseResult(
+            "notes-two-queries-run", description, True, run.status(), run.problem or "", call, shown, raised=run.error
+        )
     actual = [" ".join(row)[:200] for row in table[:20]]
     good = equivalent(table, scenario)
     message = "" if good else "the file's lines differ from the expected lines"

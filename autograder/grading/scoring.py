@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from autograder.grading import judge, runchecks
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult
-from autograder.lab.spec import RETURNS, CheckKind
+from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+CALL_TEXT = 240  # characters of a call kept (the notes' examples and edge cases are short)
+CALL_SHOWN = 2000  # a random case's call is kept whole: its student reproduces it
 
 
 def _json(value):
@@ -20,36 +23,44 @@ def _json(value):
     return value
 
 
-def call_case(planned, outcome: Outcome) -> CaseResult:
-    """One call's case result; passing Cranfield cases are kept lean (there are thousands)."""
+def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) -> CaseResult:
+    """One call's case result; passing Cranfield cases are kept lean (there are thousands);
+    ``unimported``: the graded files that did not import."""
     case = planned.case
-    status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function])
+    imported = FUNCTIONS[case.function] not in unimported
+    status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function], imported)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(case.id, "", case.public, status)
-    traceback = tuple((outcome.error or {}).get("traceback", ())) if outcome.status == OutcomeStatus.ERROR else ()
+    error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
     return CaseResult(
         case.id,
         case.label(),
         case.public,
         status,
         judge.capped(message),
-        case.call_text(),
+        case.call_text(CALL_SHOWN if planned.kind == CheckKind.RANDOM else CALL_TEXT),
         _json(planned.expected),
         judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
-        traceback,
+        tuple(error.get("traceback", ())),
         case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
+        str(error.get("type", "")),
     )
 
 
 def score_checks(
-    plan, planned_cases: list, outcomes: list, zeroed: dict[str, str], files: dict[str, runchecks.RunFile]
+    plan,
+    planned_cases: list,
+    outcomes: list,
+    zeroed: dict[str, str],
+    files: dict[str, runchecks.RunFile],
+    unimported: frozenset = frozenset(),
 ) -> tuple[CheckResult, ...]:
     """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
     the reason its checks get no credit (e.g. an evaluation library); ``files`` are the run
-    files write_run wrote (``runchecks.read_all``)."""
+    files write_run wrote (``runchecks.read_all``); ``unimported``: the graded files that did not import."""
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
-        cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call]))
+        cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))
     for name, found in runchecks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
     checks = []

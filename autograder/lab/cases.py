@@ -324,7 +324,9 @@ def _count(number: int, noun: str) -> str:
 
 def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
     """``count`` random cases of ``function``: inputs only (expected values come from
-    ``ir_measures``, or the grader's own computation for ``evaluate`` and ``largest_differences``)."""
+    ``ir_measures``, or the grader's own computation for ``evaluate`` and ``largest_differences``).
+    They are public: nothing in them is secret (random inputs, values anyone computes with
+    ``ir_measures`` or the contract), so feedback shows the whole call and both values."""
     made = []
     for number in range(count):
         case_id = f"random-{function}-{number:03d}"
@@ -339,6 +341,7 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
                     function,
                     f"random run of {len(run)} and qrels of {len(qrels)} queries, measure {measure}",
                     (run, qrels, {"$measure": measure}),
+                    public=True,
                 )
             )
         elif function == "largest_differences":
@@ -347,7 +350,14 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
             b = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
             n = rng.randint(1, 5)
             made.append(
-                Case(case_id, function, f"random scores of {len(a)} and {len(b)} queries, n={n}", (a, b), {"n": n})
+                Case(
+                    case_id,
+                    function,
+                    f"random scores of {len(a)} and {len(b)} queries, n={n}",
+                    (a, b),
+                    {"n": n},
+                    public=True,
+                )
             )
         else:
             ranking, judgments = _random_ranking(rng), _random_judgments(rng)
@@ -367,6 +377,7 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
                     f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
                     (ranking, judgments),
                     kwargs,
+                    public=True,
                 )
             )
     return made

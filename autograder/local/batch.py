@@ -42,6 +42,15 @@ class BatchSummary:
     similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, as ``taskset`` or a container's cpuset
+    sets it), not all of the machine's: the batch's default number of jobs."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this system
+        return os.cpu_count() or 1
+
+
 def _init_worker(session: Session, slots) -> None:
     _worker["session"] = session
     _worker["slot"] = slots.get()
@@ -56,7 +65,8 @@ def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
     cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
-    cache.write_atomic(folder / "feedback.html", feedback_html.render(result, titles).encode(), 0o644)
+    html = feedback_html.render(result, titles, layout.report_link())
+    cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
@@ -121,7 +131,7 @@ def grade_batch(
     sources = intake.discover(paths)
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    jobs = max(1, jobs or usable_cpus())
     with tempdirs.folder("lab05-batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
         session = Session.open(rubric_path, isolation, uid, python, Path(folder), (*inputs, str(out.resolve())))

@@ -1,10 +1,12 @@
 """The instructor's class report: one self-contained page (``index.html``) for a whole batch.
 
 Score distribution and statistics; per question the mean points and the share with full
-marks; per case the pass rate, worst first; the misconceptions and who shows them; the
-problems (errors, timeouts, crashes, library use, tampering); the pairs of submissions that
-share much code (``similarity_html``); a sortable table of all submissions linking to their
-feedback pages and their similar pairs; and the facts of the grading run.
+marks; per function how many submissions stand where (full marks, wrong, not implemented...);
+the diagnoses (misconceptions, conditions, answer shapes) and who shows them; the problems
+(errors, timeouts, crashes, functions left not implemented, library use, tampering); the pairs of
+submissions that share much code (``similarity_html``); a sortable table of all submissions
+linking to their feedback pages and their similar pairs; per case its passes and failures by
+why, worst first, and who (``class_tables``); and the facts of the grading run.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import statistics
 
 from autograder.grading.results import Status, points
-from autograder.reports import similarity_html, svg
+from autograder.reports import class_tables, similarity_html, svg
 from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page
 
 
@@ -60,79 +62,21 @@ def _questions(results, rubric) -> str:
     )
 
 
-def case_pass_rates(results) -> list[tuple]:
-    """(pass rate, passed, total, check, case label) over the graded submissions, worst first."""
-    tally: dict[tuple, list] = {}
-    for result in results:
-        if result.status != Status.GRADED:
-            continue
-        for check in result.checks:
-            if not check.cases:
-                continue
-            if check.kind.aggregated:
-                key = (check.name, f"all {check.kind} cases together")
-                entry = tally.setdefault(key, [0, 0])
-                entry[0] += check.passed
-                entry[1] += len(check.cases)
-            else:
-                for case in check.cases:
-                    key = (check.name, case.description or case.id)
-                    entry = tally.setdefault(key, [0, 0])
-                    entry[0] += case.passed
-                    entry[1] += 1
-    rates = [(passed / total, passed, total, check, label) for (check, label), (passed, total) in tally.items()]
-    return sorted(rates, key=lambda row: (row[0], row[3], row[4]))
-
-
-def _cases(results) -> str:
-    rows = [
-        f'<tr><td class="num" data-value="{rate:.4f}">{rate:.0%}</td><td class="num">{passed}/{total}</td>'
-        f"<td>{esc(check)}</td><td>{esc(label)}</td></tr>"
-        for rate, passed, total, check, label in case_pass_rates(results)
-    ]
-    return (
-        '<table class="sortable" id="cases"><thead><tr><th class="sortable num">pass rate</th>'
-        '<th class="num">passed</th><th class="sortable">check</th><th class="sortable">case</th></tr></thead>'
-        "<tbody>" + "".join(rows) + "</tbody></table>"
-    )
-
-
-def _misconceptions(results) -> str:
-    seen: dict[tuple, dict] = {}
-    for result in results:
-        for check in result.checks:
-            for item in check.diagnoses:
-                key = (item.id, item.function)
-                entry = seen.setdefault(key, {"item": item, "who": {}})
-                entry["who"][result.submission] = result
-    if not seen:
-        return "<p>No known misconception was recognised.</p>"
-    rows = []
-    for (_, function), entry in sorted(seen.items(), key=lambda kv: (-len(kv[1]["who"]), kv[0])):
-        item, who = entry["item"], entry["who"]
-        links = ", ".join(_link(result) for _, result in sorted(who.items()))
-        rows.append(
-            f'<tr><td class="num">{len(who)}</td><td>{esc(function)}</td><td><strong>{esc(item.title)}'
-            f'</strong><br><span class="muted">{esc(item.notes)}</span></td><td>{links}</td></tr>'
-        )
-    return (
-        '<table id="misconceptions"><thead><tr><th class="num">students</th><th>function</th>'
-        "<th>misconception</th><th>who</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-    )
-
-
 def _problems(results) -> str:
     rows = []
     for result in results:
         flags = list(result.flags)
-        if result.status != Status.GRADED or result.problems or flags:
+        unfinished = result.unfinished()
+        if result.status != Status.GRADED or result.problems or flags or unfinished:
             items = [f"<li>{esc(problem.splitlines()[0])}</li>" for problem in result.problems]
+            if unfinished:
+                items.append(f'<li class="unfinished">partly done: not implemented: {esc(", ".join(unfinished))}</li>')
             items += [f'<li class="fail">{esc(flag)}</li>' for flag in flags]
             rows.append(
                 f"<tr><td>{_link(result)}</td><td>{esc(result.status)}</td><td><ul>{''.join(items)}</ul></td></tr>"
             )
     if not rows:
-        return "<p>No submission had errors, timeouts, crashes or flagged library use.</p>"
+        return "<p>No submission had errors, timeouts, crashes, functions not implemented or flagged library use.</p>"
     return (
         '<table id="problems"><thead><tr><th>submission</th><th>status</th><th>problems and flags</th></tr>'
         "</thead><tbody>" + "".join(rows) + "</tbody></table>"
@@ -172,8 +116,11 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
         _statistics(scores, rubric.total),
         '<h2 id="questions">Questions</h2>',
         _questions(results, rubric),
-        '<h2 id="misconceptions-heading">Misconceptions</h2>',
-        _misconceptions(results),
+        '<h2 id="functions-heading">Functions</h2>',
+        '<p class="muted">How many submissions stand where on each function; open <em>who</em> for them.</p>',
+        class_tables.functions_table(results),
+        '<h2 id="misconceptions-heading">Misconceptions and other diagnoses</h2>',
+        class_tables.diagnoses_table(results),
         '<h2 id="problems-heading">Problems</h2>',
         _problems(results),
         '<h2 id="similarity">Similar code</h2>',
@@ -182,7 +129,7 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
         '<p class="muted">Click a column header to sort.</p>',
         _submissions(results, rubric, similarity),
         '<h2 id="cases-heading">Cases, worst first</h2>',
-        _cases(results),
+        class_tables.cases_table(results),
         '<h2 id="facts">Grading run</h2><table class="facts">'
         + "".join(f"<tr><td>{esc(key)}</td><td>{esc(value)}</td></tr>" for key, value in facts.items())
         + "</table>",

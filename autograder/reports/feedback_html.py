@@ -1,144 +1,147 @@
-"""A submission's feedback as a self-contained HTML page (``feedback.html``).
-
-Per question the points; per check its cases with their verdicts (public ones with the call,
-the expected and the actual value; hidden ones with what was tested), the misconceptions
-recognised, errors with the student's own traceback lines; for the Cranfield checks a plot
-of the student's per-query values against the reference where they differ, and the queries.
-Everything that came from the submission is escaped.
+"""A submission's feedback as a self-contained HTML page (``feedback.html``): the content of
+``reports/feedback.py``, as feedback.md has it, with the passing checks and the failing cases past
+the first few folded in ``<details>``, and for the Cranfield checks a plot of the student's
+per-query values against ir_measures' where they differ. In a local batch the page links back to
+the class report. Everything that came from the submission is escaped.
 """
 
 from __future__ import annotations
 
-from autograder.grading.results import CaseResult, CheckResult, SubmissionResult, points
-from autograder.lab.spec import CheckKind
-from autograder.reports import svg, text
+from autograder.grading.results import FunctionState, SubmissionResult, points
+from autograder.reports import feedback, svg
+from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase
 from autograder.reports.html import esc, page
 
-SHOWN_CASES = 40
+STATE_CLASS = {FunctionState.FULL: "pass"}
 
 
-def _value(value) -> str:
-    return "" if value is None else esc(text.value_text(value).strip())
+def _pre(text: str) -> str:
+    return f"<pre>{esc(text)}</pre>" if text.strip() else ""
 
 
-def _case_row(case: CaseResult) -> str:
-    mark = '<span class="pass">✓</span>' if case.passed else '<span class="fail">✗</span>'
-    if case.public:
-        what = f"<code>{esc(case.call or case.description)}</code>"
-        if case.call and case.description:
-            what += f'<br><span class="muted">{esc(case.description)}</span>'
-        expected, actual = _value(case.expected), _value(case.actual)
-    else:  # the student view has stripped what a hidden case may not show
-        what = f"hidden case: {esc(case.description)}"
-        expected = actual = '<span class="muted">hidden</span>'
-        if case.expected is not None:
-            expected = _value(case.expected)
-    detail = esc(case.message)
-    if case.traceback:
-        detail += f"<pre>{esc(chr(10).join(case.traceback))}</pre>"
-    if not case.passed and not case.public and not detail:
-        detail = esc(case.status.words)
+def _case_row(case: ShownCase) -> str:
+    what = f"<code>{esc(case.title)}</code>" if case.code else esc(case.title)
+    expected = _pre(case.expected) if "\n" in case.expected else esc(case.expected)
+    if case.hidden and not case.expected:
+        expected = '<span class="muted">hidden</span>'
+    actual = _pre(case.actual) if "\n" in case.actual else esc(case.actual)
+    detail = "<br>".join(esc(note) for note in case.notes) + _pre("\n".join(case.traceback))
     if case.hint:
         detail += f'<br><span class="muted">hint: {esc(case.hint)}</span>'
-    return f"<tr><td>{mark}</td><td>{what}</td><td>{expected}</td><td>{actual}</td><td>{detail}</td></tr>"
-
-
-def _cases_table(check: CheckResult) -> str:
-    failing = [case for case in check.cases if not case.passed]
-    passing = [case for case in check.cases if case.passed]
-    rows = [_case_row(case) for case in failing[:SHOWN_CASES]]
-    more = len(failing) - SHOWN_CASES
-    html = ""
-    if rows:
-        html += (
-            "<table><thead><tr><th></th><th>case</th><th>expected</th><th>yours</th><th>verdict</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>"
-        )
-    if more > 0:
-        html += f'<p class="muted">... and {more} more failing cases.</p>'
-    if passing:
-        names = ", ".join(esc(case.description or case.id) for case in passing[:60] if case.description)
-        html += (
-            f"<details><summary>{len(passing)} case{'s' if len(passing) != 1 else ''} passed</summary>"
-            f'<p class="muted">{names or "(per-query cases)"}</p></details>'
-        )
-    return html
-
-
-def _cranfield(check: CheckResult) -> str:
-    failing = [case for case in check.cases if not case.passed]
-    if not failing:
-        return ""
-    differing = [
-        (case.expected, case.actual, case.id.replace("cranfield-", ""))
-        for case in failing
-        if isinstance(case.expected, (int, float))
-        and isinstance(case.actual, (int, float))
-        and not isinstance(case.actual, bool)
-    ]
-    queries = sorted({case.id.rsplit("-", 1)[-1] for case in failing}, key=lambda q: (len(q), q))
-    html = (
-        f"<p>{len(failing)} of {len(check.cases)} per-query values differ from ir_measures' (queries: "
-        f"{esc(', '.join(queries))}).</p>"
+    return (
+        f'<tr><td><span class="fail">✗</span></td><td>{what}</td><td>{expected}</td><td>{actual}</td>'
+        f"<td>{detail}</td></tr>"
     )
-    if differing:
+
+
+def _table(cases) -> str:
+    if not cases:
+        return ""
+    return (
+        "<table><thead><tr><th></th><th>case</th><th>expected</th><th>yours</th><th>verdict</th></tr></thead>"
+        f"<tbody>{''.join(_case_row(case) for case in cases)}</tbody></table>"
+    )
+
+
+def _cranfield(found) -> str:
+    queries = ", ".join(found.queries[: feedback.CRANFIELD_QUERIES])
+    more = len(found.queries) - feedback.CRANFIELD_QUERIES
+    html = (
+        f"<p>{found.differ} of {found.total} per-query values differ from ir_measures'; queries: {esc(queries)}"
+        + (f" and {more} more" if more > 0 else "")
+        + ".</p>"
+        + _table(found.first)
+    )
+    if found.points:
         html += (
             "<figure>"
-            + svg.scatter(differing, x_label="ir_measures", y_label="your value")
+            + svg.scatter(list(found.points), x_label="ir_measures", y_label="your value")
             + "<figcaption>Your value against ir_measures' for the queries that differ "
             "(on the dashed line they would agree).</figcaption></figure>"
         )
     return html
 
 
-def _diagnoses(check: CheckResult, shown: set) -> str:
-    html = ""
-    for item in check.diagnoses:
-        key = (item.id, item.function)
-        if key in shown:
-            html += f'<p class="muted">Diagnosis: {esc(item.title)} (see above).</p>'
-            continue
-        shown.add(key)
-        html += (
-            f'<div class="diagnosis"><strong>Diagnosis: {esc(item.title)}.</strong> '
-            f"{esc(item.explanation)} <em>See the notes: {esc(item.notes)}.</em></div>"
-        )
+def _check(view: CheckView) -> str:
+    check = view.check
+    html = (
+        f'<h3><span class="fail">✗</span> {esc(check.name)} '
+        f'<span class="badge fail">{points(check.score)} / {points(check.max_score)}</span></h3>'
+        f'<p class="muted">{esc(view.tally)}</p>'
+    )
+    for item in view.repeated:
+        html += f'<p><span class="fail">✗</span> {item.count} cases: {esc(item.message)}</p>'
+        html += _pre("\n".join(item.traceback))
+    if view.cranfield:
+        html += _cranfield(view.cranfield)
+    html += _table(view.shown)
+    if view.folded:
+        html += f"<details><summary>{len(view.folded)} more failing cases</summary>{_table(view.folded)}</details>"
     return html
 
 
-def render(result: SubmissionResult, titles: dict | None = None) -> str:
-    """The whole feedback page."""
-    result = result.student_view()
-    titles = titles or {}
-    who = ", ".join(student.name for student in result.students if student.name)
-    body = [
-        f"<h1>Lab 05 feedback: {esc(result.submission)}{' (' + esc(who) + ')' if who else ''}</h1>",
-        f"<p><strong>Score: {points(result.score)} / {points(result.max_score)}</strong> "
-        f'<span class="badge">{esc(result.status)}</span></p>',
-    ]
-    if result.problems:
-        body.append(
-            "<h2>Problems with your submission</h2><ul>"
-            + "".join(f"<li><pre>{esc(problem)}</pre></li>" for problem in result.problems)
-            + "</ul>"
+def _diagnosis(item) -> str:
+    return (
+        f'<div class="diagnosis"><strong>Diagnosis: {esc(item.title)}.</strong> '
+        f"{esc(item.explanation)} <em>See the notes: {esc(item.notes)}.</em></div>"
+    )
+
+
+def _function(view: FunctionView) -> str:
+    item = view.result
+    html = (
+        f'<section class="function" id="{esc(view.name)}"><h2>{esc(view.name)} '
+        f'<span class="badge fail">{points(item.score)} / {points(item.max_score)}</span></h2>'
+        f'<p><span class="fail">✗</span> <strong>{esc(view.headline)}</strong></p>'
+    )
+    html += "".join(_diagnosis(diagnosis) for diagnosis in view.diagnoses)
+    html += "".join(_check(check) for check in view.failing)
+    if view.passed:
+        listed = "".join(
+            f"<li>{esc(check.name)} ({points(check.score)} / {points(check.max_score)}, {len(check.cases)} cases)</li>"
+            for check in view.passed
         )
-    shown: set = set()
-    for question, visible, earned, possible in result.visible_by_question():
-        body.append(
-            f'<h2 id="{esc(question)}">{esc(question)}: {esc(titles.get(question, ""))} '
-            f"({points(earned)} / {points(possible)})</h2>"
+        html += f"<details><summary>Passed: {len(view.passed)} check(s)</summary><ul>{listed}</ul></details>"
+    return html + "</section>"
+
+
+def _summary(found: Feedback) -> str:
+    rows = []
+    for question in found.questions:
+        title = f"{question.question}: {question.title}" if question.title else question.question
+        rows.append(
+            f'<tr class="question"><th colspan="2">{esc(title)}</th>'
+            f'<th class="num">{points(question.earned)} / {points(question.possible)}</th></tr>'
         )
-        for check in visible:
-            state = "pass" if check.score >= check.max_score else "fail"
-            body.append(
-                f'<h3><span class="{state}">{"✓" if state == "pass" else "✗"}</span> {esc(check.name)} '
-                f'<span class="badge {state}">{points(check.score)} / {points(check.max_score)}</span></h3>'
-                f'<p class="muted">{check.passed}/{len(check.cases)} cases passed</p>'
+        for view in question.functions:
+            state = STATE_CLASS.get(view.state, "fail")
+            name = f'<a href="#{esc(view.name)}">{esc(view.name)}</a>' if view.detailed else esc(view.name)
+            quote = f": <code>{esc(view.quote)}</code>" if view.quote else ""
+            rows.append(
+                f'<tr class="function"><td><span class="{state}">{"✓" if state == "pass" else "✗"}</span> {name}</td>'
+                f'<td data-state="{esc(view.state)}">{esc(view.headline)}{quote}</td>'
+                f'<td class="num">{points(view.result.score)} / {points(view.result.max_score)}</td></tr>'
             )
-            if check.note:
-                body.append(f'<p class="fail">{esc(check.note)}</p>')
-            body.append(_diagnoses(check, shown))
-            body.append(_cranfield(check) if check.kind == CheckKind.CRANFIELD else _cases_table(check))
-    if result.output:
-        body.append(f"<h2>What your code printed</h2><pre>{esc(result.output[:4000])}</pre>")
-    return page(f"Lab 05 feedback: {result.submission}", "\n".join(body))
+    return f'<table id="summary"><tbody>{"".join(rows)}</tbody></table>'
+
+
+def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:
+    """The whole feedback page; ``report``: the class report's address relative to the page (a
+    local batch's), or "" (on a platform, where there is none)."""
+    found = feedback.build(result, titles)
+    who = f" ({esc(found.who)})" if found.who else ""
+    body = [f'<p class="back"><a href="{esc(report)}">← class report</a></p>' if report else ""]
+    body.append(f"<h1>Lab 05 feedback: {esc(found.submission)}{who}</h1>")
+    body.append(
+        f"<p><strong>Score: {points(found.score)} / {points(found.max_score)}</strong> "
+        f'<span class="badge">{esc(found.status)}</span></p>'
+    )
+    body += [f'<div class="banner fail"><strong>{esc(banner)}</strong></div>' for banner in found.banners]
+    if found.problems:
+        body.append("<h2>Problems with your submission</h2>" + _pre("\n\n".join(found.problems)))
+    if found.questions:
+        body.append('<h2 id="summary-heading">Summary</h2>' + _summary(found))
+    body += [_function(view) for view in found.details]
+    if found.output:
+        body.append(f"<h2>What your code printed</h2>{_pre(found.output[:4000])}")
+    return page(f"Lab 05 feedback: {found.submission}", "\n".join(part for part in body if part))

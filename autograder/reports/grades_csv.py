@@ -1,5 +1,6 @@
 """``grades.csv``: one row per submission, the engine's own table (identity, points per question,
-total, status, flags); every cell spreadsheet-safe (``csvcells``: names come from students)."""
+total, status, flags, and the functions left not implemented: a partly done submission has them);
+every cell spreadsheet-safe (``csvcells``: names come from students)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def render(results, rubric) -> str:
     questions = [question.id for question in rubric.questions]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "name", "email", "sid", *questions, "total", "max", "status", "flags"])
+    writer.writerow(
+        ["submission", "name", "email", "sid", *questions, "total", "max", "status", "flags", "not_implemented"]
+    )
     for result in results:
         scores = result.question_scores()
         writer.writerow(
@@ -30,6 +33,7 @@ def render(results, rubric) -> str:
                     points(rubric.total),
                     result.status,
                     " | ".join(str(flag) for flag in result.flags),
+                    " ".join(result.unfinished()),
                 ]
             )
         )

@@ -13,11 +13,13 @@ h1 { font-size: 1.6em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; 
 table { border-collapse: collapse; margin: .5em 0 1em; }
 th, td { border: 1px solid #ddd; padding: .25em .55em; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } th.sortable { cursor: pointer; } th.sortable:after { content: " \\2195"; color: #999; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .pass { color: #1e7b34; } .fail { color: #b3261e; } .muted { color: #666; }
 .badge { display: inline-block; padding: 0 .5em; border-radius: .8em; background: #eee; font-size: .85em; }
 .badge.fail { background: #fde7e6; } .badge.pass { background: #e3f4e7; }
 .diagnosis { border-left: 4px solid #e6a700; background: #fff8e1; padding: .5em .8em; margin: .5em 0; }
+.banner { border-left: 4px solid #b3261e; background: #fde7e6; padding: .5em .8em; margin: .5em 0; }
+details > summary { cursor: pointer; } td details { margin: 0; } .back { margin: 0; font-size: .9em; }
 pre { background: #f6f8fa; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
 code { background: #f6f8fa; padding: 0 .2em; }
 .facts td:first-child { color: #555; }

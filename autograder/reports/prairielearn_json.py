@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from autograder.grading.results import SubmissionResult
-from autograder.reports import text
+from autograder.reports import feedback, text
 
 #: PrairieLearn refuses results over 1 MiB; what this renderer allows itself.
 MAX_BYTES = 1_000_000
@@ -34,7 +34,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
             "gradable": False,
             "format_errors": [_cut(problem, message_chars) for problem in result.problems]
             or ["no lab05/metrics.py or lab05/runs.py was found in the submission"],
-            "message": _cut(text.summary_text(result), message_chars),
+            "message": _cut(text.summary_text(result, shown=feedback.at_once), message_chars),
         }
     tests = [
         {
@@ -51,7 +51,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
     return {
         "gradable": True,
         "score": round(result.score / result.max_score, 6) if result.max_score else 0.0,
-        "message": _cut(text.summary_text(result), message_chars),
+        "message": _cut(text.summary_text(result, shown=feedback.at_once), message_chars),
         "tests": tests,
     }
 

@@ -1,118 +1,19 @@
-"""Feedback for the student, as text: what each check tested, what went wrong, what to do.
-
-Public cases show the call, the expected and the actual value; hidden cases show what was
-tested and the verdict, never the answer. Everything here reads the student view of a result
-(``SubmissionResult.student_view``). Used for results.json's outputs and for ``feedback.md``.
+"""Feedback as Markdown: ``feedback.md``, and the text of results.json on Gradescope (rendered as
+Markdown) and PrairieLearn. The content is ``reports/feedback.py``'s; everything a submission
+wrote (values, messages, tracebacks, what it printed) goes inside code, which nothing in it can close.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from autograder.grading.results import CaseResult, CaseStatus, CheckResult, SubmissionResult, points
-from autograder.lab.spec import CheckKind
+from autograder.grading.results import CheckResult, FunctionResult, FunctionState, SubmissionResult, points
+from autograder.reports import feedback
+from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase, value_text
 
-SHOWN_FAILURES = 6  # failing cases listed per check; the rest are counted
-TROUBLE = (CaseStatus.ERROR, CaseStatus.TIMEOUT, CaseStatus.CRASH, CaseStatus.NOT_RUN)
+__all__ = ["check_text", "fenced", "markdown", "summary_text", "value_text"]
 
-
-def _number(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.6f}".rstrip("0").rstrip(".") if abs(value) >= 1e-4 or value == 0 else f"{value:.3e}"
-    return repr(value)
-
-
-def value_text(value) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _number(value)
-    if isinstance(value, dict) and len(value) > 12:
-        return "{" + ", ".join(f"{k!r}: {value_text(v)}" for k, v in list(value.items())[:12]) + ", ...}"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {value_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) > 3 and " Q0 " in value[0]:
-        return "\n      " + "\n      ".join(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
-    return repr(value)
-
-
-def case_lines(case: CaseResult) -> list[str]:
-    """A failing case as the student may see it."""
-    if case.public:
-        lines = [f"✗ {case.call or case.description}"]
-        if case.status == CaseStatus.FAIL and case.expected is not None:
-            lines.append(f"    expected: {value_text(case.expected)}")
-            if case.actual is not None:
-                lines.append(f"    got:      {value_text(case.actual)}")
-        if case.message:
-            lines.append(f"    {case.message}")
-    else:  # the student view has stripped what a hidden case may not show
-        lines = [f"✗ hidden case: {case.description} ({case.status.words})"]
-        if case.expected is not None:
-            lines.append(f"    expected: {value_text(case.expected)}")
-        if case.message:
-            lines.append(f"    {case.message}")
-    lines += [f"    {line}" for line in "\n".join(case.traceback).splitlines()]
-    if case.hint:
-        lines.append(f"    hint: {case.hint}")
-    return lines
-
-
-def cranfield_summary(check: CheckResult) -> list[str]:
-    """For a Cranfield check: how many queries differ, which, and the first few values."""
-    failing = [case for case in check.cases if not case.passed]
-    if not failing:
-        return []
-    queries = sorted({case.id.rsplit("-", 1)[-1] for case in failing}, key=lambda q: int(q) if q.isdigit() else 0)
-    lines = [
-        f"{len(failing)} of {len(check.cases)} per-query values differ from ir_measures; queries: "
-        + ", ".join(queries[:30])
-        + (" ..." if len(queries) > 30 else "")
-    ]
-    for case in failing[:3]:
-        lines.append(f"✗ {case.description}: {case.message}")
-    return lines
-
-
-def check_text(check: CheckResult) -> str:
-    """A check's output (of a student view): its verdict, the note, and the failing cases."""
-    total = len(check.cases)
-    lines = [f"{check.passed}/{total} cases passed" if total else "no cases were run"]
-    if check.note:
-        lines.append(check.note)
-    failing = [case for case in check.cases if not case.passed]
-    errors: dict[tuple, int] = {}
-    for case in failing:
-        if case.status in TROUBLE:
-            errors[(case.status, case.message, case.traceback)] = (
-                errors.get((case.status, case.message, case.traceback), 0) + 1
-            )
-    repeated = {key for key, count in errors.items() if count > 1}
-    for status, message, traceback in repeated:
-        lines.append(f"✗ {errors[(status, message, traceback)]} cases: {message}")
-        lines += [f"    {line}" for line in "\n".join(traceback).splitlines()]
-    failing = [case for case in failing if (case.status, case.message, case.traceback) not in repeated]
-    if check.kind == CheckKind.CRANFIELD:
-        lines += cranfield_summary(check) if not repeated else []
-    else:
-        for case in failing[:SHOWN_FAILURES]:
-            lines += case_lines(case)
-        if len(failing) > SHOWN_FAILURES:
-            lines.append(f"... and {len(failing) - SHOWN_FAILURES} more failing cases")
-    for diagnosis in check.diagnoses:
-        lines.append(diagnosis.text())
-    return "\n".join(lines)
-
-
-def summary_text(result: SubmissionResult) -> str:
-    """The top of the feedback (of a student view): score, problems with the files, what the code printed."""
-    lines = [f"Score: {points(result.score)} / {points(result.max_score)}"]
-    if result.problems:
-        lines += ["", "Problems with your submission:"] + [f"- {problem}" for problem in result.problems]
-    if result.output:
-        lines += ["", "Your code printed (first lines):", result.output[:2000]]
-    return "\n".join(lines)
+PAIRED = 60  # characters of two values shown on one line
 
 
 def fenced(body: str, info: str = "text") -> list[str]:
@@ -122,30 +23,139 @@ def fenced(body: str, info: str = "text") -> list[str]:
     return [f"{fence}{info}", body, fence]
 
 
+def inline(text: str, limit: int = 300) -> str:
+    """``text`` as inline code on one line, whatever backticks it holds."""
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest or text.startswith(" ") else f"{fence}{text}{fence}"
+
+
+def _indented(label: str, value: str) -> list[str]:
+    first, *rest = value.split("\n")
+    return [f"    {label}{first}".rstrip()] + [f"        {line}" for line in rest]
+
+
+def case_lines(case: ShownCase) -> list[str]:
+    """A failing case, as plain lines (inside a code block)."""
+    lines = [f"✗ {case.title}"]
+    if case.expected and case.actual and len(case.expected) + len(case.actual) <= PAIRED and "\n" not in case.expected:
+        lines.append(f"    expected: {case.expected}   yours: {case.actual}")
+    else:
+        lines += _indented("expected: ", case.expected) if case.expected else []
+        lines += _indented("yours:    ", case.actual) if case.actual else []
+    lines += [f"    {note}" for note in case.notes]
+    lines += [f"    {line}" for line in "\n".join(case.traceback).splitlines()]
+    if case.hint:
+        lines.append(f"    hint: {case.hint}")
+    return lines
+
+
+def view_lines(view: CheckView) -> list[str]:
+    """A check that lost points, as plain lines: the tally, repeated failures, failing cases."""
+    lines = [view.tally]
+    for item in view.repeated:
+        lines.append(f"✗ {item.count} cases: {item.message}")
+        lines += [f"    {line}" for line in "\n".join(item.traceback).splitlines()]
+    if view.cranfield:
+        found = view.cranfield
+        queries = ", ".join(found.queries[: feedback.CRANFIELD_QUERIES])
+        more = len(found.queries) - feedback.CRANFIELD_QUERIES
+        lines.append(
+            f"{found.differ} of {found.total} per-query values differ from ir_measures'; queries: {queries}"
+            + (f" and {more} more" if more > 0 else "")
+        )
+        for case in found.first:
+            lines += case_lines(case)
+    for case in view.shown:
+        lines += case_lines(case)
+    if view.folded:
+        lines.append(f"... and {len(view.folded)} more failing cases")
+    return lines
+
+
+def _mark(view: FunctionView) -> str:
+    return "✓" if view.state == FunctionState.FULL else "✗"
+
+
+def function_line(view: FunctionView, links: bool = True) -> str:
+    """A function's line of the summary."""
+    item = view.result
+    name = f"[{view.name}](#{view.name})" if links and view.detailed else view.name
+    line = f"{_mark(view)} {name} ({points(item.score)} / {points(item.max_score)}): {view.headline}"
+    return line + (f": {inline(view.quote)}" if view.quote else "")
+
+
+def _diagnosis(item) -> str:
+    return f"> **Diagnosis: {item.title}.** {item.explanation} *See the notes: {item.notes}.*"
+
+
+def summary_lines(found: Feedback, links: bool = True) -> list[str]:
+    """The first layer: the score, banners, problems, per question and function one line."""
+    lines = [f"**Score: {points(found.score)} / {points(found.max_score)}**", ""]
+    for banner in found.banners:
+        lines += [f"> **{banner}**", ""]
+    if found.problems:
+        lines += ["## Problems with your submission", "", *fenced("\n\n".join(found.problems)), ""]
+    if found.questions:
+        lines += ["## Summary", ""]
+    for question in found.questions:
+        title = f"{question.question}: {question.title}" if question.title else question.question
+        lines.append(f"- **{title}** ({points(question.earned)} / {points(question.possible)})")
+        lines += [f"  - {function_line(view, links)}" for view in question.functions]
+    return lines + ([""] if found.questions else [])
+
+
+def function_lines(view: FunctionView, cases: bool = True) -> list[str]:
+    """The second and third layers for one function: its state, diagnoses, failing checks, what passed."""
+    item = view.result
+    lines = [f"## {view.name}", "", f"✗ **{view.headline}** ({points(item.score)} / {points(item.max_score)})", ""]
+    lines += [line for diagnosis in view.diagnoses for line in (_diagnosis(diagnosis), "")]
+    if not cases:
+        return lines
+    for check in view.failing:
+        lines += [f"### ✗ {check.check.name} ({points(check.check.score)} / {points(check.check.max_score)})", ""]
+        lines += [*fenced("\n".join(view_lines(check))), ""]
+    if view.passed:
+        passed = [f"{check.kind.label} ({points(check.score)} / {points(check.max_score)})" for check in view.passed]
+        lines += [f"Passed: {'; '.join(passed)}.", ""]
+    return lines
+
+
+def _printed(output: str) -> list[str]:
+    return ["## What your code printed", "", *fenced(output[:4000]), ""] if output else []
+
+
 def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     """The student's feedback page as Markdown (``feedback.md``)."""
-    result = result.student_view()
-    titles = titles or {}
-    who = ", ".join(student.name for student in result.students if student.name)
-    lines = [f"# Lab 05 feedback: {result.submission}" + (f" ({who})" if who else ""), ""]
-    lines += [f"**Score: {points(result.score)} / {points(result.max_score)}**", ""]
-    if result.problems:
-        lines += ["## Problems with your submission", ""]
-        lines += [f"- {problem}".replace("\n", "\n  ") for problem in result.problems] + [""]
-    diagnosed: set = set()
-    for question, shown, earned, possible in result.visible_by_question():
-        lines += [
-            f"## {question}: {titles.get(question, '')} ({points(earned)} / {points(possible)})".replace(":  (", " ("),
-            "",
-        ]
-        for check in shown:
-            mark = "✓" if check.score == check.max_score else "✗"
-            lines += [f"### {mark} {check.name} ({points(check.score)} / {points(check.max_score)})", ""]
-            fresh = [d for d in check.diagnoses if (d.id, check.function) not in diagnosed]
-            diagnosed.update((d.id, check.function) for d in check.diagnoses)
-            lines += [f"> **{d.text()}**" for d in fresh] + ([""] if fresh else [])
-            if check.score < check.max_score or check.note:
-                lines += [*fenced(check_text(replace(check, diagnoses=()))), ""]
-    if result.output:
-        lines += ["## What your code printed", "", *fenced(result.output[:4000]), ""]
+    found = feedback.build(result, titles)
+    who = f" ({found.who})" if found.who else ""
+    lines = [f"# Lab 05 feedback: {found.submission}{who}", "", *summary_lines(found)]
+    for view in found.details:
+        lines += function_lines(view)
+    return "\n".join(lines + _printed(found.output))
+
+
+def summary_text(result: SubmissionResult, titles: dict | None = None, shown=lambda check: True) -> str:
+    """The top of a platform's results (Markdown): the summary, and per function that lost points
+    its state and diagnoses (its cases are in its checks' own texts, ``check_text``)."""
+    found = feedback.build(result, titles, shown)
+    lines = summary_lines(found, links=False)
+    for view in found.details:
+        lines += function_lines(view, cases=False)
+    return "\n".join(lines + _printed(found.output)).strip()
+
+
+def check_text(check: CheckResult) -> str:
+    """One check's text (of a student view), as a platform shows it under the check's name: its
+    failing cases, or one line when its function is not implemented, not importable or gets no credit."""
+    view = feedback.function_view(FunctionResult(check.function, check.question, (check,)))
+    if check.full and not check.note:
+        return f"All {len(check.cases)} cases passed." if check.cases else "Full marks."
+    if not view.detailed:
+        return f"✗ **{check.function}: {view.headline}** (the summary above says more)"
+    lines = fenced("\n".join(view_lines(feedback.check_view(check))))
+    if check.diagnoses:
+        lines += ["", f"Diagnosis of {check.function}: see the summary above."]
     return "\n".join(lines)

@@ -3,10 +3,11 @@
 # is root inside and runs submissions in the uid mode (a separate uid, a seccomp filter with no
 # network, Landlock keeping each child to Python and its own files). docs/CONTAINER.md has it all:
 #   docker build -t lab05-grader .
-#   docker run --rm --init -v "$PWD/submissions:/class:ro" -v "$PWD/out:/out" \
+#   mkdir -p out && docker run --rm -v "$PWD/submissions:/class:ro" -v "$PWD/out:/out" \
 #     -v "$PWD/../shared/cranfield:/cranfield:ro" lab05-grader grade /class --out /out
-# BASE: Ubuntu 22.04 by default (Gradescope's Python 3.10); any Debian or Ubuntu image works.
-ARG BASE=ubuntu:22.04
+# BASE: Debian 12 by default (Python 3.11 with numpy 1.24 for the children, as this repository's
+# tests run them); any Debian or Ubuntu image works, e.g. ubuntu:22.04 (Gradescope's Python 3.10).
+ARG BASE=debian:bookworm
 FROM ${BASE}
 # python3-numpy: the interpreter submissions run in (/usr/bin/python3, which the sandbox uid can
 # read) needs the lab's numpy; libseccomp2: the children's seccomp filter
@@ -21,10 +22,11 @@ RUN python3 -m venv /lab05/venv \
       -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt \
       -r /lab05/repo/requirements/batch.txt
 COPY . /lab05/repo/
-# the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+)
-RUN chmod 755 /lab05/repo/autograder/local/templates/entrypoint \
+# the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+);
+# the entrypoint where anyone may start it (to refuse a --user with a message)
+RUN install -m 755 /lab05/repo/autograder/local/templates/entrypoint /usr/local/bin/lab05-entrypoint \
  && mkdir -p /lab05/cache && chmod -R go-rwx /lab05
 ENV LAB05_CACHE=/lab05/cache IR_DATASETS_HOME=/lab05/cache/ir_datasets PYTHONDONTWRITEBYTECODE=1
-WORKDIR /lab05/repo
-ENTRYPOINT ["/lab05/repo/autograder/local/templates/entrypoint"]
+WORKDIR /
+ENTRYPOINT ["/usr/local/bin/lab05-entrypoint"]
 CMD ["--help"]

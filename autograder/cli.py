@@ -263,3 +263,10 @@ def main(argv=None) -> int:
     except (FileNotFoundError, ValueError, RuntimeError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            "interrupted: what was written is kept (a batch's finished submissions); the same command "
+            "continues where this one stopped",
+            file=sys.stderr,
+        )
+        return 130

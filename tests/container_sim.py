@@ -68,19 +68,22 @@ def main(command: list) -> None:
     os.execvp("setpriv", ["setpriv", f"--bounding-set={capabilities}", f"--inh-caps={capabilities}", "--", *command])
 
 
-def run(arguments: list, **environment) -> subprocess.CompletedProcess:
-    """The container entrypoint with ``arguments``, as Docker would run it (``environment``
-    overrides the image's settings)."""
-    settings = {
-        **os.environ,
+def settings() -> dict:
+    """The image's layout, mapped onto this checkout: its repository, its interpreters, no /cranfield."""
+    return {
         "LAB05_REPO": str(paths.ROOT),
         "LAB05_PYTHON": sys.executable,
         "LAB05_CHILD_PYTHON": "/usr/bin/python3",
         "LAB05_CRANFIELD": "/nonexistent-cranfield",
-        **environment,
     }
+
+
+def run(arguments: list, **environment) -> subprocess.CompletedProcess:
+    """The container entrypoint with ``arguments``, as Docker would run it (``environment``
+    overrides the image's settings)."""
     command = [sys.executable, __file__, str(ENTRYPOINT), *arguments]
-    return subprocess.run(command, env=settings, capture_output=True, text=True, timeout=900, cwd="/")
+    every = {**os.environ, **settings(), **environment}
+    return subprocess.run(command, env=every, capture_output=True, text=True, timeout=900, cwd="/")
 
 
 def grade(inputs: Path, out: Path, rubric: Path, jobs: int = 2, **environment) -> dict:

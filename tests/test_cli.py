@@ -2,6 +2,9 @@
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 
 def _autograder(*args, **kwargs):
@@ -34,3 +37,71 @@ def test_build_prairielearn_with_a_bad_image_name_is_a_clear_error(tmp_path):
     assert result.returncode == 2
     assert "--image 'my image'" in result.stderr and "youruser/lab05-autograder" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "question").exists()
+
+
+def slow_class(folder: Path, count: int = 6) -> Path:
+    """``count`` submissions whose accuracy never returns (each takes a few seconds to grade)."""
+    import subs
+
+    source = "def accuracy(retrieved, relevant, collection_size):\n    while True:\n        pass\n"
+    for index in range(count):
+        subs.write(folder / f"slow-{index}", {"metrics.py": subs.with_function("metrics.py", source)})
+    return folder
+
+
+def interrupt(command: list, out: Path, signal_group: bool, **popen) -> tuple:
+    """Start ``command``; once its first submission is written, send SIGINT (to its whole process
+    group, as a terminal's Ctrl-C does, or to it alone, as ``docker kill --signal INT`` does);
+    ``(exit status, seconds it took to stop, its stderr)``."""
+    import os
+    import signal
+    import time
+
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True, **popen)
+    deadline = time.monotonic() + 300
+    while not list(out.glob("submissions/*/grade.json")) and time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        time.sleep(0.1)
+    sent = time.monotonic()
+    if signal_group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    try:
+        _, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("the batch did not stop within 60 s of SIGINT") from None
+    return process.returncode, time.monotonic() - sent, stderr
+
+
+def assert_kept_whole(out: Path, count: int) -> int:
+    """Is every submission written so far whole (its four files, a grade.json that parses), and
+    not all of them done? Returns how many are."""
+    import json
+
+    done = sorted(out.glob("submissions/*/grade.json"))
+    for path in done:
+        json.loads(path.read_text(encoding="utf-8"))
+        assert {p.name for p in path.parent.iterdir()} == {"grade.json", "results.json", "feedback.md", "feedback.html"}
+    assert 1 <= len(done) < count
+    return len(done)
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_ctrl_c_stops_a_batch_at_once_and_keeps_what_is_done(tmp_path, cranfield):
+    """Does Ctrl-C stop a `--jobs 2` batch within seconds (not after grading every queued
+    submission), say so without a traceback, keep each finished submission whole, and does the
+    same command then grade only the rest?"""
+    import subs
+
+    inputs, out = slow_class(tmp_path / "in"), tmp_path / "out"
+    command = [sys.executable, "-m", "autograder", "grade", str(inputs), "--out", str(out), "--jobs", "2"]
+    command += ["--rubric", str(subs.test_rubric(tmp_path))]
+    status, seconds, stderr = interrupt(command, out, signal_group=True)
+    assert status == 130 and seconds < 10, (status, seconds, stderr[-2000:])
+    assert "interrupted: what was written is kept" in stderr and "Traceback" not in stderr
+    done = assert_kept_whole(out, 6)
+    again = _autograder(*command[3:])
+    assert again.returncode == 0 and f"graded {6 - done}, skipped {done}" in again.stdout, again.stderr[-2000:]

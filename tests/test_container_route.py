@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import container_sim
 import pytest
@@ -35,7 +36,7 @@ def instructions() -> list[tuple[str, str]]:
 
 def test_dockerfile_copies_what_the_repository_has():
     """Does every COPY of the Dockerfile name a path of this repository, and is the ENTRYPOINT
-    the container entrypoint, executable, at the place COPY puts it?"""
+    the container entrypoint, installed where any user may start it?"""
     copies = [arguments.split() for keyword, arguments in instructions() if keyword == "COPY"]
     assert copies, "the Dockerfile copies nothing"
     for *sources, target in copies:
@@ -43,7 +44,9 @@ def test_dockerfile_copies_what_the_repository_has():
             assert (paths.ROOT / source).exists(), f"COPY {source}: not in the repository"
         assert target.startswith("/lab05/repo/")
     entrypoint = json.loads(next(arguments for keyword, arguments in instructions() if keyword == "ENTRYPOINT"))
-    assert entrypoint == ["/lab05/repo/" + str(container_sim.ENTRYPOINT.relative_to(paths.ROOT))]
+    installed = f"install -m 755 /lab05/repo/{container_sim.ENTRYPOINT.relative_to(paths.ROOT)} {entrypoint[0]}"
+    assert any(installed in arguments for keyword, arguments in instructions() if keyword == "RUN"), installed
+    assert not entrypoint[0].startswith("/lab05/")  # /lab05 is root's alone: a --user must still start it
     assert os.access(container_sim.ENTRYPOINT, os.X_OK)
 
 
@@ -97,8 +100,8 @@ def test_a_jail_that_passed_outside_is_not_trusted_inside(private_cache):
 @pytest.mark.slow
 def test_container_grades_a_class_and_hands_the_output_back(tmp_path, cranfield, private_cache):
     """Does the container grade a class in the uid mode (a correct submission 100, a classmate
-    reader nothing it did not compute), give every file it wrote to the owner of the folder the
-    output went into, and skip it all when run again?"""
+    reader nothing it did not compute), give every folder and file it wrote to the owner of the
+    folder the output went into, and skip it all when run again?"""
     import attacks
 
     subs.write(tmp_path / "in" / "correct", {})
@@ -106,12 +109,12 @@ def test_container_grades_a_class_and_hands_the_output_back(tmp_path, cranfield,
     host = tmp_path / "host"
     host.mkdir()
     os.chown(host, OWNER, OWNER)
-    out = host / "graded"
+    out = host / "course" / "graded"  # two folders the container creates
     results = container_sim.grade(tmp_path / "in", out, subs.test_rubric(tmp_path), **private_cache)
     assert {result.isolation for result in results.values()} == {"uid"}
     assert results["correct"].score == 100
     assert results["reader"].score < 100
-    owners = {(path.stat().st_uid, path.stat().st_gid) for path in [out, *out.rglob("*")]}
+    owners = {(path.stat().st_uid, path.stat().st_gid) for path in [host / "course", *(host / "course").rglob("*")]}
     assert owners == {(OWNER, OWNER)}
     again = container_sim.run(
         ["grade", str(tmp_path / "in"), "--out", str(out), "--rubric", str(tmp_path / "grading.yml")], **private_cache
@@ -152,3 +155,41 @@ def test_the_dockerfile_is_documented():
     assert "docker build -t lab05-grader ." in guide
     assert "lab05-grader grade /class --out /out" in guide
     assert "docs/CONTAINER.md" in (paths.ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_container_refuses_a_user_other_than_root_clearly(tmp_path):
+    """Run with `--user 1000`, does the entrypoint stop with a message saying to leave it out
+    (not a permission error from deep inside)?"""
+    command = ["setpriv", f"--reuid={OWNER}", f"--regid={OWNER}", "--clear-groups", str(container_sim.ENTRYPOINT)]
+    done = subprocess.run([*command, "doctor"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "run it without --user" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_cranfield_the_container_says_how_to_grade_offline(tmp_path, private_cache):
+    """With no /cranfield and an empty ir_datasets cache, does the container say it will download
+    Cranfield and how to mount it instead?"""
+    done = container_sim.run(["doctor"], IR_DATASETS_HOME=str(tmp_path / "empty"), **private_cache)
+    assert "no Cranfield at /nonexistent-cranfield and none cached" in done.stderr
+    assert "-v FOLDER:/nonexistent-cranfield:ro" in done.stderr
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_an_interrupt_sent_to_the_container_stops_the_batch(tmp_path, cranfield, private_cache):
+    """Does SIGINT sent to the container's entrypoint alone (`docker kill --signal INT`, Ctrl-C on
+    `docker run`) stop a `--jobs 2` batch within seconds, keeping each finished submission whole
+    and handing it to the folder's owner?"""
+    from test_cli import assert_kept_whole, interrupt, slow_class
+
+    inputs, out = slow_class(tmp_path / "in"), tmp_path / "out"
+    out.mkdir()
+    os.chown(out, OWNER, OWNER)
+    arguments = ["grade", str(inputs), "--out", str(out), "--jobs", "2", "--rubric", str(subs.test_rubric(tmp_path))]
+    command = [sys.executable, str(Path(container_sim.__file__)), str(container_sim.ENTRYPOINT), *arguments]
+    environment = {**os.environ, **container_sim.settings(), **private_cache}
+    status, seconds, stderr = interrupt(command, out, signal_group=False, env=environment, cwd="/")
+    assert status == 130 and seconds < 10, (status, seconds, stderr[-2000:])
+    assert "interrupted: what was written is kept" in stderr
+    assert_kept_whole(out, 6)
+    assert {path.stat().st_uid for path in out.rglob("*")} == {OWNER}

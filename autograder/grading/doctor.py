@@ -50,8 +50,7 @@ class Findings:
                 "seccomp",
                 ("in the kernel" if seccomp.kernel else "not in the kernel")
                 + f"; this process: {'filtered' if seccomp.mode == 2 else 'not filtered'} (mode {seccomp.mode})"
-                + f"; libseccomp: {seccomp.libseccomp or 'not installed'}"
-                + f"; Python binding: {'yes' if seccomp.python_binding else 'no'}",
+                + f"; libseccomp: {seccomp.libseccomp or 'not installed'}",
             ),
             (
                 "seccomp filter",

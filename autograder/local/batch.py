@@ -185,18 +185,22 @@ def grade_batch(
                 jobs, mp_context=fork, initializer=_init_worker, initargs=(session, slots)
             ) as pool:
                 futures = {pool.submit(_grade_in_worker, staged): staged for staged in todo}
-                for future in concurrent.futures.as_completed(futures):
-                    try:
-                        result = future.result()
-                    except Exception:  # the worker itself died: still a result for this submission
-                        result = internal_error(
-                            futures[future].source,
-                            None,
-                            traceback.format_exc(),
-                            "grading was interrupted; grade it again",
-                            "worker died",
-                        )
-                    record(result)
+                try:
+                    for future in concurrent.futures.as_completed(futures):
+                        try:
+                            result = future.result()
+                        except Exception:  # the worker itself died: still a result for this submission
+                            result = internal_error(
+                                futures[future].source,
+                                None,
+                                traceback.format_exc(),
+                                "grading was interrupted; grade it again",
+                                "worker died",
+                            )
+                        record(result)
+                except KeyboardInterrupt:  # Ctrl-C, or a container's entrypoint passing it on
+                    _stop(pool)
+                    raise
     results = tuple(finished[source.id] for source in sources)
     cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
     similar, similar_fact = _similarity(files, rubric.similarity, jobs)
@@ -217,6 +221,17 @@ def grade_batch(
     report = class_report.render(results, rubric, facts, similar)
     cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
     return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out, similar)
+
+
+def _stop(pool) -> None:
+    """End a pool at once: its queued submissions cancelled, its workers killed (what they were
+    grading has no result yet, so the next run grades it; their children die with them and the
+    next run sweeps their sandbox uids). Without it, leaving the pool waits for every queued
+    submission to be graded, and thrown away."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.kill()
 
 
 def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):

@@ -104,7 +104,8 @@ def installed(requirement: Requirement) -> tuple[str, str | None]:
             f"{requirement.name} is not installed in {sys.prefix}: run `make setup` (it installs "
             "requirements/*.txt) before writing the handout's requirements"
         ) from None
-    return distribution.version, distribution.metadata.get("Requires-Python")
+    requires_python = distribution.metadata.get_all("Requires-Python") or [None]
+    return distribution.version, requires_python[0]
 
 
 def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
@@ -117,10 +118,8 @@ def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             errors = [line for line in done.stderr.splitlines() if "ERROR" in line] or done.stderr.splitlines()[-3:]
-            raise RuntimeError(
-                f"pip cannot resolve {', '.join(map(str, requirements))} for Python {python}: "
-                f"{' '.join(errors)[:400]}"
-            )
+            asked = ", ".join(map(str, requirements))
+            raise RuntimeError(f"pip cannot resolve {asked} for Python {python}: {' '.join(errors)[:400]}")
         chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
     return {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"] for item in chosen}
 
@@ -186,7 +185,7 @@ def pinned_in(text: str) -> Resolver:
 
     def resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
         environment = {"python_version": python, "python_full_version": f"{python}.0"}
-        found = {}
+        found: dict[str, str] = {}
         for pin in written:
             versions = [spec.version for spec in pin.specifier if spec.operator == "=="]
             if versions and (pin.marker is None or pin.marker.evaluate(environment)):

@@ -109,7 +109,8 @@ def installed(requirement: Requirement) -> tuple[str, str | None]:
 
 
 def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
-    """What pip would install from ``requirements`` on ``python`` (wheels only, nothing installed)."""
+    """What pip would install from ``requirements`` on ``python`` (wheels only, nothing installed):
+    pip keeps to the releases whose Requires-Python admits ``python``."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
         command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]

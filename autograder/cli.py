@@ -44,6 +44,16 @@ def _stubs(args) -> int:
     return 0
 
 
+def _requirements(args) -> int:
+    from autograder.lab import requirements
+
+    before = requirements.TARGET.read_text(encoding="utf-8") if requirements.TARGET.is_file() else ""
+    target = requirements.write()
+    changed = target.read_text(encoding="utf-8") != before
+    print(f"{'wrote' if changed else 'up to date:'} {target}")
+    return 0
+
+
 def _grade(args) -> int:
     from autograder.grading.results import Status
     from autograder.local import batch
@@ -94,6 +104,8 @@ def _doctor(args) -> int:
 
 
 def _build(args) -> int:
+    if args.with_cranfield and args.target != "gradescope":
+        raise ValueError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.prairielearn import build as prairielearn
 
@@ -111,7 +123,10 @@ def _build(args) -> int:
     from autograder.gradescope import build
     from autograder.lab import handout
 
-    built = {"autograder": build.build(args.out / "autograder.zip"), "handout": handout.build(args.out / "handout.zip")}
+    built = {
+        "autograder": build.build(args.out / "autograder.zip"),
+        "handout": handout.build(args.out / "handout.zip", cranfield=args.with_cranfield),
+    }
     for name, path in built.items():
         print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0
@@ -167,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
     stubs.set_defaults(run=_stubs)
 
+    pins = commands.add_parser(
+        "requirements",
+        help="write the handout's requirements.txt: requirements/lab.txt and handout.txt pinned to the versions "
+        "installed here, and for the Pythons those do not support to what pip resolves there",
+    )
+    pins.set_defaults(run=_requirements)
+
     grade = commands.add_parser(
         "grade", help="grade submissions (folders or zips, or folders of them, e.g. a Gradescope export) into OUT"
     )
@@ -209,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--image",
         default=None,
         help="prairielearn: the grader image's public name, as you will push it (e.g. youruser/lab05-autograder:2026)",
+    )
+    build.add_argument(
+        "--with-cranfield",
+        action="store_true",
+        help="add Cranfield's three files (from ir_datasets' cache) to handout.zip, in its cranfield/ folder, for "
+        "students who cannot download it",
     )
     build.set_defaults(run=_build)
 

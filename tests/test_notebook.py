@@ -121,8 +121,9 @@ def _kernel_manager(kernels_dir: Path) -> KernelManager:
     return KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels_dir)]))
 
 
-def execute_handout(base: Path, with_solutions: bool) -> Execution:
-    """Copy the handout to ``base/assignment``, optionally drop in the solutions, run the notebook."""
+def execute_handout(base: Path, with_solutions: bool, metrics_suffix: str = "") -> Execution:
+    """Copy the handout to ``base/assignment``, optionally drop in the solutions (with
+    ``metrics_suffix`` appended to metrics.py), run the notebook."""
     workdir = base / "assignment"
     shutil.copytree(
         ASSIGNMENT,
@@ -132,6 +133,8 @@ def execute_handout(base: Path, with_solutions: bool) -> Execution:
     if with_solutions:
         for name in GRADED_FILES:
             shutil.copyfile(SOLUTIONS / name, workdir / "lab05" / name)
+        with open(workdir / "lab05" / "metrics.py", "a", encoding="utf-8") as metrics:
+            metrics.write(metrics_suffix)
     kernels_dir = base / "kernels"
     before, outside_before = _files(workdir), _files(base)
 
@@ -159,6 +162,26 @@ def execute_handout(base: Path, with_solutions: bool) -> Execution:
 def solved(tmp_path_factory) -> Execution:
     """The notebook run to the end on the handout with the reference solutions."""
     return execute_handout(tmp_path_factory.mktemp("notebook-solved"), with_solutions=True)
+
+
+#: The solutions with a misconception in AP: dividing by the relevant documents retrieved, not by R.
+WRONG_AP = """
+
+_reference_average_precision = average_precision
+
+
+def average_precision(ranking, judgments, rel=1):
+    retrieved = sum(judgments.get(doc, 0) >= rel for doc in ranking)
+    total = sum(grade >= rel for grade in judgments.values())
+    value = _reference_average_precision(ranking, judgments, rel)
+    return value * total / retrieved if retrieved else 0.0
+"""
+
+
+@pytest.fixture(scope="module")
+def wrong_ap(tmp_path_factory) -> Execution:
+    """The notebook run on the solutions with a wrong average_precision."""
+    return execute_handout(tmp_path_factory.mktemp("notebook-wrong-ap"), with_solutions=True, metrics_suffix=WRONG_AP)
 
 
 # --------------------------------------------------------------------------- the committed file
@@ -271,6 +294,48 @@ def test_top10_lists_of_the_two_most_different_queries(solved):
     assert shown == list(listed.groups())
     ranks = re.findall(r"^\s*(\d+)\s+\d+\s+(?:-?\d|\.)\s.*\s\d+\s+(?:-?\d|\.)\s", text, re.MULTILINE)
     assert ranks == [str(rank) for rank in range(1, 11)] * 2, text
+
+
+def test_part6_says_the_ap_agrees_with_ir_measures(solved):
+    """With a right AP, does Part VI say so for both runs, and warn of nothing?"""
+    solved.require_success()
+    cell = solved.cell("part6-ap")
+    assert {output.get("name") for output in cell.outputs} == {"stdout"}
+    assert solved.text("part6-ap").splitlines() == [
+        f"{system}: your AP agrees with ir_measures on all 225 queries" for system in ("tfidf", "bm25")
+    ]
+
+
+def test_part6_warns_when_the_ap_differs_from_ir_measures(wrong_ap):
+    """With a wrong AP, does Part VI warn visibly (on stderr) for both runs, naming a query and both
+    values, before it plots that AP?"""
+    wrong_ap.require_success()
+    warnings = "".join(output.text for output in wrong_ap.cell("part6-ap").outputs if output.get("name") == "stderr")
+    found = re.findall(
+        r"WARNING: your AP differs from ir_measures' on (\d+) of 225 queries of (tfidf|bm25) "
+        r"\(query (\d+): yours ([\d.]+), ir_measures ([\d.]+)\)\. The plot and the comparison below use your AP",
+        warnings,
+    )
+    assert [system for _, system, *_ in found] == ["tfidf", "bm25"], warnings
+    for count, _, _, yours, theirs in found:
+        assert 0 < int(count) <= 225 and float(yours) > float(theirs), warnings
+    assert "fix average_precision (Part III) or evaluate (Part V) first" in warnings
+    assert "DIFFERENT" in wrong_ap.text("cranfield-own")
+
+
+def test_failing_checks_show_only_their_message(wrong_ap):
+    """Does a failing grader.check show each failed case's own message, without otter's "Error at line"
+    and the test file's source line?"""
+    wrong_ap.require_success()
+    cell = wrong_ap.cell("check-q3")
+    outputs = [output for output in cell.outputs if output.output_type == "execute_result"]
+    text, html = outputs[0].data["text/plain"], outputs[0].data["text/html"]
+    assert "Error at line" not in text and "raise " not in text and "Error at line" not in html, text
+    failed = re.findall(r"❌ Test case failed\n\s*(.*)\n", text + "\n")
+    assert failed, text
+    for message in failed:
+        assert message.startswith("average_precision(") and " returned " in message and "Hint: AP " in message, text
+    assert "q1 results: All test cases passed!" in wrong_ap.text("check-q1")
 
 
 def test_writes_only_the_two_run_files(solved):

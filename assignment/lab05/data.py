@@ -3,7 +3,8 @@
 Everything here loads Cranfield with ``ir_datasets.load("cranfield")``. Offline, ir_datasets
 reads its cache, ``$IR_DATASETS_HOME/cranfield/{docs,queries,qrels}.txt`` (the home defaults
 to ``~/.ir_datasets``), which are exactly the collection files ``cran.all.1400``, ``cran.qry``
-and ``cranqrel``. If you have those three files in a folder, seed the cache once with::
+and ``cranqrel``. If you have those three files in a folder (the handout's ``cranfield/``
+folder, when your instructor included one), seed the cache once with::
 
     python -m lab05.data seed FOLDER
 
@@ -84,10 +85,11 @@ def load_cranfield():
             detail = f"{type(error).__name__}: {error}"
             raise CranfieldUnavailable(
                 f"Cranfield is not in ir_datasets' cache ({cache_dir()}) and could not be "
-                f"downloaded ({detail[:120]}{'...' if len(detail) > 120 else ''}). Fix: get the files "
-                f"{', '.join(CRANFIELD_FILES)} (from your course page) into a folder and run "
-                "`python -m lab05.data seed FOLDER`, or set IR_DATASETS_HOME to a cache that "
-                "holds them."
+                f"downloaded ({detail[:120]}{'...' if len(detail) > 120 else ''}). Fix: in the "
+                "handout's folder run `python -m lab05.data seed cranfield` if it has a cranfield/ "
+                f"folder; otherwise get the files {', '.join(CRANFIELD_FILES)} (from your course page) "
+                "into a folder and run `python -m lab05.data seed FOLDER`, or set IR_DATASETS_HOME to a "
+                "cache that holds them."
             ) from None
     return dataset
 

@@ -27,6 +27,7 @@ from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
 
 MAX_FILE = 1 << 20  # bytes of one graded file
 MAX_MEMBERS = 10000  # entries of a zip that are looked at
+MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of a zip's directory that are read (1 KiB an entry)
 MAX_DEPTH = 3  # folders below the submission's root that are searched
 
 
@@ -102,9 +103,10 @@ def _read_folder(root: Path, staged: Staged) -> None:
             _check_text(graded, handle.read(MAX_FILE + 1), staged)
 
 
-def zip_entries(path: Path) -> int | None:
-    """How many entries a zip says it holds, read from its end record alone (before Python's
-    zipfile reads the whole directory, whatever its size); None when there is no such record."""
+def zip_directory(path: Path) -> tuple[int, int] | None:
+    """``(entries, bytes)`` of a zip's directory as its end record says, read from the end alone
+    (before Python's zipfile reads the whole directory, whatever its size); None when there is
+    no such record. Tools without ZIP64 write the count modulo 65,536: it may understate."""
     with open(path, "rb") as handle:
         handle.seek(0, os.SEEK_END)
         size = handle.tell()
@@ -114,24 +116,40 @@ def zip_entries(path: Path) -> int | None:
     if end < 0 or end + 22 > len(tail):
         return None
     count = int.from_bytes(tail[end + 10 : end + 12], "little")
-    locator = tail.rfind(b"PK\x06\x07", 0, end)  # ZIP64: the count is in the ZIP64 end record
-    if count == 0xFFFF and locator >= 0:
+    length = int.from_bytes(tail[end + 12 : end + 16], "little")
+    locator = tail.rfind(b"PK\x06\x07", 0, end)  # ZIP64: the figures are in the ZIP64 end record
+    if (count == 0xFFFF or length == 0xFFFFFFFF) and locator >= 0:
         record = tail.rfind(b"PK\x06\x06", 0, locator)
-        if record >= 0 and record + 40 <= len(tail):
+        if record >= 0 and record + 48 <= len(tail):
             count = int.from_bytes(tail[record + 32 : record + 40], "little")
-    return count
+            length = int.from_bytes(tail[record + 40 : record + 48], "little")
+    return count, length
+
+
+def _too_many(what: str) -> str:
+    return (
+        f"{what}, so it was not searched for your files: zip only lab05/metrics.py and lab05/runs.py (not a "
+        "virtual environment or the whole project), or submit the two files themselves"
+    )
 
 
 def _read_zip(path: Path, staged: Staged) -> None:
     try:
-        entries = zip_entries(path)
+        directory = zip_directory(path)
     except OSError as error:
         staged.problems.append(f"{path.name} cannot be read ({error.strerror}): zip the two files again")
         return
-    if entries is not None and entries > MAX_MEMBERS:
+    if directory is not None and directory[0] > MAX_MEMBERS:
         staged.problems.append(
-            f"{path.name} holds {entries} entries, more than the {MAX_MEMBERS} the grader reads: zip only "
-            "lab05/metrics.py and lab05/runs.py (not a virtual environment or the whole project)"
+            _too_many(f"{path.name} holds {directory[0]} entries, more than the {MAX_MEMBERS} the grader reads")
+        )
+        return
+    if directory is not None and directory[1] > MAX_DIRECTORY:  # a count that understates, or huge names
+        staged.problems.append(
+            _too_many(
+                f"{path.name}'s list of entries takes {directory[1] / (1 << 20):.0f} MiB: more entries than the "
+                f"{MAX_MEMBERS} the grader reads"
+            )
         )
         return
     try:
@@ -140,7 +158,12 @@ def _read_zip(path: Path, staged: Staged) -> None:
         staged.problems.append(f"{path.name} is not a readable zip file ({error}): zip the two files again")
         return
     with archive:
-        members = archive.infolist()[:MAX_MEMBERS]
+        members = archive.infolist()
+        if len(members) > MAX_MEMBERS:  # the end record's count understated them
+            staged.problems.append(
+                _too_many(f"{path.name} holds {len(members)} entries, more than the {MAX_MEMBERS} the grader reads")
+            )
+            return
         usable = {}
         for member in members:
             name = member.filename.replace("\\", "/")

@@ -88,8 +88,12 @@ def test_handout_installs_from_its_requirements(cranfield, scratch, version):
     """In a fresh virtual environment, does `pip install -r requirements.txt` give the pinned versions,
     and do the public checks, otter, Cranfield, the given search and ir_measures work there?"""
     python = sys.executable if version == f"{sys.version_info.major}.{sys.version_info.minor}" else _python(version)
-    if python is None:
-        pytest.skip(f"no Python {version} on this machine (python{version} on PATH, or pyenv's)")
+    if python is None:  # this project's machines have it (pyenv): its absence is a failure, not a pass
+        pytest.fail(
+            f"no Python {version} on this machine (python{version} on PATH, or pyenv's): install it "
+            f"(e.g. `pyenv install {version}`) to prove the handout installs on Gradescope's Python",
+            pytrace=False,
+        )
     with zipfile.ZipFile(handout.build(scratch / "handout.zip")) as archive:
         archive.extractall(scratch)
     folder = scratch / "lab05-handout"

@@ -53,6 +53,10 @@ class ScriptedChild:
     def watch(self, pid):
         self.watched.append(pid)
 
+    def waited(self):
+        """Time waiting for a CPU: a machine with no other load."""
+        return 0.0
+
 
 def read(events, mode=Mode.UID, skip=(), skip_files=(), start=0, child=None):
     result = SandboxResult(outcomes=[None] * len(CALLS))
@@ -262,3 +266,38 @@ def test_loop_stops_a_function_whose_time_budget_is_spent():
     assert result.outcomes[0].status == OutcomeStatus.TIMEOUT
     assert result.outcomes[1].status == OutcomeStatus.NOT_RUN and "time budget" in result.outcomes[1].detail
     assert result.outcomes[2].status == OutcomeStatus.VALUE
+
+
+@dataclass
+class LoadedChild(ScriptedChild):
+    """A child whose every message takes ``seconds``, of which ``waiting`` waiting for a CPU (the
+    machine's other load)."""
+
+    seconds: float = 0.05
+    waiting: float = 0.0
+    clock: float = 0.0
+
+    def messages(self, deadline_of, line_limit):
+        import time
+
+        for event in self.events:
+            deadline_of(), line_limit()
+            time.sleep(self.seconds)
+            self.clock += self.waiting
+            yield event
+
+    def waited(self):
+        return self.clock
+
+
+@pytest.mark.parametrize(
+    ("waiting", "charged"), [(0.0, (0.1, 0.2)), (0.05, (0.0, 0.02))], ids=["its-own-time", "the-machine-s-load"]
+)
+def test_reader_charges_a_budget_the_call_s_time_not_the_machine_s_load(waiting, charged):
+    """Is a function's time budget charged the time its calls took, less what they waited for a
+    CPU: a busy machine costs an honest submission nothing, slow code still pays?"""
+    events = imported("metrics.py", "runs.py") + answers(0, 1, 2, 3, 4) + [("message", {"done": True})]
+    reader, _, ending = read(events, child=LoadedChild(events, waiting=waiting))
+    assert ending == "done"
+    low, high = charged
+    assert low <= reader.spent["alpha"] <= high, reader.spent

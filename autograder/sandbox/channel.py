@@ -91,11 +91,13 @@ class Reader:
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False
+        self.loaded = 0.0  # what the call under way when the child stopped waited for a CPU
         self.duplicate: int | None = None  # a call whose answer came twice
         self.imported = 0  # graded files this child has imported (or failed to)
         self.importing: str | None = None  # the graded file being imported
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
+        self.last_waited: float | None = None  # the child's time waiting for a CPU, at its last message
         self.started = False
 
     def ready(self) -> bool:
@@ -134,10 +136,13 @@ class Reader:
             under_way = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
             return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
 
+        self.last_waited = child.waited()
         for event in child.messages(deadline_of, line_limit):
             if event[0] != "message":
+                self.loaded = self._load(child)  # what the call under way waited for a CPU
                 return event[0] if event[0] != "garbage" else "garbage"
             message = event[1]
+            loaded = self._load(child)
             previous, self.last_message = self.last_message, time.monotonic()
             self.seen += 1
             if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
@@ -183,7 +188,7 @@ class Reader:
                     outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds)
                 self.result.outcomes[self.next_index] = outcome
                 function = self.calls[self.next_index]["fn"]
-                self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - previous)
+                self.spent[function] = self.spent.get(function, 0.0) + max(self.last_message - previous - loaded, 0.0)
                 self.next_index = self._next(self.next_index + 1)
             elif message.get("done") is True:
                 return "done" if self.next_index >= len(self.calls) else "garbage"
@@ -218,8 +223,18 @@ class Reader:
             return None
         self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
         function = self.calls[self.next_index]["fn"]
-        self.spent[function] = self.spent.get(function, 0.0) + (time.monotonic() - self.last_message)
+        charged = max(time.monotonic() - self.last_message - self.loaded, 0.0)
+        self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
+
+    def _load(self, child) -> float:
+        """Seconds the child waited for a CPU since its last message (0 where unknown): a
+        function's time budget counts the time its calls took, less what the machine's load
+        took, so a busy machine costs an honest submission nothing."""
+        previous, self.last_waited = self.last_waited, child.waited()
+        if previous is None or self.last_waited is None:
+            return 0.0
+        return max(self.last_waited - previous, 0.0)
 
 
 def _error(error) -> dict | None:

@@ -61,6 +61,7 @@ class ChildProcess:
             pass
         self.channel, self.buffer, self.received = read_end, bytearray(), received
         self.jail_pid: int | None = None  # a pidfd on the jail's PID 1, once reported
+        self.calls_pid = self.process.pid  # the process that runs the calls (in a jail: its PID 1)
         self.selector = selectors.DefaultSelector()
         self.selector.register(read_end, selectors.EVENT_READ, "channel")
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
@@ -151,8 +152,19 @@ class ChildProcess:
         if self.jail_pid is None and pid > 1:
             try:
                 self.jail_pid = os.pidfd_open(pid)
+                self.calls_pid = pid
             except OSError:
                 pass
+
+    def waited(self) -> float | None:
+        """Seconds the process running the calls has spent ready to run but waiting for a CPU
+        (the kernel's scheduler statistics; None where the kernel keeps none): time the machine's
+        load took, which no time budget of the submission is charged."""
+        try:
+            with open(f"/proc/{self.calls_pid}/schedstat", "rb") as stats:
+                return int(stats.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
 
     def kill(self, isolation: Isolation, uid: int | None) -> str:
         """Kill the child and all it started; returns how it ended."""

@@ -105,3 +105,50 @@ def test_ctrl_c_stops_a_batch_at_once_and_keeps_what_is_done(tmp_path, cranfield
     done = assert_kept_whole(out, 6)
     again = _autograder(*command[3:])
     assert again.returncode == 0 and f"graded {6 - done}, skipped {done}" in again.stdout, again.stderr[-2000:]
+
+
+STALLED_WORKER = """
+import concurrent.futures, multiprocessing, multiprocessing.connection as connection, os, time
+from autograder.local import batch
+
+def work(index):
+    if index == 0:  # sends part of its large result, then is killed mid-send
+        send = connection.Connection._send
+        def stalled(self, buffer, write=os.write):
+            send(self, bytes(buffer)[:100000])
+            time.sleep(3600)
+        connection.Connection._send = stalled
+    return b"x" * 500000
+
+if __name__ == "__main__":
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(work, index) for index in range(5)]
+        time.sleep(1.5)
+        batch._stop(pool)
+    print("stopped", flush=True)
+"""
+
+
+def test_a_pool_stopped_while_a_worker_sends_its_result_lets_the_grader_exit(tmp_path):
+    """When Ctrl-C stops a batch while a worker is half-way through sending a large result, does
+    the grader still exit (not wait for ever on the rest of that result)?"""
+    script = tmp_path / "stalled.py"
+    script.write_text(STALLED_WORKER)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "stopped" in done.stdout, done.stderr[-2000:]
+
+
+def test_ctrl_c_while_a_submission_is_written_waits_for_its_last_file():
+    """Does a Ctrl-C that arrives while a submission's files are written let the writing finish
+    (a folder without grade.json would be half replaced), then interrupt?"""
+    import os
+    import signal
+
+    from autograder.local import batch
+
+    written = []
+    with pytest.raises(KeyboardInterrupt), batch._uninterrupted():
+        os.kill(os.getpid(), signal.SIGINT)
+        written.append("grade.json")
+    assert written == ["grade.json"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

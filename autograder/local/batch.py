@@ -12,10 +12,13 @@ regrades), and a submission whose files, rubric or reference changed is graded a
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -155,6 +158,10 @@ def grade_batch(
         bar = _Progress(len(todo)) if progress else None
 
         def record(result):
+            with _uninterrupted():  # a folder without grade.json would be graded again, half replaced
+                _record(result)
+
+        def _record(result):
             try:
                 write_result(out, result, titles)
             except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
@@ -223,15 +230,39 @@ def grade_batch(
     return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out, similar)
 
 
+@contextlib.contextmanager
+def _uninterrupted():
+    """Ctrl-C waits until the block ends (a submission's four files written), then interrupts."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    interrupted: list = []
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
 def _stop(pool) -> None:
     """End a pool at once: its queued submissions cancelled, its workers killed (what they were
     grading has no result yet, so the next run grades it; their children die with them and the
     next run sweeps their sandbox uids). Without it, leaving the pool waits for every queued
     submission to be graded, and thrown away."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.kill()
+    # a worker killed while sending its result (hundreds of KB: several pipe buffers) would leave
+    # the pool's thread reading the rest for ever, since this process holds the pipe's writing end
+    # too, and Python's exit joins that thread: closed here, the read ends once the workers are
+    # gone, and the thread marks the pool broken and ends
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+import attacks
 import subs
 
 MEASURE = """
@@ -40,24 +41,7 @@ WORST = {
         "    open(path, 'w').write('a\\n' * (8 << 20))\n"
     },
     "a 4 MiB run file of valid-looking rows for every scenario": {"runs.py": ROWS},
-    "1 MiB answers from every metric": {
-        "metrics.py": '_BIG = ["x" * 1900] * 500\n'
-        + "".join(
-            f"def {name}(*args, **kwargs):\n    return _BIG\n"
-            for name in (
-                "confusion_matrix",
-                "accuracy",
-                "precision_at_k",
-                "recall_at_k",
-                "reciprocal_rank",
-                "average_precision",
-                "dcg_at_k",
-                "ndcg_at_k",
-                "evaluate",
-                "largest_differences",
-            )
-        )
-    },
+    "1 MiB answers from every metric": {"metrics.py": attacks.HUGE_ANSWERS},
     "20 MB printed at import": {
         "metrics.py": "import sys\nsys.stdout.write('x' * 20_000_000)\n" + subs.SOLUTION["metrics.py"]
     },

@@ -61,7 +61,7 @@ class ChildProcess:
             pass
         self.channel, self.buffer, self.received = read_end, bytearray(), received
         self.jail_pid: int | None = None  # a pidfd on the jail's PID 1, once reported
-        self.calls_pid = self.process.pid  # the process that runs the calls (in a jail: its PID 1)
+        self.stats = _schedstat(self.process.pid)  # of the process running the calls (in a jail: its PID 1)
         self.selector = selectors.DefaultSelector()
         self.selector.register(read_end, selectors.EVENT_READ, "channel")
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
@@ -152,17 +152,20 @@ class ChildProcess:
         if self.jail_pid is None and pid > 1:
             try:
                 self.jail_pid = os.pidfd_open(pid)
-                self.calls_pid = pid
+                _close(self.stats)
+                self.stats = _schedstat(pid)
             except OSError:
                 pass
 
     def waited(self) -> float | None:
         """Seconds the process running the calls has spent ready to run but waiting for a CPU
         (the kernel's scheduler statistics; None where the kernel keeps none): time the machine's
-        load took, which no time budget of the submission is charged."""
+        load took, which no time budget of the submission is charged. Read once per message: the
+        file stays open and is read again from its start."""
+        if self.stats is None:
+            return None
         try:
-            with open(f"/proc/{self.calls_pid}/schedstat", "rb") as stats:
-                return int(stats.read().split()[1]) / 1e9
+            return int(os.pread(self.stats, 128, 0).split()[1]) / 1e9
         except (OSError, ValueError, IndexError):
             return None
 
@@ -191,8 +194,23 @@ class ChildProcess:
             self.selector.unregister(key.fileobj)
         self.selector.close()
         os.close(self.channel)
+        _close(self.stats)
+        self.stats = None
         self.stdout.close()
         self.stderr.close()
         if code < 0:
             return f"killed by signal {signal.Signals(-code).name}"
         return f"exit status {code}"
+
+
+def _schedstat(pid: int) -> int | None:
+    """A descriptor of ``/proc/PID/schedstat`` (None where the kernel has no such file)."""
+    try:
+        return os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _close(descriptor: int | None) -> None:
+    if descriptor is not None:
+        os.close(descriptor)

@@ -8,6 +8,7 @@ port of a listener the test opens on 127.0.0.1 before building.
 
 from __future__ import annotations
 
+import textwrap
 import zipfile
 
 import subs
@@ -207,3 +208,56 @@ def prints(folder):
 def named_like_the_report(folder):
     """A submission whose folder is named index.html (the class report must still be written)."""
     return subs.write(folder.parent / "index.html", {})
+
+
+SPIN = """
+import hashlib as _hashlib, os as _os, threading as _threading
+_BLOCK = b"x" * (1 << 22)
+
+def _spin():
+    while True:
+        _hashlib.sha256(_BLOCK).digest()  # hashing releases the GIL: every thread keeps a CPU busy
+
+_SPINNING = []
+"""
+
+
+def thread_spinners(folder):
+    """reciprocal_rank starts 15 threads that keep the CPUs busy, then does a little work per call:
+    the call itself mostly waits for a CPU, which the time budget does not charge; the CPU time of
+    the child's threads must be charged instead, so the function runs out of its budget soon."""
+    source = subs.with_function(
+        "metrics.py",
+        SPIN
+        + textwrap.dedent("""
+        _reference_rr = reciprocal_rank
+        def reciprocal_rank(ranking, judgments, rel=1):
+            while len(_SPINNING) < 15:
+                _SPINNING.append(_threading.Thread(target=_spin, daemon=True))
+                _SPINNING[-1].start()
+            for _ in range(8):
+                _hashlib.sha256(_BLOCK).digest()
+            return _reference_rr(ranking, judgments, rel)
+        """),
+    )
+    return subs.write(folder, {"metrics.py": source})
+
+
+def process_spinners(folder):
+    """average_precision forks 15 processes that keep the CPUs busy (their CPU time is not the
+    child's own): the seccomp filter refuses every new process."""
+    source = subs.with_function(
+        "metrics.py",
+        SPIN
+        + textwrap.dedent("""
+        _reference_ap = average_precision
+        def average_precision(ranking, judgments, rel=1):
+            while len(_SPINNING) < 15:
+                pid = _os.fork()
+                if pid == 0:
+                    _spin()
+                _SPINNING.append(pid)
+            return _reference_ap(ranking, judgments, rel)
+        """),
+    )
+    return subs.write(folder, {"metrics.py": source})

@@ -4,30 +4,36 @@ loop (restarts, strikes, time budgets, files that did not import)."""
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass, field
 
 import pytest
 
 from autograder.sandbox import runner
 from autograder.sandbox.channel import MAX_BANNED, STRIKES, OutcomeStatus, Reader, SandboxResult
-from autograder.sandbox.settings import Isolation, Limits, Mode
+from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 LIMITS = Limits(call_seconds=1, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
 CALLS = [
-    {"fn": "alpha", "file": "metrics.py"},
-    {"fn": "alpha", "file": "metrics.py"},
-    {"fn": "beta", "file": "metrics.py"},
-    {"fn": "beta", "file": "metrics.py"},
-    {"fn": "write_run", "file": "runs.py"},
+    Call("alpha", "metrics.py"),
+    Call("alpha", "metrics.py"),
+    Call("beta", "metrics.py"),
+    Call("beta", "metrics.py"),
+    Call("write_run", "runs.py"),
 ]
 
 
+def payload(index):
+    return index.to_bytes(4, "big")
+
+
 def imported(*names, error=None):
+    """The imports of ``names``, then "ready" (the child waits for its first call)."""
     events = []
     for name in names:
         events.append(("message", {"importing": name}))
         events.append(("message", {"imported": name, **({"error": error} if error and name == "metrics.py" else {})}))
-    return events
+    return events + [("message", {"ready": True})]
 
 
 def answers(*indexes):
@@ -36,11 +42,25 @@ def answers(*indexes):
 
 @dataclass
 class ScriptedChild:
-    """A child that sends exactly ``events`` (channel messages, then how it ended)."""
+    """A child that sends exactly ``events`` (channel messages, then how it ended), and records the
+    calls the reader sends it (their indexes; None for the end)."""
 
     events: list
     pid_parent: bool = True
     watched: list = field(default_factory=list)
+    sent: list = field(default_factory=list)
+    ended_by: int | None = None  # the signal that ended it (None: it exited)
+    cpu_used: float = 0.0
+
+    def send(self, data):
+        self.sent.append(None if data is None else int.from_bytes(data[:4], "big"))
+
+    def drain(self):
+        pass
+
+    def cpu(self):
+        """CPU time used: none beyond what the reader measures by the clock."""
+        return 0.0
 
     def messages(self, deadline_of, line_limit):
         for event in self.events:
@@ -91,7 +111,8 @@ READER_CASES = [
     ),
     (
         "dies-importing-runs",
-        imported("metrics.py") + [("message", {"importing": "runs.py"}), ("eof",)],
+        [("message", {"importing": "metrics.py"}), ("message", {"imported": "metrics.py"})]
+        + [("message", {"importing": "runs.py"}), ("eof",)],
         "eof",
         {},
         "runs.py",
@@ -104,6 +125,13 @@ READER_CASES = [
         "garbage",
         {1: "crash"},
         1,
+    ),
+    (
+        "answer-before-its-call-was-sent",
+        [("message", {"importing": "metrics.py"}), ("message", {"imported": "metrics.py"})] + answers(0),
+        "garbage",
+        {0: "crash"},
+        0,
     ),
     ("garbage-line", imported("metrics.py", "runs.py") + [("garbage", b"{not json")], "garbage", {0: "crash"}, 0),
     ("jail-pid-in-uid-mode", [("message", {"jail_pid": 4242})], "garbage", {}, 0),
@@ -158,6 +186,35 @@ def test_reader_accepts_the_jail_pid_only_first_and_from_its_launcher():
     assert read(None, mode=Mode.JAIL, child=late)[2] == "garbage"
 
 
+def test_reader_sends_each_call_when_it_is_to_run_and_never_before():
+    """Does the child get no call before it says it is ready, then each call only once the previous
+    one is answered, skipping the calls that will not run, and then the end?"""
+    events = imported("metrics.py", "runs.py") + answers(0, 1, 4) + [("message", {"done": True})]
+    child = ScriptedChild(events)
+    sent_at: list = []
+
+    def watch():  # the calls sent by the time each event is read
+        for event in events:
+            sent_at.append(list(child.sent))
+            yield event
+
+    child.messages = lambda deadline_of, line_limit: watch()  # type: ignore[method-assign]
+    result = SandboxResult(outcomes=[None] * len(CALLS))
+    reader = Reader(
+        CALLS,
+        0,
+        {"beta"},
+        set(),
+        result,
+        {},
+        Mode.UID,
+        lambda c, index: c.send(None if index is None else payload(index)),
+    )
+    assert reader.read(child, LIMITS, deadline=float("inf")) == "done"
+    assert sent_at[:5] == [[], [], [], [], []]  # the imports and "ready": nothing sent yet
+    assert child.sent == [0, 1, 4, None]  # beta's calls skipped, the end last
+
+
 def test_reader_keeps_a_bounded_record_of_banned_imports():
     """Is every banned import attributed to what was running, and are at most MAX_BANNED kept?"""
     tries = [("message", {"banned_import": f"ir_measures.m{n}"}) for n in range(MAX_BANNED + 5)]
@@ -172,15 +229,15 @@ def test_reader_keeps_a_bounded_record_of_banned_imports():
 
 
 class Script:
-    """Fake children for ``runner.run``: each plays the calls from where the loop restarts it, as
-    ``behaviour[index]`` says (``ok``, ``hang`` or ``crash``); an import listed in ``imports`` ends
-    the child while importing."""
+    """Fake children for ``runner.run``: each imports its file, says it is ready, then answers the
+    calls the loop sends it as ``behaviour[index]`` says (``ok``, ``hang`` or ``crash``); an
+    import listed in ``imports`` ends the child while importing."""
 
     def __init__(self, behaviour: dict, imports: dict | None = None):
         self.behaviour, self.imports, self.started, self.configs = behaviour, imports or {}, [], []
+        self.killed: dict = {}  # call index or file -> times it was killed from outside
 
     def __call__(self, isolation, config, env, work, output, received):
-        self.started.append(config["start"])
         self.configs.append(config)
         events = []
         for name in ("metrics.py", "runs.py"):
@@ -188,24 +245,50 @@ class Script:
                 continue
             events.append(("message", {"importing": name}))
             if self.imports.get(name) == "crash":
-                return Fake(events + [("eof",)])
+                return Fake(events + [("eof",)], script=self)
+            if self._outside(name, self.imports.get(name)):
+                return Fake(events + [("eof",)], script=self, ended_by=signal.SIGKILL)
             events.append(("message", {"imported": name}))
-        for index in range(config["start"], len(CALLS)):
-            call = CALLS[index]
-            if call["fn"] in config["skip"] or call["file"] in config["skip_files"]:
-                continue
-            what = self.behaviour.get(index, "ok")
-            if what == "hang":
-                return Fake(events + [("timeout",)])
-            if what == "crash":
-                return Fake(events + [("eof",)])
-            events += answers(index)
-        return Fake(events + [("message", {"done": True})])
+        return Fake(events + [("message", {"ready": True})], script=self)
+
+    def _outside(self, what, behaviour) -> bool:
+        """Is ``what`` killed from outside this time (``killed-once``: the first time only)?"""
+        if behaviour not in ("killed-once", "killed-always"):
+            return False
+        self.killed[what] = self.killed.get(what, 0) + 1
+        return behaviour == "killed-always" or self.killed[what] == 1
 
 
 @dataclass
 class Fake(ScriptedChild):
     received: int = 0
+    script: Script | None = None
+
+    def messages(self, deadline_of, line_limit):
+        for event in self.events:
+            deadline_of(), line_limit()
+            yield event
+        if not self.events or self.events[-1] != ("message", {"ready": True}):
+            return
+        answered = 0
+        while answered < len(self.sent):
+            index = self.sent[answered]
+            answered += 1
+            if index is None:
+                yield ("message", {"done": True})
+                return
+            if answered == 1 and self.script is not None:
+                self.script.started.append(index)
+            what = self.script.behaviour.get(index, "ok") if self.script else "ok"
+            deadline_of(), line_limit()
+            if self.script is not None and self.script._outside(index, what):
+                self.ended_by = signal.SIGKILL
+                yield ("eof",)
+                return
+            if what in ("hang", "crash"):
+                yield ("timeout",) if what == "hang" else ("eof",)
+                return
+            yield answers(index)[0]
 
     def kill(self, isolation, uid):
         return "exit status 1"
@@ -213,7 +296,7 @@ class Fake(ScriptedChild):
 
 def loop(script: Script):
     isolation = Isolation(Mode.NONE, "python3")
-    return runner.run(None, [], CALLS, LIMITS, isolation, start_child=script)
+    return runner.run(None, CALLS, payload, LIMITS, isolation, start_child=script)
 
 
 def statuses(result):
@@ -262,7 +345,7 @@ def test_loop_stops_a_function_whose_time_budget_is_spent():
     """When a function's calls have used its time budget, are its other calls not run, saying why?"""
     limits = Limits(call_seconds=1, submission_seconds=1.5, memory_mb=256, output_kb=4, functions=3)
     script = Script({0: "hang"})
-    result = runner.run(None, [], CALLS, limits, Isolation(Mode.NONE, "python3"), start_child=script)
+    result = runner.run(None, CALLS, payload, limits, Isolation(Mode.NONE, "python3"), start_child=script)
     assert result.outcomes[0].status == OutcomeStatus.TIMEOUT
     assert result.outcomes[1].status == OutcomeStatus.NOT_RUN and "time budget" in result.outcomes[1].detail
     assert result.outcomes[2].status == OutcomeStatus.VALUE
@@ -301,3 +384,43 @@ def test_reader_charges_a_budget_the_call_s_time_not_the_machine_s_load(waiting,
     assert ending == "done"
     low, high = charged
     assert low <= reader.spent["alpha"] <= high, reader.spent
+
+
+def test_a_call_killed_from_outside_runs_again_in_a_fresh_child():
+    """When another process kills the child during a call (a signal the submission cannot send and
+    no limit of its own sent), does that call run again, and count as no crash of the function?"""
+    script = Script({1: "killed-once"})
+    result = loop(script)
+    assert statuses(result) == ["value"] * 5 and result.disturbed == []
+    assert script.killed == {1: 2} and script.started == [0, 1, 4]  # run twice, killed once
+
+
+def test_an_import_killed_from_outside_is_imported_again():
+    """Is an import killed from outside tried again, its file's calls all run?"""
+    result = loop(Script({}, imports={"runs.py": "killed-once"}))
+    assert statuses(result) == ["value"] * 5 and result.imports["runs.py"].status == OutcomeStatus.OK
+
+
+def test_a_call_killed_from_outside_twice_says_the_grader_was_disturbed():
+    """Killed from outside again, is the call a crash that says the grader was disturbed (for the
+    result not to be kept as final), the function's other calls still run?"""
+    result = loop(Script({2: "killed-always"}))
+    assert statuses(result) == ["value", "value", "crash", "value", "value"]
+    assert "disturbed" in result.outcomes[2].detail and len(result.disturbed) == 1
+
+
+def test_a_crash_of_its_own_is_not_taken_for_a_kill_from_outside():
+    """A child that ends of a signal its own limit sent (SIGKILL at the CPU limit: its CPU time
+    says so) or of an exit of its own: charged to the call, never run again?"""
+    from autograder.sandbox.runner import _from_outside
+
+    at_limit = Fake([], ended_by=signal.SIGKILL, cpu_used=LIMITS.cpu_seconds())
+    exited = Fake([], ended_by=None)
+    segfault = Fake([], ended_by=signal.SIGSEGV)
+    outside = Fake([], ended_by=signal.SIGKILL, cpu_used=0.5)
+    assert [_from_outside(child, LIMITS) for child in (at_limit, exited, segfault, outside)] == [
+        False,
+        False,
+        False,
+        True,
+    ]

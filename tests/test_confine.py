@@ -17,7 +17,7 @@ from autograder.sandbox.child import confine
 CHILD = paths.PACKAGE / "sandbox" / "child"
 
 TRY = r"""
-import base64, json, os, socket, subprocess, sys, threading
+import base64, json, os, signal, socket, subprocess, sys, threading
 sys.path.insert(0, sys.argv[1])
 import confine
 confine.no_new_privs()
@@ -40,7 +40,18 @@ except OSError as error:
     found["socketpair"] = error.errno
 found["thread"] = "allowed"
 threading.Thread(target=lambda: None).start()
-found["subprocess"] = subprocess.run([sys.executable, "-c", "print(1)"], capture_output=True).stdout.decode().strip()
+run = lambda: subprocess.run([sys.executable, "-c", "print(1)"], capture_output=True).stdout.decode().strip()
+for name, start in (
+    ("subprocess", run),
+    ("fork", lambda: "allowed" if os.fork() else os._exit(0)),
+    ("nice", lambda: os.nice(1) and "allowed"),
+    ("sigterm", lambda: (signal.signal(15, signal.SIG_IGN), os.kill(os.getpid(), 15), "allowed")[2]),
+    ("sigusr1", lambda: signal.signal(10, lambda *_: None) and os.kill(os.getpid(), 10) or "allowed"),
+):
+    try:
+        found[name] = start()
+    except OSError as error:
+        found[name] = error.errno
 for path in setup.get("probe", []):
     try:
         open(path, "rb").close()
@@ -59,17 +70,21 @@ def _try(setup: dict) -> dict:
     return json.loads(done.stdout)
 
 
-def test_seccomp_filter_refuses_every_socket_but_pairs():
-    """With the grader's filter, is every socket refused (EACCES) while socketpairs, threads and
-    subprocesses still work?"""
+def test_seccomp_filter_refuses_every_socket_but_pairs_and_every_new_process():
+    """With the grader's filter, is every socket refused (EACCES), and every new process and a lower
+    priority (EPERM), while socketpairs and threads still work?"""
     found = _try({"seccomp": base64.b64encode(filters.child_filter()).decode()})
     assert found["AF_INET"] == found["AF_INET6"] == found["AF_UNIX"] == 13
-    assert found["socketpair"] == "allowed" and found["thread"] == "allowed" and found["subprocess"] == "1"
+    assert found["subprocess"] == found["fork"] == found["nice"] == found["sigterm"] == 1
+    assert found["socketpair"] == found["thread"] == found["sigusr1"] == "allowed"
 
 
-def test_without_the_filter_sockets_open():
-    """Does the same probe see sockets open without the filter (so the test above can fail)?"""
-    assert _try({})["AF_INET"] == "allowed"
+def test_without_the_filter_sockets_and_processes_open():
+    """Does the same probe see sockets, processes and priorities allowed without the filter (so the
+    test above can fail)?"""
+    found = _try({})
+    assert found["AF_INET"] == "allowed" and found["subprocess"] == "1" and found["fork"] == "allowed"
+    assert found["nice"] == found["sigterm"] == "allowed"
 
 
 @pytest.mark.skipif(confine.landlock_abi() < 1, reason="this kernel has no Landlock")

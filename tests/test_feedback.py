@@ -199,7 +199,7 @@ def _result(note: str = "") -> SubmissionResult:
     """A partly done submission: dcg_at_k a stub, precision_at_k wrong (a public, a hidden and a
     random case), recall_at_k right, and optionally the library rule on every check."""
     stub = [
-        case(S.ERROR, NOT_IMPLEMENTED, message=STUB_MESSAGE, traceback=STUB_TRACEBACK, call=f"dcg_at_k({i})")
+        case(S.ERROR, NOT_IMPLEMENTED, i == 0, message=STUB_MESSAGE, traceback=STUB_TRACEBACK, call=f"dcg_at_k({i})")
         for i in range(20)
     ]
     stub.append(case(S.FAIL, NOT_IMPLEMENTED, description="k=0: ValueError", traceback=STUB_TRACEBACK))
@@ -212,7 +212,7 @@ def _result(note: str = "") -> SubmissionResult:
         actual=0.875,
         hint="P@10 divides by k",
     )
-    hidden = case(S.FAIL, description="ranking shorter than k (k=5)", expected=HIDDEN, actual=0.4, message="x")
+    hidden = case(S.FAIL, description="ranking shorter than k (k=5)", expected=HIDDEN, actual=0.4, message="x 0.4")
     random_call = "precision_at_k(['d03', 'd11', 'd07'], {'d07': 4, 'd11': 0}, k=20, rel=3)"
     random = case(S.FAIL, public=True, call=random_call, expected=0.05, actual=0.333333, message="returned")
     diagnosis = Diagnosis("p-len", "precision_at_k", "P@k divided by the ranking's length", "Divide by k.", "Part II")
@@ -261,16 +261,17 @@ def test_library_use_is_one_banner(name):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_cases_show_each_value_once_and_hidden_ones_the_students_own(name):
+def test_cases_show_each_value_once_and_hidden_ones_only_what_was_tested(name):
     """Does a public case show its call, expected and actual value once each (not again in a
     "returned..., expected..." message), a random case its whole call and both values, and a
-    hidden case the student's own value and never the expected one?"""
+    hidden case what was tested and that it was wrong, never a value (the expected one, or the
+    student's own, which could carry the hidden inputs)?"""
     page = PAGES[name](_result()).replace("&#x27;", "'")
     assert "precision_at_k(['D1', 'D2'], {'D1': 1}, k=10)" in page and "returned 0.875" not in page
     assert page.count("0.125") == 1 and page.count("0.875") == 1
     assert "precision_at_k(['d03', 'd11', 'd07'], {'d07': 4, 'd11': 0}, k=20, rel=3)" in page
     assert "0.05" in page and "0.333333" in page
-    assert "ranking shorter than k (k=5)" in page and "0.4" in page and "0.731" not in page
+    assert "ranking shorter than k (k=5)" in page and "0.4" not in page and "0.731" not in page
 
 
 def _plain(page: str) -> str:

@@ -17,13 +17,12 @@ PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for fun
 @pytest.fixture(scope="module")
 def planned(cranfield):
     built = planning.build(rubric.load(), reference.load(), cranfield)
-    _, random_cases = built.for_submission("misconceptions")
-    cases = built.shared_cases + random_cases
-    return built, cases
+    built.submission = built.for_submission("misconceptions")  # type: ignore[attr-defined]
+    return built, built.submission.planned  # type: ignore[attr-defined]
 
 
 def _outcomes(built, cases, answer_of):
-    outcomes = [Outcome("not-run")] * (len(built.calls()) + len(cases))
+    outcomes = [Outcome("not-run")] * len(built.submission.calls)
     for planned_case in cases:
         outcomes[planned_case.call] = answer_of(planned_case)
     return outcomes

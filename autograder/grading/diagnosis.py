@@ -13,9 +13,11 @@ from dataclasses import replace
 
 from autograder.grading import conditions, judge, runchecks, shapes
 from autograder.grading.inputs import resolve
+from autograder.grading.plan import random_neighbours
 from autograder.grading.results import CaseStatus, Diagnosis
 from autograder.lab import trec, variants
 from autograder.lab.misconceptions import catalogue as misconceptions
+from autograder.lab.spec import CheckKind
 from autograder.sandbox.channel import OutcomeStatus
 
 MATCH_SHARE = 0.9
@@ -160,7 +162,7 @@ def _general(plan, function, cases, outcomes, named: bool) -> list[Diagnosis]:
         failed = judge.verdict(outcome, planned.expected)[0] != CaseStatus.PASS
         judged.append((planned.features, failed, planned.case.label()))
         if failed:
-            failing.append(shapes.Failing(planned, outcome, plan.neighbours.get(planned.case.id, {})))
+            failing.append(shapes.Failing(planned, outcome, _neighbours(plan, planned)))
     found = []
     condition = conditions.diagnosis(function, judged)
     if condition is not None:
@@ -168,6 +170,14 @@ def _general(plan, function, cases, outcomes, named: bool) -> list[Diagnosis]:
     if not named:
         found += shapes.diagnose(function, failing)
     return found
+
+
+def _neighbours(plan, planned) -> dict:
+    """The reference's answers at k - 1, k + 1 and rel + 1: stored with the plan, or (a random
+    case, drawn for this grading) computed now."""
+    if planned.case.id in plan.neighbours:
+        return plan.neighbours[planned.case.id]
+    return random_neighbours(planned.case) if planned.kind == CheckKind.RANDOM else {}
 
 
 def _run_conditions(plan, checks) -> list[Diagnosis]:

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import replace
@@ -14,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import diagnosis, intake, libraries, runchecks, scoring
-from autograder.grading.plan import Plan, seed_material
+from autograder.grading import diagnosis, intake, libraries, payloads, runchecks, scoring
+from autograder.grading.plan import Plan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES
 from autograder.sandbox import runner
@@ -35,8 +34,18 @@ def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
     )
 
 
+DISTURBED = (
+    "The grader was disturbed while grading this submission (something outside the sandbox ended it, "
+    "twice): {count} could not be graded, through no fault of your code. Your instructor sees it and "
+    "it will be graded again."
+)
+
+
 def _problems(result: SandboxResult) -> list[str]:
     problems = []
+    if result.disturbed:
+        count = len(result.disturbed)
+        problems.append(DISTURBED.format(count=f"{count} case{'s' if count != 1 else ''}"))
     for name in GRADED_FILES:
         outcome = result.imports.get(name)
         if outcome is None or outcome.status == OutcomeStatus.OK:
@@ -61,7 +70,7 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
     trouble: dict[tuple, int] = {}
     for call, outcome in zip(calls, result.outcomes):
         if outcome.status in _TROUBLE:
-            trouble[(call["fn"], outcome.status)] = trouble.get((call["fn"], outcome.status), 0) + 1
+            trouble[(call.fn, outcome.status)] = trouble.get((call.fn, outcome.status), 0) + 1
     flags = [
         Flag(FlagKind(str(status)), f"{function} ({count} call{'s' if count > 1 else ''})")
         for (function, status), count in sorted(trouble.items())
@@ -72,6 +81,7 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
         if outcome.status in _TROUBLE
     ]
     flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
+    flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
     if "more bytes not kept" in result.stdout + result.stderr:
         flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
     return flags
@@ -104,13 +114,14 @@ def grade(
     plan: Plan,
     isolation: Isolation,
     limits: Limits,
-    shared_job: Path,
     slot: int = 0,
     deadline: float | None = None,
+    seed: str | None = None,
 ) -> SubmissionResult:
     """Grade one submission read by ``intake``; the result holds its score, cases, problems and
     flags. ``deadline`` (``time.monotonic()``): a platform's overall limit; calls not started by
-    then are not run, and say why."""
+    then are not run, and say why. ``seed``: the random cases' seed (a fresh one by default; a
+    regrade of the same files passes the stored one to draw the same cases)."""
     started = time.monotonic()
     common: dict[str, Any] = {
         "submission": staged.source.id,
@@ -138,18 +149,16 @@ def grade(
             execution_time=0.0,
             **common,
         )
-    job, random_cases = plan.for_submission(seed_material(staged.files))
-    calls = plan.calls() + job["calls"]
+    submission = plan.for_submission(seed or fresh_seed())
+    calls = payloads.calls(submission)
     with tempdirs.folder("lab05-submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         lab = intake.write_package(staged, folder / "lab")
-        job_path = folder / "job.json"
-        job_path.write_text(json.dumps(job, separators=(",", ":")), encoding="utf-8")
         result = runner.run(
             lab,
-            [shared_job, job_path],
-            [{"fn": call["fn"], "file": call["file"]} for call in calls],
+            calls,
+            payloads.payloads(plan, submission),
             limits,
             isolation,
             slot,
@@ -159,9 +168,9 @@ def grade(
     if deadline is not None and deadline < own_deadline and time.monotonic() >= deadline:
         _overall_time_ran_out(result)
     scans = {name: libraries.scan(data) for name, data in staged.files.items()}
-    planned = plan.shared_cases + random_cases
+    planned = submission.planned
     unimported = frozenset(name for name, outcome in result.imports.items() if outcome.status != OutcomeStatus.OK)
-    files = runchecks.read_all(plan, result.outcomes, unimported)
+    files = runchecks.read_all(plan, result.outcomes, unimported, submission.scenario_calls)
     zeroed = libraries.zeroed(scans, result.banned_imports)
     checks = scoring.score_checks(plan, planned, result.outcomes, zeroed, files, unimported)
     checks = _diagnosed(plan, planned, result.outcomes, checks, files)
@@ -171,7 +180,10 @@ def grade(
         problems=tuple(staged.problems + _problems(result)),
         flags=tuple(notes + libraries.flags(scans, result.banned_imports) + _flags(result, calls)),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
-        instructor_log=f"isolation {isolation.mode}, {result.restarts} restart(s), child time {result.elapsed:.2f} s",
+        hidden_output=result.hidden_output,
+        random_seed=submission.seed,
+        instructor_log=f"isolation {isolation.mode}{'' if result.uid is None else f' as uid {result.uid}'}, "
+        f"{result.restarts} restart(s), child time {result.elapsed:.2f} s",
         execution_time=round(time.monotonic() - started, 3),
         **common,
     )

@@ -1,16 +1,19 @@
 """The grading plan: every call a submission answers and what each check expects of it.
 
 Built once per batch from the rubric, the stored reference and the Cranfield bundle. The
-*shared job* (inputs only, the same for every submission) is written once and read by every
-child; each submission adds its own random cases, drawn with a seed made of the rubric's seed
-and the submission's content from a pool whose values ``ir_measures`` computed.
+*shared job* holds the inputs of the calls every submission answers; each grading adds random
+cases of its own, drawn afresh from a fresh seed (``fresh_seed``; stored with the result, so a
+regrade of the same submission can draw the same cases) and valued live by ``ir_measures``: no
+pool, nothing a table of answers could hold. The calls run public first (the notes' examples,
+Cranfield, the random cases) and secret ones last (the hidden edge cases and write_run
+scenarios): what a submission prints after a secret call's inputs reached it is not shown.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
-from dataclasses import dataclass, field
+import secrets
+from dataclasses import dataclass, field, replace
 
 from autograder import cache, paths
 from autograder.grading import inputs, runchecks
@@ -18,8 +21,6 @@ from autograder.grading.rubric import Rubric
 from autograder.lab import cases, features, measures, scenarios, trec
 from autograder.lab.cases import Case
 from autograder.lab.spec import FUNCTIONS, CheckKind
-
-POOL_FACTOR = 10  # a random pool holds this many times the cases one submission gets
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,18 @@ def _features(case: Case, tables: dict | None) -> frozenset:
     return features.of(case.function, tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
 
 
+@dataclass(frozen=True)
+class SubmissionPlan:
+    """What one grading of one submission runs: every call in order, its cases, and its seed."""
+
+    calls: list  # dict per call: fn, file, args, kwargs, secret (the order they run in)
+    planned: list  # PlannedCase, each naming its call's index in ``calls``
+    scenario_calls: dict  # write_run scenario -> its call's index
+    seed: str  # what its random cases were drawn with
+    random_calls: int  # how many of the calls are its own random ones
+    secret_start: int  # the index of its first secret call (len(calls) when there is none)
+
+
 @dataclass
 class Plan:
     rubric: Rubric
@@ -46,33 +59,48 @@ class Plan:
     scenario_calls: dict  # scenario name -> call index
     qrels: dict
     aggregates: dict  # system -> label -> reference aggregate
-    random_pools: dict = field(default_factory=dict)  # function -> [(Case, expected), ...]
+    random_checks: dict = field(default_factory=dict)  # function -> the name of its random check
     canonical: dict = field(default_factory=dict)  # scenario -> the reference writer's exact text
     properties: dict = field(default_factory=dict)  # scenario -> (format names, content names)
     neighbours: dict = field(default_factory=dict)  # case id -> the reference's answers at k - 1, k + 1, rel + 1
+    secret_start: int = 0  # the shared job's first secret call (they all come after the public ones)
     key: str = ""  # the cache key it was stored under, if any
+    encoded: dict = field(default_factory=dict, repr=False, compare=False)  # call index -> its payload (not stored)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "encoded": {}}
 
     def calls(self) -> list[dict]:
         return self.shared_job["calls"]
 
-    def for_submission(self, seed_material: str) -> tuple[dict, list[PlannedCase]]:
-        """The submission's own job (its random calls) and their planned cases."""
-        rng = random.Random(f"{self.rubric.random_seed}:{seed_material}")
-        job_calls: list[dict] = []
-        planned: list[PlannedCase] = []
-        start = len(self.shared_job["calls"])
-        for function, pool in sorted(self.random_pools.items()):
-            check = next(c.name for c in self.rubric.checks if c.function == function and c.kind == CheckKind.RANDOM)
-            for case, expected in rng.sample(pool, min(self.rubric.random_cases, len(pool))):
-                planned.append(
-                    PlannedCase(check, CheckKind.RANDOM, case, expected, start + len(job_calls), _features(case, None))
-                )
-                job_calls.append(_call(case))
-        return {"calls": job_calls}, planned
+    def for_submission(self, seed: str) -> SubmissionPlan:
+        """One grading's calls: the shared public ones, then random ones drawn with ``seed``
+        (``fresh_seed``), then the shared secret ones; every case names its call's index."""
+        drawn: list[tuple[str, Case, object]] = []
+        for function, check in sorted(self.random_checks.items()):
+            rng = random.Random(f"{self.rubric.random_seed}:{seed}:{function}")
+            made = cases.random_cases(function, rng, self.rubric.random_cases)
+            drawn += [(check, case, expected) for case, expected in zip(made, random_expected(function, made))]
+        start, shift = self.secret_start, len(drawn)
+        planned = [replace(item, call=item.call + shift) if item.call >= start else item for item in self.shared_cases]
+        planned += [
+            PlannedCase(check, CheckKind.RANDOM, case, expected, start + number, _features(case, None))
+            for number, (check, case, expected) in enumerate(drawn)
+        ]
+        shared = self.shared_job["calls"]
+        calls = shared[:start] + [_call(case) for _, case, _ in drawn] + shared[start:]
+        scenario_calls = {name: index + (shift if index >= start else 0) for name, index in self.scenario_calls.items()}
+        return SubmissionPlan(calls, planned, scenario_calls, seed, shift, start + shift)
 
 
-def _call(case: Case) -> dict:
-    return {"fn": case.function, "file": FUNCTIONS[case.function], "args": list(case.args), "kwargs": case.kwargs}
+def fresh_seed() -> str:
+    """A seed no one can guess: a grading's random cases are drawn from it."""
+    return secrets.token_hex(16)
+
+
+def _call(case: Case, secret: bool = False) -> dict:
+    call = {"fn": case.function, "file": FUNCTIONS[case.function], "args": list(case.args), "kwargs": case.kwargs}
+    return {**call, "secret": True} if secret else call
 
 
 def random_expected(function: str, made: list[Case]) -> list:
@@ -109,10 +137,25 @@ def random_expected(function: str, made: list[Case]) -> list:
     return values
 
 
-def random_pool(rubric: Rubric, function: str) -> list:
-    rng = random.Random(f"{rubric.random_seed}:pool:{function}")
-    made = cases.random_cases(function, rng, rubric.random_cases * POOL_FACTOR)
-    return list(zip(made, random_expected(function, made)))
+def random_neighbours(case: Case) -> dict:
+    """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
+    are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
+    if case.function not in measures.RANKED_FUNCTIONS:
+        return {}
+    k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
+    found = {}
+    for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
+        if (key == "k" and k is None) or (key == "rel" and case.function == "ndcg_at_k"):
+            continue
+        value = (k if key == "k" else rel) + delta  # type: ignore[operator]  # k is set when key is "k"
+        if value < 1:
+            continue
+        moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
+        measure = measures.for_case(case.function, **moved).ir_measure
+        ranking, judgments = case.args
+        run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
+        found[f"{key}{delta:+d}"] = measures.ir_measures_values(measure, {"q": judgments}, run)["q"]
+    return found
 
 
 def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
@@ -124,16 +167,12 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
 
     def add(check, case: Case, expected) -> None:
         planned.append(PlannedCase(check.name, check.kind, case, expected, len(calls), _features(case, tables)))
-        calls.append(_call(case))
+        calls.append(_call(case, secret=not case.public))
 
     for case, expected in cases.example_cases():
         check = kinds.get((case.function, CheckKind.EXAMPLES))
         if check and case.function != "write_run":
             add(check, case, expected)
-    for case in cases.EDGE_CASES:
-        check = kinds.get((case.function, CheckKind.EDGE))
-        if check:
-            add(check, case, reference["edge"][case.id])
     for label, spec in measures.CRANFIELD.items():
         check = kinds.get((spec.function, CheckKind.CRANFIELD))
         if not check:
@@ -153,21 +192,19 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
                 add(check, case, reference["cranfield"][system][label][query_id])
     planned_scenarios = _scenarios(kinds, bundle)
     scenario_calls = {}
-    for scenario in planned_scenarios.values():
+    ordered = sorted(planned_scenarios.values(), key=lambda scenario: not scenario.public)  # public first
+    public_scenarios = [scenario for scenario in ordered if scenario.public]
+    for scenario in public_scenarios:
         scenario_calls[scenario.name] = len(calls)
-        calls.append(
-            {
-                "fn": "write_run",
-                "file": "runs.py",
-                "kwargs": {"k": scenario.k} if scenario.pass_k else {},
-                "args": [
-                    {"$path": f"{scenario.name}.run"},
-                    scenario.system,
-                    {"$search": scenario.name},
-                    {"$queries": scenario.name},
-                ],
-            }
-        )
+        calls.append(_scenario_call(scenario))
+    secret_start = len(calls)
+    for case in cases.EDGE_CASES:
+        check = kinds.get((case.function, CheckKind.EDGE))
+        if check:
+            add(check, case, reference["edge"][case.id])
+    for scenario in ordered[len(public_scenarios) :]:
+        scenario_calls[scenario.name] = len(calls)
+        calls.append(_scenario_call(scenario))
     job = {
         "tables": tables,
         "calls": calls,
@@ -175,9 +212,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         "queries": {name: [list(q) for q in scenario.queries] for name, scenario in planned_scenarios.items()},
         "overfull": sorted(name for name, scenario in planned_scenarios.items() if scenario.overfull),
     }
-    pools = {
-        check.function: random_pool(rubric, check.function) for check in rubric.checks if check.kind == CheckKind.RANDOM
-    }
+    random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
     canonical: dict[str, str] = {}
     properties: dict[str, tuple] = {}
     for name, scenario in planned_scenarios.items():
@@ -200,11 +235,27 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         scenario_calls,
         bundle["qrels"],
         reference["aggregates"],
-        pools,
+        random_checks,
         canonical,
         properties,
-        _neighbours([p.case for p in planned] + [case for pool in pools.values() for case, _ in pool], tables),
+        _neighbours([p.case for p in planned], tables),
+        secret_start,
     )
+
+
+def _scenario_call(scenario) -> dict:
+    call = {
+        "fn": "write_run",
+        "file": "runs.py",
+        "kwargs": {"k": scenario.k} if scenario.pass_k else {},
+        "args": [
+            {"$path": f"{scenario.name}.run"},
+            scenario.system,
+            {"$search": scenario.name},
+            {"$queries": scenario.name},
+        ],
+    }
+    return call if scenario.public else {**call, "secret": True}
 
 
 def _neighbours(made: list[Case], tables: dict) -> dict:
@@ -222,7 +273,8 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
             continue
         arguments = [inputs.resolve(arg, tables) for arg in case.args]
         for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-            if (key == "k" and "k" not in case.kwargs) or (key == "rel" and case.function not in _REL_FUNCTIONS):
+            takes = "k" in case.kwargs if key == "k" else case.function in measures.REL_FUNCTIONS
+            if not takes:
                 continue
             value = case.kwargs.get(key, 1)
             if not isinstance(value, int) or isinstance(value, bool) or value + delta < 1:
@@ -233,9 +285,6 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
                 continue
             found.setdefault(case.id, {})[f"{key}{delta:+d}"] = list(answer) if isinstance(answer, tuple) else answer
     return found
-
-
-_REL_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
 
 
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
@@ -280,11 +329,3 @@ def _scenarios(kinds, bundle) -> dict:
             scenario = scenarios.cranfield_scenario(system, bundle)
             found[scenario.name] = scenario
     return found
-
-
-def seed_material(files: dict[str, bytes]) -> str:
-    """What a submission's random cases are seeded with: the content of its graded files."""
-    digest = hashlib.sha256()
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name] + b"\0")
-    return digest.hexdigest()

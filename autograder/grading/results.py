@@ -10,118 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
+from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
+    _WHY,
+    NOT_IMPLEMENTED_ERRORS,
+    CaseStatus,
+    Diagnosis,
+    DiagnosisKind,
+    Flag,
+    FlagKind,
+    Status,
+    Why,
+    points,
+    shown_error,
+)
 from autograder.lab.spec import CheckKind
 from autograder.strenum import StrEnum
-
-
-class Status(StrEnum):
-    """A submission's status: graded (whatever its score), or nothing could be graded."""
-
-    GRADED = "graded"
-    ERROR = "error"
-
-
-class CaseStatus(StrEnum):
-    """The verdict on one case."""
-
-    PASS = "pass"
-    FAIL = "fail"  # a wrong answer (or a property that does not hold)
-    ERROR = "error"  # the call raised
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    NOT_RUN = "not-run"  # an earlier crash or a budget ran out first
-    NOT_IMPORTED = "not-imported"  # not run: its graded file did not import
-
-    @property
-    def words(self) -> str:
-        """The verdict as feedback says it."""
-        return {
-            "pass": "passed",
-            "fail": "wrong",
-            "error": "raised an error",
-            "timeout": "timed out",
-            "crash": "crashed",
-            "not-run": "not run",
-            "not-imported": "not run: its file did not import",
-        }[self.value]
-
-
-#: The exceptions that say a function is not written yet: the stub's own, and the grader's for a
-#: function the file does not define (``sandbox/child/harness.py``).
-NOT_IMPLEMENTED_ERRORS = ("NotImplementedError",)
-
-
-class Why(StrEnum):
-    """Why a case did not pass: the one classification feedback and the class report read
-    (``CaseResult.why``). A case that expects a ValueError but meets the stub's
-    NotImplementedError is not implemented, not a failure of its own."""
-
-    WRONG = "wrong"  # a wrong answer (or a property of the file that does not hold, or the wrong error)
-    NOT_IMPLEMENTED = "not implemented"  # NotImplementedError: a stub left, or no such function
-    RAISED = "raised an error"  # any other exception where an answer was due
-    CRASHED = "crashed or timed out"
-    NOT_RUN = "not run"  # skipped after crashes, or a time budget ran out first
-    NOT_IMPORTED = "file did not import"
-
-
-_WHY = {
-    CaseStatus.FAIL: Why.WRONG,
-    CaseStatus.ERROR: Why.RAISED,
-    CaseStatus.TIMEOUT: Why.CRASHED,
-    CaseStatus.CRASH: Why.CRASHED,
-    CaseStatus.NOT_RUN: Why.NOT_RUN,
-    CaseStatus.NOT_IMPORTED: Why.NOT_IMPORTED,
-}
-
-
-class FlagKind(StrEnum):
-    """What an instructor is told about: each flag is one of these."""
-
-    LIBRARY = "library"  # an evaluation library imported (or tried)
-    CRASH = "crash"  # calls that killed their process
-    TIMEOUT = "timeout"  # calls that ran out of time
-    LIMIT = "limit"  # the submission's own time limit
-    OUTPUT = "output"  # printed more than is kept
-    FILES = "files"  # something in the submission's files was ignored
-    GRADER = "grader"  # the grader itself failed on this submission
-
-
-@dataclass(frozen=True)
-class Flag:
-    kind: FlagKind
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.text}"
-
-
-class DiagnosisKind(StrEnum):
-    """How a diagnosis was found."""
-
-    MISCONCEPTION = "misconception"  # the answers match a known wrong variant of the function
-    CONDITION = "condition"  # a feature of the inputs separates the failing cases from the passing ones
-    SHAPE = "shape"  # the wrong answers have a telling shape (None, rounded, off by one rank...)
-
-
-@dataclass(frozen=True)
-class Diagnosis:
-    """Why a function loses points, as far as its answers tell."""
-
-    id: str
-    function: str
-    title: str  # the mistake, in plain words
-    explanation: str  # why it is wrong and what is right
-    notes: str  # where the notes explain it
-    kind: DiagnosisKind = DiagnosisKind.MISCONCEPTION
-
-    def text(self) -> str:
-        return f"Diagnosis: {self.title}. {self.explanation} See the notes: {self.notes}."
-
-
-def points(value: float) -> str:
-    """Points as every renderer prints them: at most 2 decimals, no trailing zeros (85.74, 100)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 @dataclass(frozen=True)
@@ -137,6 +40,7 @@ class CaseResult:
     traceback: tuple = ()  # the student's own traceback lines
     hint: str = ""  # what a wrong value usually means (public cases: the notes' hint)
     raised: str = ""  # the class of the exception the call raised, if it did
+    mro: tuple = ()  # the built-in classes it derives from, nearest first
 
     @property
     def passed(self) -> bool:
@@ -152,12 +56,14 @@ class CaseResult:
         return _WHY[self.status]
 
     def for_student(self) -> CaseResult:
-        """What the student may see: a hidden case keeps what was tested and the verdict, never
-        the expected value (nor a wrong answer's message, which states it)."""
+        """What the student may see: a hidden case keeps what was tested (its label) and how it
+        failed (wrong, the built-in class of the exception it raised, crashed, out of time, not
+        run), nothing the code could derive from its inputs: not the expected value, not the
+        returned one, not the exception's message, class name or traceback, not how the process
+        ended."""
         if self.public:
             return self
-        message = "" if self.status == CaseStatus.FAIL else self.message
-        return replace(self, expected=None, message=message)
+        return CaseResult(self.id, self.description, False, self.status, raised=shown_error(self.raised, self.mro))
 
 
 @dataclass(frozen=True)
@@ -280,6 +186,8 @@ class SubmissionResult:
     output: str = ""  # what the submission printed (capped)
     instructor_log: str = ""  # grader-side details, never shown to students
     execution_time: float = 0.0
+    random_seed: str = ""  # what its random cases were drawn with (a regrade of the same files reuses it)
+    hidden_output: str = ""  # printed after a secret call's inputs reached it: instructors only
     rubric_digest: str = ""
     reference_digest: str = ""
     grader_digest: str = ""  # the grading plan's key: grader code, rubric, reference, data
@@ -302,11 +210,20 @@ class SubmissionResult:
             flag.kind in (FlagKind.GRADER, FlagKind.LIMIT) for flag in self.flags
         )
 
+    @property
+    def final(self) -> bool:
+        """May a later run keep this result? Not when the grader failed on it or was disturbed
+        while grading it (a process outside the sandbox ended a call twice): it is graded again."""
+        return not any(flag.kind == FlagKind.GRADER for flag in self.flags)
+
     def student_view(self) -> SubmissionResult:
         """The result as its student may see it: every student renderer reads only this."""
         return replace(
             self,
             instructor_log="",
+            hidden_output="",
+            random_seed="",
+            execution_time=0.0,  # how long it took could carry hidden inputs too
             checks=tuple(
                 replace(check, cases=tuple(case.for_student() for case in check.cases)) for check in self.checks
             ),
@@ -360,7 +277,12 @@ class SubmissionResult:
                     "kind": CheckKind(check["kind"]),
                     "cases": tuple(
                         CaseResult(
-                            **{**case, "status": CaseStatus(case["status"]), "traceback": tuple(case["traceback"])}
+                            **{
+                                **case,
+                                "status": CaseStatus(case["status"]),
+                                "traceback": tuple(case["traceback"]),
+                                "mro": tuple(case.get("mro", ())),
+                            }
                         )
                         for case in check["cases"]
                     ),

@@ -71,14 +71,15 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
     return RunFile(trec.rows(text, limit), searches, None, digest=hashlib.sha256(text.encode()).hexdigest())
 
 
-def read_all(plan, outcomes: list, unimported: frozenset = frozenset()) -> dict[str, RunFile]:
-    """Each write_run scenario's ``RunFile`` (``unimported``: the graded files that did not import)."""
+def read_all(plan, outcomes: list, unimported: frozenset, scenario_calls: dict) -> dict[str, RunFile]:
+    """Each write_run scenario's ``RunFile`` (``unimported``: the graded files that did not import;
+    ``scenario_calls``: each scenario's call index in the submission's calls)."""
     imported = FUNCTIONS["write_run"] not in unimported
     return {
         name: read(
             outcomes[index], plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000, imported
         )
-        for name, index in plan.scenario_calls.items()
+        for name, index in scenario_calls.items()
     }
 
 

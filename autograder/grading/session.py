@@ -7,13 +7,11 @@ way everywhere. ``grade`` never raises: the grader's own bugs become a result th
 
 from __future__ import annotations
 
-import pickle
-import tempfile
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache, paths, tempdirs
+from autograder import paths
 from autograder.grading import grader, intake, reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.plan import Plan, cached
@@ -33,7 +31,6 @@ INTERNAL_ERROR = (
 class Session:
     plan: Plan
     isolation: Isolation
-    shared_job: Path  # the plan's shared job, a file every child reads
 
     @property
     def rubric(self) -> rubrics.Rubric:
@@ -48,26 +45,32 @@ class Session:
         python: str | None = None,
         folder: Path | None = None,
         protected: tuple = (),
+        jobs: int = 1,
     ) -> Session:
         """Everything grading needs, checked; errors name the fix (``RubricError``,
         ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``). ``protected``:
-        folders no child may read beyond the grader's own (a batch's class and output folders)."""
+        folders no child may read beyond the grader's own (a batch's class and output folders);
+        ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own)."""
         loaded = rubrics.load(rubric_path)
         bundle_key, load_bundle = cranfield.lazy_bundle()
         plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
-        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected)
-        shared = _write_shared_job(plan, folder or Path(tempfile.mkdtemp(prefix="lab05-session-", dir=tempdirs.root())))
-        return cls(plan, chosen, shared)
+        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs)
+        return cls(plan, chosen)
 
     def grade(
-        self, submission: intake.Source | intake.Staged, slot: int = 0, deadline: float | None = None
+        self,
+        submission: intake.Source | intake.Staged,
+        slot: int = 0,
+        deadline: float | None = None,
+        seed: str | None = None,
     ) -> SubmissionResult:
         """Grade one submission (read now, unless already read); never raises. ``deadline``
-        (a ``time.monotonic()`` value): a platform's overall limit, after which no call starts."""
+        (a ``time.monotonic()`` value): a platform's overall limit, after which no call starts;
+        ``seed``: its random cases' seed (fresh by default)."""
         source = submission.source if isinstance(submission, intake.Staged) else submission
         try:
             staged = submission if isinstance(submission, intake.Staged) else intake.read(submission)
-            return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, self.shared_job, slot, deadline)
+            return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, slot, deadline, seed)
         except Exception:  # a grader bug: recorded for the instructor, the batch goes on
             return internal_error(source, self.plan, traceback.format_exc())
 
@@ -85,12 +88,3 @@ def internal_error(
         rubric_digest=plan.rubric.digest if plan else "",
         reference_digest=plan.reference_digest if plan else "",
     )
-
-
-def _write_shared_job(plan: Plan, folder: Path) -> Path:
-    """The plan's shared job as a file children read: in the private cache, written once per
-    cached plan (``folder`` holds it for a plan built afresh)."""
-    path = cache.cache_dir() / f"job-{plan.key[:32]}.pickle" if plan.key else Path(folder) / "shared-job.pickle"
-    if not path.is_file():  # protocol 4: any Python 3 child reads it
-        cache.write_atomic(path, pickle.dumps(plan.shared_job, protocol=4), mode=0o600)
-    return path

@@ -1,6 +1,8 @@
 """Answer shapes: what the wrong answers of one function have in common, said without revealing a
 hidden expected value ("returns None", "rounded to 2 decimals", "the right answers at k-1",
-"raises KeyError on every case it fails"). Each shape looks only at the failing cases.
+"raises KeyError on every case it fails"). Each shape looks only at the failing cases. A shape
+quotes an answer (a value, an exception's class) only from a public case: what a hidden case
+returned or raised could carry its inputs, so it is described, never quoted.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import math
 from collections.abc import Callable
 
 from autograder.grading import judge
-from autograder.grading.results import Diagnosis, DiagnosisKind
+from autograder.grading.results import Diagnosis, DiagnosisKind, shown_error
 from autograder.lab import features
 from autograder.sandbox.channel import OutcomeStatus
 
@@ -24,8 +26,13 @@ class Failing:
     def __init__(self, planned, outcome, neighbours: dict):
         self.planned, self.outcome = planned, outcome
         self.expected = planned.expected
+        self.public = bool(planned.case.public)
         self.encoded = outcome.value if outcome.status == OutcomeStatus.VALUE else None
-        self.raised = (outcome.error or {}).get("type") if outcome.status == OutcomeStatus.ERROR else None
+        error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else None
+        raised = error.get("type") if error is not None else None
+        if raised is not None and not self.public:  # a hidden case's exception is named as its feedback names it
+            raised = shown_error(str(raised), tuple(error.get("mro", ()) if error else ()))
+        self.raised = raised
         self.neighbours = neighbours
         self.type = self.encoded.get("type") if isinstance(self.encoded, dict) else None
         try:
@@ -66,7 +73,7 @@ def _zero_due(items):
         elif item.type == "float" and str((item.encoded or {}).get("value")) in ("nan", "inf", "-inf"):
             answers.add(f"returns {(item.encoded or {}).get('value')}")
         elif item.number is not None and item.number < 0:
-            answers.add(f"returns {item.number:g}")
+            answers.add(f"returns {item.number:g}" if item.public else "returns a negative number")
     if len(answers) == 1 and len(zero) >= MIN_CASES:
         what = answers.pop()
         return (
@@ -82,12 +89,13 @@ def _out_of_range(function):
     def shape(items):
         if function not in BOUNDED:
             return None
-        out = [item.number for item in items if item.number is not None and not 0 <= item.number <= 1]
+        out = [item for item in items if item.number is not None and not 0 <= item.number <= 1]
         if len(out) >= MIN_CASES:
+            example = next((f" (e.g. {item.number:g})" for item in out if item.public), "")
             return (
                 "out-of-range",
                 "returns values outside [0, 1]",
-                f"{function} is a share: it lies between 0 and 1, but some answers do not (e.g. {out[0]:g}): "
+                f"{function} is a share: it lies between 0 and 1, but some answers do not{example}: "
                 "check the denominator.",
             )
         return None
@@ -165,7 +173,7 @@ def _constant(items):
     if len(answers) < 3 or len(answers) < len(items) or any(answer != answers[0] for answer in answers):
         return None
     if len({repr(item.expected) for item in items}) > 1:
-        shown = repr(answers[0])[:40]
+        shown = repr(answers[0])[:40] if any(item.public for item in items) else "the same value"
         return (
             "constant",
             f"returns {shown} on every case it fails",

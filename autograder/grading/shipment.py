@@ -58,7 +58,7 @@ def source_entries() -> list[tuple[str, bytes, int]]:
 
 
 def _planned(bundle: dict, bundle_bytes: bytes) -> list:
-    """The grading plan and its shared job, precomputed under the key the shipped grader will
+    """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
     stored = reference.load()
@@ -68,5 +68,4 @@ def _planned(bundle: dict, bundle_bytes: bytes) -> list:
     plan.key = key
     return [
         (f"cache/plan-{key[:32]}.pickle", pickle.dumps(plan, protocol=4), 0o600),
-        (f"cache/job-{key[:32]}.pickle", pickle.dumps(plan.shared_job, protocol=4), 0o600),
     ]

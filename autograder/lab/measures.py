@@ -48,6 +48,11 @@ CRANFIELD = {
 }
 
 
+#: The metrics that take a relevance threshold ``rel``, and those ``for_case`` maps to ir_measures.
+REL_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
+RANKED_FUNCTIONS = (*REL_FUNCTIONS, "ndcg_at_k")
+
+
 def for_case(function: str, k: int | None = None, rel: int = 1, gain: str = "linear") -> MeasureSpec:
     """The spec of one call of a metric with its own k, rel or gain (randomised cases)."""
     cutoff = f"@{k}" if k is not None else ""

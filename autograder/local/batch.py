@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache, tempdirs
-from autograder.grading import intake, similarity
+from autograder.grading import intake, payloads, similarity
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.paths import RUBRIC
@@ -59,8 +59,8 @@ def _init_worker(session: Session, slots) -> None:
     _worker["slot"] = slots.get()
 
 
-def _grade_in_worker(staged: intake.Staged) -> SubmissionResult:
-    return _worker["session"].grade(staged, _worker["slot"])
+def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResult:
+    return _worker["session"].grade(staged, _worker["slot"], seed=seed)
 
 
 def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
@@ -73,18 +73,33 @@ def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
-def _done(out: Path, staged: intake.Staged, session: Session) -> SubmissionResult | None:
-    """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
+def _stored(out: Path, staged: intake.Staged) -> SubmissionResult | None:
+    """The grade stored for this submission's id (None: none, or unreadable)."""
     path = layout.submission_folder(out, staged.source.id) / "grade.json"
     if not path.is_file():
         return None
     try:
-        stored = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        return SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _seed(stored: SubmissionResult | None, staged: intake.Staged) -> str | None:
+    """The random cases' seed of a regrade: the stored grade's, when it graded the same files
+    (the same cases are drawn again); otherwise None (a fresh one)."""
+    if stored is not None and stored.files == staged.digests and stored.random_seed:
+        return stored.random_seed
+    return None
+
+
+def _done(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
+    """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
+    if stored is None:
         return None
     plan = session.plan
     same = (
-        stored.rubric_digest == plan.rubric.digest
+        stored.final
+        and stored.rubric_digest == plan.rubric.digest
         and stored.grader_digest == plan.key[:16]
         and stored.reference_digest == plan.reference_digest
         and stored.files == staged.digests
@@ -137,18 +152,22 @@ def grade_batch(
     jobs = max(1, jobs or usable_cpus())
     with tempdirs.folder("lab05-batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
-        session = Session.open(rubric_path, isolation, uid, python, Path(folder), (*inputs, str(out.resolve())))
+        protected = (*inputs, str(out.resolve()))
+        session = Session.open(rubric_path, isolation, uid, python, Path(folder), protected, jobs)
         isolations.reserve(session.isolation, jobs)
         rubric = session.rubric
         titles = {question.id: question.title for question in rubric.questions}
         finished: dict[str, SubmissionResult] = {}
         todo: list[intake.Staged] = []
+        seeds: dict[str, str | None] = {}
         files: dict[str, dict] = {}  # every submission's graded files, for the similarity analysis
         for source in sources:
             staged = intake.read(source)  # read and hashed once: for the resume check and for grading
             files[source.id] = staged.files
             try:
-                stored = None if force else _done(out, staged, session)
+                previous = _stored(out, staged)
+                stored = None if force else _done(previous, staged, session)
+                seeds[source.id] = _seed(previous, staged)
             except Exception:  # an unreadable old result: grade it again
                 stored = None
             if stored is None:
@@ -179,11 +198,12 @@ def grade_batch(
 
         if jobs == 1 or len(todo) <= 1:
             for staged in todo:
-                record(session.grade(staged, 0))
+                record(session.grade(staged, 0, seed=seeds.get(staged.source.id)))
         else:
             import concurrent.futures
             import multiprocessing
 
+            payloads.warm(session.plan)  # the shared calls' inputs pickled once, before the workers fork
             fork = multiprocessing.get_context("fork")
             slots = fork.Queue()
             for slot in range(jobs):
@@ -191,7 +211,9 @@ def grade_batch(
             with concurrent.futures.ProcessPoolExecutor(
                 jobs, mp_context=fork, initializer=_init_worker, initargs=(session, slots)
             ) as pool:
-                futures = {pool.submit(_grade_in_worker, staged): staged for staged in todo}
+                futures = {
+                    pool.submit(_grade_in_worker, staged, seeds.get(staged.source.id)): staged for staged in todo
+                }
                 try:
                     for future in concurrent.futures.as_completed(futures):
                         try:

@@ -1,9 +1,10 @@
 """The grading channel: what the parent reads from a child, trusting none of it.
 
 ``parse_line`` accepts only a small, shallow JSON object per line; ``Reader`` follows one
-child's messages (the jail's PID 1 report, the imports, one answer per call in order, the end),
-knows which call is under way for the time limits, and says which call (or import) to blame
-when the child ends, hangs or writes nonsense.
+child's messages (the jail's PID 1 report, the imports, "ready", one answer per call in order, the
+end), sends the child each call's inputs when that call is to run (``feed``), knows which call is
+under way for the time limits, and says which call (or import) to blame when the child ends, hangs
+or writes nonsense.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Outcome:
     error: dict | None = None
     seconds: float = 0.0
     detail: str = ""
+    secret: bool = False  # an import again after a secret call: its own words were dropped
 
 
 @dataclass
@@ -57,6 +59,9 @@ class SandboxResult:
     restarts: int = 0
     elapsed: float = 0.0
     notes: list = field(default_factory=list)
+    hidden_output: str = ""  # printed after a secret call's inputs reached a child: instructors only
+    uid: int | None = None  # the sandbox uid its children ran as (leased by this grader)
+    disturbed: list = field(default_factory=list)  # calls killed from outside twice: the grader was disturbed
     landlock: int | None = None  # uid mode: the Landlock ABI its children were confined with (0: none)
 
 
@@ -85,10 +90,13 @@ def parse_line(line: bytes, limit: int):
 
 
 class Reader:
-    """Follows one child's messages, filling the result; knows which call is under way."""
+    """Follows one child's messages, filling the result; feeds it the calls one at a time (``feed(child,
+    index)`` sends call ``index``, or the end when ``index`` is None); knows which call is under way."""
 
-    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str):
+    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
+        self.feed = feed or (lambda child, index: None)
+        self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False
         self.loaded = 0.0  # what the call under way when the child stopped waited for a CPU
@@ -98,20 +106,29 @@ class Reader:
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
         self.last_waited: float | None = None  # the child's time waiting for a CPU, at its last message
+        self.last_cpu: float | None = None  # the CPU time it had used, at its last message
+        self.used = 0.0  # the CPU time the call under way used, once it ended
         self.started = False
 
     def ready(self) -> bool:
-        """Has this child answered a call, or imported its graded files (so calls are under way)?"""
-        return self.started or self.imported >= 2 - len(self.skip_files)
+        """Has this child imported its graded files and said it is ready (so calls are under way)?"""
+        return self.started
 
     def _runs(self, index: int) -> bool:
         call = self.calls[index]
-        imported = self.result.imports.get(call["file"])
+        imported = self.result.imports.get(call.file)
         return (
-            call["fn"] not in self.skip
-            and call["file"] not in self.skip_files
+            call.fn not in self.skip
+            and call.file not in self.skip_files
             and (imported is None or imported.status == OutcomeStatus.OK)
         )
+
+    def _send(self, child) -> None:
+        """Send the child the call to run next (or the end), once."""
+        index = self.next_index if self.next_index < len(self.calls) else None
+        if self.started and self.sent != index and self.sent is not None:
+            self.feed(child, index)
+            self.sent = index
 
     def _next(self, index: int) -> int:
         while index < len(self.calls) and not self._runs(index):
@@ -127,16 +144,16 @@ class Reader:
         def deadline_of():
             if self.importing or not self.ready():
                 return min(self.last_message + allowance, deadline)
-            function = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            function = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
             left = max(budget - self.spent.get(function, 0.0), 0.0)
             self.budget_ran_out = left < limits.call_seconds
             return min(self.last_message + min(limits.call_seconds, left), deadline)
 
         def line_limit():
-            under_way = self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
+            under_way = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
             return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
 
-        self.last_waited = child.waited()
+        self.last_waited, self.last_cpu = child.waited(), child.cpu()
         for event in child.messages(deadline_of, line_limit):
             if event[0] != "message":
                 self.loaded = self._load(child)  # what the call under way waited for a CPU
@@ -173,31 +190,38 @@ class Reader:
                     self.skip_files.add(self.importing)
                 self.importing = None
                 self.next_index = self._next(self.next_index)
+            elif message.get("ready") is True and not self.started and self.importing is None:
+                self.started = True
+                self.next_index = self._next(self.next_index)
+                self._send(child)
             elif "banned_import" in message:
-                during = self.importing or (
-                    self.calls[self.next_index]["fn"] if self.next_index < len(self.calls) else ""
-                )
+                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
                 if len(self.result.banned_imports) < MAX_BANNED:
                     self.result.banned_imports.append((str(message["banned_import"])[:100], during))
-            elif message.get("i") == self.next_index and self.importing is None and self.next_index < len(self.calls):
-                self.started = True
+            elif (
+                message.get("i") == self.next_index
+                and self.started
+                and self.sent == self.next_index
+                and self.next_index < len(self.calls)
+            ):
                 seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
                 if "error" in message:
                     outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds)
                 else:
                     outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds)
                 self.result.outcomes[self.next_index] = outcome
-                function = self.calls[self.next_index]["fn"]
-                self.spent[function] = self.spent.get(function, 0.0) + max(self.last_message - previous - loaded, 0.0)
+                function = self.calls[self.next_index].fn
+                charged = max(self.last_message - previous - loaded, self.used, 0.0)
+                self.spent[function] = self.spent.get(function, 0.0) + charged
                 self.next_index = self._next(self.next_index + 1)
+                self._send(child)
             elif message.get("done") is True:
-                return "done" if self.next_index >= len(self.calls) else "garbage"
+                return "done" if self.next_index >= len(self.calls) and self.sent is None else "garbage"
             else:
                 answered = message.get("i")
                 if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
                     self.duplicate = answered  # an answer came twice: that call split the process
                 return "garbage"
-            self.started = self.started or "i" in message
         return "eof"
 
     def blame(self, ending: str, how: str, stderr: str):
@@ -222,16 +246,21 @@ class Reader:
         if self.next_index >= len(self.calls):
             return None
         self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
-        function = self.calls[self.next_index]["fn"]
-        charged = max(time.monotonic() - self.last_message - self.loaded, 0.0)
+        function = self.calls[self.next_index].fn
+        charged = max(time.monotonic() - self.last_message - self.loaded, self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
 
     def _load(self, child) -> float:
         """Seconds the child waited for a CPU since its last message (0 where unknown): a
         function's time budget counts the time its calls took, less what the machine's load
-        took, so a busy machine costs an honest submission nothing."""
+        took, so a busy machine costs an honest submission nothing. It also notes the CPU time
+        used since (``used``): a call is charged at least that, so a submission cannot make its
+        calls look cheap by keeping the CPUs busy with threads of its own (it cannot start
+        processes: the seccomp filter refuses them)."""
         previous, self.last_waited = self.last_waited, child.waited()
+        before, self.last_cpu = self.last_cpu, child.cpu()
+        self.used = max(self.last_cpu - before, 0.0) if before is not None and self.last_cpu is not None else 0.0
         if previous is None or self.last_waited is None:
             return 0.0
         return max(self.last_waited - previous, 0.0)

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from autograder.sandbox import cleanup
+from autograder.sandbox import cleanup, leases
 from autograder.sandbox.channel import CHANNEL_LIMIT, parse_line
 from autograder.sandbox.settings import Isolation, Mode
 
@@ -33,10 +33,34 @@ class Capture:
         return text + (f"\n[... {self.dropped} more bytes not kept]" if self.dropped else "")
 
 
-class ChildProcess:
-    """One child process and its channel."""
+class Output:
+    """What one submission's children print, in two parts: what was printed before any child of the
+    graded file under way received a secret call's inputs (its student may see it), and what came
+    after (instructors only: it could carry hidden inputs). Each part keeps ``limit`` bytes of stdout
+    and of stderr."""
 
-    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: dict, received: int):
+    def __init__(self, limit: int):
+        self.shown = {"stdout": Capture(limit), "stderr": Capture(limit)}
+        self.kept = {"stdout": Capture(limit), "stderr": Capture(limit)}
+        self.secret = False  # set before a secret call's inputs are first sent; cleared per graded file
+
+    def add(self, stream: str, chunk: bytes) -> None:
+        (self.kept if self.secret else self.shown)[stream].add(chunk)
+
+    def stderr(self) -> str:
+        """The stderr of the part under way (for what ended a child)."""
+        return (self.kept if self.secret else self.shown)["stderr"].text()
+
+
+def frame(data: bytes) -> bytes:
+    """One inbox message: a 4-byte length, then the bytes (``sandbox/child/harness.py: Inbox``)."""
+    return len(data).to_bytes(4, "big") + data
+
+
+class ChildProcess:
+    """One child process, its inbox (stdin: the parent's messages) and its channel."""
+
+    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: Output, received: int):
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
         if isolation.mode == Mode.UID:
@@ -54,19 +78,59 @@ class ChildProcess:
         os.close(write_end)
         assert self.process.stdin and self.process.stdout and self.process.stderr  # all three are pipes
         self.stdout, self.stderr = self.process.stdout, self.process.stderr
+        self.inbox: int | None = self.process.stdin.fileno()
+        self.outbox = bytearray()
         try:  # the configuration goes over stdin, not argv: /proc/PID/cmdline is readable by every uid
-            self.process.stdin.write(json.dumps(config).encode() + b"\n")
-            self.process.stdin.close()
+            self.process.stdin.write(frame(json.dumps(config).encode()))
+            self.process.stdin.flush()
         except BrokenPipeError:
-            pass
+            self.inbox = None
+        if self.inbox is not None:
+            os.set_blocking(self.inbox, False)  # a child that stops reading cannot block the grader
         self.channel, self.buffer, self.received = read_end, bytearray(), received
         self.jail_pid: int | None = None  # a pidfd on the jail's PID 1, once reported
-        self.stats = _schedstat(self.process.pid)  # of the process running the calls (in a jail: its PID 1)
+        self.stats = _proc(self.process.pid, "schedstat")  # of the process running the calls (in a jail: its PID 1)
+        self.usage = _proc(self.process.pid, "stat")  # its CPU time, all its threads
         self.selector = selectors.DefaultSelector()
         self.selector.register(read_end, selectors.EVENT_READ, "channel")
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
         self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
         self.output = output
+        self.cpu_used = 0.0  # CPU seconds it used, all it reaped included (known once it is reaped)
+        self.ended_by: int | None = None  # the signal that ended it, once it is reaped
+
+    def send(self, data: bytes | None) -> None:
+        """Queue one message for the child (``None``: the end); ``messages`` writes it as the pipe takes it."""
+        self.outbox += frame(data or b"")
+        self._write()
+
+    def _write(self) -> None:
+        if self.inbox is None or not self.outbox:
+            return
+        try:
+            written = os.write(self.inbox, self.outbox[: 1 << 20])
+        except BlockingIOError:
+            written = 0
+        except OSError:  # the child is gone: what it would have read no longer matters
+            self.outbox.clear()
+            written = 0
+        del self.outbox[:written]
+        writing = bool(self.outbox)
+        try:
+            key = self.selector.get_key(self.inbox)
+            if not writing:
+                self.selector.unregister(key.fileobj)
+        except KeyError:
+            if writing:
+                self.selector.register(self.inbox, selectors.EVENT_WRITE, "inbox")
+
+    def drain(self) -> None:
+        """Read what the child has printed so far without waiting (before a secret call goes out)."""
+        for key, _ in self.selector.select(timeout=0):
+            if key.data in ("stdout", "stderr"):
+                chunk = os.read(key.fd, 1 << 20)
+                if chunk:
+                    self.output.add(key.data, chunk)
 
     def messages(self, deadline_of, line_limit):
         """Yield parsed channel messages; ``("timeout",)``, ``("eof",)`` or ``("garbage", why)``
@@ -89,6 +153,9 @@ class ChildProcess:
                 return
             for key, _ in self.selector.select(timeout=min(remaining, 1.0)):
                 fd = key.fd
+                if key.data == "inbox":
+                    self._write()
+                    continue
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
                     self.selector.unregister(key.fileobj)
@@ -105,7 +172,7 @@ class ChildProcess:
                     self.buffer += chunk
                     self.received += len(chunk)
                 else:
-                    self.output[key.data].add(chunk)
+                    self.output.add(key.data, chunk)
 
     def _parsed(self, line_limit):
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
@@ -136,7 +203,7 @@ class ChildProcess:
         """After the channel closed or the child ended, keep what it printed (briefly, without
         blocking: a process it left could hold the pipes open)."""
         for key in list(self.selector.get_map().values()):
-            if key.data == "channel":
+            if key.data in ("channel", "inbox"):
                 self.selector.unregister(key.fileobj)
         end = time.monotonic() + 0.2
         while self.selector.get_map() and time.monotonic() < end:
@@ -145,7 +212,7 @@ class ChildProcess:
                 if not chunk:
                     self.selector.unregister(key.fileobj)
                 else:
-                    self.output[key.data].add(chunk)
+                    self.output.add(key.data, chunk)
 
     def watch(self, pid: int) -> None:
         """Hold a pidfd on the jail's PID 1 (a pid number could be reused once it is gone)."""
@@ -153,7 +220,8 @@ class ChildProcess:
             try:
                 self.jail_pid = os.pidfd_open(pid)
                 _close(self.stats)
-                self.stats = _schedstat(pid)
+                _close(self.usage)
+                self.stats, self.usage = _proc(pid, "schedstat"), _proc(pid, "stat")
             except OSError:
                 pass
 
@@ -169,24 +237,60 @@ class ChildProcess:
         except (OSError, ValueError, IndexError):
             return None
 
+    def cpu(self) -> float | None:
+        """Seconds of CPU the process running the calls has used, all its threads together (None
+        where unknown): a call is charged at least this, so threads that keep the CPUs busy to make
+        the call look like it was waiting cost what they use."""
+        if self.usage is None:
+            return None
+        try:
+            fields = os.pread(self.usage, 1024, 0).rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _TICKS
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def _wait(self, timeout: float | None) -> int | None:
+        """Reap the child (waiting up to ``timeout`` seconds; None: as long as it takes) and note the
+        CPU time it and what it reaped used (``cpu_used``); its exit code, or None if it lives on."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                pid, status, usage = os.wait4(self.process.pid, 0 if end is None else os.WNOHANG)
+            except ChildProcessError:  # reaped already
+                return self.process.returncode if self.process.returncode is not None else self.process.wait()
+            if pid:
+                self.process.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_used = usage.ru_utime + usage.ru_stime
+                return self.process.returncode
+            if end is not None and time.monotonic() >= end:
+                return None
+            time.sleep(0.01)
+
+    def _signal_of(self, code: int, jail: bool) -> int | None:
+        """The signal that ended the child (a jail's launcher passes its PID 1's on as 128 + it)."""
+        if code < 0:
+            return -code
+        return code - 128 if jail and code > 128 else None
+
     def kill(self, isolation: Isolation, uid: int | None) -> str:
-        """Kill the child and all it started; returns how it ended."""
+        """Kill the child and all it started; returns how it ended (``ended_by``: the signal that
+        ended it, if one did)."""
+        jail = self.jail_pid is not None
         if self.jail_pid is not None:
             try:
                 signal.pidfd_send_signal(self.jail_pid, signal.SIGKILL)  # PID 1: its namespace dies with it
             except OSError:
                 pass
             os.close(self.jail_pid)
-            try:
-                self.process.wait(timeout=2)  # the launcher reaps PID 1, then ends: no zombie is left
-            except subprocess.TimeoutExpired:
-                pass
+            self._wait(2.0)  # the launcher reaps PID 1, then ends: no zombie is left
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        code = self.process.wait()
-        if isolation.mode == Mode.UID and uid not in (None, 0, os.getuid()):
+        code = self._wait(None)
+        code = code if code is not None else self.process.wait()
+        self.ended_by = self._signal_of(code, jail)
+        if isolation.mode == Mode.UID and uid is not None and leases.held(uid):  # never a uid it does not hold
             cleanup.kill_uid(uid)
             cleanup.remove_owned(uid)
         self._drain_output()  # what it printed just before it ended, still in the pipes
@@ -195,18 +299,28 @@ class ChildProcess:
         self.selector.close()
         os.close(self.channel)
         _close(self.stats)
-        self.stats = None
+        _close(self.usage)
+        self.stats = self.usage = None
         self.stdout.close()
         self.stderr.close()
+        try:
+            self.process.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        self.inbox = None
         if code < 0:
             return f"killed by signal {signal.Signals(-code).name}"
         return f"exit status {code}"
 
 
-def _schedstat(pid: int) -> int | None:
-    """A descriptor of ``/proc/PID/schedstat`` (None where the kernel has no such file)."""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _proc(pid: int, name: str) -> int | None:
+    """A descriptor of ``/proc/PID/NAME``, kept open and read again from its start (None where the
+    kernel has no such file)."""
     try:
-        return os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        return os.open(f"/proc/{pid}/{name}", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
 

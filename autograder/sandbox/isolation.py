@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 from autograder import cache, paths, tempdirs
-from autograder.sandbox import cleanup, filters, runner
+from autograder.sandbox import filters, leases, runner
 from autograder.sandbox.channel import OutcomeStatus
-from autograder.sandbox.settings import Isolation, Limits, Mode
+from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
-#: The first uid children run as when the grader is root (worker slot n uses uid + n).
-#: ``$LAB05_SANDBOX_UID`` moves the range, e.g. for two graders (or test runs) on one machine.
+#: Where a root grader starts looking for free sandbox uids to lease (``sandbox/leases.py``): it
+#: takes the first ones no other grader holds. ``$LAB05_SANDBOX_UID`` moves it.
 DEFAULT_UID = int(os.environ.get("LAB05_SANDBOX_UID") or 64000)
-SANDBOX_USER = "lab05-student"  # the account setup.sh creates on Gradescope
+SANDBOX_USER = leases.SANDBOX_USER
 SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/localtime")
 
 _PROBE = """
@@ -85,9 +86,9 @@ def _minimal(paths) -> tuple:
     return tuple(kept)
 
 
-def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = (), mode: Mode = Mode.JAIL) -> Isolation:
+def jail_isolation(python: str, uids: tuple = (), banned: tuple = (), mode: Mode = Mode.JAIL) -> Isolation:
     """The namespace jail (or the uid mode) for ``python``: what its children may read, what they
-    may not, and the seccomp filter they install."""
+    may not, and the seccomp filter they install; ``uids``: the leased uids they run as (root)."""
     facts = _probe(python, banned)
     library_paths = [p for p in facts["path"] if p and not p.endswith(".zip")]
     read = _minimal(
@@ -106,10 +107,9 @@ def jail_isolation(python: str, uid: int = DEFAULT_UID, banned: tuple = (), mode
         if mode == Mode.UID:
             raise  # without a namespace, the filter is what keeps the network away
         rules = b""  # the jail has no network anyway
-    sandbox_uid = uid if os.getuid() == 0 else None
     if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
         read = _without(read, hidden)
-    return Isolation(mode, python, sandbox_uid, read, hidden, banned, rules)
+    return Isolation(mode, python, tuple(uids) if os.getuid() == 0 else (), read, hidden, banned, rules)
 
 
 def _without(read: tuple, hidden: tuple) -> tuple:
@@ -172,17 +172,34 @@ def _unshare_answer() -> int:
 MODES = ("auto", *Mode)  # what --isolation accepts
 
 
+def _leased(jobs: int, base: int) -> tuple:
+    """The uids this grader's children run as: leased when it is root, none otherwise."""
+    if os.getuid() != 0:
+        return ()
+    try:
+        return leases.lease(jobs, base)
+    except leases.LeaseError as error:
+        raise IsolationError(str(error)) from None
+
+
 def choose(
-    mode: str = "auto", python: str | None = None, uid: int = DEFAULT_UID, banned: tuple = (), protected: tuple = ()
+    mode: str = "auto",
+    python: str | None = None,
+    uid: int = DEFAULT_UID,
+    banned: tuple = (),
+    protected: tuple = (),
+    jobs: int = 1,
 ) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here.
+    ``uid``: where to start looking for ``jobs`` free sandbox uids to lease (as root);
     ``banned``: the top-level modules graded code may not import (hidden inside a jail);
     ``protected``: what children must not read beyond the grader's own files (a batch's folders)."""
     python = python or sys.executable
     if mode not in MODES:
         raise IsolationError(f"unknown isolation {mode!r}: use {', '.join(MODES)}")
+    uids = _leased(jobs, uid) if mode != Mode.NONE else ()
     if mode in ("auto", Mode.JAIL):
-        isolation = jail_isolation(python, uid, banned)
+        isolation = jail_isolation(python, uids, banned)
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is None:
             return isolation
@@ -197,44 +214,21 @@ def choose(
         if os.getuid() != 0:
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
         try:
-            isolation = jail_isolation(python, uid, banned, Mode.UID)
+            isolation = jail_isolation(python, uids, banned, Mode.UID)
         except filters.FilterUnavailable as error:
             raise IsolationError(f"the uid mode needs a seccomp filter: {error}") from None
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is not None:
-            raise IsolationError(f"children cannot run as uid {uid}: {problem}")
+            raise IsolationError(f"children cannot run as uid {isolation.uid}: {problem}")
         return isolation
-    return Isolation(Mode.NONE, python, None, banned=banned)
+    return Isolation(Mode.NONE, python, (), banned=banned)
 
 
 def reserve(isolation: Isolation, jobs: int) -> None:
-    """Make the sandbox uids of ``jobs`` workers ready: none may be a real account
-    (``check_uids``), and nothing an earlier run left may still run as one or lie in the shared
-    temporary folders (a grader killed mid-batch cleans up at its next start)."""
-    check_uids(isolation, jobs)
-    if isolation.uid is None or os.getuid() != 0:
-        return
-    for uid in range(isolation.uid, isolation.uid + jobs):
-        cleanup.kill_uid(uid)
-        cleanup.remove_owned(uid)
-
-
-def check_uids(isolation: Isolation, jobs: int) -> None:
-    """Refuse sandbox uids that belong to a real account (children of worker n run as uid + n)."""
-    import pwd
-
-    if isolation.uid is None:
-        return
-    for uid in range(isolation.uid, isolation.uid + jobs):
-        try:
-            name = pwd.getpwuid(uid).pw_name
-        except KeyError:
-            continue
-        if name != SANDBOX_USER:
-            raise IsolationError(
-                f"uid {uid} is the account {name!r}: submissions must not run as a real user. "
-                f"Pass --uid N with N .. N+{jobs - 1} free (or the {SANDBOX_USER} user with --jobs 1)"
-            )
+    """Check that ``jobs`` workers have a leased sandbox uid each (``choose`` leased them, and swept
+    what a dead grader left running as them)."""
+    if os.getuid() == 0 and isolation.mode != Mode.NONE and len(isolation.uids) < jobs:
+        raise IsolationError(f"{jobs} workers need {jobs} sandbox uids; this grader leased {len(isolation.uids)}")
 
 
 _PROBE_SOURCE = """
@@ -292,10 +286,10 @@ def self_test(isolation: Isolation, protected=None) -> str | None:
         (package / "runs.py").write_text("")
         for path in (folder / "lab", package, *package.iterdir()):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        job = folder / "job.json"
-        job.write_text(json.dumps({"calls": [{"fn": "probe", "file": "metrics.py", "args": [protected]}]}))
+        probe = pickle.dumps({"fn": "probe", "file": "metrics.py", "args": [protected]}, protocol=4)
         limits = Limits(call_seconds=20, submission_seconds=30, memory_mb=1024, output_kb=8)
-        result = runner.run(folder / "lab", [job], [{"fn": "probe", "file": "metrics.py"}], limits, isolation)
+        calls = [Call("probe", "metrics.py")]
+        result = runner.run(folder / "lab", calls, lambda index: index.to_bytes(4, "big") + probe, limits, isolation)
     outcome = result.outcomes[0]
     if outcome.status != OutcomeStatus.VALUE:
         detail = outcome.detail or (outcome.error or {}).get("message", "")

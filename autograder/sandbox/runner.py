@@ -1,8 +1,11 @@
 """Running a submission's calls in isolated children (the parent side).
 
 ``run(...)`` starts the harness (``child/harness.py``) in a child enclosed as ``Isolation.mode``
-says (see ``child/jail.py``), with resource limits, reads its channel with a per-call and a
-per-submission time limit, and returns one ``Outcome`` per call. A call that hangs or kills the
+says (see ``child/jail.py``), with resource limits, sends it each call's inputs when that call is to
+run (never before: code run at import finds no input), reads its channel with a per-call and a
+per-submission time limit, and returns one ``Outcome`` per call. What the children print before
+a graded file's first secret call is sent may reach the student; what they print after is kept
+for the instructor only (``SandboxResult.hidden_output``). A call that hangs or kills the
 child costs that call: the child is killed (its whole PID namespace, process group or uid) and a
 fresh one continues with the next call; a function that does it twice loses its remaining calls.
 Every byte from the child is parsed as untrusted data; nothing it writes survives.
@@ -17,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import tempdirs
-from autograder.sandbox import cleanup
+from autograder.sandbox import cleanup, filters
 from autograder.sandbox.channel import STARTUP_SECONDS, STRIKES, Outcome, OutcomeStatus, Reader, SandboxResult
-from autograder.sandbox.child_process import Capture, ChildProcess
-from autograder.sandbox.settings import Isolation, Limits, Mode
+from autograder.sandbox.child_process import ChildProcess, Output
+from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 
 def _environment(home: str) -> dict:
@@ -45,49 +48,51 @@ class _Progress:
     skip: set = field(default_factory=set)  # functions whose other calls are not run
     failed_files: set = field(default_factory=set)  # graded files that did not import
     budget_gone: set = field(default_factory=set)  # functions that used up their time budget
+    disturbed: set = field(default_factory=set)  # calls (indexes) and imports (files) killed from outside once
     received: int = 0  # channel bytes so far, all children of the graded file together
     timed_out: bool = False  # the submission's time limit ran out
 
 
 def run(
     lab_dir: Path,
-    job_files: list,
-    calls: list,
+    calls: list[Call],
+    payload,
     limits: Limits,
     isolation: Isolation,
     slot: int = 0,
     start_child=ChildProcess,
     overall_deadline: float | None = None,
 ) -> SandboxResult:
-    """Run ``calls`` (``[{"fn", "file"}, ...]``, the job's call list) against the ``lab05``
-    package in ``lab_dir``; the job files hold the calls' inputs. Each graded file gets children
+    """Run ``calls`` against the ``lab05`` package in ``lab_dir``; ``payload(index)`` gives the
+    bytes the child receives for call ``index`` (its inputs, when it is to run). Each graded file gets children
     of its own, with a fresh scratch space (what one file's functions do to the disk or the
     process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
     tests script fake ones to drive the retry loop). ``overall_deadline`` (``time.monotonic()``):
     a platform's overall limit, when it comes first."""
     started = time.monotonic()
-    uid = isolation.uid + slot if isolation.uid is not None else None
-    result = SandboxResult(outcomes=[None] * len(calls))
-    output = {"stdout": Capture(limits.output_kb << 10), "stderr": Capture(limits.output_kb << 10)}
+    uid = isolation.uids[slot] if isolation.uids else None
+    result = SandboxResult(outcomes=[None] * len(calls), uid=uid)
+    output = Output(limits.output_kb << 10)
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
     deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
     if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
-    files = list(dict.fromkeys(call["file"] for call in calls))
+    files = list(dict.fromkeys(call.file for call in calls))
     for file in files:
         # each file has its own time and channel budget: one file's functions cannot spend the other's
-        functions = len({call["fn"] for call in calls if call["file"] == file})
+        functions = len({call.fn for call in calls if call.file == file})
         file_deadline = max(deadline, time.monotonic() + functions * limits.function_seconds() + 2 * STARTUP_SECONDS)
         if overall_deadline is not None:
             file_deadline = min(file_deadline, overall_deadline)
         progress.received = 0
+        output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
         others = set(files) - {file}
         _run_file(
             file,
             others,
             lab_dir,
-            job_files,
+            payload,
             calls,
             limits,
             isolation,
@@ -103,17 +108,33 @@ def run(
             result.outcomes[index] = Outcome(
                 OutcomeStatus.NOT_RUN, detail=_not_run(calls[index], result, progress, limits, deadline)
             )
-    result.stdout, result.stderr = output["stdout"].text(), output["stderr"].text()
+    result.stdout, result.stderr = output.shown["stdout"].text(), output.shown["stderr"].text()
+    hidden = output.kept["stdout"].text() + "\n" + output.kept["stderr"].text()
+    result.hidden_output = hidden.strip()
     result.elapsed = time.monotonic() - started
     return result
 
 
+def _feeder(calls: list[Call], payload, output: Output):
+    """What sends a child call ``index`` (None: the end): a secret call's inputs go out only after
+    what the child printed so far is read, and from then on its output is kept apart."""
+
+    def feed(child, index: int | None) -> None:
+        if index is not None and calls[index].secret and not output.secret:
+            child.drain()
+            output.secret = True
+        child.send(None if index is None else payload(index))
+
+    return feed
+
+
 def _run_file(
-    file, others, lab_dir, job_files, calls, limits, isolation, uid, output, progress, result, deadline, start_child
+    file, others, lab_dir, payload, calls, limits, isolation, uid, output, progress, result, deadline, start_child
 ) -> None:
     """The calls of one graded file, in children that import only it, restarted after each
     crash or hang (``channel.Reader`` says which call to blame)."""
-    start = next(index for index, call in enumerate(calls) if call["file"] == file)
+    start = next(index for index, call in enumerate(calls) if call.file == file)
+    feed = _feeder(calls, payload, output)
     with tempdirs.folder("lab05-child-") as scratch_dir:
         scratch = Path(scratch_dir)
         os.chmod(scratch, 0o711)
@@ -130,10 +151,7 @@ def _run_file(
         while True:
             skip_files = others | progress.failed_files
             config = {
-                "jobs": [str(path) for path in job_files],
                 "lab_dir": str(lab_dir),
-                "start": start,
-                "skip": sorted(progress.skip),
                 "skip_files": sorted(skip_files),
                 "isolation": isolation.mode,
                 "uid": uid,
@@ -151,22 +169,38 @@ def _run_file(
                     "tmp_mb": limits.tmp_mb,
                     "tmp_inodes": limits.tmp_inodes,
                     "processes": processes,
-                    "cpu_seconds": limits.submission_seconds + 5,
+                    "cpu_seconds": limits.cpu_seconds(),
                 },
             }
             child = start_child(isolation, config, env, work, output, progress.received)
-            state = Reader(calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode)
+            state = Reader(calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode, feed)
+            imported = result.imports.get(file)
             try:
                 ending = state.read(child, limits, deadline)
             finally:
                 how = child.kill(isolation, uid)
                 progress.received = child.received
+            if output.secret and result.imports.get(file) is not imported:
+                _scrub_import(result, file)
             if ending == "done":
                 return
-            blamed = state.blame(ending, how, output["stderr"].text())
+            blamed = state.blame(ending, how, output.stderr())
             if blamed is None:  # nothing left to run, or the submission's time is up
                 return
-            function = calls[blamed]["fn"] if isinstance(blamed, int) else None
+            if ending == "eof" and _from_outside(child, limits):
+                if blamed not in progress.disturbed:  # not the submission's doing: the same again, afresh
+                    progress.disturbed.add(blamed)
+                    _forget(result, blamed)
+                    result.restarts += 1
+                    start = blamed if isinstance(blamed, int) else state.next_index
+                    continue
+                _disturbed(result, blamed, how)
+                start = blamed + 1 if isinstance(blamed, int) else state.next_index
+                if isinstance(blamed, str):
+                    progress.failed_files.add(blamed)
+                result.restarts += 1
+                continue
+            function = calls[blamed].fn if isinstance(blamed, int) else None
             if function:
                 progress.strikes[function] = progress.strikes.get(function, 0) + 1
                 out_of_budget = ending == "timeout" and state.budget_ran_out
@@ -187,17 +221,69 @@ def _run_file(
                 return
 
 
+#: What ends a child from outside: the seccomp filter refuses the child sending these itself, and
+#: the kernel sends SIGKILL on its own only at the CPU limit (told apart by the CPU time used).
+OUTSIDE_SIGNALS = frozenset(filters.OUTSIDE_SIGNALS)
+
+
+def _from_outside(child, limits: Limits) -> bool:
+    """Did a signal that none of the submission's own limits sends end the child (another process,
+    a person, an out-of-memory killer of the whole machine)?"""
+    return child.ended_by in OUTSIDE_SIGNALS and child.cpu_used < limits.cpu_seconds() - 1
+
+
+def _forget(result: SandboxResult, blamed) -> None:
+    """Undo what ``Reader.blame`` recorded, so that the call or import runs again."""
+    if isinstance(blamed, int):
+        result.outcomes[blamed] = None
+    else:
+        result.imports.pop(blamed, None)
+
+
+def _disturbed(result: SandboxResult, blamed, how: str) -> None:
+    """A call or import killed from outside twice: say so (the grader was disturbed, not by the
+    submission), for the result not to be taken as final."""
+    what = f"call {blamed}" if isinstance(blamed, int) else f"importing lab05/{blamed}"
+    detail = f"the grader was disturbed: the process was killed from outside the sandbox twice ({how})"
+    if isinstance(blamed, int):
+        result.outcomes[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+    else:
+        result.imports[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+    result.disturbed.append(f"{what}: {detail}")
+
+
+def _scrub_import(result, file: str) -> None:
+    """An import again, in a child started after a secret call ran: its own words (message,
+    traceback, what it printed) could carry that call's inputs, so only what happened is kept."""
+    outcome = result.imports[file]
+    if outcome.status == OutcomeStatus.OK:
+        return
+    error = outcome.error or {}
+    builtin = [name for name in error.get("mro", []) if name not in ("BaseException", "object")][:1]
+    erred = outcome.status == OutcomeStatus.ERROR
+    kept = {
+        "type": builtin[0] if builtin else "an exception",
+        "mro": error.get("mro", []),
+        "message": "",
+        "traceback": [],
+    }
+    again = "failed when a fresh process imported it again after a hidden case"
+    result.imports[file] = Outcome(
+        outcome.status, error=kept if erred else None, detail="" if erred else again, secret=True
+    )
+
+
 def _not_run(call, result, progress, limits, deadline) -> str:
     """Why a call never ran."""
-    if call["file"] in result.imports and result.imports[call["file"]].status != OutcomeStatus.OK:
-        return f"lab05/{call['file']} did not import"
-    if call["fn"] in progress.budget_gone:
+    if call.file in result.imports and result.imports[call.file].status != OutcomeStatus.OK:
+        return f"lab05/{call.file} did not import"
+    if call.fn in progress.budget_gone:
         return (
-            f"{call['fn']} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "
+            f"{call.fn} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "
             "its other cases were not run"
         )
-    if call["fn"] in progress.skip:
-        return f"{call['fn']} crashed or hung {STRIKES} times; its other cases were not run"
+    if call.fn in progress.skip:
+        return f"{call.fn} crashed or hung {STRIKES} times; its other cases were not run"
     if time.monotonic() >= deadline:
         return f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
     return "not run"

@@ -45,10 +45,25 @@ class Limits:
     #: a container must hold ``memory_mb`` plus this.
     GRADER_ROOM_MB: ClassVar[int] = 256
 
+    def cpu_seconds(self) -> int:
+        """The CPU time each process of a submission may use (its RLIMIT_CPU): past the
+        submission's own time, so that a wall-clock limit always comes first for honest code."""
+        return int(self.submission_seconds) + 5
+
     def function_seconds(self) -> float:
         """The time all calls of one function may take together, so that one slow function
         cannot use up the others' time."""
         return self.submission_seconds / self.functions
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call a child answers, as the sandbox sees it (its inputs travel apart: the runner's
+    ``payload`` gives them when the call is to run)."""
+
+    fn: str  # the function called
+    file: str  # the graded file that defines it
+    secret: bool = False  # its inputs are hidden from the student: nothing printed from then on is shown
 
 
 @dataclass(frozen=True)
@@ -57,8 +72,13 @@ class Isolation:
 
     mode: Mode
     python: str
-    uid: int | None = None  # the first sandbox uid; worker slot n uses uid + n
+    uids: tuple = ()  # the sandbox uids this grader leased (``sandbox/leases.py``); worker slot n uses uids[n]
     read_paths: tuple = ()  # jail: what the child can read (Python, its libraries)
     hidden_paths: tuple = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
     banned: tuple = ()  # top-level modules graded code may not import
     seccomp: bytes = b""  # the seccomp filter children install (raw BPF; ``filters.child_filter``)
+
+    @property
+    def uid(self) -> int | None:
+        """The first sandbox uid (the self-test's); None when children keep the grader's uid."""
+        return self.uids[0] if self.uids else None

@@ -1,16 +1,19 @@
 """The child side of the sandbox: a standalone program (standard library only).
 
-``autograder.sandbox.runner`` starts it as ``python -I -B harness.py`` with its configuration as
-one JSON line on stdin and one extra file descriptor, the *channel*. It reads the job files named
-in the config (inputs only: the parent keeps every expected value), encloses itself (``jail.enter``), applies resource
-limits, imports the submission's ``lab05.metrics`` and ``lab05.runs`` and answers the calls
-in order, writing one JSON line per event to the channel:
+``autograder.sandbox.runner`` starts it as ``python -I -B harness.py`` with one extra file
+descriptor, the *channel*. Its stdin is the *inbox*: messages framed by a 4-byte length, first its
+configuration (JSON), then, one at a time, the calls it is to answer (a pickle of plain data from
+the trusted parent: the call's own inputs, nothing else). The parent sends a call only when the
+previous one has been answered, so the child never holds an input before the call that needs it
+runs, and never an expected value. It encloses itself (``jail.enter``), applies resource limits,
+imports the submission's ``lab05.metrics`` and ``lab05.runs`` (the calls have not been sent yet)
+and answers each call as it arrives, writing one JSON line per event to the channel:
 
     {"importing": "metrics.py"}                  before importing a graded file
     {"imported": "metrics.py", "error": {...}}   after (``error`` only when it failed)
     {"i": 7, "value": <encoded>, "t": 0.0001}    call 7 returned
     {"i": 7, "error": {...}, "t": 0.01}          call 7 raised
-    {"done": true}
+    {"done": true}                               after the inbox's end (an empty message)
 
 Nothing here is trusted by the parent: every line is validated there, and values are
 encoded as tagged JSON (``encode``) so that no object of the submission ever leaves.
@@ -20,6 +23,7 @@ import collections
 import importlib
 import json
 import os
+import pickle
 import resource
 import sys
 import time
@@ -91,31 +95,23 @@ class Replay:
         return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in kept]
 
 
-def resolve(value, job, context):
-    """Build a call's argument from its JSON form; tables are copied fresh for every call."""
+def resolve(value, context):
+    """Build a call's argument from its plain form: the tags name objects built here (the grader's
+    measures, a replayed search function, the queries, the run file's path)."""
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
-        if tag == "$ref":
-            table, key = arg
-            found = job["tables"][table][key]
-            return list(found) if isinstance(found, list) else dict(found)
         if tag == "$measure":
             return probes.measure(arg)
         if tag == "$search":
-            overfull = arg in job.get("overfull", ())
-            context["search"] = Replay(job["results"][arg], job["tables"].get("titles", {}), overfull)
+            context["search"] = Replay(arg["results"], arg["titles"], arg["overfull"])
             return context["search"]
         if tag == "$queries":
-            return [GenericQuery(query_id, text) for query_id, text in job["queries"][arg]]
+            return [GenericQuery(query_id, text) for query_id, text in arg]
         if tag == "$path":
             context["path"] = os.path.join(os.getcwd(), arg)
             if os.path.exists(context["path"]):
                 os.unlink(context["path"])
             return context["path"]
-        if tag == "$dict":
-            return {key: resolve(item, job, context) for key, item in arg}
-    if isinstance(value, list):
-        return [resolve(item, job, context) for item in value]
     return value
 
 
@@ -136,23 +132,54 @@ def read_run_file(context) -> dict:
     return found
 
 
-def run_calls(job, config, modules, lab_dir) -> None:
-    skip = set(config.get("skip", []))
-    for index in range(config.get("start", 0), len(job["calls"])):
-        call = job["calls"][index]
-        if call["fn"] in skip:
-            continue
-        module = modules.get(call["file"])
-        if module is None:
-            continue  # the parent knows the file did not import
+class Inbox:
+    """The messages the parent sends on stdin: a 4-byte length, then that many bytes."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def _exactly(self, size: int):
+        data = bytearray()
+        while len(data) < size:
+            chunk = os.read(self.fd, min(size - len(data), 1 << 20))
+            if not chunk:
+                return None
+            data += chunk
+        return bytes(data)
+
+    def next(self):
+        """The next message's bytes; None at the end (an empty message, or the pipe closed)."""
+        head = self._exactly(4)
+        size = int.from_bytes(head, "big") if head else 0
+        return self._exactly(size) if size else None
+
+
+def flush_output() -> None:
+    """What the submission printed goes out before the answer: the parent then knows it was
+    printed before the next call's inputs arrived."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a stream the submission closed or replaced
+            pass
+
+
+def run_calls(inbox, modules, lab_dir) -> None:
+    """Answer each call the parent sends, until the inbox ends."""
+    while True:
+        data = inbox.next()
+        if data is None:
+            return
+        index = int.from_bytes(data[:4], "big")
+        call = pickle.loads(data[4:])  # the trusted parent's plain data
         started = time.perf_counter()
         try:
-            function = getattr(module, call["fn"], None)
+            function = getattr(modules.get(call["file"]), call["fn"], None)
             if function is None or not callable(function):  # not written: said as the stubs say it
                 raise NotImplementedError(f"lab05/{call['file']} has no function {call['fn']}")
             context: dict = {}
-            args = [resolve(arg, job, context) for arg in call["args"]]
-            kwargs = {key: resolve(arg, job, context) for key, arg in call.get("kwargs", {}).items()}
+            args = [resolve(arg, context) for arg in call["args"]]
+            kwargs = {key: resolve(arg, context) for key, arg in call.get("kwargs", {}).items()}
             returned = function(*args, **kwargs)
             value = encode(returned)
             if "path" in context:
@@ -161,6 +188,7 @@ def run_calls(job, config, modules, lab_dir) -> None:
         except BaseException as error:  # SystemExit and KeyboardInterrupt too: they are the student's
             message = {"i": index, "error": describe_error(error, lab_dir)}
         message["t"] = time.perf_counter() - started
+        flush_output()
         send(message)
 
 
@@ -221,17 +249,12 @@ def die_with_parent() -> None:
 def main() -> None:
     global _channel
     die_with_parent()
-    config = json.loads(sys.stdin.buffer.readline())  # from the parent, never in argv
+    inbox = Inbox(os.dup(0))  # the parent's messages; the submission's stdin is empty
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    config = json.loads(inbox.next() or b"{}")  # from the parent, never in argv
     _channel = config["channel"]
-    job: dict = {"tables": {}, "results": {}, "queries": {}, "calls": []}
-    for path in config["jobs"]:  # read before enclosing: the job files stay outside
-        with open(path, "rb") as part:
-            # the parent's own files; the shared job is a pickle (plain data, several times faster to load)
-            data = __import__("pickle").load(part) if path.endswith(".pickle") else json.load(part)
-        for key in ("tables", "results", "queries"):
-            job[key].update(data.get(key, {}))
-        job.setdefault("overfull", []).extend(data.get("overfull", []))
-        job["calls"].extend(data.get("calls", []))
     lab_dir = config["lab_dir"]
     if config["isolation"] != "none":
         lab_dir = jail.enter(config, send)
@@ -239,14 +262,12 @@ def main() -> None:
     apply_limits(config["limits"])
     sys.meta_path.insert(0, BannedImports(config["banned"]))
     modules = import_graded(lab_dir, set(config.get("skip_files", [])))
-    run_calls(job, config, modules, lab_dir)
-    # what the submission printed reaches "Your code printed": flushed before "done", after which
-    # the parent may end this process at any moment
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # a stream the submission closed or replaced
-            pass
+    flush_output()  # what the imports printed, before the first call's inputs arrive
+    send({"ready": True})
+    run_calls(inbox, modules, lab_dir)
+    # what the submission printed reaches the parent before "done", after which the parent may
+    # end this process at any moment
+    flush_output()
     send({"done": True})
     os._exit(0)  # the submission's atexit handlers and threads do not run on
 

@@ -1,0 +1,105 @@
+"""Sandbox uids leased, never shared: a grader running as root runs children as uids that it alone
+holds on this machine, so two graders (two TAs, a batch and the test suite) never signal, clean
+up after or count the processes of each other's children.
+
+A lease is an exclusive ``flock`` on ``FOLDER/<uid>.lock`` (a root-only folder), taken when a
+grading session opens and held while the grader lives: the kernel releases it when the process
+(and every worker it forked) ends, however it ends. A grader takes the first free uids from its
+base (``$LAB05_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
+platforms' own ``lab05-student``) and any another grader holds; on taking one, it kills what a
+dead grader left running as it. Nothing here signals a uid this process does not hold.
+
+Containers: the lock folder is the container's own unless the host's is mounted there, and a
+rootful engine shares uids (and their process counts) with the host, so each container picks a
+base of its own (``docs/CONTAINER.md``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from autograder.sandbox import cleanup
+
+#: Where the leases live (one lock file per uid); ``$LAB05_UID_LEASES`` moves it.
+FOLDER = Path(os.environ.get("LAB05_UID_LEASES") or "/run/lab05-sandbox-uids")
+SPAN = 4096  # uids tried from the base
+SANDBOX_USER = "lab05-student"  # the account the platforms' setup.sh creates
+
+_held: dict[int, int] = {}  # uid -> the descriptor holding its lock (this process and its forks)
+
+
+class LeaseError(RuntimeError):
+    """No uid could be leased; the message says why and what to do."""
+
+
+def _account(uid: int) -> str | None:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return None
+
+
+def _folder(folder: Path) -> Path:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_uid != 0 or info.st_mode & 0o022:
+        raise LeaseError(f"{folder} must be root's and writable by root only, to hold the sandbox uids' leases")
+    return folder
+
+
+def _take(folder: Path, uid: int) -> bool:
+    """Lock ``uid`` for this process (True), unless another grader holds it."""
+    fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    _held[uid] = fd
+    return True
+
+
+def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
+    """``count`` uids for this process's children, the first free ones from ``base``: held until it
+    ends (uids it already holds count first). Each newly taken uid is swept: what a dead grader left
+    running as it is killed, its files in the shared temporary folders removed."""
+    if os.getuid() != 0:
+        raise LeaseError("only root runs children as other uids")
+    where = _folder(folder or FOLDER)
+    mine = [uid for uid in sorted(_held) if base <= uid < base + SPAN][:count]
+    for uid in range(base, base + SPAN):
+        if len(mine) >= count:
+            break
+        if uid in _held or uid in (0, os.getuid()):
+            continue
+        name = _account(uid)
+        if name is not None and name != SANDBOX_USER:
+            continue
+        if _take(where, uid):
+            cleanup.kill_uid(uid)
+            cleanup.remove_owned(uid)
+            mine.append(uid)
+    if len(mine) < count:
+        raise LeaseError(
+            f"only {len(mine)} of the {count} sandbox uids asked for are free from {base} to {base + SPAN - 1}: "
+            f"other graders on this machine hold the rest ({where}). Wait for them, grade with fewer --jobs, "
+            "or choose another range with --uid N (or $LAB05_SANDBOX_UID)"
+        )
+    return tuple(mine)
+
+
+def held(uid: int) -> bool:
+    """Does this process hold ``uid``'s lease?"""
+    return uid in _held
+
+
+def release(uids) -> None:
+    """Give the leases of ``uids`` back (a grader that ends gives them all back anyway)."""
+    for uid in uids:
+        fd = _held.pop(uid, None)
+        if fd is not None:
+            os.close(fd)

@@ -1,0 +1,163 @@
+"""Nothing hidden leaves: submissions that push the hidden cases' inputs out through every channel
+a student sees (what they print, return, raise, how they end, how long they take, the answers a
+diagnosis could quote, the files write_run writes, an import again after a crash) are graded in
+every isolation mode and through both platforms' entry points, and every file their student sees
+is searched for the hidden inputs (``tests/leaks.py`` says how they are encoded and searched).
+
+The leakers leak public inputs too: finding those proves each channel was open to the search."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import leaks
+import pytest
+import subs
+from test_build import run_autograder
+from test_hostile_submissions import MODES
+from test_prairielearn import built, image_home, run_entrypoint, world  # noqa: F401 (fixtures)
+
+from autograder.grading import plan as planning
+from autograder.grading import reference
+from autograder.grading import rubric as rubrics
+from autograder.grading.results import CaseResult, CaseStatus
+from autograder.grading.vocabulary import SHOWN_ERRORS
+from autograder.local import batch
+from autograder.reports import layout
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+
+STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")
+PLATFORMS = ("gradescope", "prairielearn")
+
+
+@pytest.fixture(scope="module")
+def secrets(cranfield):
+    """The hidden inputs (the same in every grading: the random cases are public) less any that a
+    public call also has."""
+    plan = planning.build(rubrics.load(), reference.load(), cranfield)
+    submission = plan.for_submission("any")
+    tokens, numbers = leaks.secrets_of(submission, plan)
+    tokens -= leaks.public_tokens(submission, plan)
+    assert len(tokens) > 40 and len(numbers) > 40  # the search has something to find
+    return tokens, numbers
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def local(request, tmp_path_factory, cranfield):
+    """Every leaker graded by a local batch in one isolation mode: {channel: {file: text}}."""
+    mode = request.param
+    folder = tmp_path_factory.mktemp(f"leaks-{mode}")
+    leaks.write_all(folder / "in")
+    rubric = subs.test_rubric(folder)
+    if mode == "container":
+        import container_sim
+
+        container_sim.grade(folder / "in", folder / "out", rubric, 2)
+    else:
+        batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=rubric, **MODES[mode])
+    seen = {}
+    for channel in leaks.CHANNELS:
+        where = layout.submission_folder(folder / "out", f"leak-{channel}")
+        seen[channel] = {name: (where / name).read_text(encoding="utf-8") for name in STUDENT_FILES}
+        seen[channel]["grade.json"] = (where / "grade.json").read_text(encoding="utf-8")
+    return mode, seen
+
+
+@pytest.fixture(scope="module", params=PLATFORMS)
+def platform(request, gradescope_root, tmp_path_factory, cranfield):
+    """Every leaker graded by a platform's entry point (uid mode, as on the platform)."""
+    seen = {}
+    for channel in leaks.CHANNELS:
+        files = leaks.leaker(channel)
+        if request.param == "gradescope":
+            document = run_autograder(gradescope_root, files, "uid")
+        else:
+            home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
+            grade = tmp_path_factory.mktemp(f"grade-{channel}")
+            document = run_entrypoint(home, grade, question, files, "uid")
+        seen[channel] = {"results.json": json.dumps(document, ensure_ascii=False)}
+    return request.param, seen
+
+
+def _leaked(seen: dict, secrets) -> dict:
+    tokens, numbers = secrets
+    found = {}
+    for channel, pages in seen.items():
+        for name, text in pages.items():
+            if name == "grade.json":
+                continue
+            hits = leaks.hidden_found(text, tokens, numbers)
+            if hits:
+                found[f"{channel}/{name}"] = hits[:3]
+    return found
+
+
+def test_no_hidden_input_reaches_a_student_in_a_local_batch(local, secrets):
+    """In each isolation mode, is no hidden input found, encoded or as it is, in any file the
+    leakers' students see (results.json, feedback.md, feedback.html)?"""
+    mode, seen = local
+    assert _leaked(seen, secrets) == {}, mode
+
+
+def test_no_hidden_input_reaches_a_student_on_a_platform(platform, secrets):
+    """Through Gradescope's run_autograder and PrairieLearn's entrypoint, is no hidden input found
+    in the results.json their students see?"""
+    name, seen = platform
+    assert _leaked(seen, secrets) == {}, name
+
+
+def test_the_search_finds_what_the_channels_carry(local, secrets):
+    """Can the search fail: do the instructors' grade.json files hold the hidden inputs the leakers
+    pushed out (so each channel really carried them), and do the students' files hold the public
+    inputs they leaked?"""
+    mode, seen = local
+    tokens, numbers = secrets
+    for channel in ("prints", "returns", "raises", "remembers", "numbers"):
+        assert leaks.hidden_found(seen[channel]["grade.json"], tokens, numbers), (mode, channel)
+    for channel in ("prints", "returns", "raises"):
+        assert leaks.decoded(seen[channel]["feedback.md"]), (mode, channel)  # public inputs, shown
+
+
+@pytest.mark.parametrize("channel", ["ends", "timing"])
+def test_how_a_hidden_call_ends_or_how_long_it_takes_is_not_told(local, channel):
+    """Does a hidden case that ended the process say only that it crashed (no exit status or
+    signal, which the code chose from the input), and does no student file tell how long grading
+    took (a sleep chosen from the input)?"""
+    _, seen = local
+    report = json.loads(seen[channel]["results.json"])
+    assert "execution_time" not in report or report["execution_time"] == 0
+    if channel == "ends":  # it ends the process only on hidden-looking calls
+        for name in STUDENT_FILES:
+            assert "crashed" in seen[channel][name] and "exit status" not in seen[channel][name], name
+        assert "exit status" in seen[channel]["grade.json"]  # the instructor still sees how it ended
+
+
+def test_a_hidden_case_can_tell_a_student_only_a_few_things():
+    """Whatever a hidden case's result holds (values, messages, tracebacks, any exception class),
+    is what its student sees one of a small fixed set of states (its label aside): so a
+    submission moves at most log2(that many) bits per hidden case and grading, whatever it does?"""
+    rng = random.Random(5)
+    names = ["ValueError", "LEAKdeadbeefEND", "KeyError", "Foo", "", "NotImplementedError", "OSError"]
+    states = set()
+    for _ in range(2000):
+        case = CaseResult(
+            "edge-x",
+            "what it tests",
+            False,
+            rng.choice(list(CaseStatus)),
+            message=f"LEAK{rng.random()}",
+            call="f(1)",
+            expected=rng.random(),
+            actual=rng.random(),
+            traceback=(f"line {rng.randint(1, 999)}",),
+            hint="h",
+            raised=rng.choice(names),
+            mro=tuple(rng.sample(names, 2)),
+        )
+        seen = case.for_student()
+        states.add(json.dumps({k: v for k, v in vars(seen).items() if k not in ("id", "description")}, default=str))
+    allowed = len(CaseStatus) * (len(SHOWN_ERRORS) + 2)
+    assert len(states) <= allowed
+    assert all("LEAK" not in state and "line" not in state for state in states)

@@ -4,6 +4,7 @@
 # for the tests, the system packages they drive (Debian's chromium and its driver, numpy for /usr/bin/python3).
 PYTHON ?= python3
 VENV ?= .venv
+CHILD_VENV ?= .venv-child
 CRANFIELD ?= ../shared/cranfield
 BIN := $(VENV)/bin
 
@@ -28,14 +29,20 @@ check: setup
 	$(BIN)/mypy
 	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
 
-setup: $(BIN)/.installed
+setup: $(BIN)/.installed $(CHILD_VENV)/.installed
 
 $(BIN)/.installed: pyproject.toml requirements/lab.txt requirements/grader.txt requirements/batch.txt requirements/handout.txt requirements/test.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $@
 
-cranfield: $(BIN)/.installed
+# the environment student code runs in: the packages grading.yml allows, pinned as on the platforms
+$(CHILD_VENV)/.installed: requirements/child.txt $(BIN)/.installed
+	$(PYTHON) -m venv --without-pip $(CHILD_VENV)
+	$(BIN)/python -m pip --python $(CHILD_VENV)/bin/python install --quiet --disable-pip-version-check -r requirements/child.txt
+	touch $@
+
+cranfield: setup
 	@if [ -d "$(CRANFIELD)" ]; then $(BIN)/python -m autograder seed-cranfield "$(CRANFIELD)"; \
 	else echo "no $(CRANFIELD): ir_datasets will use its cache or download Cranfield"; fi
 

@@ -67,6 +67,7 @@ def _grade(args) -> int:
         rubric_path=args.rubric,
         uid=args.uid,
         python=args.child_python,
+        seed=args.seed,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -205,9 +206,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--rubric", type=Path, default=paths.RUBRIC)
     grade.add_argument(
-        "--uid", type=int, default=isolation.DEFAULT_UID, help="first uid submissions run as when the grader is root"
+        "--uid",
+        type=int,
+        default=isolation.DEFAULT_UID,
+        help="where to start looking for free sandbox uids to lease when the grader is root",
     )
     grade.add_argument("--child-python", default=None, help="the interpreter submissions run in")
+    grade.add_argument(
+        "--seed",
+        default=None,
+        help="draw every submission's random cases from this seed and its files (to reproduce a batch exactly; "
+        "by default each grading draws afresh, and a regrade of the same files reuses its stored seed)",
+    )
     grade.set_defaults(run=_grade)
 
     doctor = commands.add_parser(

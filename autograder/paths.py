@@ -12,6 +12,8 @@ HANDOUT = ROOT / "assignment"
 SOLUTIONS = ROOT / "solutions"
 RUBRIC = ROOT / "grading.yml"
 REQUIREMENTS = ROOT / "requirements"
+CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt"  # the children's environment: what they may import, pinned
+CHILD_VENV = ROOT / ".venv-child"  # that environment for local batches (``make setup``)
 #: The lab's stored data: the hidden reference values.
 LAB_DATA = PACKAGE / "lab" / "data"
 REFERENCE = LAB_DATA / "expected.json"

@@ -27,6 +27,7 @@ class Findings:
     machine: Machine
     cranfield: Finding  # the reference data grading needs is here (no download)
     memory_fit: Finding  # limits.memory_mb plus the grader's room fits the cgroup's memory
+    child_packages: Finding  # the child has the rubric's allowed packages at the pinned versions
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -75,6 +76,7 @@ class Findings:
             ("cgroup", found.cgroup),
             ("grader Python", m.python),
             ("child Python", m.child_python),
+            ("child packages", yes(self.child_packages)),
             ("Cranfield", yes(self.cranfield)),
         ]
         width = max(len(label) for label, _ in rows) + 2
@@ -100,6 +102,41 @@ def memory_fit(memory_bytes: int | None, limits: Limits) -> Finding:
     )
 
 
+def pins(path: Path = paths.CHILD_REQUIREMENTS) -> dict[str, str]:
+    """``requirements/child.txt``'s pins: {package: version}."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            found[name.strip().lower()] = version.strip()
+    return found
+
+
+def child_packages(installed: dict, allowed: tuple, pinned: dict) -> Finding:
+    """Do the child's allowed packages agree with the pins (the same major version at least, so a
+    submission using them is graded alike here and on the platforms)?"""
+    if not installed:
+        return Finding(False, "the child interpreter could not say what it has installed")
+    said, ok = [], True
+    for name in allowed:
+        have, want = installed.get(name), pinned.get(name.lower())
+        if have is None:
+            said.append(f"{name} MISSING (submissions using it fail here)")
+            ok = False
+        elif want and have != want:
+            same_major = have.split(".")[0] == want.split(".")[0]
+            ok = ok and same_major
+            said.append(
+                f"{name} {have}, not the pinned {want}"
+                + (" (the same major version)" if same_major else ": grades may differ from the platforms'")
+            )
+        else:
+            said.append(f"{name} {have}" + (" (as pinned)" if want else ""))
+    words = ", ".join(said) or "none allowed"
+    return Finding(ok, f"{words}; anything else but the standard library fails to import (grading.yml)")
+
+
 def _cranfield() -> Finding:
     shipped = os.environ.get("LAB05_BUNDLE")
     if shipped:
@@ -118,11 +155,17 @@ def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric
     """Probe this machine for the child interpreter ``python`` and the sandbox uid ``uid``."""
     found = machine.probe(python, uid, EVALUATION_LIBRARIES)
     try:
-        limits = rubrics.load(rubric_path).limits
+        loaded = rubrics.load(rubric_path)
+        limits, allowed = loaded.limits, loaded.allowed_imports
     except rubrics.RubricError:
-        limits = Limits()
+        limits, allowed = Limits(), ("numpy",)
+    child = python or isolations.default_child_python()
+    try:
+        packages = child_packages(machine.child_packages(child, allowed), allowed, pins())
+    except OSError as error:
+        packages = Finding(False, f"cannot tell ({error})")
     try:
         cranfield = _cranfield()
     except Exception as error:  # reported, never raised: the doctor must finish
         cranfield = Finding(False, f"cannot tell ({type(error).__name__}: {error})")
-    return Findings(found, cranfield, memory_fit(found.resources.memory_bytes, limits))
+    return Findings(found, cranfield, memory_fit(found.resources.memory_bytes, limits), packages)

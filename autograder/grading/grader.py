@@ -82,6 +82,8 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
     ]
     flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
     flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
+    imported = sorted({(module.split(".")[0], where) for module, where in result.disallowed_imports})
+    flags += [Flag(FlagKind.IMPORT, f"{module} (not allowed), imported by {where}") for module, where in imported]
     if "more bytes not kept" in result.stdout + result.stderr:
         flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
     return flags

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.grading.similarity import SimilaritySettings
-from autograder.lab.spec import FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
+from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
 
 
@@ -62,6 +62,8 @@ class Rubric:
     # similarity section, which only the class report reads; comments do not count either)
     digest: str
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
+    # what graded code may import besides the standard library (every mode and platform alike)
+    allowed_imports: tuple[str, ...] = ("numpy",)
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
@@ -76,11 +78,12 @@ _TOP = {
     "limits": dict,
     "questions": dict,
     "similarity": dict,
+    "allowed_imports": list,
 }
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str}
-_OPTIONAL = {"visibility", "limits", "similarity"}
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports"}
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -185,6 +188,12 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
     similarity = _similarity(data.get("similarity", {}), fail)
+    allowed = data.get("allowed_imports", ["numpy"])
+    for name in allowed:
+        if not isinstance(name, str) or not name.isidentifier():
+            fail("allowed_imports", f"must list top-level module names, e.g. [numpy]; got {name!r}")
+        if name in EVALUATION_LIBRARIES:
+            fail("allowed_imports", f"{name} is an evaluation library: metric code may not use it")
     total = sum(question.points for question in questions)
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
@@ -198,6 +207,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         tuple(questions),
         hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
         similarity,
+        tuple(sorted(set(allowed))),
     )
 
 

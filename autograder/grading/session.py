@@ -8,7 +8,7 @@ way everywhere. ``grade`` never raises: the grader's own bugs become a result th
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder import paths
@@ -55,7 +55,7 @@ class Session:
         bundle_key, load_bundle = cranfield.lazy_bundle()
         plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
         chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs)
-        return cls(plan, chosen)
+        return cls(plan, replace(chosen, allowed=loaded.allowed_imports))
 
     def grade(
         self,

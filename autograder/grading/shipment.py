@@ -26,6 +26,11 @@ SETUP = TEMPLATES / "setup.sh"
 #: What the shipped grader installs: the lab's libraries and the grader's own (not the
 #: notebook's or the tests' packages).
 REQUIREMENT_FILES = ("lab.txt", "grader.txt")
+#: What the children's environment holds (setup.sh installs it in CHILD_ENVIRONMENT).
+CHILD_REQUIREMENTS = "requirements-child.txt"
+#: Where setup.sh makes the children's environment: outside the grader's folder, which the
+#: sandbox user may not read (nothing in it is secret: the allowed packages only).
+CHILD_ENVIRONMENT = "/opt/lab05-child"
 #: Where the shipped source puts the precomputed Cranfield reference ($LAB05_BUNDLE).
 BUNDLE = "cranfield-bundle.json"
 
@@ -42,6 +47,7 @@ def source_entries() -> list[tuple[str, bytes, int]]:
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
         ("requirements.txt", requirements(), 0o644),
+        (CHILD_REQUIREMENTS, paths.CHILD_REQUIREMENTS.read_bytes(), 0o644),
         ("grading.yml", paths.RUBRIC.read_bytes(), 0o644),
         (BUNDLE, bundle_bytes, 0o644),
     ]

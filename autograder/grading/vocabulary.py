@@ -72,6 +72,7 @@ class FlagKind(StrEnum):
     """What an instructor is told about: each flag is one of these."""
 
     LIBRARY = "library"  # an evaluation library imported (or tried)
+    IMPORT = "import"  # a package the rubric does not allow imported (or tried)
     CRASH = "crash"  # calls that killed their process
     TIMEOUT = "timeout"  # calls that ran out of time
     LIMIT = "limit"  # the submission's own time limit

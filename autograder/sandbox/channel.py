@@ -54,6 +54,7 @@ class SandboxResult:
     outcomes: list
     imports: dict = field(default_factory=dict)
     banned_imports: list = field(default_factory=list)  # (module, the file or function importing it)
+    disallowed_imports: list = field(default_factory=list)  # (module, where): neither standard nor allowed
     stdout: str = ""
     stderr: str = ""
     restarts: int = 0
@@ -194,6 +195,10 @@ class Reader:
                 self.started = True
                 self.next_index = self._next(self.next_index)
                 self._send(child)
+            elif "disallowed_import" in message:
+                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
+                if len(self.result.disallowed_imports) < MAX_BANNED:
+                    self.result.disallowed_imports.append((str(message["disallowed_import"])[:100], during))
             elif "banned_import" in message:
                 during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
                 if len(self.result.banned_imports) < MAX_BANNED:

@@ -182,6 +182,14 @@ def _leased(jobs: int, base: int) -> tuple:
         raise IsolationError(str(error)) from None
 
 
+def default_child_python() -> str:
+    """The interpreter student code runs in unless told: ``$LAB05_CHILD_PYTHON``, else the child
+    environment ``make setup`` builds (the allowed packages only, pinned as on the platforms), else
+    (a warning in ``doctor``) this grader's own."""
+    python = os.environ.get("LAB05_CHILD_PYTHON") or str(paths.CHILD_VENV / "bin" / "python")
+    return python if os.path.exists(python) else sys.executable
+
+
 def choose(
     mode: str = "auto",
     python: str | None = None,
@@ -194,7 +202,7 @@ def choose(
     ``uid``: where to start looking for ``jobs`` free sandbox uids to lease (as root);
     ``banned``: the top-level modules graded code may not import (hidden inside a jail);
     ``protected``: what children must not read beyond the grader's own files (a batch's folders)."""
-    python = python or sys.executable
+    python = python or default_child_python()
     if mode not in MODES:
         raise IsolationError(f"unknown isolation {mode!r}: use {', '.join(MODES)}")
     uids = _leased(jobs, uid) if mode != Mode.NONE else ()

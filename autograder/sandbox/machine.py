@@ -274,9 +274,31 @@ def _uid_fallback(python: str, uid: int, banned: tuple, root: bool) -> Finding:
     return Finding(True, f"children run as uid {uid} ({account}); a probe child could not read the grader's files")
 
 
+_VERSIONS = """
+import importlib.metadata, json, sys
+found = {}
+for name in sys.argv[1:]:
+    try:
+        found[name] = importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        found[name] = None
+print(json.dumps(found))
+"""
+
+
+def child_packages(python: str, names) -> dict:
+    """The version of each of ``names`` installed for the child interpreter ``python`` (None: not
+    there); ``{}`` when the interpreter cannot say."""
+    try:
+        done = subprocess.run([python, "-I", "-c", _VERSIONS, *names], capture_output=True, text=True, timeout=60)
+        return json.loads(done.stdout) if done.returncode == 0 else {}
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return {}
+
+
 def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: tuple = ()) -> Machine:
     """Everything above, for the child interpreter ``python`` (default: the grader's own)."""
-    python = python or sys.executable
+    python = python or isolations.default_child_python()
     root = os.getuid() == 0
     try:
         import pwd

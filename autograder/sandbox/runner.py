@@ -160,6 +160,7 @@ def _run_file(
                 "jail_read": list(isolation.read_paths),
                 "jail_hide": list(isolation.hidden_paths),
                 "banned": list(isolation.banned),
+                "allowed": None if isolation.allowed is None else list(isolation.allowed),
                 "read_paths": list(isolation.read_paths),
                 "seccomp": base64.b64encode(isolation.seccomp).decode(),
                 "environment": env,

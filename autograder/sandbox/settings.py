@@ -75,8 +75,9 @@ class Isolation:
     uids: tuple = ()  # the sandbox uids this grader leased (``sandbox/leases.py``); worker slot n uses uids[n]
     read_paths: tuple = ()  # jail: what the child can read (Python, its libraries)
     hidden_paths: tuple = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
-    banned: tuple = ()  # top-level modules graded code may not import
+    banned: tuple = ()  # top-level modules graded code may not import (the evaluation libraries, flagged)
     seccomp: bytes = b""  # the seccomp filter children install (raw BPF; ``filters.child_filter``)
+    allowed: tuple | None = None  # what else graded code may import besides the standard library (None: anything)
 
     @property
     def uid(self) -> int | None:

@@ -195,16 +195,28 @@ def run_calls(inbox, modules, lab_dir) -> None:
 # ---------------------------------------------------------------- imports
 
 
-class BannedImports:
-    """Refuses evaluation libraries inside metrics code and reports each attempt."""
+class ImportPolicy:
+    """What graded code may import: the standard library, the packages the rubric allows (``allowed``;
+    None: anything) and its own ``lab05``; never an evaluation library (``banned``: each attempt is
+    reported, for the instructor). Anything else fails to import with the same words in every mode
+    and on every platform."""
 
-    def __init__(self, names):
-        self.names = set(names)
+    def __init__(self, banned, allowed):
+        self.banned = set(banned)
+        self.allowed = None if allowed is None else {*allowed, *sys.stdlib_module_names, "lab05"}
+        self.words = ", ".join(sorted(allowed or ())) or "nothing else"
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname.split(".")[0] in self.names:
+        top = fullname.split(".")[0]
+        if top in self.banned:
             send({"banned_import": fullname[:100]})
             raise ImportError(f"{fullname} may not be used in this lab's graded code")
+        if self.allowed is not None and top not in self.allowed:
+            send({"disallowed_import": fullname[:100]})
+            raise ImportError(
+                f"{top} may not be imported in this lab's graded code: it may import Python's standard library "
+                f"and {self.words} (the course's grading.yml, allowed_imports)"
+            )
         return None
 
 
@@ -260,7 +272,7 @@ def main() -> None:
         lab_dir = jail.enter(config, send)
         die_with_parent()  # changing user cleared it
     apply_limits(config["limits"])
-    sys.meta_path.insert(0, BannedImports(config["banned"]))
+    sys.meta_path.insert(0, ImportPolicy(config["banned"], config.get("allowed")))
     modules = import_graded(lab_dir, set(config.get("skip_files", [])))
     flush_output()  # what the imports printed, before the first call's inputs arrive
     send({"ready": True})

@@ -140,8 +140,8 @@ def test_grades_csv_has_one_row_per_submission(batch_run):
 
 
 def test_hidden_cases_never_show_the_answer(batch_run):
-    """For a failing hidden case, does the student's text name what was tested and the student's own
-    value, but not the answer?"""
+    """For a failing hidden case, does the student's text name what was tested and that it was wrong,
+    but neither the answer nor the student's own value (which could carry the hidden inputs)?"""
     result = batch_run[0]["ln-dcg"]
     case = next(case for check in result.checks for case in check.cases if case.id == "edge-dcg_at_k-rank-2")
     assert not case.public and case.status == "fail" and abs(case.expected - 2 / math.log2(3)) < 1e-12
@@ -150,7 +150,7 @@ def test_hidden_cases_never_show_the_answer(batch_run):
         + (batch_run[1] / "out" / "submissions" / "ln-dcg" / "feedback.md").read_text()
     )
     assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2)" in text
-    assert "1.26185" not in text and "1.82047" in text  # the student's own value (2 / ln 3), never the answer
+    assert "1.26185" not in text and "1.82047" not in text  # neither the answer nor the student's own (2 / ln 3)
 
 
 def test_rerun_skips_graded_and_force_regrades(batch_run):
@@ -257,7 +257,7 @@ RUBRIC_ERRORS = [
     (
         "points-do-not-add-up",
         lambda t: t.replace(
-            "{function: accuracy, kind: edge, points: 2}", "{function: accuracy, kind: edge, points: 3}"
+            "{function: accuracy, kind: edge, points: 3}", "{function: accuracy, kind: edge, points: 4}"
         ),
         "total: is 100 but the checks' points add up to 101",
     ),
@@ -274,8 +274,8 @@ RUBRIC_ERRORS = [
     (
         "bad-visibility",
         lambda t: t.replace(
-            "{function: accuracy, kind: edge, points: 2}",
-            "{function: accuracy, kind: edge, points: 2, visibility: secret}",
+            "{function: accuracy, kind: edge, points: 3}",
+            "{function: accuracy, kind: edge, points: 3, visibility: secret}",
         ),
         "questions.q1.checks[3].visibility: 'secret' is not one of visible, hidden, after_due_date, after_published",
     ),
@@ -288,7 +288,7 @@ RUBRIC_ERRORS = [
     (
         "duplicate-check",
         lambda t: t.replace(
-            "{function: accuracy, kind: edge, points: 2}", "{function: accuracy, kind: examples, points: 2}"
+            "{function: accuracy, kind: edge, points: 3}", "{function: accuracy, kind: examples, points: 3}"
         ),
         'the check "accuracy: the notes\' examples" appears twice',
     ),
@@ -334,14 +334,18 @@ def test_public_examples_match_the_reference(lab05):
         assert value == pytest.approx(list(expected) if isinstance(expected, tuple) else expected), case.id
 
 
-def test_random_cases_are_reproducible_per_submission(cranfield):
-    """Are a submission's random cases the same every time, and different for another submission?"""
+def test_random_cases_are_drawn_afresh_and_reproducible_from_their_seed(cranfield):
+    """Does one seed draw the same random cases every time, another seed others, and do 20 fresh
+    gradings share (almost) no random call: no pool a table of answers could hold?"""
     from autograder.grading import plan as planning
 
     loaded = rubric.load()
     built = planning.build(loaded, reference.load(), cranfield)
-    first, again = built.for_submission("abc"), built.for_submission("abc")
-    other = built.for_submission("xyz")
-    ids = lambda job: [case.case.id for case in job[1]]
-    assert ids(first) == ids(again) and ids(first) != ids(other)
-    assert len(ids(first)) == loaded.random_cases * 7
+    calls = lambda seed: [
+        repr((p.case.args, p.case.kwargs)) for p in built.for_submission(seed).planned if p.kind == "random"
+    ]
+    first, again, other = calls("abc"), calls("abc"), calls("xyz")
+    assert first == again and first != other and len(first) == loaded.random_cases * 7
+    drawn = [call for _ in range(20) for call in calls(planning.fresh_seed())]
+    repeated = len(drawn) - len(set(drawn))
+    assert repeated < 0.03 * len(drawn), repeated  # only the tiniest inputs (an empty ranking...) recur

@@ -9,6 +9,7 @@ import pytest
 from conftest import make_handout
 
 from autograder import paths
+from autograder.lab import spec
 
 sys.path.insert(0, str(paths.HANDOUT / "tests"))
 import public_cases
@@ -27,10 +28,11 @@ def _pytest_in(handout):
 
 
 def test_solutions_pass_every_public_check(tmp_path):
-    """Does `pytest` in the handout pass every notes example with the reference solutions?"""
+    """Does `pytest` in the handout pass every notes example, and the import check of each graded
+    file, with the reference solutions?"""
     result = _pytest_in(make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05"))
     assert result.returncode == 0, result.stdout
-    assert f"{len(public_cases.CASES)} passed" in result.stdout
+    assert f"{len(public_cases.CASES) + len(spec.GRADED_FILES)} passed" in result.stdout
 
 
 def test_stubs_fail_every_check_with_a_pointer(tmp_path):

@@ -14,13 +14,13 @@ RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       python3 python3-venv python3-pip libseccomp2 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
-# the environment submissions run in: what grading.yml allows, pinned as on the platforms (and
-# readable by the sandbox uids)
-COPY requirements/child.txt /lab05/child.txt
-RUN python3 -m venv /opt/lab05-child \
- && /opt/lab05-child/bin/pip install --quiet --no-cache-dir -r /lab05/child.txt && chmod -R a+rX /opt/lab05-child
-# the grader's packages first (a layer rebuilt only when the requirements change)
+# the grader's packages first (a layer rebuilt only when the requirements change), and the
+# environment submissions run in: what grading.yml allows, pinned as on the platforms (readable
+# by the sandbox uids)
 COPY requirements/ /lab05/repo/requirements/
+RUN python3 -m venv /opt/lab05-child \
+ && /opt/lab05-child/bin/pip install --quiet --no-cache-dir -r /lab05/repo/requirements/child.txt \
+ && chmod -R a+rX /opt/lab05-child
 RUN python3 -m venv /lab05/venv \
  && /lab05/venv/bin/pip install --quiet --no-cache-dir \
       -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt \

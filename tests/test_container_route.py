@@ -51,11 +51,14 @@ def test_dockerfile_copies_what_the_repository_has():
 
 
 def test_dockerfile_installs_what_grading_needs():
-    """Does the image install the child interpreter's numpy and libseccomp with apt, the grader's
-    packages from the same requirement files the platforms' graders install, and the batch's?"""
+    """Does the image install libseccomp with apt, the children's environment from
+    requirements/child.txt (as the platforms' setup.sh does), the grader's packages from the same
+    requirement files the platforms' graders install, and the batch's?"""
     runs = " ".join(arguments for keyword, arguments in instructions() if keyword == "RUN")
-    for package in ("python3-numpy", "libseccomp2", "python3-venv"):
+    for package in ("libseccomp2", "python3-venv"):
         assert re.search(rf"apt-get install[^&]*\b{package}\b", runs), package
+    assert "python3 -m venv /opt/lab05-child" in runs
+    assert "/opt/lab05-child/bin/pip install --quiet --no-cache-dir -r /lab05/repo/requirements/child.txt" in runs
     for name in (*shipment.REQUIREMENT_FILES, "batch.txt"):  # a local batch: the class report's similarity too
         assert f"-r /lab05/repo/requirements/{name}" in runs
     assert "chmod -R go-rwx /lab05" in runs  # the grader's files: not for the sandbox uid

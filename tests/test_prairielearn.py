@@ -323,7 +323,9 @@ def test_entrypoint_writes_results_and_exits_0_when_the_grader_cannot_start(buil
 def test_entrypoint_doctor_prints_what_the_container_allows(image_home):
     """Does `entrypoint --doctor` print the machine's facts with the image's shipped reference?"""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
-    environment.update({"LAB05_HOME": str(image_home), "LAB05_PYTHON": sys.executable})
+    environment.update(
+        {"LAB05_HOME": str(image_home), "LAB05_PYTHON": sys.executable, "LAB05_CHILD_PYTHON": "/usr/bin/python3"}
+    )
     run = subprocess.run(
         ["bash", str(image_home / "entrypoint"), "--doctor"],
         env=environment,

@@ -66,9 +66,15 @@ def _probe(python: str, banned: tuple) -> dict:
             return facts
     except (OSError, ValueError, KeyError):
         pass
-    result = subprocess.run(
-        [python, "-I", "-c", _PROBE, json.dumps(banned)], capture_output=True, text=True, timeout=60
-    )
+    try:
+        result = subprocess.run(
+            [python, "-I", "-c", _PROBE, json.dumps(banned)], capture_output=True, text=True, timeout=60
+        )
+    except OSError as error:
+        raise IsolationError(
+            f"cannot run the child interpreter {python} ({error.strerror}): make the children's environment "
+            "(make setup; on a platform, its setup.sh) or name one with --child-python"
+        ) from None
     if result.returncode != 0:
         raise IsolationError(f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:]}")
     facts = json.loads(result.stdout)

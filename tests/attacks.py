@@ -50,7 +50,7 @@ def classmates_and_checkout(folder):
                 except OSError:
                     pass
             try:  # the checkout's root: a jail shows the folder it binds (the virtual environment), no more
-                extra = sorted(set(_os.listdir({str(paths.ROOT)!r})) - {{".venv"}})
+                extra = sorted(set(_os.listdir({str(paths.ROOT)!r})) - {{".venv", ".venv-child"}})
                 if extra:
                     found.append(("checkout", extra[:3]))
             except OSError:

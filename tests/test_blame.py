@@ -354,11 +354,16 @@ def test_loop_stops_a_function_whose_time_budget_is_spent():
 @dataclass
 class LoadedChild(ScriptedChild):
     """A child whose every message takes ``seconds``, of which ``waiting`` waiting for a CPU (the
-    machine's other load)."""
+    machine's other load), ``grader`` the grader's own wait to read it, and ``cpu_each`` of CPU time
+    (all its threads together)."""
 
     seconds: float = 0.05
     waiting: float = 0.0
+    grader: float = 0.0
+    cpu_each: float = 0.0
     clock: float = 0.0
+    used: float = 0.0
+    grader_clock: list = field(default_factory=lambda: [0.0])
 
     def messages(self, deadline_of, line_limit):
         import time
@@ -367,20 +372,38 @@ class LoadedChild(ScriptedChild):
             deadline_of(), line_limit()
             time.sleep(self.seconds)
             self.clock += self.waiting
+            self.used += self.cpu_each
+            self.grader_clock[0] += self.grader
             yield event
 
     def waited(self):
         return self.clock
 
+    def cpu(self):
+        return self.used
+
 
 @pytest.mark.parametrize(
-    ("waiting", "charged"), [(0.0, (0.1, 0.2)), (0.05, (0.0, 0.02))], ids=["its-own-time", "the-machine-s-load"]
+    ("load", "charged"),
+    [
+        ({}, (0.1, 0.2)),
+        ({"waiting": 0.05}, (0.0, 0.02)),
+        ({"grader": 0.05}, (0.0, 0.02)),
+        ({"waiting": 0.05, "cpu_each": 0.2}, (0.39, 0.5)),
+    ],
+    ids=["its-own-time", "the-machine-s-load", "the-grader-s-own-wait", "threads-busying-the-cpus"],
 )
-def test_reader_charges_a_budget_the_call_s_time_not_the_machine_s_load(waiting, charged):
+def test_reader_charges_a_budget_the_call_s_time_not_the_machine_s_load(load, charged, monkeypatch):
     """Is a function's time budget charged the time its calls took, less what they waited for a
-    CPU: a busy machine costs an honest submission nothing, slow code still pays?"""
+    CPU and what the grader waited to read their answers (a busy machine costs an honest
+    submission nothing), but at least the CPU time the child's threads used (threads keeping the
+    CPUs busy cannot make a call look cheap)?"""
+    from autograder.sandbox import channel
+
     events = imported("metrics.py", "runs.py") + answers(0, 1, 2, 3, 4) + [("message", {"done": True})]
-    reader, _, ending = read(events, child=LoadedChild(events, waiting=waiting))
+    child = LoadedChild(events, **load)
+    monkeypatch.setattr(channel, "parent_waited", lambda: child.grader_clock[0])
+    reader, _, ending = read(events, child=child)
     assert ending == "done"
     low, high = charged
     assert low <= reader.spent["alpha"] <= high, reader.spent

@@ -117,7 +117,7 @@ HOSTILE = [
         "import-error",
         files(runs_py=early("import no_such_module_for_lab05\n", S["runs.py"])),
         zero=frozenset({"write_run"}),
-        problem="ModuleNotFoundError",
+        problem="no_such_module_for_lab05 may not be imported in this lab's graded code",
     ),
     Hostile(
         "missing-function",
@@ -303,9 +303,7 @@ HOSTILE = [
             return _reference_p(ranking, judgments, k, rel)
         """,
         ),
-        score=(100, 100),
-        # in the uid mode, kill(0) and kill(-1) reach its own harness (a jail's PID 1 is immune): itself only
-        uid={"score": None, "zero": frozenset({"precision_at_k"})},
+        score=(100, 100),  # sending SIGKILL is refused by the seccomp filter, in every mode
     ),
     Hostile(
         "patch-the-harness",
@@ -434,7 +432,8 @@ HOSTILE = [
                 S["metrics.py"],
             )
         ),
-        score=(100, 100),
+        zero=frozenset(METRICS),  # a new process is refused: the import fails, nothing outlives it
+        problem="PermissionError",
     ),
     Hostile(
         "huge-output",
@@ -590,8 +589,8 @@ HOSTILE = [
     ),
     Hostile("network", attacks.network, score=(100, 100)),
     Hostile(
-        "zombie-leader", attacks.zombie_leader, score=(100, 100), uid={"score": None, "loses": frozenset({"write_run"})}
-    ),  # its own harness is what it stops there
+        "zombie-leader", attacks.zombie_leader, zero=frozenset({"write_run"}), problem="PermissionError"
+    ),  # its fork is refused at import
     Hostile("huge-run-file", attacks.huge_run_file, zero=frozenset({"write_run"})),
     Hostile("huge-answers", attacks.huge_answers, zero=frozenset(METRICS)),
     Hostile("fence-closer", attacks.fence_closer, zero=frozenset({"accuracy"})),
@@ -842,7 +841,7 @@ def test_student_text_cannot_close_a_fence(graded):
     """Does an exception message holding a fence stay inside feedback.md's code block?"""
     results, folder, _, _ = graded
     markdown = (folder / "out" / "submissions" / results["fence-closer"].submission / "feedback.md").read_text()
-    block = markdown[markdown.index("accuracy: hidden edge cases") :]
+    block = markdown[markdown.index("accuracy: the notes' examples") :]
     opening = block[block.index("\n`") + 1 :].split("\n", 1)[0]
     assert opening.startswith("````") and "```\n# Score: 100 / 100" in block
 

@@ -87,7 +87,7 @@ def test_gradescope_and_prairielearn_grade_alike(name, local, gradescope_root, r
     gradescope = run_autograder(gradescope_root, _files(name), "auto")
     home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
     prairielearn = run_entrypoint(home, tmp_path / "grade", question, _files(name), "auto")
-    assert gradescope["score"] == SCORES[name] == local["jail"][name][0]
+    assert gradescope["score"] == SCORES[name] == local["jail"][name][0], gradescope["output"][:3000]
     assert round(100 * prairielearn["score"], 2) == SCORES[name]
     if name == "pandas":
         assert REFUSED in json.dumps(gradescope) and REFUSED in json.dumps(prairielearn)

@@ -106,6 +106,8 @@ class Reader:
         self.importing: str | None = None  # the graded file being imported
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
+        self.sent_at = self.last_message  # when the call under way was sent
+        self.parent_mark = parent_waited()  # this grader's own wait for a CPU, then
         self.last_waited: float | None = None  # the child's time waiting for a CPU, at its last message
         self.last_cpu: float | None = None  # the CPU time it had used, at its last message
         self.used = 0.0  # the CPU time the call under way used, once it ended
@@ -125,11 +127,12 @@ class Reader:
         )
 
     def _send(self, child) -> None:
-        """Send the child the call to run next (or the end), once."""
+        """Send the child the call to run next (or the end), once; the call's clock starts now."""
         index = self.next_index if self.next_index < len(self.calls) else None
         if self.started and self.sent != index and self.sent is not None:
             self.feed(child, index)
             self.sent = index
+            self.sent_at, self.parent_mark = time.monotonic(), parent_waited()
 
     def _next(self, index: int) -> int:
         while index < len(self.calls) and not self._runs(index):
@@ -148,7 +151,7 @@ class Reader:
             function = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
             left = max(budget - self.spent.get(function, 0.0), 0.0)
             self.budget_ran_out = left < limits.call_seconds
-            return min(self.last_message + min(limits.call_seconds, left), deadline)
+            return min(self.sent_at + min(limits.call_seconds, left), deadline)
 
         def line_limit():
             under_way = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
@@ -161,7 +164,7 @@ class Reader:
                 return event[0] if event[0] != "garbage" else "garbage"
             message = event[1]
             loaded = self._load(child)
-            previous, self.last_message = self.last_message, time.monotonic()
+            self.last_message = time.monotonic()
             self.seen += 1
             if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
                 abi = message["landlock"]
@@ -216,7 +219,7 @@ class Reader:
                     outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds)
                 self.result.outcomes[self.next_index] = outcome
                 function = self.calls[self.next_index].fn
-                charged = max(self.last_message - previous - loaded, self.used, 0.0)
+                charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
                 self.spent[function] = self.spent.get(function, 0.0) + charged
                 self.next_index = self._next(self.next_index + 1)
                 self._send(child)
@@ -252,9 +255,15 @@ class Reader:
             return None
         self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
         function = self.calls[self.next_index].fn
-        charged = max(time.monotonic() - self.last_message - self.loaded, self.used, 0.0)
+        charged = max(time.monotonic() - self.sent_at - self.loaded - self._parent_delay(), self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
+
+    def _parent_delay(self) -> float:
+        """What this grader waited for a CPU since the call was sent: the answer may have waited
+        for it to be read, which no time budget of the submission is charged either."""
+        now = parent_waited()
+        return max(now - self.parent_mark, 0.0) if now is not None and self.parent_mark is not None else 0.0
 
     def _load(self, child) -> float:
         """Seconds the child waited for a CPU since its last message (0 where unknown): a
@@ -269,6 +278,15 @@ class Reader:
         if previous is None or self.last_waited is None:
             return 0.0
         return max(self.last_waited - previous, 0.0)
+
+
+def parent_waited() -> float | None:
+    """Seconds this thread of the grader has waited for a CPU (None where the kernel keeps none)."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stats:
+            return int(stats.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _error(error) -> dict | None:

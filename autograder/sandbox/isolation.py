@@ -23,7 +23,18 @@ from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 #: takes the first ones no other grader holds. ``$LAB05_SANDBOX_UID`` moves it.
 DEFAULT_UID = int(os.environ.get("LAB05_SANDBOX_UID") or 64000)
 SANDBOX_USER = leases.SANDBOX_USER
-SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/localtime")
+SYSTEM_READ = (
+    "/usr",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/bin",
+    "/sbin",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+    "/etc/alternatives",  # Debian's numpy finds its BLAS through a link there
+)
 
 _PROBE = """
 import importlib.util, json, sys, sysconfig

@@ -17,6 +17,8 @@ With --container (as root) it prints only: run_autograder in a simulated Gradesc
 solutions, jailed and as the unprivileged user: wall time and peak memory (the grader's own,
 its largest child's, and the whole process tree's), the figures grading.yml's memory_mb rests on.
 With --worst: only what the worst submissions cost the grader (bench/worst_case.py).
+With --hostile-files [--checkout DIR]: only what the alias bomb in submission_metadata.yml costs the
+grader, beside a clean metadata file (bench/hostile_metadata.py; DIR: another checkout's grader).
 CI does not run this; it takes about ten minutes with the defaults.
 """
 
@@ -460,6 +462,10 @@ def main() -> int:
     parser.add_argument("--container", action="store_true", help="only run_autograder's time and memory (as root)")
     parser.add_argument("--worst", action="store_true", help="only what the worst submissions cost the grader")
     parser.add_argument("--similarity", action="store_true", help="only section 5, the class report's code similarity")
+    parser.add_argument(
+        "--hostile-files", action="store_true", help="only what a hostile submission_metadata.yml costs the grader"
+    )
+    parser.add_argument("--checkout", type=Path, default=None, help="with --hostile-files: the grader of this checkout")
     args = parser.parse_args()
     if args.quick:
         args.submissions, args.repetitions = 30, 3
@@ -467,6 +473,11 @@ def main() -> int:
     try:
         if args.container:
             container_report(work, args.repetitions)
+            return 0
+        if args.hostile_files:
+            import hostile_metadata as hostile
+
+            hostile.report(work, checkout=(args.checkout or hostile.ROOT).resolve())
             return 0
         if args.worst:
             import worst_case

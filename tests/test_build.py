@@ -100,7 +100,7 @@ def test_handout_has_no_grader_code(dist):
 
 def test_autograder_zip_has_gradescopes_layout(dist):
     """Does autograder.zip hold setup.sh and run_autograder (executable), requirements, the engine,
-    the rubric, the reference, the given files and Cranfield?"""
+    the rubric, the hidden reference (under hidden/), the given files and Cranfield?"""
     with zipfile.ZipFile(dist["autograder"]) as archive:
         infos = {info.filename: info for info in archive.infolist()}
     for name in (
@@ -108,10 +108,11 @@ def test_autograder_zip_has_gradescopes_layout(dist):
         "run_autograder",
         "requirements.txt",
         "grading.yml",
-        "cranfield-bundle.json",
+        "hidden/cranfield-bundle.json",
+        "hidden/expected.json",
+        "hidden/edge_cases.json",
         "autograder/__main__.py",
         "autograder/sandbox/child/harness.py",
-        "autograder/lab/data/expected.json",
         "assignment/lab05/data.py",
         "assignment/tests/public_cases.py",
         "ir_datasets/cranfield/docs.txt",
@@ -136,7 +137,8 @@ HOSTILE = (
 import glob, json, os
 FOUND = []
 for pattern in ["{root}/source/autograder/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
-                "/autograder/source/autograder/lab/data/*.json"]:
+                "/autograder/source/autograder/lab/data/*.json", "{root}/source/hidden/*",
+                "{root}/source/hidden/cache/*", "/autograder/source/hidden/*"]:
     for path in glob.glob(pattern):
         try:
             FOUND.append(open(path).read(100))

@@ -212,6 +212,53 @@ def test_points_mismatch_is_said(batch):
     assert any(m.startswith("points: 'Lab 04: Retrieval (12344)' is worth 50 points") for m in messages)
 
 
+# ---------------------------------------------------------------- Canvas' points row: by place and content
+
+PAT = ["4831", "S1010", "pat@example.edu", "IR-2025 Lab A"]
+CANVAS_POINTS = {
+    # id: (how the roster's text is changed, Pat's Student cell, the points row the import starts with)
+    "name-holds-the-words": (
+        lambda text: text + '"Possible, Pat (Points Possible)",4831,S1010,pat@example.edu,IR-2025 Lab A,,,,,,,\n',
+        "Possible, Pat (Points Possible)",
+        ["    Points Possible", "", "", "", "", "100"],
+    ),
+    "named-exactly-points-possible": (
+        lambda text: text + "    Points Possible,4831,S1010,pat@example.edu,IR-2025 Lab A,,,,,,,\n",
+        "    Points Possible",
+        ["    Points Possible", "", "", "", "", "100"],
+    ),
+    "first-row-is-a-student-named-so": (
+        lambda text: text.replace(
+            "    Points Possible,,,,,50.00,100.00,", "    Points Possible,4831,S1010,pat@example.edu,IR-2025 Lab A,,,"
+        ),
+        "    Points Possible",
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CANVAS_POINTS.values(), ids=CANVAS_POINTS.keys())
+def test_canvas_points_row_is_found_by_place_and_content(case, tmp_path):
+    """A student whose Student cell holds or is "Points Possible", below the points row or in its
+    place (with an ID): is that student a roster row of the import with their grade (and the
+    instructor warned that Canvas's own import may take that row for its points row), and is the
+    real points row (right after the header, no ID) read as points?"""
+    change, name, points_row = case
+    roster = tmp_path / "canvas.csv"
+    roster.write_text(change((FIXTURES / "canvas.csv").read_text(encoding="utf-8")), encoding="utf-8")
+    out = write_batch(tmp_path / "out", {"submission_1": (80, [("Pat Possible", "pat@example.edu", "S1010")], False)})
+    result = export.build("canvas", roster, out, "Lab 05")
+    rows = _rows(result.text)
+    assert [name, *PAT, "80"] in rows
+    assert (rows[1] if rows[1][0].strip() == "Points Possible" and rows[1][1] == "" else None) == points_row
+    assert not any(message.startswith("not in the roster") for message in result.messages), result.messages
+    assert [m for m in result.messages if m.startswith("'Points Possible' in a name")] == [
+        f"'Points Possible' in a name: {name.strip()} (row {rows.index([name, *PAT, '80']) + 1}): Canvas's gradebook "
+        "import takes any row whose first cell holds 'Points Possible' for its points row, not a student: check this "
+        "student's grade in Canvas after the import"
+    ]
+
+
 def test_ambiguous_student_gets_no_grade(tmp_path):
     """A student whose email is one roster row's and whose SID another's: is no grade given, and said?"""
     out = write_batch(tmp_path / "out", {"submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1002")], False)})

@@ -117,10 +117,16 @@ def test_question_html_uploads_the_two_graded_files(built):
     assert "pl-submission-panel" in tags["pl-external-grader-results"][1]
 
 
-def test_question_tests_hold_the_rubric(built):
-    """Is tests/grading.yml the rubric, valid?"""
-    text = (built["question"] / "tests" / "grading.yml").read_text()
+def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
+    """Is tests/grading.yml the rubric, valid, and does tests/hidden/ hold the hidden reference the
+    entrypoint reads from /grade/tests (edge cases, expected values, Cranfield bundle, one plan)?"""
+    tests = built["question"] / "tests"
+    text = (tests / "grading.yml").read_text()
     assert text == paths.RUBRIC.read_text() and rubrics.parse(text).total == 100
+    assert (tests / "hidden" / "expected.json").read_bytes() == paths.REFERENCE.read_bytes()
+    assert (tests / "hidden" / "edge_cases.json").read_bytes() == paths.EDGE_CASES.read_bytes()
+    assert (tests / "hidden" / "cranfield-bundle.json").is_file()
+    assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 
 
 def test_build_is_reproducible(built, tmp_path):
@@ -163,19 +169,26 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     for name in (
         "setup.sh",
         "requirements.txt",
-        "grading.yml",
-        "cranfield-bundle.json",
         "autograder/__main__.py",
         "autograder/sandbox/child/harness.py",
-        "autograder/lab/data/expected.json",
         "assignment/lab05/data.py",
         "ir_datasets/cranfield/docs.txt",
     ):
         assert (source / name).is_file(), name
-    assert len(list((source / "cache").glob("plan-*.pickle"))) == 1
+    shipped = {path.relative_to(source).as_posix() for path in source.rglob("*") if path.is_file()}
+    hidden = {"grading.yml", "cranfield-bundle.json", "autograder/lab/data/expected.json"}
+    assert hidden & shipped == set() and not (source / "cache").exists() and not (source / "hidden").exists()
     assert os.access(built["image"] / "entrypoint", os.X_OK)
     script = (built["image"] / "entrypoint").read_text()
-    for used in ("$SOURCE/cranfield-bundle.json", "$SOURCE/ir_datasets", "$SOURCE/cache", "$SOURCE/venv/bin/python"):
+    for used in (
+        'HIDDEN="$ROOT/tests/hidden"',
+        'LAB05_HIDDEN="$HIDDEN"',
+        "$HIDDEN/cranfield-bundle.json",
+        "$HIDDEN/cache",
+        "$ROOT/tests/grading.yml",
+        "$SOURCE/ir_datasets",
+        "$SOURCE/venv/bin/python",
+    ):
         assert used in script, used
 
 
@@ -220,8 +233,12 @@ def image_home(built, world):
     return image / "lab05"
 
 
-def run_entrypoint(home: Path, grade: Path, question: Path, files: dict, isolation: str, **environment) -> dict:
-    """The entrypoint on ``files`` uploaded to ``grade/student``; its results.json, validated."""
+def run_entrypoint(
+    home: Path, grade: Path, question: Path, files: dict, isolation: str, output: list | None = None, **environment
+) -> dict:
+    """The entrypoint on ``files`` uploaded to ``grade/student``, the question's ``tests/`` copied
+    to ``grade/tests`` as PrairieLearn does; its results.json, validated (its output appended to
+    ``output`` when given)."""
     (grade / "student").mkdir(parents=True)
     shutil.copytree(question / "tests", grade / "tests")
     (grade / "data").mkdir()
@@ -243,6 +260,8 @@ def run_entrypoint(home: Path, grade: Path, question: Path, files: dict, isolati
         ["bash", str(home / "entrypoint")], env=env, capture_output=True, text=True, timeout=300, cwd="/"
     )
     assert run.returncode == 0, run.stderr
+    if output is not None:
+        output.append(run.stdout + run.stderr)
     return check_results((grade / "results" / "results.json").read_bytes())
 
 
@@ -260,7 +279,9 @@ def _hostile(home: Path, grade: Path) -> dict:
         .replace("{{", "{")
         .replace("}}", "}")
     )
-    metrics += f"\nfor path in ['{grade}/tests/grading.yml', '{grade}/data/data.json']:\n"
+    hunted = [f"{grade}/tests/grading.yml", f"{grade}/data/data.json", f"{grade}/tests/hidden/expected.json"]
+    hunted += [f"{grade}/tests/hidden/edge_cases.json", f"{grade}/tests/hidden/cranfield-bundle.json"]
+    metrics += f"\nfor path in {hunted!r}:\n"
     metrics += "    try:\n        FOUND.append(open(path).read(100))\n    except OSError:\n        pass\n"
     metrics += (
         "\n\ndef accuracy(retrieved, relevant, collection_size):\n    raise RuntimeError(f'found {len(FOUND)}')\n"
@@ -286,8 +307,9 @@ class TestEntrypoint:
         assert "NotImplementedError" in json.dumps(document)
 
     def test_hostile_submission_gains_nothing(self, built, image_home, grade, isolation):
-        """A submission that forges results.json and hunts for the reference, the rubric and the
-        job's data: is the forged file replaced, nothing read, and the score what its code earns?"""
+        """A submission that forges results.json and hunts for the reference (in the image and in
+        /grade/tests/hidden), the rubric and the job's data: is the forged file replaced, nothing
+        read, and the score what its code earns?"""
         document = run_entrypoint(image_home, grade, built["question"], _hostile(image_home, grade), isolation)
         assert "forged" not in json.dumps(document) and len(document["tests"]) == 36
         assert document["score"] == 0.18  # write_run's 18 points, which its correct runs.py earns
@@ -310,6 +332,22 @@ class TestEntrypoint:
 
 @pytest.mark.sandbox
 @pytest.mark.slow
+def test_hidden_reference_comes_from_the_questions_tests(built, image_home, grade, tmp_path):
+    """The image holds no reference: with the question's tests/hidden/ left out, does grading stop
+    (a score of 0, nothing graded) with the job's output saying what is missing; and with it, do
+    the solutions score 1 (the test class above)?"""
+    question = tmp_path / "question"
+    shutil.copytree(built["question"], question)
+    shutil.rmtree(question / "tests" / "hidden")
+    output: list = []
+    document = run_entrypoint(image_home, grade, question, GRADED, "auto", output)
+    assert document["score"] == 0 and document["tests"] == []
+    assert "the question's tests/grading.yml or tests/hidden/ is missing" in output[0]
+    assert f"cannot read the Cranfield bundle {grade}/tests/hidden/cranfield-bundle.json" in output[0]
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
 def test_entrypoint_writes_results_and_exits_0_when_the_grader_cannot_start(built, image_home, grade):
     """When the grader's interpreter cannot even start: does the entrypoint still leave a valid
     results.json of 0 saying where the details are, and exit 0 (PrairieLearn ignores results
@@ -321,7 +359,8 @@ def test_entrypoint_writes_results_and_exits_0_when_the_grader_cannot_start(buil
 
 @pytest.mark.sandbox
 def test_entrypoint_doctor_prints_what_the_container_allows(image_home):
-    """Does `entrypoint --doctor` print the machine's facts with the image's shipped reference?"""
+    """Does `entrypoint --doctor`, run on the image alone (no /grade), print the machine's facts and
+    find the image's Cranfield?"""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
     environment.update(
         {"LAB05_HOME": str(image_home), "LAB05_PYTHON": sys.executable, "LAB05_CHILD_PYTHON": "/usr/bin/python3"}
@@ -335,7 +374,7 @@ def test_entrypoint_doctor_prints_what_the_container_allows(image_home):
         cwd="/",
     )
     assert run.returncode == 0, run.stderr
-    assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
+    assert f"cached in {image_home / 'source' / 'ir_datasets' / 'cranfield'}" in run.stdout
     assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")
 
 

@@ -1,9 +1,10 @@
 """Gradescope's ``autograder.zip``, reproducible (the same inputs give a byte-identical zip).
 
 It unpacks into ``/autograder/source``: the shipped grader (``grading.shipment``: ``setup.sh``,
-the engine, its reference, Cranfield, the precomputed plan) and ``run_autograder`` (grades
-``/autograder/submission`` into ``/autograder/results/results.json`` with this same engine)
-from ``templates/``.
+the engine, Cranfield, the rubric and, under ``hidden/``, the hidden reference and the
+precomputed plan: the zip is uploaded privately, only the course's staff can download it) and
+``run_autograder`` (grades ``/autograder/submission`` into ``/autograder/results/results.json``
+with this same engine) from ``templates/``.
 """
 
 from __future__ import annotations

@@ -39,9 +39,20 @@ DISTURBED = (
     "twice): {count} could not be graded, through no fault of your code. Your instructor sees it and "
     "it will be graded again."
 )
+#: How each way an import can fail is told, before what the sandbox saw (``Outcome.detail``, in
+#: parentheses: a clause such as "the process ended (exit status 159)" or a predicate such as
+#: "took too long", so it is never the sentence's verb).
+IMPORT_FAILED = {
+    OutcomeStatus.TIMEOUT: "importing it did not finish in time",
+    OutcomeStatus.CRASH: "its process stopped while importing it",
+}
+TOP_LEVEL_HINT = "Code at the top level of a file runs when it is imported: keep it to imports and definitions."
+NOTHING_GRADED = "None of its functions could be graded."
 
 
-def _problems(result: SandboxResult) -> list[str]:
+def import_problems(result: SandboxResult) -> list[str]:
+    """A sentence per graded file that did not import, saying how (its exception, a timeout, a
+    crash), for the student; and whether the grader was disturbed."""
     problems = []
     if result.disturbed:
         count = len(result.disturbed)
@@ -53,15 +64,16 @@ def _problems(result: SandboxResult) -> list[str]:
         if outcome.status == OutcomeStatus.ERROR:
             error = outcome.error or {}
             where = "\n".join(error.get("traceback", []))
+            raised = f"{error['type']}: {error.get('message')}" if error.get("type") else "it raised an exception"
             problems.append(
-                f"lab05/{name} could not be imported: {error.get('type')}: {error.get('message')}"
+                f"lab05/{name} could not be imported: {raised}"
                 + (f"\n{where}" if where else "")
-                + "\nNone of its functions could be graded."
+                + f"\n{NOTHING_GRADED}"
             )
-        else:
-            problems.append(
-                f"lab05/{name} could not be imported: it {outcome.detail}. None of its functions could be graded."
-            )
+            continue
+        how = IMPORT_FAILED.get(outcome.status, "it was not imported")
+        seen = f" ({outcome.detail})" if outcome.detail else ""
+        problems.append(f"lab05/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
     return problems
 
 
@@ -179,7 +191,7 @@ def grade(
     return SubmissionResult(
         status=Status.GRADED,
         checks=checks,
-        problems=tuple(staged.problems + _problems(result)),
+        problems=tuple(staged.problems + import_problems(result)),
         flags=tuple(notes + libraries.flags(scans, result.banned_imports) + _flags(result, calls)),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
         hidden_output=result.hidden_output,

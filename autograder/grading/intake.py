@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading.results import Student
+from autograder.grading import metadata
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
 
 MAX_FILE = 1 << 20  # bytes of one graded file
@@ -38,6 +38,7 @@ class Source:
     id: str
     path: Path
     students: tuple = ()
+    notes: tuple = ()  # for the instructor: e.g. why its metadata entry was not used
 
 
 @dataclass
@@ -192,7 +193,7 @@ def _read_zip(path: Path, staged: Staged) -> None:
 
 def read(source: Source) -> Staged:
     """The graded files of a submission, with the problems found reading them."""
-    staged = Staged(source)
+    staged = Staged(source, notes=list(source.notes))
     path = source.path
     try:
         info = os.lstat(path)
@@ -246,7 +247,7 @@ def _is_submission(path: Path) -> bool:
         return True
     if any((path / sub / name).is_file() for sub in ("", "lab05") for name in GRADED_FILES):
         return True
-    if (path / "submission_metadata.yml").is_file():
+    if (path / metadata.FILE_NAME).is_file():
         return False
     return not any(
         (child.is_dir() and not child.name.startswith(".")) or child.suffix.lower() == ".zip"
@@ -254,29 +255,15 @@ def _is_submission(path: Path) -> bool:
     )
 
 
-def _students(metadata: dict, folder: str) -> tuple:
-    entry = metadata.get(folder) or {}
-    submitters = entry.get(":submitters") or entry.get("submitters") or []
-    return tuple(
-        Student(
-            str(s.get(":name", s.get("name", ""))),
-            str(s.get(":email", s.get("email", ""))),
-            str(s.get(":sid", s.get("sid", "")) or ""),
-        )
-        for s in submitters
-        if isinstance(s, dict)
-    )
-
-
 def discover(paths) -> list[Source]:
-    """The submissions named by ``paths`` (each a submission or a folder of them), sorted by id."""
-    import yaml
-
+    """The submissions named by ``paths`` (each a submission or a folder of them), sorted by id.
+    ``metadata.MetadataError`` (a ValueError) when a folder's metadata file cannot be read at all;
+    a malformed entry leaves its submission without names, with a note saying why."""
     sources = {}
     for path in map(Path, paths):
         if not path.exists():
             raise FileNotFoundError(f"no such submission or folder: {path}")
-        metadata: dict = {}
+        found = metadata.Metadata({}, {})
         if _is_submission(path):
             items = [path]
         else:
@@ -285,13 +272,14 @@ def discover(paths) -> list[Source]:
                 for p in path.iterdir()
                 if not p.name.startswith(".") and p.name != "__MACOSX" and (p.is_dir() or p.suffix.lower() == ".zip")
             )
-            metadata_file = path / "submission_metadata.yml"
-            metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) if metadata_file.is_file() else {}
-            metadata = metadata if isinstance(metadata, dict) else {}
+            if (path / metadata.FILE_NAME).is_file():
+                found = metadata.read(path / metadata.FILE_NAME, {item.name for item in items})
         for item in items:
             base = _safe_id(item.stem if item.suffix.lower() == ".zip" else item.name)
             identifier, number = base, 2
             while identifier in sources:
                 identifier, number = f"{base}-{number}", number + 1
-            sources[identifier] = Source(identifier, item, _students(metadata, item.name))
+            warning = found.warnings.get(item.name)
+            notes = (f"{warning}: graded without its students' names",) if warning else ()
+            sources[identifier] = Source(identifier, item, found.students.get(item.name, ()), notes)
     return [sources[key] for key in sorted(sources)]

@@ -2,7 +2,8 @@
 
 ``python -m autograder reference`` writes ``autograder/lab/data/expected.json``:
 
-- ``edge``: each hidden edge case's value (or the error it must raise), from the solutions;
+- ``edge``: each hidden edge case's value (or the error it must raise), from the solutions,
+  and ``edge_cases``: the digest of the cases' file (``paths.EDGE_CASES``) they were made from;
 - ``cranfield``: per system, measure and query, ``ir_measures``' value on Lab 04's runs as the
   reference ``write_run`` writes them, and the aggregates.
 
@@ -21,7 +22,7 @@ from autograder.grading import inputs
 from autograder.lab import cases, cranfield, measures
 
 EXPECTED = paths.REFERENCE
-FORMAT = 1
+FORMAT = 2
 
 
 class ReferenceDataError(RuntimeError):
@@ -46,9 +47,16 @@ def generate() -> dict:
     return {
         "format": FORMAT,
         "edge": {case.id: solution_value(lab05, case) for case in cases.EDGE_CASES},
+        "edge_cases": cases_digest(),
         "cranfield": {system: bundle["systems"][system]["values"] for system in cranfield.SYSTEMS},
         "aggregates": {system: bundle["systems"][system]["aggregates"] for system in cranfield.SYSTEMS},
     }
+
+
+def cases_digest(path: Path | None = None) -> str:
+    """The hidden edge cases' file as a digest: the reference records the cases it was made from,
+    so a change of the cases (which are not code, so not in the plan's key) changes the key too."""
+    return hashlib.sha256(Path(path or paths.EDGE_CASES).read_bytes()).hexdigest()[:16]
 
 
 def dumps(reference: dict) -> str:
@@ -83,6 +91,16 @@ def load(path: Path = EXPECTED, bundle: dict | None = None) -> dict:
         raise ReferenceDataError(
             f"{path} has format {reference.get('format')}, this grader reads {FORMAT}: "
             "run `python -m autograder reference`"
+        )
+    try:
+        current = cases_digest()
+    except OSError as error:
+        raise ReferenceDataError(
+            f"the hidden edge cases {paths.EDGE_CASES} cannot be read ({error.strerror}): they travel with {path}"
+        ) from None
+    if reference.get("edge_cases") != current:
+        raise ReferenceDataError(
+            f"{path} was made from other edge cases than {paths.EDGE_CASES}: run `python -m autograder reference`"
         )
     missing = [case.id for case in cases.EDGE_CASES if case.id not in reference["edge"]]
     if missing:

@@ -7,6 +7,7 @@ Every error names the file, the field and the fix, e.g.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -16,6 +17,9 @@ from autograder import paths
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
+
+MAX_BYTES = 1 << 20  # a rubric is a few KiB
+MAX_VALUES = 100_000  # values of the rubric with every YAML alias expanded (a rubric has a few hundred)
 
 
 class RubricError(ValueError):
@@ -101,7 +105,7 @@ def _fields(where: str, value, schema: dict, fail) -> None:
             continue
         if isinstance(value[key], bool) or not isinstance(value[key], types):
             names = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
-            fail(place, f"must be a {names}, got {value[key]!r}")
+            fail(place, f"must be a {names}, got {_shown(value[key])}")
 
 
 def _similarity(section: dict, fail) -> SimilaritySettings:
@@ -111,15 +115,57 @@ def _similarity(section: dict, fail) -> SimilaritySettings:
             fail(f"similarity.{key}", f"unknown key; the keys here are: {', '.join(_SIMILARITY)}")
     enabled = section.get("enabled", default.enabled)
     if not isinstance(enabled, bool):
-        fail("similarity.enabled", f"must be true or false, got {enabled!r}")
+        fail("similarity.enabled", f"must be true or false, got {_shown(enabled)}")
     threshold = section.get("threshold", default.threshold)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
         fail(
             "similarity.threshold",
             f"must be a number above 0 and at most 1 (the share of a submission's code found in another, "
-            f"e.g. {default.threshold}), got {threshold!r}",
+            f"e.g. {default.threshold}), got {_shown(threshold)}",
         )
     return SimilaritySettings(enabled, float(threshold))
+
+
+def _shown(value) -> str:
+    """A value as a message quotes it: a list or mapping by its kind (its repr could be huge)."""
+    if isinstance(value, (list, dict)):
+        return f"a {'list' if isinstance(value, list) else 'mapping'} of {len(value)}"
+    return repr(value)[:100]
+
+
+def _expands_past(node, limit: int) -> bool:
+    """Whether the YAML node, with every alias expanded, holds more than ``limit`` values (walked
+    no further than that: an alias bomb costs ``limit`` steps)."""
+    stack, count = [node], 0
+    while stack:
+        current = stack.pop()
+        count += 1
+        if count > limit:
+            return True
+        if isinstance(current.value, list):  # a sequence's nodes, a mapping's (key, value) pairs
+            stack.extend(part for item in current.value for part in (item if isinstance(item, tuple) else (item,)))
+    return False
+
+
+def _load(text: str, source: str):
+    """The YAML document in ``text``, without ever expanding aliases past ``MAX_VALUES``."""
+    import yaml
+
+    if len(text) > MAX_BYTES:
+        raise RubricError(f"{source}: is larger than {MAX_BYTES >> 10} KiB; a rubric is a few KiB")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)  # safe, and fast with libyaml
+    try:
+        node = loader.get_single_node()
+        if node is not None and _expands_past(node, MAX_VALUES):
+            raise RubricError(
+                f"{source}: its YAML aliases expand to more than {MAX_VALUES} values; a rubric needs a few "
+                "hundred: write it without aliases (*name)"
+            )
+        return loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as error:
+        raise RubricError(f"{source}: not valid YAML: {error}") from None
+    finally:
+        loader.dispose()
 
 
 def _canonical(value):
@@ -134,15 +180,11 @@ def _canonical(value):
 
 def parse(text: str, source: str = "grading.yml") -> Rubric:
     """The rubric in ``text`` (YAML), validated; ``RubricError`` naming the field otherwise."""
-    import yaml
 
     def fail(field: str, problem: str):
         raise RubricError(f"{source}: {field}: {problem}")
 
-    try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe, and fast with libyaml
-    except yaml.YAMLError as error:
-        raise RubricError(f"{source}: not valid YAML: {error}") from None
+    data = _load(text, source)
     _fields("", data, _TOP, fail)
     _fields("limits", data.get("limits", {}), _LIMITS, lambda f, p: fail(f, p))
     limits = Limits(**dict(data.get("limits", {})), functions=len(FUNCTIONS))
@@ -184,7 +226,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
             fail(f"{where}.checks", "must hold at least one check")
         questions.append(Question(str(question_id), question["title"], tuple(checks)))
     names = [check.name for question in questions for check in question.checks]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
+    duplicates = sorted(name for name, count in collections.Counter(names).items() if count > 1)
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
     similarity = _similarity(data.get("similarity", {}), fail)

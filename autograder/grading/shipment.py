@@ -1,11 +1,20 @@
-"""What a platform's grader ships (Gradescope's autograder.zip, PrairieLearn's grader image):
-the files of its ``source`` folder, as reproducible ``(name, bytes, mode)`` entries.
+"""What a platform's grader ships, as reproducible ``(name, bytes, mode)`` entries, in two parts:
 
-``setup.sh`` (installs, creates the unprivileged user student code runs as, locks the grader's
-files away from that user, from ``templates/``); ``requirements.txt``; the engine with its
-hidden reference; ``grading.yml``; the handout's given files; the Cranfield files from the
-local ir_datasets cache; the precomputed Cranfield bundle and the grading plan under the key
-the shipped grader will look for, so grading downloads and recomputes nothing.
+- the **engine** (``engine_entries``): ``setup.sh`` (installs, creates the unprivileged user
+  student code runs as, locks the grader's files away from that user, from ``templates/``);
+  ``requirements.txt``; the ``autograder`` package without its hidden reference
+  (``autograder/lab/data/``); the handout's given files, stubs and public cases; the Cranfield
+  files from the local ir_datasets cache (public data). Nothing in it is secret: PrairieLearn's
+  grader image, which anyone may pull from a public registry, holds this part alone;
+- the **hidden** part (``hidden_entries``, names relative to the folder ``$LAB05_HIDDEN`` names):
+  the edge cases' inputs and the expected values (``paths.EDGE_CASES``, ``paths.REFERENCE``), the
+  precomputed Cranfield bundle (Lab 04's runs and ``ir_measures``' values per query) and the
+  grading plan with its shared job (every hidden input and expected value), stored under the
+  key the shipped grader will look for, so grading downloads and recomputes nothing.
+
+Gradescope's ``autograder.zip`` (uploaded privately) ships both, the hidden part under
+``source/hidden/``, with ``grading.yml`` (``source_entries``); PrairieLearn puts the hidden part
+in the question's private ``tests/hidden/`` and the rubric in ``tests/grading.yml``.
 """
 
 from __future__ import annotations
@@ -31,27 +40,26 @@ CHILD_REQUIREMENTS = "requirements-child.txt"
 #: Where setup.sh makes the children's environment: outside the grader's folder, which the
 #: sandbox user may not read (nothing in it is secret: the allowed packages only).
 CHILD_ENVIRONMENT = "/opt/lab05-child"
-#: Where the shipped source puts the precomputed Cranfield reference ($LAB05_BUNDLE).
+#: The precomputed Cranfield reference ($LAB05_BUNDLE), in the hidden folder.
 BUNDLE = "cranfield-bundle.json"
+#: Where ``autograder.zip``'s source keeps the hidden part ($LAB05_HIDDEN on Gradescope).
+HIDDEN = "hidden/"
 
 
 def requirements() -> bytes:
     return b"".join((paths.REQUIREMENTS / name).read_bytes() for name in REQUIREMENT_FILES)
 
 
-def source_entries() -> list[tuple[str, bytes, int]]:
-    """Every file of the shipped ``source`` folder (names relative to it)."""
-    bundle = cranfield.bundle()
-    bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
+def engine_entries() -> list[tuple[str, bytes, int]]:
+    """The grader without anything a student must not see (names relative to ``source``)."""
     data_cache = load_lab05().data.cache_dir()
+    hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
         ("requirements.txt", requirements(), 0o644),
         (CHILD_REQUIREMENTS, paths.CHILD_REQUIREMENTS.read_bytes(), 0o644),
-        ("grading.yml", paths.RUBRIC.read_bytes(), 0o644),
-        (BUNDLE, bundle_bytes, 0o644),
     ]
-    entries += archive.files_under(paths.PACKAGE, "autograder/")
+    entries += [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if not entry[0].startswith(hidden)]
     entries += [
         (f"assignment/lab05/{name}", paths.handout_file(name).read_bytes(), 0o644)
         for name in (*GIVEN_FILES, *GRADED_FILES)
@@ -59,8 +67,27 @@ def source_entries() -> list[tuple[str, bytes, int]]:
     entries.append(("assignment/tests/public_cases.py", paths.PUBLIC_CASES.read_bytes(), 0o644))
     for name in ("docs.txt", "queries.txt", "qrels.txt"):
         entries.append((f"ir_datasets/cranfield/{name}", (data_cache / name).read_bytes(), 0o644))
-    entries += _planned(bundle, bundle_bytes)
     return entries
+
+
+def hidden_entries() -> list[tuple[str, bytes, int]]:
+    """What a student must never see (names relative to the hidden folder): the edge cases, the
+    expected values, the Cranfield bundle and the precomputed plan."""
+    bundle = cranfield.bundle()
+    bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
+    entries = [
+        (paths.EDGE_CASES.name, paths.EDGE_CASES.read_bytes(), 0o600),
+        (paths.REFERENCE.name, paths.REFERENCE.read_bytes(), 0o600),
+        (BUNDLE, bundle_bytes, 0o600),
+    ]
+    return entries + _planned(bundle, bundle_bytes)
+
+
+def source_entries() -> list[tuple[str, bytes, int]]:
+    """Every file of ``autograder.zip``'s ``source`` folder: the engine, the rubric and, under
+    ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
+    entries = engine_entries() + [("grading.yml", paths.RUBRIC.read_bytes(), 0o644)]
+    return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries()]
 
 
 def _planned(bundle: dict, bundle_bytes: bytes) -> list:

@@ -1,8 +1,9 @@
 """The cases the checks are made of: the notes' examples, hidden edge cases, random cases.
 
 A ``Case`` is one call of a student function with JSON-able inputs. Its expected value
-comes from elsewhere: the notes (examples), the reference solution (edge cases, stored in
-``autograder/reference/``) or ``ir_measures`` computed live (random cases). Inputs may name
+comes from elsewhere: the notes (examples), the reference solution (edge cases, whose inputs are
+in ``paths.EDGE_CASES`` and values in ``paths.REFERENCE``, the hidden reference) or
+``ir_measures`` computed live (random cases). Inputs may name
 grader-side objects the child builds: ``{"$measure": name}`` (the grader's own measures for
 ``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``.
 """
@@ -14,10 +15,10 @@ import importlib.util
 import random
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from autograder import paths
-
-K0 = "k=0 is not a positive integer: ValueError"
+from autograder.lab.spec import FUNCTIONS
 
 
 @dataclass(frozen=True)
@@ -131,177 +132,52 @@ def example_search_data(public=None) -> tuple[dict, list]:
 # ------------------------------------------------------------------ hidden edge cases
 
 
-def _c(function, case_id, description, *args, **kwargs) -> Case:
-    return Case(f"edge-{function}-{case_id}", function, description, args, kwargs)
+@functools.lru_cache(maxsize=4)
+def edge_cases(path: str | None = None) -> tuple[Case, ...]:
+    """The hidden edge cases: ``paths.EDGE_CASES`` (JSON, one case a line: ``id``, ``function``,
+    ``description``, ``args``, optional ``kwargs``), kept with the hidden reference and never
+    shipped where students can read (the PrairieLearn image, the handout). ``EDGE_CASES`` is
+    this tuple as a list."""
+    import json
+
+    source = Path(path or paths.EDGE_CASES)
+    try:
+        entries = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FileNotFoundError(
+            f"the hidden edge cases {source} cannot be read ({error.strerror}): they travel with the hidden reference "
+            "(autograder/lab/data/ in the repository, $LAB05_HIDDEN where a platform puts them)"
+        ) from None
+    except ValueError as error:
+        raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None
+    made: list[Case] = []
+    for number, entry in enumerate(entries if isinstance(entries, list) else [None]):
+        if not _is_case(entry, {case.id for case in made}):
+            raise ValueError(
+                f"{source}: case {number + 1} ({str(entry)[:80]}) needs a unique id, a function of the API, a "
+                "description, args (a list) and, if any, kwargs (a mapping)"
+            )
+        made.append(
+            Case(entry["id"], entry["function"], entry["description"], tuple(entry["args"]), entry.get("kwargs", {}))
+        )
+    return tuple(made)
 
 
-RNR = ["a", "b", "c", "d", "e"]
-GRADED = {"a": 3, "b": 0, "c": 2, "d": 1, "x": 4, "n": -1}
+def _is_case(entry, taken: set) -> bool:
+    kinds = {"id": str, "function": str, "description": str, "args": list, "kwargs": dict}
+    return (
+        isinstance(entry, dict)
+        and all(isinstance(entry.get(key, {}), kind) for key, kind in kinds.items())
+        and "args" in entry
+        and entry.get("function") in FUNCTIONS
+        and entry.get("id") not in taken
+    )
 
-EDGE_CASES = [
-    _c(
-        "confusion_matrix",
-        "all-hits",
-        "every retrieved doc relevant, every relevant retrieved",
-        ["a", "b"],
-        ["b", "a"],
-        10,
-    ),
-    _c("confusion_matrix", "repeated", "a doc id listed twice in retrieved counts once", ["a", "a", "b"], ["a"], 5),
-    _c("confusion_matrix", "no-tn", "collection_size equal to |retrieved ∪ relevant| (TN = 0)", ["a", "b"], ["c"], 3),
-    _c("confusion_matrix", "nothing", "nothing retrieved, nothing relevant", [], [], 7),
-    _c(
-        "confusion_matrix", "mixed", "hits, misses and false alarms together", ["a", "b", "c"], ["b", "c", "d", "e"], 20
-    ),
-    _c("confusion_matrix", "too-small", "collection_size smaller than the union: ValueError", ["a", "b"], ["c"], 2),
-    _c("accuracy", "perfect", "retrieving exactly the relevant docs", ["a", "b"], ["a", "b"], 10),
-    _c("accuracy", "all-wrong", "retrieving exactly the non-relevant docs", ["c"], ["a", "b"], 3),
-    _c("accuracy", "half-right", "one hit, one miss, one false alarm among 10 documents", ["a", "c"], ["a", "b"], 10),
-    _c("accuracy", "empty-system", "retrieving nothing", [], ["a", "b", "c"], 50),
-    _c("accuracy", "too-small", "collection_size smaller than the union: ValueError", ["a"], ["b"], 1),
-    _c("accuracy", "empty-collection", "a collection of 0 documents: ValueError", [], [], 0),
-    _c("precision_at_k", "short", "ranking shorter than k (divide by k)", ["a", "b"], {"a": 1}, k=5),
-    _c("precision_at_k", "empty", "empty ranking", [], {"a": 1}, k=3),
-    _c("precision_at_k", "none-relevant", "no relevant document (grades 0 and -1)", ["a", "b"], {"a": 0, "b": -1}, k=2),
-    _c("precision_at_k", "unjudged", "unjudged docs are not relevant", ["p", "q", "a"], {"a": 2}, k=3),
-    _c("precision_at_k", "minus-one", "grade -1 is not relevant", ["a", "b"], {"a": -1, "b": 1}, k=2),
-    _c("precision_at_k", "rel-2", "threshold rel=2", ["a", "b", "c"], {"a": 1, "b": 2, "c": 3}, k=3, rel=2),
-    _c("precision_at_k", "k-1", "k=1", RNR, GRADED, k=1),
-    _c("precision_at_k", "k-cuts", "k smaller than the ranking", RNR, GRADED, k=3),
-    _c("precision_at_k", "k-0", K0, RNR, GRADED, k=0),
-    _c("precision_at_k", "rel-0", "rel=0 is not a positive integer: ValueError", RNR, GRADED, k=2, rel=0),
-    _c("precision_at_k", "k-float", "k=2.5 is not a positive integer: ValueError", RNR, GRADED, k=2.5),
-    _c("recall_at_k", "r-zero", "no relevant document (R = 0)", ["a"], {"a": 0, "b": -1}, k=1),
-    _c("recall_at_k", "no-judgments", "empty judgments", ["a"], {}, k=1),
-    _c(
-        "recall_at_k",
-        "missed",
-        "relevant docs never retrieved still count in R",
-        ["a", "b"],
-        {"a": 1, "z": 1, "y": 2},
-        k=2,
-    ),
-    _c("recall_at_k", "rel-3", "threshold rel=3", RNR, GRADED, k=5, rel=3),
-    _c("recall_at_k", "minus-one", "grade -1 is not in R", ["a"], {"a": 1, "b": -1}, k=1),
-    _c("recall_at_k", "short", "ranking shorter than k", ["c"], GRADED, k=10),
-    _c("recall_at_k", "k-cuts", "relevant docs below rank k do not count", RNR, GRADED, k=2),
-    _c("recall_at_k", "k-0", K0, RNR, GRADED, k=0),
-    _c("reciprocal_rank", "none", "no relevant doc retrieved", ["b", "p"], GRADED),
-    _c("reciprocal_rank", "empty", "empty ranking", [], GRADED),
-    _c("reciprocal_rank", "rank-4", "first relevant doc at rank 4", ["b", "p", "q", "d"], GRADED),
-    _c("reciprocal_rank", "rel-2", "threshold rel=2 skips a grade-1 doc", ["d", "c"], GRADED, rel=2),
-    _c("reciprocal_rank", "rel-3", "threshold rel=3 skips grades 1 and 2", ["d", "c", "a"], GRADED, rel=3),
-    _c("reciprocal_rank", "minus-one", "grade -1 is not relevant", ["n", "a"], GRADED),
-    _c("reciprocal_rank", "rel-0", "rel=0 is not a positive integer: ValueError", RNR, GRADED, rel=0),
-    _c("average_precision", "r-zero", "no relevant document (R = 0)", ["a", "b"], {"a": 0, "b": -1}),
-    _c("average_precision", "none-retrieved", "relevant docs exist but none is retrieved", ["p", "q"], {"a": 1}),
-    _c(
-        "average_precision",
-        "missed",
-        "relevant docs never retrieved still count in R",
-        ["a", "p", "b"],
-        {"a": 1, "b": 1, "z": 1, "y": 1},
-    ),
-    _c("average_precision", "rel-2", "threshold rel=2", RNR, GRADED, rel=2),
-    _c("average_precision", "minus-one", "grade -1 is not relevant", ["n", "a"], {"n": -1, "a": 1}),
-    _c("average_precision", "perfect", "all relevant docs at the top", ["x", "a", "c", "d", "b"], GRADED),
-    _c("average_precision", "empty", "empty ranking", [], GRADED),
-    _c("average_precision", "rel-neg", "rel=-1 is not a positive integer: ValueError", RNR, GRADED, rel=-1),
-    _c("dcg_at_k", "linear-default", "the default gain is linear (the grade itself)", RNR, GRADED, k=5),
-    _c("dcg_at_k", "exp", "gain='exp' is 2**grade - 1", RNR, GRADED, k=5, gain="exp"),
-    _c("dcg_at_k", "rank-2", "a single relevant doc at rank 2 is divided by log2(3)", ["b", "c"], GRADED, k=2),
-    _c("dcg_at_k", "k-cuts", "docs below rank k do not count", RNR, GRADED, k=2),
-    _c("dcg_at_k", "short", "ranking shorter than k", ["a"], GRADED, k=10, gain="exp"),
-    _c("dcg_at_k", "unjudged", "unjudged docs gain 0", ["p", "a"], GRADED, k=2),
-    _c("dcg_at_k", "minus-one-linear", "grade -1 gains 0 (linear)", ["n", "a"], GRADED, k=2),
-    _c("dcg_at_k", "minus-one-exp", "grade -1 gains 0 (exp)", ["n", "a"], GRADED, k=2, gain="exp"),
-    _c("dcg_at_k", "empty", "empty ranking", [], GRADED, k=3),
-    _c("dcg_at_k", "bad-gain", "an unknown gain: ValueError", RNR, GRADED, k=3, gain="log"),
-    _c("dcg_at_k", "k-0", K0, RNR, GRADED, k=0),
-    _c("ndcg_at_k", "unretrieved-in-ideal", "the ideal ranking holds judged docs never retrieved", RNR, GRADED, k=5),
-    _c("ndcg_at_k", "ideal-cut", "the ideal ranking is cut at k", ["c", "a"], GRADED, k=2, gain="exp"),
-    _c("ndcg_at_k", "idcg-zero", "no positive grade (IDCG = 0)", ["a", "b"], {"a": 0, "b": -1}, k=2),
-    _c("ndcg_at_k", "minus-one", "grade -1 gains 0 in DCG and IDCG", ["n", "a"], {"n": -1, "a": 1, "b": 2}, k=3),
-    _c("ndcg_at_k", "perfect", "an ideal ranking scores 1", ["x", "a", "c", "d"], GRADED, k=4, gain="exp"),
-    _c("ndcg_at_k", "exp", "gain='exp' is 2**grade - 1", RNR, GRADED, k=3, gain="exp"),
-    _c("ndcg_at_k", "rank-2", "a single relevant doc at rank 2", ["b", "x"], {"x": 2}, k=2),
-    _c("ndcg_at_k", "empty", "empty ranking with judged docs", [], GRADED, k=5),
-    _c("ndcg_at_k", "bad-gain", "an unknown gain: ValueError", RNR, GRADED, k=3, gain="linear2"),
-    _c(
-        "evaluate",
-        "missing-query",
-        "a query of the qrels missing from the run gets []",
-        {"1": ["a"]},
-        {"1": {"a": 1}, "2": {"b": 1}},
-        {"$measure": "ranking_length"},
-    ),
-    _c(
-        "evaluate",
-        "extra-query",
-        "a query of the run missing from the qrels is ignored",
-        {"1": ["a", "b"], "9": ["c"]},
-        {"1": {"a": 1}},
-        {"$measure": "judged_in_ranking"},
-    ),
-    _c("evaluate", "empty-qrels", "empty qrels", {"1": ["a"]}, {}, {"$measure": "ranking_length"}),
-    _c(
-        "evaluate",
-        "order",
-        "the ranking reaches the measure in its order",
-        {"1": ["b", "a"], "2": ["a", "b"]},
-        {"1": {"a": 1, "b": 3}, "2": {"a": 2}},
-        {"$measure": "grade_of_first"},
-    ),
-    _c(
-        "evaluate",
-        "judgments",
-        "each query gets its own judgments",
-        {"1": [], "2": []},
-        {"1": {"a": 1}, "2": {"a": 1, "b": 0, "c": 2}},
-        {"$measure": "judgments_count"},
-    ),
-    _c(
-        "largest_differences",
-        "tie-string-order",
-        "ties broken by query id as strings ('10' before '9')",
-        {"9": 0.5, "10": 0.0, "3": 0.9},
-        {"9": 0.0, "10": 0.5, "3": 0.9},
-        n=2,
-    ),
-    _c(
-        "largest_differences",
-        "one-side",
-        "queries present in only one system are ignored",
-        {"1": 1.0, "2": 0.5},
-        {"2": 0.0, "3": 1.0},
-        n=2,
-    ),
-    _c(
-        "largest_differences",
-        "n-large",
-        "n larger than the common queries",
-        {"1": 0.2, "2": 0.4},
-        {"1": 0.3, "2": 0.1},
-        n=5,
-    ),
-    _c(
-        "largest_differences",
-        "absolute",
-        "the difference is absolute: b - a counts as much as a - b",
-        {"1": 0.1, "2": 0.9},
-        {"1": 0.8, "2": 0.5},
-        n=1,
-    ),
-    _c("largest_differences", "no-common", "no common query", {"1": 1.0}, {"2": 1.0}, n=2),
-    _c("largest_differences", "n-0", "n=0 is not a positive integer: ValueError", {"1": 1.0}, {"1": 0.0}, n=0),
-    _c(
-        "largest_differences",
-        "default-n",
-        "n left out: the 2 largest differences",
-        {"1": 0.1, "2": 0.9, "3": 0.5},
-        {"1": 0.8, "2": 0.5, "3": 0.5},
-    ),
-]
+
+def __getattr__(name: str):
+    if name == "EDGE_CASES":  # read when first used: the file may come from a platform's hidden folder
+        return list(edge_cases())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------ random cases

@@ -74,7 +74,8 @@ def bundle_key() -> str:
 
 def bundle() -> dict:
     """The Cranfield reference, from the on-disk cache or computed (a few seconds). Where
-    ``$LAB05_BUNDLE`` names a file (Gradescope: shipped in autograder.zip), that file."""
+    ``$LAB05_BUNDLE`` names a file (shipped with the hidden reference: autograder.zip's
+    ``source/hidden/``, PrairieLearn's ``/grade/tests/hidden/``), that file."""
     return lazy_bundle()[1]()
 
 
@@ -88,7 +89,8 @@ def lazy_bundle():
         except OSError as error:
             raise RuntimeError(
                 f"cannot read the Cranfield bundle {shipped} ($LAB05_BUNDLE): {error.strerror}; "
-                "rebuild autograder.zip with `python -m autograder build`"
+                "it ships with the hidden reference: build again with `python -m autograder build` (autograder.zip's "
+                "source/hidden/, PrairieLearn's question tests/hidden/)"
             ) from None
         return cache.fingerprint([data]), lambda: json.loads(data)
     key = bundle_key()

@@ -3,9 +3,12 @@
 The export (Grades > Export > Export Entire Gradebook) starts with the student columns
 ``Student``, ``ID``, ``SIS User ID`` (when SIS ids are shown), ``SIS Login ID``, sometimes
 ``Integration ID`` and ``Root Account``, and ends them with ``Section``; then one column per
-assignment, ``<title> (<assignment id>)``, then totals. A ``    Points Possible`` row (after an
-optional ``Muted``/``Manual Posting`` marker row) gives each assignment's points. Comma or
-semicolon, depending on the user's CSV settings, perhaps with a byte-order mark.
+assignment, ``<title> (<assignment id>)``, then totals. Right after the header (and an optional
+``Muted``/``Manual Posting`` marker row) a ``    Points Possible`` row gives each assignment's
+points: it is recognised by that place and its content (its first cell exactly ``Points Possible``
+once stripped, its ``ID`` and SIS cells empty), so a student whose name holds those words is a
+student wherever they are. Comma or semicolon, depending on the user's CSV settings, perhaps with
+a byte-order mark.
 
 The import keeps the student columns up to ``Section`` as exported (Canvas refuses a header
 whose last student column is not ``Section``, and matches rows by ``ID``, then ``SIS User
@@ -34,6 +37,18 @@ def _marker(row: tuple[str, ...]) -> bool:
     return not row[0].strip() and all(cell == "Muted" or cell.startswith("Manual Posting") for cell in cells)
 
 
+def _preamble(rows: tuple[tuple[str, ...], ...], keys: tuple[int, ...]) -> tuple[int, tuple[str, ...] | None]:
+    """How many rows come before the students (the marker row, the points row), and the points
+    row: the row right after the header or the marker, labelled exactly ``Points Possible``, with
+    no ``ID`` or SIS identifier (every student has an ``ID``)."""
+    start = 1 if rows and _marker(rows[0]) else 0
+    if start < len(rows):
+        row = rows[start]
+        if row[0].strip() == POINTS_ROW.strip() and not any(row[key].strip() for key in keys):
+            return start + 1, row
+    return start, None
+
+
 def read(table: Table) -> Gradebook:
     section = require(table, FORMAT, "Section")
     require(table, FORMAT, "ID")
@@ -45,14 +60,11 @@ def read(table: Table) -> Gradebook:
     sis_user, sis_login = table.index("SIS User ID"), table.index("SIS Login ID")
     if sis_user is None and sis_login is None:
         require(table, FORMAT, "SIS Login ID", "SIS User ID")
-    possible: dict[int, float | None] = {}
+    keys = tuple(position for position in (table.index("ID"), sis_user, sis_login) if position is not None)
+    start, points_row = _preamble(table.rows, keys)
+    possible = {position: parse_points(cell) for position, cell in enumerate(points_row or ())}
     people = []
-    for number, row in enumerate(table.rows):
-        if "Points Possible" in row[0]:
-            possible = {position: parse_points(cell) for position, cell in enumerate(row)}
-            continue
-        if _marker(row):
-            continue
+    for number, row in enumerate(table.rows[start:], start):  # numbered as in the file, for messages
         name = " ".join(row[p].strip() for p in naming if p is not None)
         emails: list[str] = []
         sids: list[str] = []
@@ -66,8 +78,14 @@ def read(table: Table) -> Gradebook:
         for position, header in enumerate(table.header)
         if position > section and (found := ASSIGNMENT.match(header))
     )
-    keys = tuple(position for position in (table.index("ID"), sis_user, sis_login) if position is not None)
-    return Gradebook(table, tuple(people), columns, tuple(range(section + 1)), keys)
+    notes = tuple(
+        f"'Points Possible' in a name: {person.name} (row {person.row + 2}): Canvas's gradebook import takes any row "
+        "whose first cell holds 'Points Possible' for its points row, not a student: check this student's grade in "
+        "Canvas after the import"
+        for person in people
+        if POINTS_ROW.strip() in table.rows[person.row][0]
+    )
+    return Gradebook(table, tuple(people), columns, tuple(range(section + 1)), keys, notes)
 
 
 def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:

@@ -45,7 +45,13 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
             f"{points(most)}: change the column's points possible, or the grades will read as out of "
             f"{points(chosen.points)}"
         )
-    messages = (*batch.notes, *notes, *matching.messages, *roster.key_notes(gradebook, matching.cells))
+    messages = (
+        *batch.notes,
+        *gradebook.notes,
+        *notes,
+        *matching.messages,
+        *roster.key_notes(gradebook, matching.cells),
+    )
     people = len(gradebook.people)
     summary = (
         f"{form.name} import for {chosen.header!r}: {matching.graded} of {people} roster students graded, "

@@ -58,6 +58,7 @@ class Gradebook:
     columns: tuple[Column, ...]
     copied: tuple[int, ...]  # roster columns copied into the import, in order
     keys: tuple[int, ...]  # the columns the LMS matches an imported row by
+    notes: tuple[str, ...] = ()  # for the instructor: what the roster holds that the import may trip on
 
 
 @dataclass(frozen=True)

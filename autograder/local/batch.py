@@ -155,6 +155,8 @@ def grade_batch(
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
     sources = intake.discover(paths)
+    for note in (note for source in sources for note in source.notes):  # kept as the submission's flag too
+        print(f"warning: {note}", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     jobs = max(1, jobs or usable_cpus())

@@ -4,10 +4,14 @@ inputs give byte-identical files).
 ``OUT/question/`` goes into the course's ``questions/``: ``info.json`` (external grading with
 the image, its entrypoint and a timeout from ``limits.overall_seconds``; a uuid derived from the
 rubric's title, so rebuilding after a change of points keeps the question's identity),
-``question.html`` (the upload of the two graded files and the grader's results) and
-``tests/grading.yml`` (the rubric: the entrypoint grades with it). ``OUT/image/`` is the
-Docker build context: the ``Dockerfile``, the ``entrypoint`` and the shipped grader
-(``grading.shipment``, as in Gradescope's zip) under ``source/``.
+``question.html`` (the upload of the two graded files and the grader's results),
+``tests/grading.yml`` (the rubric: the entrypoint grades with it) and ``tests/hidden/`` (the
+hidden reference: edge cases, expected values, the Cranfield bundle, the precomputed plan;
+``grading.shipment.hidden_entries``). PrairieLearn copies the question's ``tests/`` into the
+grading container as ``/grade/tests`` and never shows it to students. ``OUT/image/`` is the
+Docker build context: the ``Dockerfile``, the ``entrypoint`` and the engine alone
+(``grading.shipment.engine_entries``) under ``source/``: the image is pulled from a public
+registry, so nothing in it is secret.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ DEFAULT_IMAGE = "lab05-autograder:latest"  # replace with the image you push (--
 MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
 #: The namespace of the questions' uuids (a fixed, random one: never change it).
 UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
+#: Where the question keeps the hidden reference (the entrypoint's $LAB05_HIDDEN is /grade/ + this).
+HIDDEN = "tests/hidden/"
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
 MARKERS = {"question": "info.json", "image": "Dockerfile"}
 
@@ -70,11 +76,12 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
         ("question.html", _template("question.html", title=loaded.title), 0o644),
         ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
     ]
+    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
     ]
-    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.source_entries()]
+    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
     return {"question": question, "image": built}
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import diagnosis, intake, libraries, runchecks, scoring
+from autograder.grading import answer_tables, diagnosis, intake, libraries, runchecks, scoring
 from autograder.grading.plan import Plan, seed_material
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES
@@ -169,7 +169,12 @@ def grade(
         status=Status.GRADED,
         checks=checks,
         problems=tuple(staged.problems + _problems(result)),
-        flags=tuple(notes + libraries.flags(scans, result.banned_imports) + _flags(result, calls)),
+        flags=tuple(
+            notes
+            + libraries.flags(scans, result.banned_imports)
+            + answer_tables.flags(staged.files)
+            + _flags(result, calls)
+        ),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
         instructor_log=f"isolation {isolation.mode}, {result.restarts} restart(s), child time {result.elapsed:.2f} s",
         execution_time=round(time.monotonic() - started, 3),

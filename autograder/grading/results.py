@@ -84,6 +84,7 @@ class FlagKind(StrEnum):
     OUTPUT = "output"  # printed more than is kept
     FILES = "files"  # something in the submission's files was ignored
     GRADER = "grader"  # the grader itself failed on this submission
+    ANSWERS = "answers"  # a graded file may hold answers instead of computing them (answer_tables)
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,7 @@ class SubmissionResult:
         return replace(
             self,
             instructor_log="",
+            flags=tuple(flag for flag in self.flags if flag.kind != FlagKind.ANSWERS),
             checks=tuple(
                 replace(check, cases=tuple(case.for_student() for case in check.cases)) for check in self.checks
             ),

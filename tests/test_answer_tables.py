@@ -118,6 +118,21 @@ def test_every_mutant_of_the_solution_has_no_evidence():
     assert len(generated) > 100 and flagged == []
 
 
+def test_thresholds_are_twice_what_honest_files_reach():
+    """Does every counted threshold stay at least twice the most any honest file reaches, so that
+    an honest style a little heavier than ours still goes unflagged?"""
+    sources = [*REPOSITORY.values(), *(path.read_bytes() for path in HONEST)]
+    counts = [answer_tables.read(source)[1] for source in sources]
+    reached = {
+        "literal_constants": (max(c.literal_constants for c in counts), LITERAL_CONSTANTS),
+        "constants": (max(c.constants for c in counts), CONSTANTS),
+        "numbers": (max(c.numbers for c in counts), PRECISE_NUMBERS),
+        "compared": (max(c.compared for c in counts), COMPARISONS),
+        "nodes": (max(c.nodes for c in counts), CODE_NODES),
+    }
+    assert all(0 < most <= threshold / 2 for most, threshold in reached.values()), reached
+
+
 def test_the_honest_corpus_is_large_and_varied():
     """Are there at least 15 honest files of our own, metrics and run writers both, and at least
     10 attacks, each with the rules it must trip?"""
@@ -128,11 +143,10 @@ def test_the_honest_corpus_is_large_and_varied():
 
 
 def _load(path: Path):
-    module = types.ModuleType(f"honest_{path.stem}")
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    spec = importlib.util.spec_from_file_location(module.__name__, path)
+    """An honest corpus file as a module (our own code: it runs in the test's process)."""
+    spec = importlib.util.spec_from_file_location(f"honest_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[module.__name__] = module
+    sys.modules[module.__name__] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

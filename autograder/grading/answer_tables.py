@@ -27,7 +27,13 @@ The rules, per graded file; every threshold is below, and only here:
   ``answer_code``'s docstring states them; they need no threshold (honest metric code does none
   of them; a memo such as ``functools.lru_cache`` or ``cache[key] = value`` is computation).
 
-A file that does not parse (it will not import either) has no evidence.
+- ``unread``: code the scan cannot read to the end, a file of more than ``CODE_NODES`` syntax
+  nodes (honest files have under 1,500) or nested too deeply; or the scan's own failure. A file
+  that hides from the scan is worth a look, and a bug of the scan costs no student anything.
+
+A file that does not parse (it will not import either) has no evidence. Each counted threshold
+is at least twice what any honest file reaches (the repository's, those of
+``tests/answer_tables/honest/`` and the solution's mutants; ``tests/test_answer_tables.py``).
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ ENCODED_CHARACTERS = 200
 BIG_INTEGER_DIGITS = 40
 HUGE_STRING = 64 * 1024
 #: Files with more syntax nodes than this are not read for what their code does (the reading
-#: would take seconds; an honest file has a few thousand): that is evidence itself.
+#: would take seconds): that is evidence itself.
 CODE_NODES = 20_000
 #: At most this many pieces of evidence per flag (the rest are counted).
 EVIDENCE = 5

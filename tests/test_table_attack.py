@@ -40,9 +40,9 @@ def test_the_table_answers_every_public_call(attack, cranfield):
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_a_table_of_answers_scores_little_in_a_local_batch(mode, attack, tmp_path, cranfield):
-    """In each isolation mode, does the table attack score at most LIMIT (and more than the public
-    checks' points alone would show, i.e. the table did answer them), beside a correct submission
-    that keeps 100?"""
+    """In each isolation mode, does the table attack score at most LIMIT (and at least what the public
+    checks give, i.e. the table did answer them), flagged for the instructor, beside a correct
+    submission that keeps 100 unflagged?"""
     subs.write(tmp_path / "in" / "table", attack)
     subs.write(tmp_path / "in" / "correct", {})
     rubric = subs.test_rubric(tmp_path)
@@ -56,7 +56,8 @@ def test_a_table_of_answers_scores_little_in_a_local_batch(mode, attack, tmp_pat
         )
         results = {result.submission: result for result in summary.results}
     assert 10 <= results["table"].score <= LIMIT, results["table"].score
-    assert results["correct"].score == 100
+    assert any(flag.kind == "answers" for flag in results["table"].flags), results["table"].flags
+    assert results["correct"].score == 100 and not any(flag.kind == "answers" for flag in results["correct"].flags)
 
 
 @pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])

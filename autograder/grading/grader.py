@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import diagnosis, intake, libraries, payloads, runchecks, scoring
+from autograder.grading import answer_tables, diagnosis, intake, libraries, payloads, runchecks, scoring
 from autograder.grading.plan import Plan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES
@@ -192,7 +192,12 @@ def grade(
         status=Status.GRADED,
         checks=checks,
         problems=tuple(staged.problems + import_problems(result)),
-        flags=tuple(notes + libraries.flags(scans, result.banned_imports) + _flags(result, calls)),
+        flags=tuple(
+            notes
+            + libraries.flags(scans, result.banned_imports)
+            + answer_tables.flags(staged.files)
+            + _flags(result, calls)
+        ),
         output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
         hidden_output=result.hidden_output,
         random_seed=submission.seed,

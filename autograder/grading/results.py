@@ -224,6 +224,7 @@ class SubmissionResult:
             hidden_output="",
             random_seed="",
             execution_time=0.0,  # how long it took could carry hidden inputs too
+            flags=tuple(flag for flag in self.flags if flag.kind != FlagKind.ANSWERS),
             checks=tuple(
                 replace(check, cases=tuple(case.for_student() for case in check.cases)) for check in self.checks
             ),

@@ -73,6 +73,7 @@ class FlagKind(StrEnum):
 
     LIBRARY = "library"  # an evaluation library imported (or tried)
     IMPORT = "import"  # a package the rubric does not allow imported (or tried)
+    ANSWERS = "answers"  # a graded file may hold answers instead of computing them (answer_tables)
     CRASH = "crash"  # calls that killed their process
     TIMEOUT = "timeout"  # calls that ran out of time
     LIMIT = "limit"  # the submission's own time limit

@@ -76,7 +76,7 @@ def _problems(results) -> str:
                 f"<tr><td>{_link(result)}</td><td>{esc(result.status)}</td><td><ul>{''.join(items)}</ul></td></tr>"
             )
     if not rows:
-        return "<p>No submission had errors, timeouts, crashes, functions not implemented or flagged library use.</p>"
+        return "<p>No submission had errors, timeouts, crashes, functions not implemented or flags.</p>"
     return (
         '<table id="problems"><thead><tr><th>submission</th><th>status</th><th>problems and flags</th></tr>'
         "</thead><tbody>" + "".join(rows) + "</tbody></table>"

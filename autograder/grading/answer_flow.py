@@ -1,0 +1,262 @@
+"""What each expression of one function is made of, for ``answer_code``: a small data flow over
+the function's body, read (never run).
+
+For every local name it keeps an ``Info``: the parameters the value depends on, whether it is a
+whole argument (``ranking``, ``tuple(ranking)``, ``judgments.items()``, ``ranking[:k]``) or only
+part of one (a document of the ranking, a grade), the module's or class's data it reads, and
+whether it is a *key* made of the arguments:
+
+- ``hash``: ``hashlib``, ``hmac``, ``hash()``, ``zlib.crc32``... of anything the arguments reach;
+- ``serial``: ``repr``, ``str``, ``json.dumps``, ``pickle.dumps``, an f-string, ``%``, ``.join``,
+  ``.format``, ``.encode`` of a whole argument;
+- ``frozen``: ``tuple``, ``frozenset``, ``sorted``... of a whole argument, a tuple of several,
+  ``locals()``;
+- ``count``: a ``global`` the function increments (answers picked by the order of the calls).
+
+Hash, serial and count keys stay keys through any computation on them (the characters of a
+``repr`` summed into a home-made hash); a frozen key only as it is (iterating ``tuple(ranking)``
+gives documents, not keys).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+HASHERS = ("hashlib.", "hmac.", "mmh3.", "xxhash.", "blake3.", "zlib.crc32", "zlib.adler32", "binascii.crc")
+SERIALISERS = {"repr", "str", "ascii", "format", "bytes", "bytearray", "json.dumps", "pickle.dumps", "marshal.dumps"}
+SERIALISERS |= {"pprint.pformat", "reprlib.repr", "yaml.dump", "yaml.safe_dump", "codecs.encode", "struct.pack"}
+SERIALISERS |= {"base64.b64encode", "base64.b85encode", "base64.b32encode", "base64.b16encode", "binascii.hexlify"}
+SERIAL_METHODS = {"encode", "join", "format"}
+FREEZERS = {"tuple", "frozenset", "sorted", "list", "set", "dict", "map", "zip", "enumerate", "reversed", "filter"}
+FREEZERS |= {"iter", "numpy.array", "numpy.asarray", "collections.OrderedDict", "collections.Counter"}
+WHOLE_METHODS = {"items", "keys", "values", "copy"}
+MUTATORS = {"update", "append", "extend", "add", "insert"}  # the argument's content goes into the receiver
+STRONG = ("count", "hash", "serial")  # kinds of key that survive any computation on them
+
+
+@dataclass(frozen=True)
+class Info:
+    """What one expression is made of."""
+
+    params: frozenset = frozenset()  # the parameters it depends on
+    key: str = ""  # how the arguments became a key ("hashlib.sha1", "repr", "a tuple"...)
+    kind: str = ""  # "count", "hash", "serial" or "frozen"
+    whole: bool = False  # a whole argument, not a part of one
+    table: str = ""  # the module's or class's data it reads
+
+
+EMPTY = Info()
+
+
+def merge(a: Info, b: Info) -> Info:
+    strong = a if a.kind in STRONG else b if b.kind in STRONG else a if a.kind else b
+    return Info(a.params | b.params, strong.key, strong.kind, a.whole or b.whole, a.table or b.table)
+
+
+def element(info: Info) -> Info:
+    """A part of the value, or a value computed from it: a strong key stays one."""
+    strong = info.kind in STRONG
+    return Info(info.params, info.key if strong else "", info.kind if strong else "", False, info.table)
+
+
+def dotted(node) -> str:
+    """``a.b.c`` for a chain of names, "" for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+
+
+def own_nodes(body) -> Iterator:
+    """The nodes of ``body`` in source order, not entering nested functions or classes (yielded)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+@dataclass
+class Module:
+    """What the whole file says that every function's flow needs."""
+
+    aliases: dict  # imported name -> module path ("np" -> "numpy", "sha1" -> "hashlib.sha1")
+    data: dict = field(default_factory=dict)  # module or class data name -> (line, entries are containers)
+    makers: dict = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
+
+    def name(self, node) -> str:
+        """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
+        head, _, rest = dotted(node).partition(".")
+        head = self.aliases.get(head, head)
+        return f"{head}.{rest}" if rest else head
+
+
+@dataclass
+class Scope:
+    """One function or lambda ("" for the module's own code) and what its names are made of."""
+
+    body: list
+    name: str
+    params: frozenset = frozenset()  # its parameters and its enclosing functions' (not self)
+    variadic: frozenset = frozenset()  # *args and **kwargs (its own and its enclosing functions')
+    selves: frozenset = frozenset()  # self, cls
+    outer: Scope | None = None  # the enclosing function, whose names it sees
+    env: dict = field(default_factory=dict)
+    counters: set = field(default_factory=set)  # globals it counts its calls with
+    nodes: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.nodes = list(own_nodes(self.body))
+
+    def find(self, name: str) -> Info | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.env:
+                return scope.env[name]
+            if name in scope.selves:
+                return None
+            scope = scope.outer
+        return None
+
+
+class Flow:
+    """One scope's names and expressions."""
+
+    def __init__(self, module: Module, scope: Scope, cache: dict | None = None):
+        self.module, self.scope, self.env = module, scope, scope.env
+        self.cache = cache  # once the names are settled: each expression is read once
+
+    @staticmethod
+    def parameter(name: str) -> Info:
+        return Info(frozenset({name}), whole=True)
+
+    def info(self, node) -> Info:
+        if self.cache is None:
+            return self._info(node)
+        if id(node) not in self.cache:
+            self.cache[id(node)] = self._info(node)
+        return self.cache[id(node)]
+
+    def _info(self, node) -> Info:
+        if node is None or isinstance(node, ast.Lambda):
+            return EMPTY
+        if isinstance(node, ast.Name):
+            found = self.scope.find(node.id)
+            if found is not None:
+                return found
+            return Info(table=node.id) if node.id in self.module.data else EMPTY
+        if isinstance(node, ast.Attribute):
+            owner = node.value
+            if isinstance(owner, ast.Name) and (owner.id in self.scope.selves or owner.id in self.module.data):
+                return Info(table=f"{owner.id}.{node.attr}")
+            return element(self.info(owner))
+        if isinstance(node, ast.Starred):
+            return self.info(node.value)
+        if isinstance(node, ast.Subscript):
+            base = self.info(node.value)
+            part = merge(element(base), element(self.info(node.slice)))
+            return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice))
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, ast.JoinedStr):
+            parts = [self.info(v.value) for v in node.values if isinstance(v, ast.FormattedValue)]
+            return self._made(parts, "serial", "an f-string", any(p.whole or p.kind for p in parts))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+            right = self.info(node.right)
+            return self._made([right], "serial", "%-formatting", right.whole or right.kind == "frozen")
+        if isinstance(node, (ast.Tuple, ast.List)):
+            parts = [self.info(item) for item in node.elts]
+            made = self._made(parts, "frozen", "a tuple", sum(p.whole for p in parts) >= 2)
+            return replace(made, whole=any(p.whole for p in parts))
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            for generator in node.generators:
+                self.bind(generator.target, element(self.info(generator.iter)))
+        if isinstance(node, ast.NamedExpr):
+            value = self.info(node.value)
+            self.bind(node.target, value)
+            return value
+        found = EMPTY
+        for child in ast.iter_child_nodes(node):
+            found = merge(found, element(self.info(child)))
+        return found
+
+    @staticmethod
+    def _made(parts, kind: str, key: str, made: bool) -> Info:
+        """The parts together; a key of ``kind`` when ``made`` and they reach an argument."""
+        found = EMPTY
+        for part in parts:
+            found = merge(found, element(part) if part.kind != "frozen" or made else replace(part, whole=False))
+        if made and found.params and found.kind not in STRONG:
+            return replace(found, key=key, kind=kind)
+        return found
+
+    def _call(self, node: ast.Call) -> Info:
+        name = self.module.name(node.func)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        receiver = self.info(node.func.value) if isinstance(node.func, ast.Attribute) else EMPTY
+        parts = [self.info(a) for a in node.args] + [self.info(k.value) for k in node.keywords]
+        whole = any(p.whole or p.kind == "frozen" for p in parts)
+        merged = element(receiver)
+        for part in parts:
+            merged = merge(merged, element(part))
+        if name.startswith(HASHERS) or name == "hash":
+            return merged if merged.kind == "count" else replace(merged, key=name, kind="hash")
+        if (name in SERIALISERS and whole) or (method in SERIAL_METHODS and (whole or receiver.whole)):
+            return self._made([*parts, receiver], "serial", name if name in SERIALISERS else f".{method}()", True)
+        if name in self.module.makers and merged.params:
+            return replace(merged, key=f"{name}()", kind=self.module.makers[name])
+        if name == "locals":
+            return Info(self.scope.params | self.scope.variadic, "locals()", "frozen", True)
+        if name in FREEZERS and parts and parts[0].whole:
+            frozen = merged.kind in STRONG
+            return replace(
+                merged, whole=True, key=merged.key if frozen else name, kind=merged.kind if frozen else "frozen"
+            )
+        return replace(merged, whole=method in WHOLE_METHODS and receiver.whole)
+
+    def bind(self, target, info: Info) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = merge(self.env[target.id], info) if target.id in self.env else info
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for item in target.elts:
+                self.bind(item, element(info))
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, element(info))
+
+    def bind_all(self) -> None:
+        """One pass over the scope's statements (twice makes loops settle)."""
+        for node in self.scope.nodes:
+            if isinstance(node, ast.Global):
+                self.scope.counters.update(node.names)
+            elif isinstance(node, ast.Assign):
+                value = self.info(node.value)
+                for target in node.targets:
+                    self.bind(target, value)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                self.bind(node.target, self.info(node.value))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                if node.target.id in self.scope.counters and self.scope.params | self.scope.variadic:
+                    self.env[node.target.id] = Info(frozenset({node.target.id}), "a count of its calls", "count")
+                else:
+                    self.bind(node.target, self.info(node.value))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                self.bind(node.target, element(self.info(node.iter)))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                self.bind(node.optional_vars, self.info(node.context_expr))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+                receiver = node.func.value
+                if isinstance(receiver, ast.Name) and self.scope.find(receiver.id) is not None:
+                    for argument in node.args:
+                        self.bind(receiver, self.info(argument))
+
+    def keyed(self, info: Info, more: frozenset = frozenset()) -> bool:
+        """Is ``info`` a key made of the call's arguments? A hash or a count of one argument; a
+        serialised or frozen key of two (with ``more``: the parameters of what it looks up)."""
+        if info.kind in ("count", "hash"):
+            return bool(info.params)
+        covered = sum(2 if p in self.scope.variadic else 1 for p in (info.params | more) & self.scope.params)
+        return info.kind in ("serial", "frozen") and covered >= 2

@@ -1,0 +1,278 @@
+"""Answers without computation, in one place: the graded files are read (never run) for evidence
+that they hold answers instead of computing them (a table built offline from public data, keyed
+by the arguments). Each file with evidence gets one flag (``FlagKind.ANSWERS``) that names what
+was found, where, for the instructor to judge in seconds. It never changes a score and no
+student view shows it (``SubmissionResult.student_view``).
+
+The rules, per graded file; every threshold is below, and only here:
+
+- ``literals``: literal containers (dict, list, tuple, set displays, nested ones included)
+  holding ``LITERAL_CONSTANTS`` constants or more in all, however many literals they are split
+  into. The evidence names the largest.
+- ``constants``: ``CONSTANTS`` or more constants in the code outside docstrings (a table spread
+  over calls, assignments or an if/elif chain).
+- ``numbers``: ``PRECISE_NUMBERS`` or more numbers that look like answers (a float of 3
+  significant digits or more, an integer of 4 or more before its trailing zeros), in the code or
+  written in strings (docstrings included).
+- ``encoded``: a string or bytes literal of ``ENCODED_CHARACTERS`` or more that looks encoded:
+  bytes (named by their header: zlib, gzip, bz2, lzma, pickle), characters outside text,
+  or words of 16 characters or more mixing letters and digits (base64, hex, base85); an
+  integer literal of ``BIG_INTEGER_DIGITS`` digits or more; any string of ``HUGE_STRING``
+  characters or more.
+- ``compared``: ``COMPARISONS`` or more tests of an argument for equality or membership against
+  a literal, or ``match`` cases on one (an if/elif chain of answers).
+- ``keyed``, ``searched``, ``decoded``, ``read``: what the code does with its arguments and its
+  data (hashing or serialising the arguments to look answers up, searching a table of
+  arguments, decoding blobs, reading files, the network or the caller's frames):
+  ``answer_code``'s docstring states them; they need no threshold (honest metric code does none
+  of them; a memo such as ``functools.lru_cache`` or ``cache[key] = value`` is computation).
+
+- ``unread``: code the scan cannot read to the end, a file of more than ``CODE_NODES`` syntax
+  nodes (honest files have under 1,500) or nested too deeply; or the scan's own failure. A file
+  that hides from the scan is worth a look, and a bug of the scan costs no student anything.
+
+A file that does not parse (it will not import either) has no evidence. Each counted threshold
+is at least twice what any honest file reaches (the repository's, those of
+``tests/answer_tables/honest/`` and the solution's mutants; ``tests/test_answer_tables.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import binascii
+import math
+import re
+from dataclasses import dataclass, replace
+
+from autograder.grading import answer_code
+from autograder.grading.results import Flag, FlagKind
+
+LITERAL_CONSTANTS = 600
+CONSTANTS = 1500
+PRECISE_NUMBERS = 100
+COMPARISONS = 30
+ENCODED_CHARACTERS = 200
+BIG_INTEGER_DIGITS = 40
+HUGE_STRING = 64 * 1024
+#: Files with more syntax nodes than this are not read for what their code does (the reading
+#: would take seconds): that is evidence itself.
+CODE_NODES = 20_000
+#: At most this many pieces of evidence per flag (the rest are counted).
+EVIDENCE = 5
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+_HEX = set("0123456789abcdefABCDEF")
+_BASE64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
+_HEADERS = (  # what the first decoded bytes say the data is
+    (b"\x78\x01", "zlib-compressed"),
+    (b"\x78\x5e", "zlib-compressed"),
+    (b"\x78\x9c", "zlib-compressed"),
+    (b"\x78\xda", "zlib-compressed"),
+    (b"\x1f\x8b", "gzip-compressed"),
+    (b"BZh", "bz2-compressed"),
+    (b"\xfd7zXZ\x00", "lzma-compressed"),
+    (b"\x5d\x00\x00", "lzma-compressed"),
+    (b"\x80\x02", "a pickle"),
+    (b"\x80\x03", "a pickle"),
+    (b"\x80\x04", "a pickle"),
+    (b"\x80\x05", "a pickle"),
+)
+_DISPLAYS = {ast.Dict: "dict", ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    line: int
+    rule: str
+    text: str
+
+
+def _precise(value) -> bool:
+    """Does the number look like an answer rather than a constant of the code (0.5, 1e-6, 100)?"""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return False
+    if isinstance(value, int):
+        return len(str(abs(value)).rstrip("0")) >= 4 if value.bit_length() < 64 else True
+    mantissa = repr(abs(value)).split("e")[0].replace(".", "").strip("0")
+    return not value.is_integer() and len(mantissa) >= 3
+
+
+def _precise_text(token: str) -> bool:
+    """``_precise`` for a number written in a string (a long run of digits always is)."""
+    if len(token) > 30:
+        return True
+    return _precise(int(token) if token.lstrip("+-").isdigit() else float(token))
+
+
+def _size(count: int, unit: str = "characters") -> str:
+    return f"{count:,} {unit}" if count < 10_000 else f"{count / 1024:,.0f} KB"
+
+
+def _header(data: bytes) -> str:
+    return next((f" ({name})" for magic, name in _HEADERS if data.startswith(magic)), "")
+
+
+def _looks_encoded(text: str) -> str:
+    """How a long string looks encoded ("a base64 string (zlib-compressed)"), or ""."""
+    binary = sum(1 for c in text if (ord(c) < 32 and c not in "\t\n\r") or 0x7F <= ord(c) < 0xA0)
+    if binary >= ENCODED_CHARACTERS:
+        return "a string of binary data"
+    words = [w for w in text.split() if len(w) >= 16 and any(c.isdigit() for c in w) and any(c.isalpha() for c in w)]
+    if sum(map(len, words)) < ENCODED_CHARACTERS:
+        return ""
+    letters = set("".join(text.split()))
+    if letters <= _HEX:
+        try:
+            return "a hex string" + _header(bytes.fromhex("".join(text.split())[:64]))
+        except ValueError:
+            return "a hex string"
+    if letters <= _BASE64:
+        head = "".join(text.split())[:64].replace("-", "+").replace("_", "/")
+        try:
+            return "a base64 string" + _header(base64.b64decode(head + "=" * (-len(head) % 4)))
+        except (binascii.Error, ValueError):
+            return "a base64 string"
+    return "an encoded-looking string"
+
+
+def _strings(node: ast.Constant, found: list) -> int:
+    """Findings about one string, bytes or number constant; returns how many precise numbers it holds."""
+    value, line = node.value, node.lineno
+    if isinstance(value, bytes):
+        if len(value) >= ENCODED_CHARACTERS:
+            found.append(
+                Finding(line, "encoded", f"bytes of {_size(len(value), 'bytes')}{_header(value)} at line {line}")
+            )
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() * 0.30103 >= BIG_INTEGER_DIGITS:
+        found.append(
+            Finding(line, "encoded", f"an integer of {int(value.bit_length() * 0.30103) + 1:,} digits at line {line}")
+        )
+        return 1
+    if not isinstance(value, str):
+        return int(_precise(value))
+    if len(value) >= HUGE_STRING:
+        found.append(Finding(line, "encoded", f"a string of {_size(len(value))} at line {line}"))
+    elif len(value) >= ENCODED_CHARACTERS and (look := _looks_encoded(value)):
+        found.append(Finding(line, "encoded", f"{look} of {_size(len(value))} at line {line}"))
+    return sum(1 for token in _NUMBER.findall(value) if _precise_text(token))
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the counted rules count in one file (their thresholds are above)."""
+
+    literal_constants: int = 0  # constants inside literal containers, all of them together
+    constants: int = 0  # constants outside docstrings
+    numbers: int = 0  # numbers that look like answers, in the code and in strings
+    compared: int = 0  # tests of arguments against literals
+    nodes: int = 0  # the syntax tree's size
+
+
+def _literals(tree: ast.Module, found: list) -> Counts:
+    """The rules on what the file writes down: literals, constants, numbers, strings."""
+    docstrings = {
+        id(body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        for body in [node.body]
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    }
+    containers: list[list] = []  # [line, kind, entries, constants]
+    constants, precise, lines = 0, 0, []
+    stack: list[tuple] = [(tree, -1, False)]
+    nodes = 0
+    while stack:
+        node, owner, text = stack.pop()
+        nodes += 1
+        kind = _DISPLAYS.get(type(node))
+        if kind and owner < 0:
+            entries = len(node.keys) if isinstance(node, ast.Dict) else len(node.elts)
+            containers.append([node.lineno, kind, entries, 0])
+            owner = len(containers) - 1
+        elif not kind and not isinstance(node, (ast.UnaryOp, ast.Constant, ast.USub, ast.UAdd)):
+            owner = -1
+        if isinstance(node, ast.Constant):
+            precise += _strings(node, found)
+            counted = node.value is not None and not isinstance(node.value, bool) and node.value is not Ellipsis
+            if counted and not text and id(node) not in docstrings:
+                constants += 1
+                lines.append(node.lineno)
+                if owner >= 0:
+                    containers[owner][3] += 1
+        pieces = isinstance(node, ast.JoinedStr)
+        stack.extend((child, owner, pieces) for child in ast.iter_child_nodes(node))
+    in_literals = sum(c[3] for c in containers)
+    if in_literals >= LITERAL_CONSTANTS:
+        line, kind, entries, _ = max(containers, key=lambda c: (c[3], -c[0]))
+        more = len([c for c in containers if c[3]]) - 1
+        text = f"a {kind} literal of {entries:,} entries at line {line}"
+        if more:
+            text += f" and {more:,} more literals ({in_literals:,} constants in all)"
+        found.append(Finding(line, "literals", text))
+    if constants >= CONSTANTS:
+        found.append(
+            Finding(min(lines), "constants", f"{constants:,} constants in the code (lines {min(lines)}-{max(lines)})")
+        )
+    if precise >= PRECISE_NUMBERS:
+        found.append(Finding(min(lines or [1]), "numbers", f"{precise:,} numbers that look like answers"))
+    return Counts(in_literals, constants, precise, 0, nodes)
+
+
+def read(source: bytes) -> tuple[list[Finding], Counts]:
+    """The evidence in one graded file, by line, and what the counted rules counted; none when
+    it does not parse (it cannot import either). Code the scan cannot read to the end (nested
+    too deeply for it) is evidence itself: a file that hides from the scan is worth a look."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return [], Counts()
+    found: list[Finding] = []
+    counts = _literals(tree, found)
+    if counts.nodes > CODE_NODES:
+        text = f"{counts.nodes:,} syntax nodes, too many for the scan to read its code: check it by hand"
+        return sorted(set(found + [Finding(1, "unread", text)])), counts
+    try:
+        code = answer_code.read(tree)
+    except RecursionError:
+        return sorted(
+            set(found + [Finding(1, "unread", "code nested too deeply for the scan to read: check it by hand")])
+        ), counts
+    found += [Finding(*item) for item in code.found]
+    if len(code.compared) >= COMPARISONS:
+        first, last = min(code.compared), max(code.compared)
+        text = f"{len(code.compared):,} tests of arguments against constants (lines {first}-{last})"
+        found.append(Finding(first, "compared", text))
+    return sorted(set(found)), replace(counts, compared=len(code.compared))
+
+
+def scan(source: bytes) -> list[Finding]:
+    """The evidence in one graded file (``read``'s findings)."""
+    return read(source)[0]
+
+
+def evidence(found: list[Finding]) -> str:
+    """The findings in a few words: the first of each rule, how many more like it."""
+    by_rule: dict[str, list[Finding]] = {}
+    for item in found:
+        by_rule.setdefault(item.rule, []).append(item)
+    parts = []
+    for items in sorted(by_rule.values()):
+        parts.append(items[0].text + (f" (and {len(items) - 1} more like it)" if len(items) > 1 else ""))
+    shown = parts[:EVIDENCE]
+    return "; ".join(shown) + (f"; and {len(parts) - len(shown)} more kinds of evidence" if parts[EVIDENCE:] else "")
+
+
+def flags(files: dict[str, bytes]) -> list[Flag]:
+    """One flag per graded file with evidence of answers without computation."""
+    found = []
+    for name in sorted(files):
+        try:
+            items = scan(files[name])
+        except Exception as error:  # a bug of the scan costs its student nothing: the instructor looks
+            items = [Finding(1, "unread", f"the scan failed ({type(error).__name__}): check it by hand")]
+        if items:
+            text = f"lab05/{name} may hold answers instead of computing them: {evidence(items)}"
+            found.append(Flag(FlagKind.ANSWERS, text))
+    return found

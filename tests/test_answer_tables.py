@@ -1,0 +1,507 @@
+"""Answers without computation are flagged (``grading/answer_tables.py``): no honest graded file,
+in any style, gets a flag; every table attack does, with evidence an instructor can judge in
+seconds; the flag reaches grades.csv and the class report, never the student, and changes no score."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import importlib.util
+import json
+import math
+import random
+import sys
+import types
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import buggy
+import pytest
+import subs
+import test_value_variants
+
+from autograder import paths
+from autograder.grading import answer_code, answer_tables
+from autograder.grading.answer_tables import CODE_NODES, COMPARISONS, CONSTANTS, LITERAL_CONSTANTS, PRECISE_NUMBERS
+from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
+from autograder.lab.spec import CheckKind
+from autograder.reports import feedback_html, gradescope_json, prairielearn_json, text
+
+CORPUS = Path(__file__).parent / "answer_tables"
+HONEST = sorted((CORPUS / "honest").glob("*.py"))
+ATTACK_FILES = sorted((CORPUS / "attacks").glob("*.py"))
+
+#: The rules each attack of the corpus trips (all of them, no more: a rule that stops firing fails).
+ATTACKS = {
+    "big_int_metrics.py": {"decoded", "encoded", "keyed"},
+    "call_order_metrics.py": {"keyed"},
+    "class_oracle_metrics.py": {"keyed", "numbers"},
+    "compressed_runs.py": {"decoded", "encoded"},
+    "crc_keys_metrics.py": {"keyed", "numbers"},
+    "decorator_lzma_metrics.py": {"decoded", "encoded", "keyed"},
+    "docstring_table_metrics.py": {"keyed", "numbers"},
+    "exec_compressed_metrics.py": {"decoded", "encoded"},
+    "fake_memo_metrics.py": {"keyed"},
+    "feature_chain_metrics.py": {"compared"},
+    "feature_keys_metrics.py": {"constants", "literals", "numbers"},
+    "fnv_hash_metrics.py": {"keyed", "numbers"},
+    "frames_metrics.py": {"read"},
+    "hex_marshal_metrics.py": {"decoded", "encoded", "keyed"},
+    "if_chain_metrics.py": {"compared", "searched"},
+    "linear_search_metrics.py": {"keyed", "searched"},
+    "match_table_metrics.py": {"searched"},
+    "md5_update_metrics.py": {"keyed"},
+    "numpy_file_metrics.py": {"keyed", "read"},
+    "pickle_blob_metrics.py": {"decoded", "encoded", "keyed"},
+    "raw_search_metrics.py": {"searched"},
+    "replay_runs.py": {"numbers"},
+    "repr_keys_metrics.py": {"keyed"},
+    "resources_metrics.py": {"decoded", "read"},
+    "sha1_dict_metrics.py": {"keyed", "numbers"},
+    "shelve_metrics.py": {"keyed", "read"},
+    "sidecar_json_metrics.py": {"keyed", "read"},
+    "split_literals_metrics.py": {"keyed", "numbers"},
+    "sqlite_metrics.py": {"read"},
+    "string_split_metrics.py": {"keyed", "numbers"},
+}
+
+
+def _repository_honest() -> dict[str, bytes]:
+    """Every honest graded file the repository holds or its tests build: the solution, the
+    examples but eve (she reads the grader's expected values), the similarity pair, the stubs,
+    the buggy submissions (honest mistakes) and the answers of other types."""
+    found = {f"solution-{name}": subs.SOLUTION[name].encode() for name in subs.SOLUTION}
+    for path in sorted((paths.ROOT / "examples" / "submissions").glob("*/lab05/*.py")):
+        if not path.parts[-3].startswith("eve"):
+            found[f"example-{path.parts[-3]}-{path.name}"] = path.read_bytes()
+    for path in sorted((Path(__file__).parent / "similarity").glob("*/*.py")):
+        found[f"similarity-{path.parts[-2]}-{path.name}"] = path.read_bytes()
+    for name in subs.SOLUTION:
+        found[f"stub-{name}"] = paths.handout_file(name).read_bytes()
+    for bug in buggy.BUGS:
+        found[f"buggy-{bug.id}"] = subs.with_function(bug.file, bug.source).encode()
+    for case_id, function, signature, returned, *imports in test_value_variants.VARIANTS:
+        source = test_value_variants.wrap(function, signature, returned, *imports)
+        found[f"variant-{case_id}"] = subs.with_function("metrics.py", source).encode()
+    return found
+
+
+REPOSITORY = _repository_honest()
+
+
+def _rules(source: str | bytes) -> set[str]:
+    return {finding.rule for finding in answer_tables.scan(source.encode() if isinstance(source, str) else source)}
+
+
+@pytest.mark.parametrize("name", sorted(REPOSITORY))
+def test_honest_file_of_the_repository_has_no_evidence(name):
+    """Does every honest graded file of the repository (solution, examples, stubs, buggy and
+    value variants) go unflagged?"""
+    assert answer_tables.scan(REPOSITORY[name]) == []
+
+
+@pytest.mark.parametrize("path", HONEST, ids=[path.stem for path in HONEST])
+def test_honest_file_in_any_style_has_no_evidence(path):
+    """Does an honest file written in this style go unflagged?"""
+    assert answer_tables.scan(path.read_bytes()) == []
+
+
+def test_every_mutant_of_the_solution_has_no_evidence():
+    """Do the reference's single-operator mutants (tools/mutants.py: honest code with one slip)
+    all go unflagged?"""
+    sys.path.insert(0, str(paths.ROOT / "tools"))
+    import mutants
+
+    generated = [mutant for name in ("metrics.py", "runs.py") for mutant in mutants.generate(name)]
+    flagged = [mutant.id for mutant in generated if answer_tables.scan(mutant.source.encode())]
+    assert len(generated) > 100 and flagged == []
+
+
+def test_thresholds_are_twice_what_honest_files_reach():
+    """Does every counted threshold stay at least twice the most any honest file reaches, so that
+    an honest style a little heavier than ours still goes unflagged?"""
+    sources = [*REPOSITORY.values(), *(path.read_bytes() for path in HONEST)]
+    counts = [answer_tables.read(source)[1] for source in sources]
+    reached = {
+        "literal_constants": (max(c.literal_constants for c in counts), LITERAL_CONSTANTS),
+        "constants": (max(c.constants for c in counts), CONSTANTS),
+        "numbers": (max(c.numbers for c in counts), PRECISE_NUMBERS),
+        "compared": (max(c.compared for c in counts), COMPARISONS),
+        "nodes": (max(c.nodes for c in counts), CODE_NODES),
+    }
+    assert all(0 < most <= threshold / 2 for most, threshold in reached.values()), reached
+
+
+def test_the_honest_corpus_is_large_and_varied():
+    """Are there at least 15 honest files of our own, metrics and run writers both, and at least
+    10 attacks, each with the rules it must trip?"""
+    assert len(HONEST) >= 15
+    assert len([p for p in HONEST if p.stem.endswith("_metrics")]) >= 10
+    assert len([p for p in HONEST if p.stem.endswith("_runs")]) >= 5
+    assert sorted(ATTACKS) == [path.name for path in ATTACK_FILES] and len(ATTACKS) >= 10
+
+
+def _load(path: Path):
+    """An honest corpus file as a module (our own code: it runs in the test's process)."""
+    spec = importlib.util.spec_from_file_location(f"honest_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _same(got, want) -> bool:
+    if isinstance(want, dict):
+        return set(got) == set(want) and all(_same(got[key], want[key]) for key in want)
+    if isinstance(want, (list, tuple)):
+        return list(got) == list(want)
+    return math.isclose(float(got), float(want), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _calls(rng: random.Random, reference):
+    documents = [f"D{i}" for i in range(rng.randint(0, 14))]
+    ranking = rng.sample(documents, rng.randint(0, len(documents)))
+    judged = rng.sample(documents, rng.randint(0, len(documents)))
+    judgments = {doc: rng.choice([-1, 0, 1, 2, 3, 4]) for doc in judged}
+    k, rel, gain = rng.randint(1, 12), rng.randint(1, 3), rng.choice(["linear", "exp"])
+    scores = [{q: rng.choice([0.1, 0.5, 0.9]) for q in rng.sample(["1", "2", "3", "10", "9"], 4)} for _ in "ab"]
+    return [
+        ("precision_at_k", (ranking, judgments, k, rel)),
+        ("recall_at_k", (ranking, judgments, k, rel)),
+        ("reciprocal_rank", (ranking, judgments, rel)),
+        ("average_precision", (ranking, judgments, rel)),
+        ("dcg_at_k", (ranking, judgments, k, gain)),
+        ("ndcg_at_k", (ranking, judgments, k, gain)),
+        ("confusion_matrix", (ranking, judged, 30)),
+        ("accuracy", (ranking, judged, 30)),
+        ("evaluate", ({"1": ranking, "3": ranking[:2]}, {"1": judgments, "2": judgments}, partial(reference, k=3))),
+        ("largest_differences", (*scores, rng.randint(1, 5))),
+    ]
+
+
+INVALID = [
+    ("precision_at_k", (["a"], {}, 0)),
+    ("precision_at_k", (["a"], {}, True)),
+    ("recall_at_k", (["a"], {}, 2, 0)),
+    ("reciprocal_rank", (["a"], {}, -1)),
+    ("average_precision", (["a"], {}, 0)),
+    ("dcg_at_k", (["a"], {}, 3, "cubic")),
+    ("ndcg_at_k", (["a"], {}, 3, "cubic")),
+    ("confusion_matrix", (["a", "b"], ["c"], 2)),
+    ("accuracy", ([], [], 0)),
+    ("largest_differences", ({}, {}, 0)),
+]
+HONEST_METRICS = [path for path in HONEST if path.stem.endswith("_metrics")]
+HONEST_RUNS = [path for path in HONEST if path.stem.endswith("_runs")]
+
+
+@pytest.mark.parametrize("path", HONEST_METRICS, ids=[path.stem for path in HONEST_METRICS])
+def test_honest_metrics_file_agrees_with_the_reference(path, lab05):
+    """Is the honest file honest: the reference's answers on 200 random calls per function, and a
+    ValueError where the API wants one?"""
+    module, rng = _load(path), random.Random(path.stem)
+    for _ in range(200):
+        for function, arguments in _calls(rng, lab05.metrics.precision_at_k):
+            want, got = getattr(lab05.metrics, function)(*arguments), getattr(module, function)(*arguments)
+            assert _same(got, want), f"{path.name}: {function}{arguments} = {got!r}, the reference says {want!r}"
+    for function, arguments in INVALID:
+        with pytest.raises(ValueError):
+            getattr(module, function)(*arguments)
+
+
+def _search(text, k):
+    return [(f"d{i}", "a title", 1 / (i + 1) + len(text)) for i in range(len(text) % 7 + 3)]
+
+
+@pytest.mark.parametrize("path", HONEST_RUNS, ids=[path.stem for path in HONEST_RUNS])
+def test_honest_run_writer_agrees_with_the_reference(path, lab05, tmp_path):
+    """Does the honest run writer write the reference's bytes, and refuse a bad k or system name?"""
+    module = _load(path)
+    queries = [types.SimpleNamespace(query_id=str(i), text="q" * i) for i in range(1, 9)]
+    lab05.runs.write_run(tmp_path / "want", "sys", _search, queries, k=5)
+    module.write_run(tmp_path / "got", "sys", _search, queries, k=5)
+    assert (tmp_path / "got").read_bytes() == (tmp_path / "want").read_bytes()
+    for name, k in (("two words", 5), ("", 5), ("sys", 0)):
+        with pytest.raises(ValueError):
+            module.write_run(tmp_path / "bad", name, _search, queries, k=k)
+
+
+@pytest.mark.parametrize("path", ATTACK_FILES, ids=[path.stem for path in ATTACK_FILES])
+def test_table_attack_is_flagged_by_its_rules(path):
+    """Does the scan find this way of answering from a table, by exactly the rules expected?"""
+    assert _rules(path.read_bytes()) == ATTACKS[path.name]
+
+
+@dataclass(frozen=True)
+class Worked:
+    id: str
+    source: str
+    rules: frozenset  # the rules that must fire; empty: no evidence
+
+
+def worked(id, source, *rules):
+    return Worked(id, source, frozenset(rules))
+
+
+def _dict_of(constants: int) -> str:
+    return "T = {" + ", ".join(f"'k{i}': {i}" for i in range(constants // 2)) + "}\n"
+
+
+WORKED = [
+    # the counted rules at their thresholds
+    worked("literals-at-threshold", _dict_of(LITERAL_CONSTANTS), "literals"),
+    worked("literals-below", _dict_of(LITERAL_CONSTANTS - 2)),
+    worked(
+        "literals-split-in-small-ones",
+        "".join(f"T{i} = ('k{i}', {i})\n" for i in range(LITERAL_CONSTANTS // 2)),
+        "literals",
+    ),
+    worked("constants-at-threshold", "".join(f"add('k{i}')\n" for i in range(CONSTANTS)), "constants"),
+    worked("constants-below", "".join(f"add('k{i}')\n" for i in range(CONSTANTS - 1))),
+    worked("numbers-at-threshold", "".join(f"x = {(i + 1) / 997!r}\n" for i in range(PRECISE_NUMBERS)), "numbers"),
+    worked("numbers-below", "".join(f"x = {(i + 1) / 997!r}\n" for i in range(PRECISE_NUMBERS - 1))),
+    worked(
+        "numbers-in-a-string",
+        "S = '''" + " ".join(f"{(i + 1) / 997}" for i in range(PRECISE_NUMBERS)) + "'''\n",
+        "numbers",
+    ),
+    worked("round-numbers-are-not-answers", "".join(f"x = {v}\n" for v in [0.5, 1e-6, 100, 1400, 0.25] * 40)),
+    worked(
+        "compared-at-threshold",
+        "def f(k):\n" + "".join(f"    if k == {i + 2}:\n        return {i}\n" for i in range(COMPARISONS)),
+        "compared",
+    ),
+    worked(
+        "compared-below",
+        "def f(k):\n" + "".join(f"    if k == {i + 2}:\n        return 1\n" for i in range(COMPARISONS - 1)),
+    ),
+    # encoded strings
+    worked("base64-string", f"B = {base64.b64encode(bytes(range(240))).decode()!r}\n", "encoded"),
+    worked("hex-string", "H = '" + "0f1e2d3c4b5a6978" * 20 + "'\n", "encoded"),
+    worked("bytes", "B = " + repr(bytes(range(256))) + "\n", "encoded"),
+    worked("big-integer", "N = " + "9" * 60 + "\n", "encoded"),
+    worked(
+        "prose-is-not-encoded", "'''" + "The ranking is good when the relevant documents come first. " * 40 + "'''\n"
+    ),
+    # keys made of the arguments
+    worked(
+        "hashlib-of-the-arguments",
+        "import hashlib\nT = {}\ndef f(ranking, k):\n    return T[hashlib.sha1(repr(ranking).encode()).hexdigest()]\n",
+        "keyed",
+    ),
+    worked("repr-of-two-arguments", "T = {}\ndef f(ranking, k):\n    return T[repr((ranking, k))]\n", "keyed"),
+    worked("f-string-of-two-arguments", "T = {}\ndef f(ranking, k):\n    return T.get(f'{ranking}/{k}')\n", "keyed"),
+    worked("tuple-of-the-arguments", "T = {}\ndef f(ranking, k):\n    return T[(tuple(ranking), k)]\n", "keyed"),
+    worked(
+        "in-a-literal",
+        "def f(ranking, k):\n    return (tuple(ranking), k) in {(('a',), 1): 1, (('b',), 2): 0}\n",
+        "keyed",
+    ),
+    worked("a-key-maker", "T = {}\ndef key(*a):\n    return repr(a)\ndef f(r, j):\n    return T[key(r, j)]\n", "keyed"),
+    worked(
+        "count-of-the-calls", "A = [0.3]\nN = 0\ndef f(r, k):\n    global N\n    N += 1\n    return A[N]\n", "keyed"
+    ),
+    worked(
+        "a-class-table",
+        "class O:\n    t = {}\n    def __call__(self, *args):\n        return self.t[str(args)]\n",
+        "keyed",
+    ),
+    worked(
+        "hash-compared-with-a-constant",
+        "def f(r, k):\n    return 0.5 if hash((tuple(r), k)) == 123 else 0.1\n",
+        "keyed",
+    ),
+    worked(
+        "searched-in-a-loop",
+        "T = [(('a',), 0.5)]\ndef f(r):\n    for rr, v in T:\n        if r == rr:\n            return v\n",
+        "searched",
+    ),
+    worked("compared-with-a-literal-list", "def f(r):\n    if r == ['a', 'b']:\n        return 0.5\n", "searched"),
+    worked(
+        "matched-against-a-record",
+        "def f(r, k):\n    match (r, k):\n        case (('a', 'b'), 3):\n            return 0.5\n",
+        "searched",
+    ),
+    # decoding and reading
+    worked("exec-of-a-string", "exec('x = 1')\n", "decoded"),
+    worked("pickle-at-import", "import pickle\nT = pickle.loads(b'')\n", "decoded"),
+    worked("json-of-a-literal", "import json\nT = json.loads('{}')\n", "decoded"),
+    worked("codecs-in-a-function", "import codecs\ndef f(r):\n    return codecs.decode(S, 'rot13')\n", "decoded"),
+    worked("open-for-reading", "T = open('answers.txt').read()\n", "read"),
+    worked("path-read-text", "from pathlib import Path\nT = Path(__file__).with_name('a.json').read_text()\n", "read"),
+    worked("numpy-load", "import numpy as np\nT = np.load('a.npy')\n", "read"),
+    worked("network", "import urllib.request\nT = urllib.request.urlopen('http://x').read()\n", "read"),
+    worked("caller-frames", "import sys\ndef f(r):\n    return sys._getframe(1).f_locals\n", "read"),
+    worked("nested-too-deeply", "def f(a):\n    return " + "+".join(["a"] * 700) + "\n", "unread"),
+    # honest code that looks alike
+    worked("option-lookup", "G = {'linear': 1}\ndef f(r, gain):\n    return G[str(gain).lower()]\n"),
+    worked(
+        "table-of-ranks",
+        "L = [1.0] * 1000\ndef f(ranking, k):\n    return sum(L[i] for i, d in enumerate(ranking[:k]))\n",
+    ),
+    worked(
+        "memo-by-repr",
+        "C = {}\ndef f(r, k):\n    key = repr((r, k))\n    if key not in C:\n"
+        "        C[key] = len(r) / k\n    return C[key]\n",
+    ),
+    worked(
+        "memo-by-hashlib",
+        "import hashlib\nC = {}\ndef f(r, k):\n    h = hashlib.md5(repr((r, k)).encode()).hexdigest()\n"
+        "    return C.setdefault(h, len(r) / k)\n",
+    ),
+    worked(
+        "memo-that-starts-full",
+        "C = {'x': 0.5}\ndef f(r, k):\n    key = repr((r, k))\n    C.setdefault(key, 0.0)\n    return C[key]\n",
+        "keyed",
+    ),
+    worked(
+        "memo-filled-at-import",
+        "C = {}\nC['x'] = 0.5\ndef f(r, k):\n    key = repr((r, k))\n    C.setdefault(key, 0.0)\n    return C[key]\n",
+        "keyed",
+    ),
+    worked(
+        "memo-in-an-instance",
+        "class M:\n    def __init__(self):\n        self.cache = {}\n    def __call__(self, r, k):\n"
+        "        key = (tuple(r), k)\n        if key not in self.cache:\n            self.cache[key] = len(r) / k\n"
+        "        return self.cache[key]\n",
+    ),
+    worked("lru-cache", "import functools\n@functools.lru_cache\ndef f(r, k):\n    return len(r) / k\n"),
+    worked("hash-in-__hash__", "class C:\n    def __hash__(self):\n        return hash((self.a, self.b))\n"),
+    worked("error-message", "def f(r, k):\n    if k < 1:\n        raise ValueError(f'k={k!r}, ranking={r!r}')\n"),
+    worked("write-then-read-back", "def w(path, s):\n    open(path, 'w').write(s)\n    return open(path).read()\n"),
+    worked("re-compile", "import re\nP = re.compile('[a-z]+')\n"),
+    worked("gain-membership", "def f(gain):\n    if gain not in ('linear', 'exp'):\n        raise ValueError(gain)\n"),
+]
+
+
+@pytest.mark.parametrize("example", WORKED, ids=[example.id for example in WORKED])
+def test_worked_example(example):
+    """Does the scan find exactly the evidence this small example holds (none for honest code)?"""
+    assert _rules(example.source) == example.rules
+
+
+EVIDENCE = [
+    ("a-dict", "\n" + _dict_of(2 * LITERAL_CONSTANTS), f"a dict literal of {LITERAL_CONSTANTS:,} entries at line 2"),
+    (
+        "a-hash",
+        "import hashlib\nT = {}\ndef f(r, k):\n    return T[hashlib.sha1(repr((r, k)).encode()).hexdigest()]\n",
+        "hashlib.sha1 of the arguments looks up T (line 2) at line 4 (in f)",
+    ),
+    (
+        "a-blob",
+        "import base64\nB = '" + "eJz4" + "QUJDMTIz" * 400 + "'\n",
+        "a base64 string (zlib-compressed) of 3,204 characters at line 2",
+    ),
+    ("a-decoder", "import zlib\nT = zlib.decompress(B)\n", "zlib.decompress() at line 2 (at import)"),
+    (
+        "a-file",
+        "import json\nwith open('t.json') as f:\n    T = json.load(f)\n",
+        "open() of a file at line 2 (at import)",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", [e[1:] for e in EVIDENCE], ids=[e[0] for e in EVIDENCE])
+def test_flag_names_the_file_what_and_where(source, expected):
+    """Is the evidence one flag for the file, naming what was found and at which line?"""
+    (flag,) = answer_tables.flags({"metrics.py": source.encode(), "runs.py": subs.SOLUTION["runs.py"].encode()})
+    assert flag.kind == FlagKind.ANSWERS
+    assert str(flag).startswith("answers: lab05/metrics.py may hold answers instead of computing them: ")
+    assert expected in flag.text, flag.text
+
+
+def test_evidence_is_short_however_much_is_found():
+    """Is a file full of evidence still one short flag: the first finding of each rule, the rest
+    counted?"""
+    source = "import hashlib, zlib\nT = {}\n" + "".join(
+        f"def f{i}(r, k):\n    zlib.decompress(b'')\n    return T[hashlib.md5(repr((r, k)).encode()).digest()]\n"
+        for i in range(40)
+    )
+    (flag,) = answer_tables.flags({"metrics.py": source.encode()})
+    assert "(and 39 more like it)" in flag.text and len(flag.text) < 600
+
+
+def test_a_file_too_large_to_read_is_evidence():
+    """Is a file with more syntax nodes than the scan reads flagged for a look, not read for
+    minutes?"""
+    source = "".join(f"def f{i}(r):\n    return r + r * r\n" for i in range(CODE_NODES // 5))
+    assert _rules(source) == {"unread"}
+
+
+def test_a_failing_scan_is_a_flag_not_a_crash(monkeypatch):
+    """Does a bug in the scan cost the student nothing: a flag asking for a look, the grading goes on?"""
+
+    def broken(tree):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(answer_code, "read", broken)
+    (flag,) = answer_tables.flags({"metrics.py": subs.SOLUTION["metrics.py"].encode()})
+    assert "the scan failed (TypeError): check it by hand" in flag.text
+
+
+def test_a_file_that_does_not_parse_has_no_evidence():
+    """Is a file with a syntax error (it gets no points: it does not import) left unflagged?"""
+    assert answer_tables.flags({"metrics.py": b"T = {1: 2,\n"}) == []
+
+
+def test_the_student_view_never_shows_the_flag():
+    """Do the student's results.json (both platforms), feedback.md and feedback.html leave the
+    answers flag out, while the instructor's record keeps it?"""
+    marker = "may hold answers instead of computing them: a dict literal of 1,214 entries at line 12"
+    check = CheckResult(
+        "precision_at_k: the notes' examples", "q2", "precision_at_k", CheckKind.EXAMPLES, 5, 5, "visible"
+    )
+    result = SubmissionResult(
+        "s",
+        Status.GRADED,
+        checks=(check,),
+        flags=(Flag(FlagKind.ANSWERS, f"lab05/metrics.py {marker}"), Flag(FlagKind.LIBRARY, "imports ranx")),
+    )
+    assert [flag.kind for flag in result.student_view().flags] == [FlagKind.LIBRARY]
+    assert marker in json.dumps(result.to_dict())
+    shown = [
+        text.markdown(result),
+        feedback_html.render(result, None, "../../index.html"),
+        json.dumps(gradescope_json.document(result)),
+        json.dumps(prairielearn_json.document(result)),
+    ]
+    assert all(marker not in page and "answers:" not in page for page in shown)
+
+
+def _grade_json(out: Path, name: str) -> dict:
+    return json.loads((out / "submissions" / name / "grade.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_table_attack_graded_in_a_batch_is_flagged_for_the_instructor_only(tmp_path, cranfield):
+    """In a local batch, is the hashed-table attack flagged with its evidence in grades.csv and the
+    class report, and absent from its feedback and results.json; does an honest solution that
+    carries a table keep its 100 (the flag changes no score), and the plain solution no flag?"""
+    from autograder.local import batch
+
+    table = "\n_UNUSED = {" + ", ".join(f"'k{i}': {i / 7!r}" for i in range(LITERAL_CONSTANTS)) + "}\n"
+    attack = (CORPUS / "attacks" / "sha1_dict_metrics.py").read_text(encoding="utf-8")
+    subs.write(tmp_path / "in" / "table-attack", {"metrics.py": attack})
+    subs.write(tmp_path / "in" / "solution-with-a-table", {"metrics.py": subs.SOLUTION["metrics.py"] + table})
+    subs.write(tmp_path / "in" / "solution", {})
+    out = tmp_path / "out"
+    summary = batch.grade_batch([tmp_path / "in"], out, jobs=2, progress=False, rubric_path=subs.test_rubric(tmp_path))
+    results = {result.submission: result for result in summary.results}
+    rows = {row["submission"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    report = (out / "index.html").read_text(encoding="utf-8")
+    evidence = {
+        "table-attack": "_key() of the arguments looks up _ANSWERS (line 6) at line 225 (in _answer)",
+        "solution-with-a-table": f"a dict literal of {LITERAL_CONSTANTS:,} entries at line",
+    }
+    for name, found in evidence.items():
+        assert "answers: lab05/metrics.py may hold answers instead of computing them: " in rows[name]["flags"]
+        assert found in rows[name]["flags"] and found in report
+        assert any(found in flag["text"] for flag in _grade_json(out, name)["flags"])
+        for page in ("feedback.md", "feedback.html", "results.json"):
+            shown = (out / "submissions" / name / page).read_text(encoding="utf-8")
+            assert found not in shown and "may hold answers" not in shown, page
+    assert results["solution-with-a-table"].score == results["solution"].score == 100
+    assert results["table-attack"].score < 50
+    assert rows["solution"]["flags"] == ""

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograder.lab import measures
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 
 POOL = [f"d{i}" for i in range(25)]
 
@@ -35,9 +36,9 @@ WHOLE_RANKING_FUNCTIONS = ["reciprocal_rank", "average_precision"]
 @given(ranking=ranking_st, judgments=judgments_st, k=k_st, rel=rel_st)
 def test_cutoff_measures(lab05, function, ranking, judgments, k, rel):
     """Do P@k and Recall@k equal ir_measures for any ranking, judgments, k and rel?"""
-    spec = measures.for_case(function, k=k, rel=rel)
-    value = getattr(lab05.metrics, function)(ranking, judgments, **spec.kwargs)
-    assert value == pytest.approx(ir_measures_value(spec.ir_measure, ranking, judgments), abs=1e-9)
+    measure = RECORDS[function].ir_measure(k=k, rel=rel)
+    value = getattr(lab05.metrics, function)(ranking, judgments, k=k, rel=rel)
+    assert value == pytest.approx(ir_measures_value(measure, ranking, judgments), abs=1e-9)
 
 
 @pytest.mark.parametrize("function", WHOLE_RANKING_FUNCTIONS)
@@ -45,9 +46,9 @@ def test_cutoff_measures(lab05, function, ranking, judgments, k, rel):
 @given(ranking=ranking_st, judgments=judgments_st, rel=rel_st)
 def test_whole_ranking_measures(lab05, function, ranking, judgments, rel):
     """Do RR and AP equal ir_measures for any ranking, judgments and rel?"""
-    spec = measures.for_case(function, rel=rel)
-    value = getattr(lab05.metrics, function)(ranking, judgments, **spec.kwargs)
-    assert value == pytest.approx(ir_measures_value(spec.ir_measure, ranking, judgments), abs=1e-9)
+    measure = RECORDS[function].ir_measure(rel=rel)
+    value = getattr(lab05.metrics, function)(ranking, judgments, rel=rel)
+    assert value == pytest.approx(ir_measures_value(measure, ranking, judgments), abs=1e-9)
 
 
 @pytest.mark.parametrize("gain", ["linear", "exp"])
@@ -55,10 +56,10 @@ def test_whole_ranking_measures(lab05, function, ranking, judgments, rel):
 @given(ranking=ranking_st, judgments=judgments_st, k=k_st)
 def test_ndcg(lab05, gain, ranking, judgments, k):
     """Does nDCG@k with either gain equal ir_measures (trec_eval / gains mapping)?"""
-    spec = measures.for_case("ndcg_at_k", k=k, gain=gain)
-    value = lab05.metrics.ndcg_at_k(ranking, judgments, **spec.kwargs)
+    measure = RECORDS["ndcg_at_k"].ir_measure(k=k, gain=gain)
+    value = lab05.metrics.ndcg_at_k(ranking, judgments, k=k, gain=gain)
     assert 0.0 <= value <= 1.0 + 1e-12
-    assert value == pytest.approx(ir_measures_value(spec.ir_measure, ranking, judgments), abs=1e-9)
+    assert value == pytest.approx(ir_measures_value(measure, ranking, judgments), abs=1e-9)
 
 
 @settings(max_examples=100, deadline=None)

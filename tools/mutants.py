@@ -38,6 +38,7 @@ from autograder.grading import inputs
 from autograder.grading.diagnosis import same
 from autograder.lab import cases as lab_cases
 from autograder.lab import spec, trec
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 EXTRA_RANDOM = 600  # random cases per function beyond the plan's pools, for the equivalence check
@@ -129,14 +130,13 @@ def load(source: str, name: str) -> dict:
 
 
 def probe_cases(plan) -> list:
-    """Every planned call case, each random pool, and more random cases: ``(case, tables)``."""
+    """Every planned call case, a grading's random cases and more random cases: ``(case, tables)``."""
     rng = random.Random(f"{plan.rubric.random_seed}:mutants")
-    found = [planned.case for planned in plan.shared_cases]
-    for pool in plan.random_pools.values():
-        found += [case for case, _ in pool]
+    found = [planned.case for planned in plan.for_submission("mutants").planned]
     for function in spec.METRIC_FUNCTIONS:
-        if function not in ("confusion_matrix", "accuracy", "dcg_at_k"):
-            found += lab_cases.random_cases(function, rng, EXTRA_RANDOM)
+        generate = RECORDS[function].random_cases
+        if generate is not None:
+            found += generate(rng, EXTRA_RANDOM)
     found += [case for case in lab_cases.EDGE_CASES if case.function in ("confusion_matrix", "accuracy", "dcg_at_k")]
     found += _extra_simple_cases(rng)
     return found

@@ -10,6 +10,7 @@ from itertools import combinations
 
 from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.lab import features
+from autograder.lab.spec import notes_part
 
 MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
 
@@ -75,7 +76,7 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
         function,
         title,
         explanation,
-        features.notes_part(function),
+        notes_part(function),
         DiagnosisKind.CONDITION,
     )
 
@@ -105,6 +106,6 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
         function,
         title,
         explanation,
-        features.notes_part(function),
+        notes_part(function),
         DiagnosisKind.CONDITION,
     )

@@ -16,10 +16,12 @@ from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
 from autograder.grading.results import CaseStatus, Diagnosis
 from autograder.lab import trec, variants
+from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.lab.spec import CheckKind
 from autograder.sandbox.channel import OutcomeStatus
 
+WRITER = run_writer() or "the run writer"  # the function whose checks read a run file
 MATCH_SHARE = 0.9
 UNCUT = 10**6  # a k no search function reaches: the rows of a writer that does not cut at k
 MIN_TELLING = 2
@@ -82,9 +84,9 @@ def _run_evidence(item, scenarios, tables_by_scenario):
         if table is None or _rows_equal(table, variants.rows(scenario)):
             continue
         telling += 1
-        candidates = list(item.variants["write_run"](scenario))
+        candidates = list(item.variants[WRITER](scenario))
         if scenario.overfull:  # not cutting at k is a mistake of its own: the variant may come with it
-            candidates += item.variants["write_run"](replace(scenario, k=UNCUT))
+            candidates += item.variants[WRITER](replace(scenario, k=UNCUT))
         if any(_rows_equal(table, rows) for rows in candidates):
             matched += 1
     return telling, matched
@@ -123,7 +125,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables, check
             found.setdefault(check, []).extend(items)
         general = (
             _run_conditions(plan, checks)
-            if function == "write_run"
+            if function == WRITER
             else _general(plan, function, by_function.get(function, []), outcomes, bool(named))
         )
         for check in failing_checks.get(function, []):
@@ -133,9 +135,9 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_tables, check
 
 def _misconceptions(plan, function, cases, outcomes, run_tables) -> dict[str, list[Diagnosis]]:
     found: dict[str, list[Diagnosis]] = {}
-    if function == "write_run":
+    if function == WRITER:
         scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables and not s.raises}
-        run_checks = [c.name for c in plan.rubric.checks if c.function == "write_run"]
+        run_checks = [c.name for c in plan.rubric.checks if c.function == WRITER]
         for item in misconceptions.for_function(function):
             telling, matched = _run_evidence(item, scenarios, run_tables)
             if telling >= 1 and matched >= max(1, MATCH_SHARE * telling):
@@ -181,11 +183,11 @@ def _neighbours(plan, planned) -> dict:
 
 
 def _run_conditions(plan, checks) -> list[Diagnosis]:
-    """write_run: the condition separating the scenarios whose file is wrong from the others."""
+    """The run writer: the condition separating the scenarios whose file is wrong from the others."""
     failed: dict[str, bool] = {}
     messages: list[str] = []
     for check in checks:
-        if check.function != "write_run":
+        if check.function != WRITER:
             continue
         for case in check.cases:
             name = runchecks.scenario_of(case.id)
@@ -197,5 +199,5 @@ def _run_conditions(plan, checks) -> list[Diagnosis]:
         (frozenset(plan.scenarios[name].features), bad, plan.scenarios[name].description)
         for name, bad in sorted(failed.items())
     ]
-    found = [condition] if (condition := conditions.diagnosis("write_run", judged)) is not None else []
+    found = [condition] if (condition := conditions.diagnosis(WRITER, judged)) is not None else []
     return found + shapes.run_shapes(messages)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pickle
 
 from autograder.grading.plan import Plan, SubmissionPlan
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.sandbox.settings import Call
 
 
@@ -46,7 +47,10 @@ def encode(call: dict, job: dict) -> bytes:
 
 def calls(submission: SubmissionPlan) -> list[Call]:
     """The submission's calls as the sandbox sees them."""
-    return [Call(call["fn"], call["file"], bool(call.get("secret"))) for call in submission.calls]
+    return [
+        Call(call["fn"], call["file"], bool(call.get("secret")), RECORDS[call["fn"]].writes_run_file)
+        for call in submission.calls
+    ]
 
 
 def payloads(plan: Plan, submission: SubmissionPlan):

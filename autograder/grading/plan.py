@@ -5,8 +5,8 @@ Built once per batch from the rubric, the stored reference and the Cranfield bun
 cases of its own, drawn afresh from a fresh seed (``fresh_seed``; stored with the result, so a
 regrade of the same submission can draw the same cases) and valued live by ``ir_measures``: no
 pool, nothing a table of answers could hold. The calls run public first (the notes' examples,
-Cranfield, the random cases) and secret ones last (the hidden edge cases and write_run
-scenarios): what a submission prints after a secret call's inputs reached it is not shown.
+Cranfield, the random cases) and secret ones last (the hidden edge cases and the run writer's
+hidden scenarios): what a submission prints after a secret call's inputs reached it is not shown.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from dataclasses import dataclass, field, replace
 from autograder import cache, paths
 from autograder.grading import inputs, runchecks
 from autograder.grading.rubric import Rubric
-from autograder.lab import cases, features, measures, scenarios, trec
+from autograder.lab import cases, cranfield, measures, scenarios, trec
 from autograder.lab.cases import Case
+from autograder.lab.functions import registry
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
 
 
@@ -34,7 +36,9 @@ class PlannedCase:
 
 
 def _features(case: Case, tables: dict | None) -> frozenset:
-    return features.of(case.function, tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
+    return frozenset(
+        RECORDS[case.function].features(tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
+    )
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class SubmissionPlan:
 
     calls: list  # dict per call: fn, file, args, kwargs, secret (the order they run in)
     planned: list  # PlannedCase, each naming its call's index in ``calls``
-    scenario_calls: dict  # write_run scenario -> its call's index
+    scenario_calls: dict  # the run writer's scenario -> its call's index
     seed: str  # what its random cases were drawn with
     random_calls: int  # how many of the calls are its own random ones
     secret_start: int  # the index of its first secret call (len(calls) when there is none)
@@ -79,8 +83,12 @@ class Plan:
         drawn: list[tuple[str, Case, object]] = []
         for function, check in sorted(self.random_checks.items()):
             rng = random.Random(f"{self.rubric.random_seed}:{seed}:{function}")
-            made = cases.random_cases(function, rng, self.rubric.random_cases)
-            drawn += [(check, case, expected) for case, expected in zip(made, random_expected(function, made))]
+            generate = RECORDS[function].random_cases
+            if generate is None:  # the rubric refuses random checks of a function without generators
+                continue
+            made = generate(rng, self.rubric.random_cases)
+            answers = registry.answers(function, made, inputs.resolve)
+            drawn += [(check, case, expected) for case, expected in zip(made, answers)]
         start, shift = self.secret_start, len(drawn)
         planned = [replace(item, call=item.call + shift) if item.call >= start else item for item in self.shared_cases]
         planned += [
@@ -103,58 +111,24 @@ def _call(case: Case, secret: bool = False) -> dict:
     return {**call, "secret": True} if secret else call
 
 
-def random_expected(function: str, made: list[Case]) -> list:
-    """Expected values of random cases: ``ir_measures`` for the metrics, the grader's own
-    computation for ``evaluate`` (its own measures) and ``largest_differences``."""
-    if function == "evaluate":
-        return [
-            {q: inputs.resolve(measure)(run.get(q, []), judgments) for q, judgments in qrels.items()}
-            for run, qrels, measure in (case.args for case in made)
-        ]
-    if function == "largest_differences":
-        return [
-            sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[: case.kwargs["n"]]
-            for case in made
-            for a, b in [case.args]
-        ]
-    groups: dict[str, list[int]] = {}
-    for index, case in enumerate(made):
-        spec = measures.for_case(
-            function, k=case.kwargs.get("k"), rel=case.kwargs.get("rel", 1), gain=case.kwargs.get("gain", "linear")
-        )
-        groups.setdefault(spec.ir_measure, []).append(index)
-    values: list = [None] * len(made)
-    for measure, indexes in groups.items():
-        qrels = {made[i].id: made[i].args[1] for i in indexes}
-        run = {
-            made[i].id: {doc: float(len(made[i].args[0]) - rank) for rank, doc in enumerate(made[i].args[0])}
-            for i in indexes
-            if made[i].args[0]
-        }
-        per_query = measures.ir_measures_values(measure, qrels, run)
-        for i in indexes:
-            values[i] = per_query[made[i].id]
-    return values
-
-
 def random_neighbours(case: Case) -> dict:
     """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
     are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
-    if case.function not in measures.RANKED_FUNCTIONS:
+    record = RECORDS[case.function]
+    if record.ir_measure is None:
         return {}
     k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
     found = {}
     for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-        if (key == "k" and k is None) or (key == "rel" and case.function == "ndcg_at_k"):
+        if key not in record.takes or (key == "k" and k is None):
             continue
         value = (k if key == "k" else rel) + delta  # type: ignore[operator]  # k is set when key is "k"
         if value < 1:
             continue
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        measure = measures.for_case(case.function, **moved).ir_measure
         ranking, judgments = case.args
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
-        found[f"{key}{delta:+d}"] = measures.ir_measures_values(measure, {"q": judgments}, run)["q"]
+        found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
     return found
 
 
@@ -171,7 +145,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
 
     for case, expected in cases.example_cases():
         check = kinds.get((case.function, CheckKind.EXAMPLES))
-        if check and case.function != "write_run":
+        if check and not RECORDS[case.function].writes_run_file:
             add(check, case, expected)
     for label, spec in measures.CRANFIELD.items():
         check = kinds.get((spec.function, CheckKind.CRANFIELD))
@@ -199,6 +173,8 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         calls.append(_scenario_call(scenario))
     secret_start = len(calls)
     for case in cases.EDGE_CASES:
+        if case.function not in RECORDS:
+            raise ValueError(f"the hidden edge case {case.id} is of {case.function!r}, not a function of the API")
         check = kinds.get((case.function, CheckKind.EDGE))
         if check:
             add(check, case, reference["edge"][case.id])
@@ -244,9 +220,10 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
 
 
 def _scenario_call(scenario) -> dict:
+    writer = registry.run_writer() or ""  # there are scenarios only where the lab has a run writer
     call = {
-        "fn": "write_run",
-        "file": "runs.py",
+        "fn": writer,
+        "file": FUNCTIONS[writer],
         "kwargs": {"k": scenario.k} if scenario.pass_k else {},
         "args": [
             {"$path": f"{scenario.name}.run"},
@@ -273,7 +250,7 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
             continue
         arguments = [inputs.resolve(arg, tables) for arg in case.args]
         for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-            takes = "k" in case.kwargs if key == "k" else case.function in measures.REL_FUNCTIONS
+            takes = "k" in case.kwargs if key == "k" else key in RECORDS[case.function].takes
             if not takes:
                 continue
             value = case.kwargs.get(key, 1)
@@ -316,16 +293,18 @@ def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle, check_
 
 
 def _scenarios(kinds, bundle) -> dict:
-    found = {}
-    if ("write_run", CheckKind.EXAMPLES) in kinds:
+    """The run writer's scenarios the rubric's checks need (none when the lab has no run writer)."""
+    writer = registry.run_writer()
+    found: dict = {}
+    if writer is None:
+        return found
+    if (writer, CheckKind.EXAMPLES) in kinds:
         example = scenarios.example_scenario()
         found[example.name] = example
-    if ("write_run", CheckKind.RUN_FORMAT) in kinds or ("write_run", CheckKind.RUN_CONTENT) in kinds:
+    if (writer, CheckKind.RUN_FORMAT) in kinds or (writer, CheckKind.RUN_CONTENT) in kinds:
         found.update({scenario.name: scenario for scenario in scenarios.small_scenarios()})
-    if any(
-        ("write_run", kind) in kinds for kind in (CheckKind.RUN_FORMAT, CheckKind.RUN_CONTENT, CheckKind.RUN_CRANFIELD)
-    ):
-        for system in ("tfidf", "bm25"):
+    if any((writer, kind) in kinds for kind in (CheckKind.RUN_FORMAT, CheckKind.RUN_CONTENT, CheckKind.RUN_CRANFIELD)):
+        for system in cranfield.SYSTEMS:
             scenario = scenarios.cranfield_scenario(system, bundle)
             found[scenario.name] = scenario
     return found

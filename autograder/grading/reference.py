@@ -5,7 +5,7 @@
 - ``edge``: each hidden edge case's value (or the error it must raise), from the solutions,
   and ``edge_cases``: the digest of the cases' file (``paths.EDGE_CASES``) they were made from;
 - ``cranfield``: per system, measure and query, ``ir_measures``' value on Lab 04's runs as the
-  reference ``write_run`` writes them, and the aggregates.
+  reference run writer writes them, and the aggregates.
 
 Generating it twice gives the same bytes (a test proves it). At grading time ``load()``
 checks the file against the current Cranfield bundle, so stale values are an error.

@@ -1,4 +1,5 @@
-"""``write_run``'s checks: the files its calls wrote, read as trec_eval reads them.
+"""The run writer's checks (the function whose record says it writes a run file): the files its
+calls wrote, read as trec_eval reads them.
 
 Each scenario's file is checked for the TREC format (six columns, Q0, ranks, order, k, the
 system name), for content (the documents, order and scores the search function gave, and how
@@ -14,10 +15,12 @@ from dataclasses import dataclass
 from autograder.grading import judge
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.lab import cranfield, measures, trec
+from autograder.lab.functions.registry import run_writer
 from autograder.lab.scenarios import EXAMPLE, Scenario
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
+WRITER = run_writer() or "the run writer"  # the function whose checks these are
 RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table
 _EVALUATED: dict[str, dict] = {}
 MEMO = 1000  # evaluations remembered (a batch of 300 has a few hundred distinct run files at most)
@@ -25,7 +28,7 @@ MEMO = 1000  # evaluations remembered (a batch of 300 has a few hundred distinct
 
 @dataclass(frozen=True)
 class RunFile:
-    """What a write_run call left: the file's rows (None when there is no file, or when it is
+    """What a call of the run writer left: the file's rows (None when there is no file, or when it is
     byte for byte the reference writer's, ``canonical``), how search_fn was called, what went wrong."""
 
     table: list | None
@@ -33,13 +36,13 @@ class RunFile:
     problem: str | None
     canonical: bool = False  # byte for byte the reference writer's file
     digest: str = ""  # the file's sha256 (when not canonical): the key of its evaluation
-    raised: tuple = ()  # the exception's classes, when write_run raised
-    failed: CaseStatus | None = None  # the call's verdict when write_run did not return (raised, crashed...)
-    error: str = ""  # the exception's class, when write_run raised
+    raised: tuple = ()  # the exception's classes, when the writer raised
+    failed: CaseStatus | None = None  # the call's verdict when the writer did not return (raised, crashed...)
+    error: str = ""  # the exception's class, when the writer raised
 
     def status(self, refused: bool = False) -> CaseStatus:
         """The verdict on a case of this file when it is missing or wrong: what became of the call when
-        write_run did not return, else a wrong file; ``refused``: the case wanted an error (another
+        the writer did not return, else a wrong file; ``refused``: the case wanted an error (another
         error is then a wrong one, as ``judge.verdict`` says of calls)."""
         if self.failed is None or (refused and self.failed == CaseStatus.ERROR):
             return CaseStatus.FAIL
@@ -47,21 +50,21 @@ class RunFile:
 
 
 def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: bool = True) -> RunFile:
-    """The run file a write_run call returned (``canonical``: the reference writer's text), its
+    """The run file a call of the run writer returned (``canonical``: the reference writer's text), its
     first ``limit`` lines at most (more than twice the right file's cannot be right anyway);
     ``imported``: whether runs.py imported."""
     if outcome.status != OutcomeStatus.VALUE:
         status, message = judge.verdict(outcome, None, imported=imported)
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
         raised = tuple(error.get("mro", ()))
-        return RunFile(None, [], f"write_run {message}", raised=raised, failed=status, error=str(error.get("type", "")))
+        return RunFile(None, [], f"{WRITER} {message}", raised=raised, failed=status, error=str(error.get("type", "")))
     value = outcome.value if isinstance(outcome.value, dict) else {}
     if value.get("type") != "runfile":
-        return RunFile(None, [], "write_run returned, but the grader got no run file back")
+        return RunFile(None, [], f"{WRITER} returned, but the grader got no run file back")
     if value.get("missing"):
-        return RunFile(None, [], "write_run wrote no file at the path it was given")
+        return RunFile(None, [], f"{WRITER} wrote no file at the path it was given")
     if value.get("too_large"):
-        return RunFile(None, [], "write_run wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)")
+        return RunFile(None, [], f"{WRITER} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)")
     text: str = value.pop("text") if isinstance(value.get("text"), str) else ""  # read once, then let go
     searches: list = value["searches"] if isinstance(value.get("searches"), list) else []
     if value.get("not_utf8"):
@@ -72,9 +75,9 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
 
 
 def read_all(plan, outcomes: list, unimported: frozenset, scenario_calls: dict) -> dict[str, RunFile]:
-    """Each write_run scenario's ``RunFile`` (``unimported``: the graded files that did not import;
+    """Each scenario's ``RunFile`` (``unimported``: the graded files that did not import;
     ``scenario_calls``: each scenario's call index in the submission's calls)."""
-    imported = FUNCTIONS["write_run"] not in unimported
+    imported = FUNCTIONS.get(WRITER) not in unimported
     return {
         name: read(
             outcomes[index], plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000, imported
@@ -227,8 +230,8 @@ def evaluate_run(run: dict, qrels: dict, labels, digest: str = "") -> dict[str, 
 
 
 def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
-    """The cases of write_run's checks, by check name."""
-    names = {check.kind: check.name for check in plan.rubric.checks if check.function == "write_run"}
+    """The cases of the run writer's checks, by check name."""
+    names = {check.kind: check.name for check in plan.rubric.checks if check.function == WRITER}
     found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
     for name, scenario in plan.scenarios.items():
         run = files[name]
@@ -308,7 +311,7 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
                 True,
                 CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
                 message,
-                f"write_run(path, {system!r}, search_{system}, queries)",
+                f"{WRITER}(path, {system!r}, search_{system}, queries)",
                 expected,
                 value if table is not None else None,
                 raised=run.error if table is None else "",
@@ -318,7 +321,7 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
 
 
 def scenario_of(case_id: str) -> str:
-    """The scenario a write_run case belongs to (from its id)."""
+    """The scenario a case of the run writer belongs to (from its id)."""
     if case_id == "notes-two-queries-run":
         return EXAMPLE
     if case_id.startswith("cranfield-run-"):
@@ -342,13 +345,13 @@ def lacks(table: list[list[str]], scenario: Scenario) -> str | None:
 
 
 def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
-    """write_run called with arguments the contract refuses: it must raise ``scenario.raises``."""
+    """The writer called with arguments the contract refuses: it must raise ``scenario.raises``."""
     if scenario.raises in run.raised:
         return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.PASS)
     message = (
         f"{run.problem}; expected {scenario.raises}"
         if run.problem
-        else f"write_run returned without an error; expected it to raise {scenario.raises}"
+        else f"{WRITER} returned without an error; expected it to raise {scenario.raises}"
     )
     status = run.status(refused=True)
     return CaseResult(f"format:{name}", scenario.description, scenario.public, status, message, raised=run.error)

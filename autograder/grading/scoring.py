@@ -1,7 +1,7 @@
 """From the child's outcomes to check results: every case judged, every check scored.
 
 A check's score is its points times the share of its cases passed. Cases of calls are judged
-by ``judge.verdict``; ``write_run``'s checks read the run files it wrote (``runchecks``).
+by ``judge.verdict``; the run writer's checks read the run files it wrote (``runchecks``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def score_checks(
 ) -> tuple[CheckResult, ...]:
     """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
     the reason its checks get no credit (e.g. an evaluation library); ``files`` are the run
-    files write_run wrote (``runchecks.read_all``); ``unimported``: the graded files that did not import."""
+    files the run writer wrote (``runchecks.read_all``); ``unimported``: the graded files that did not import."""
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
         cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))

@@ -12,10 +12,11 @@ from collections.abc import Callable
 
 from autograder.grading import judge
 from autograder.grading.results import Diagnosis, DiagnosisKind, shown_error
-from autograder.lab import features
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
+from autograder.lab.functions.registry import run_writer
+from autograder.lab.spec import notes_part
 from autograder.sandbox.channel import OutcomeStatus
 
-BOUNDED = ("accuracy", "precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "ndcg_at_k")
 NOT_A_BUG = ("NotImplementedError",)  # a stub left as it is: said elsewhere, not a diagnosis
 MIN_CASES = 2  # a shape seen on one case only is a coincidence as often as not
 
@@ -87,7 +88,7 @@ def _zero_due(items):
 
 def _out_of_range(function):
     def shape(items):
-        if function not in BOUNDED:
+        if not RECORDS[function].bounded:
             return None
         out = [item for item in items if item.number is not None and not 0 <= item.number <= 1]
         if len(out) >= MIN_CASES:
@@ -203,12 +204,12 @@ def _direction(items):
     return None
 
 
-_CELLS = ("TP", "FP", "FN", "TN")
-
-
 def _cells(function):
+    """Only some items of a fixed-size answer ever wrong (a record's ``answer_items``: a tuple's cells)."""
+    names = RECORDS[function].answer_items
+
     def shape(items):
-        if function != "confusion_matrix" or len(items) < MIN_CASES:
+        if not names or len(items) < MIN_CASES:
             return None
         wrong: set = set()
         for item in items:
@@ -216,15 +217,14 @@ def _cells(function):
             expected = list(item.expected) if isinstance(item.expected, (list, tuple)) else None
             if not isinstance(got, list) or expected is None or len(got) != len(expected):
                 return None
-            wrong |= {cell for cell, a, b in zip(_CELLS, got, expected) if a != b}
-        if not 0 < len(wrong) < len(_CELLS):
+            wrong |= {cell for cell, a, b in zip(names, got, expected) if a != b}
+        if not 0 < len(wrong) < len(names):
             return None
-        right = [cell for cell in _CELLS if cell not in wrong]
+        right = [cell for cell in names if cell not in wrong]
         return (
             "cells",
-            f"{' and '.join(sorted(wrong, key=_CELLS.index))} wrong, {', '.join(right)} right",
-            "Only those cells are ever wrong: TP = |retrieved ∩ relevant|, FP = |retrieved − relevant|, "
-            "FN = |relevant − retrieved|, TN = N − |retrieved ∪ relevant|.",
+            f"{' and '.join(sorted(wrong, key=names.index))} wrong, {', '.join(right)} right",
+            f"Only those items of the answer are ever wrong: {RECORDS[function].answer_hint}",
         )
 
     return shape
@@ -246,8 +246,10 @@ def _factor(items):
 
 
 def _cells_order(function):
+    """A fixed-size answer's right items in another order."""
+
     def shape(items):
-        if function != "confusion_matrix":
+        if not RECORDS[function].answer_items:
             return None
         swapped = [
             item
@@ -259,9 +261,8 @@ def _cells_order(function):
         if len(swapped) >= MIN_CASES and len(swapped) == len(items):
             return (
                 "cells-order",
-                "the four cells in another order",
-                "Every wrong answer has the right four numbers in another order: return (tp, fp, fn, tn); "
-                "FP counts retrieved but not relevant, FN relevant but not retrieved.",
+                f"the {len(RECORDS[function].answer_items)} items in another order",
+                f"Every wrong answer has the right items in another order: {RECORDS[function].answer_hint}",
             )
         return None
 
@@ -275,8 +276,10 @@ def _orders(cells: list) -> list:
 
 
 def _list_order(function):
+    """A list answer (not a fixed-size one) reversed."""
+
     def shape(items):
-        if function != "largest_differences":
+        if RECORDS[function].answer_items:
             return None
         flipped = [
             item
@@ -321,9 +324,7 @@ def diagnose(function: str, items: list[Failing]) -> list[Diagnosis]:
         if seen:
             key, title, explanation = seen
             found.append(
-                Diagnosis(
-                    f"shape-{key}", function, title, explanation, features.notes_part(function), DiagnosisKind.SHAPE
-                )
+                Diagnosis(f"shape-{key}", function, title, explanation, notes_part(function), DiagnosisKind.SHAPE)
             )
         if len(found) == 2:
             break
@@ -331,21 +332,22 @@ def diagnose(function: str, items: list[Failing]) -> list[Diagnosis]:
 
 
 def run_shapes(messages: list[str]) -> list[Diagnosis]:
-    """write_run's wrong files have a shape too: the same exception on every scenario it fails."""
-    raised = [message.split(":")[0] for message in messages if message.startswith("write_run raised ")]
+    """The run writer's wrong files have a shape too: the same exception on every scenario it fails."""
+    writer = run_writer() or ""
+    raised = [message.split(":")[0] for message in messages if message.startswith(f"{writer} raised ")]
     if len(raised) < MIN_CASES or len(raised) < 0.8 * len(messages) or len(set(raised)) != 1:
         return []
-    error = raised[0].removeprefix("write_run raised ")
+    error = raised[0].removeprefix(f"{writer} raised ")
     if error in NOT_A_BUG:
         return []
     return [
         Diagnosis(
             "shape-raises",
-            "write_run",
+            writer,
             f"raises {error} on every case it fails",
-            f"write_run raises {error} where the contract asks for a file: its traceback (in the first "
+            f"{writer} raises {error} where the contract asks for a file: its traceback (in the first "
             "failing case) shows where.",
-            features.notes_part("write_run"),
+            notes_part(writer),
             DiagnosisKind.SHAPE,
         )
     ]

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.lab.spec import FUNCTIONS
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,7 @@ def edge_cases(path: str | None = None) -> tuple[Case, ...]:
     for number, entry in enumerate(entries if isinstance(entries, list) else [None]):
         if not _is_case(entry, {case.id for case in made}):
             raise ValueError(
-                f"{source}: case {number + 1} ({str(entry)[:80]}) needs a unique id, a function of the API, a "
+                f"{source}: case {number + 1} ({str(entry)[:80]}) needs a unique id, a function, a "
                 "description, args (a list) and, if any, kwargs (a mapping)"
             )
         made.append(
@@ -169,7 +168,6 @@ def _is_case(entry, taken: set) -> bool:
         isinstance(entry, dict)
         and all(isinstance(entry.get(key, {}), kind) for key, kind in kinds.items())
         and "args" in entry
-        and entry.get("function") in FUNCTIONS
         and entry.get("id") not in taken
     )
 
@@ -181,6 +179,11 @@ def __getattr__(name: str):
 
 
 # ------------------------------------------------------------------ random cases
+#
+# Each generator makes ``count`` cases of one function: inputs only (each function's record says
+# how their answers are computed: by ir_measures, or the grader's own computation). They are
+# public: nothing in them is secret (random inputs, values anyone computes with ir_measures or
+# the contract), so feedback shows the whole call and both values.
 
 POOL = [f"d{i:02d}" for i in range(20)]
 
@@ -198,56 +201,25 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
-    """``count`` random cases of ``function``: inputs only (expected values come from
-    ``ir_measures``, or the grader's own computation for ``evaluate`` and ``largest_differences``).
-    They are public: nothing in them is secret (random inputs, values anyone computes with
-    ``ir_measures`` or the contract), so feedback shows the whole call and both values."""
-    made = []
-    for number in range(count):
-        case_id = f"random-{function}-{number:03d}"
-        if function == "evaluate":
-            query_ids = [str(q) for q in rng.sample(range(1, 30), rng.randint(1, 6))]
-            qrels = {q: _random_judgments(rng) for q in query_ids}
-            run = {q: _random_ranking(rng) for q in query_ids + [str(rng.randint(30, 40))] if rng.random() < 0.75}
-            measure = rng.choice(["ranking_length", "judged_in_ranking", "grade_of_first", "judgments_count"])
-            made.append(
-                Case(
-                    case_id,
-                    function,
-                    f"random run of {len(run)} and qrels of {len(qrels)} queries, measure {measure}",
-                    (run, qrels, {"$measure": measure}),
-                    public=True,
-                )
-            )
-        elif function == "largest_differences":
-            ids = [str(q) for q in range(1, 25)]
-            a = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
-            b = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
-            n = rng.randint(1, 5)
-            made.append(
-                Case(
-                    case_id,
-                    function,
-                    f"random scores of {len(a)} and {len(b)} queries, n={n}",
-                    (a, b),
-                    {"n": n},
-                    public=True,
-                )
-            )
-        else:
+def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
+    """Random (ranking, judgments) cases of a metric of one query; ``cutoff``: it takes k; ``gain``:
+    it takes gain (and then no rel; otherwise half of them get rel=2 or 3)."""
+
+    def made(rng: random.Random, count: int) -> list[Case]:
+        found = []
+        for number in range(count):
             ranking, judgments = _random_ranking(rng), _random_judgments(rng)
             kwargs: dict[str, object] = {}
-            if function in ("precision_at_k", "recall_at_k", "ndcg_at_k"):
+            if cutoff:
                 kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20])
-            if function == "ndcg_at_k":
+            if gain:
                 kwargs["gain"] = rng.choice(["linear", "exp"])
             elif rng.random() < 0.5:
                 kwargs["rel"] = rng.choice([2, 3])
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
-            made.append(
+            found.append(
                 Case(
-                    case_id,
+                    f"random-{function}-{number:03d}",
                     function,
                     f"random ranking of {_count(len(ranking), 'doc')}, "
                     f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
@@ -256,4 +228,56 @@ def random_cases(function: str, rng: random.Random, count: int) -> list[Case]:
                     public=True,
                 )
             )
+        return found
+
+    return made
+
+
+def run_cases(function: str, measures: tuple):
+    """Random (run, qrels, measure) cases: a run and qrels of a few queries each, and one of the
+    grader's own ``measures`` (named, built where the call runs)."""
+
+    def made(rng: random.Random, count: int) -> list[Case]:
+        found = []
+        for number in range(count):
+            query_ids = [str(q) for q in rng.sample(range(1, 30), rng.randint(1, 6))]
+            qrels = {q: _random_judgments(rng) for q in query_ids}
+            run = {q: _random_ranking(rng) for q in query_ids + [str(rng.randint(30, 40))] if rng.random() < 0.75}
+            measure = rng.choice(list(measures))
+            found.append(
+                Case(
+                    f"random-{function}-{number:03d}",
+                    function,
+                    f"random run of {len(run)} and qrels of {len(qrels)} queries, measure {measure}",
+                    (run, qrels, {"$measure": measure}),
+                    public=True,
+                )
+            )
+        return found
+
+    return made
+
+
+def score_cases(function: str):
+    """Random (scores_a, scores_b, n=) cases: two systems' scores on some of 24 queries."""
+
+    def made(rng: random.Random, count: int) -> list[Case]:
+        found = []
+        ids = [str(q) for q in range(1, 25)]
+        for number in range(count):
+            a = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
+            b = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
+            n = rng.randint(1, 5)
+            found.append(
+                Case(
+                    f"random-{function}-{number:03d}",
+                    function,
+                    f"random scores of {len(a)} and {len(b)} queries, n={n}",
+                    (a, b),
+                    {"n": n},
+                    public=True,
+                )
+            )
+        return found
+
     return made

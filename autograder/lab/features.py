@@ -1,9 +1,10 @@
 """What a case's inputs have that can matter: named features of Lab 05's calls, in students' words.
 
-``of(function, args, kwargs)`` names the features of one call (its arguments resolved: rankings,
-judgments, runs, scores). When a function fails some cases and passes others, the diagnosis
-looks for the feature that separates them ("fails exactly on the cases with gain='exp'") and
-gives the feature's hint. A registry as a plain dict: id -> Feature.
+Each function's record (``lab/functions/``) names the features of one of its calls with one of the
+makers here (``ranking``, ``cells``, ``evaluation``, ``differences``), its arguments resolved:
+rankings, judgments, runs, scores. When a function fails some cases and passes others, the
+diagnosis looks for the feature that separates them ("fails exactly on the cases with
+gain='exp'") and gives the feature's hint. A registry as a plain dict: id -> Feature.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from numbers import Integral
-
-from autograder.lab.spec import NOTES_PART
 
 
 @dataclass(frozen=True)
@@ -158,38 +157,46 @@ FEATURES = {
     ]
 }
 
-RANKING_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k")
-
 
 def _positive_int(value) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool) and int(value) >= 1
 
 
-def of(function: str, args: tuple, kwargs: dict) -> frozenset[str]:
-    """The features of one call of ``function`` (its arguments resolved)."""
-    try:
-        if function in RANKING_FUNCTIONS:
-            return frozenset(_ranking(function, args[0], args[1], kwargs))
-        if function in ("confusion_matrix", "accuracy"):
-            return frozenset(_cells(function, args[0], args[1], args[2]))
-        if function == "evaluate":
-            return frozenset(_evaluate(args[0], args[1]))
-        if function == "largest_differences":
-            return frozenset(_differences(args[0], args[1], kwargs))
-    except (TypeError, ValueError, AttributeError, IndexError):
-        pass
-    return frozenset()
+def _safely(features):
+    """``features`` as a record's maker: a call whose arguments it cannot read has no feature."""
+
+    def of(args: tuple, kwargs: dict) -> frozenset[str]:
+        try:
+            return frozenset(features(args, kwargs))
+        except (TypeError, ValueError, AttributeError, IndexError):
+            return frozenset()
+
+    return of
 
 
-def _ranking(function, ranking, judgments, kwargs):
+def ranking(cutoff: bool, graded: bool = False):
+    """The features of a metric of one ranking: ``cutoff``: it takes k; ``graded``: relevance is any
+    positive grade (DCG, nDCG), not ``grade >= rel``."""
+    return _safely(lambda args, kwargs: _ranking(cutoff, graded, args[0], args[1], kwargs))
+
+
+def cells(empty_collection_invalid: bool = False):
+    """The features of a confusion-matrix call; ``empty_collection_invalid``: N = 0 is refused."""
+    return _safely(lambda args, kwargs: _cells(empty_collection_invalid, args[0], args[1], args[2]))
+
+
+evaluation = _safely(lambda args, kwargs: _evaluate(args[0], args[1]))
+differences = _safely(lambda args, kwargs: _differences(args[0], args[1], kwargs))
+
+
+def _ranking(needs_k, graded, ranking, judgments, kwargs):
     k, rel, gain = kwargs.get("k"), kwargs.get("rel", 1), kwargs.get("gain", "linear")
-    needs_k = function not in ("reciprocal_rank", "average_precision")
     if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
         yield "invalid-argument"
         return
     top = list(ranking[:k]) if needs_k else list(ranking)
     grades = list(judgments.values())
-    threshold = 1 if function in ("dcg_at_k", "ndcg_at_k") else rel
+    threshold = 1 if graded else rel
     relevant = {doc for doc, grade in judgments.items() if grade >= threshold}
     if not ranking:
         yield "empty-ranking"
@@ -220,9 +227,9 @@ def _ranking(function, ranking, judgments, kwargs):
         yield "first-relevant-later"
 
 
-def _cells(function, retrieved, relevant, size):
+def _cells(empty_invalid, retrieved, relevant, size):
     union = set(retrieved) | set(relevant)
-    if not isinstance(size, Integral) or int(size) < len(union) or (function == "accuracy" and size == 0):
+    if not isinstance(size, Integral) or int(size) < len(union) or (empty_invalid and size == 0):
         yield "invalid-argument"
         return
     if len(set(retrieved)) < len(retrieved) or len(set(relevant)) < len(relevant):
@@ -265,7 +272,3 @@ def _differences(a, b, kwargs):
         yield "n-above-common"
     if any(b[q] > a[q] for q in common):
         yield "b-above-a"
-
-
-def notes_part(function: str) -> str:
-    return NOTES_PART.get(function, "the notes")

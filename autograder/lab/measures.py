@@ -48,33 +48,27 @@ CRANFIELD = {
 }
 
 
-#: The metrics that take a relevance threshold ``rel``, and those ``for_case`` maps to ir_measures.
-REL_FUNCTIONS = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
-RANKED_FUNCTIONS = (*REL_FUNCTIONS, "ndcg_at_k")
-
-
-def for_case(function: str, k: int | None = None, rel: int = 1, gain: str = "linear") -> MeasureSpec:
-    """The spec of one call of a metric with its own k, rel or gain (randomised cases)."""
-    cutoff = f"@{k}" if k is not None else ""
-    ir_measure = {
-        "precision_at_k": f"P(rel={rel}){cutoff}",
-        "recall_at_k": f"R(rel={rel}){cutoff}",
-        "reciprocal_rank": f"RR(rel={rel})",
-        "average_precision": f"AP(rel={rel})",
-        "ndcg_at_k": exp_ndcg(_cutoff(k)) if gain == "exp" else f"nDCG{cutoff}",
-    }[function]
-    kwargs: dict[str, object] = {"k": k} if k is not None else {}
-    if function == "ndcg_at_k":
-        kwargs["gain"] = gain
-    elif rel != 1:
-        kwargs["rel"] = rel
-    return spec(ir_measure, function, ir_measure, **kwargs)
-
-
-def _cutoff(k: int | None) -> int:
-    if k is None:
-        raise ValueError("the exponential nDCG is computed at a cutoff: give k")
-    return k
+def answers_by_ir_measures(ir_measure, cases) -> list:
+    """The answers of random (ranking, judgments) cases from ``ir_measures``: each case's measure is
+    ``ir_measure(k=, rel=, gain=)`` (a function's record says it); cases of one measure are computed
+    together, each as a query of its own."""
+    groups: dict[str, list[int]] = {}
+    for index, case in enumerate(cases):
+        kwargs = case.kwargs
+        measure = ir_measure(k=kwargs.get("k"), rel=kwargs.get("rel", 1), gain=kwargs.get("gain", "linear"))
+        groups.setdefault(measure, []).append(index)
+    values: list = [None] * len(cases)
+    for measure, indexes in groups.items():
+        qrels = {cases[i].id: cases[i].args[1] for i in indexes}
+        run = {
+            cases[i].id: {doc: float(len(cases[i].args[0]) - rank) for rank, doc in enumerate(cases[i].args[0])}
+            for i in indexes
+            if cases[i].args[0]
+        }
+        per_query = ir_measures_values(measure, qrels, run)
+        for i in indexes:
+            values[i] = per_query[cases[i].id]
+    return values
 
 
 def ir_measures_values(measure: str, qrels, run) -> dict[str, float]:

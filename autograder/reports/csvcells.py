@@ -3,7 +3,7 @@
 A spreadsheet opening a CSV runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab
 or carriage return, which some read past) as a formula; a student's name or email in
 ``grades.csv`` or an LMS import could then compute, link or call out. Such a cell gets a
-leading apostrophe, which spreadsheets show as text and do not evaluate (the usual defence
+leading apostrophe, which spreadsheets show as text and do not compute (the usual defence
 against CSV injection). The full-width forms of those characters are treated the same, since
 some spreadsheet locales read them as the ASCII ones. Numbers written by the grader (points,
 never negative) are never changed.

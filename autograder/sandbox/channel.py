@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from autograder.sandbox.settings import Mode
 from autograder.strenum import StrEnum
 
-RUN_LINE_LIMIT = 10 << 20  # one answer of write_run (a run file is at most 4 MiB, escaped as UTF-8 JSON)
+RUN_LINE_LIMIT = 10 << 20  # one answer of a call returning a run file (at most 4 MiB, escaped as UTF-8 JSON)
 LINE_LIMIT = 1 << 20  # one answer of any other function
 ANSWER_KEPT = 8 << 10  # what is kept of one answer (every right answer is far smaller)
 CHANNEL_LIMIT = 32 << 20  # all channel bytes of one graded file's children (its right answers take ~2 MiB)
@@ -154,8 +154,8 @@ class Reader:
             return min(self.sent_at + min(limits.call_seconds, left), deadline)
 
         def line_limit():
-            under_way = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
-            return RUN_LINE_LIMIT if under_way == "write_run" else LINE_LIMIT
+            under_way = self.calls[self.next_index] if self.next_index < len(self.calls) else None
+            return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
 
         self.last_waited, self.last_cpu = child.waited(), child.cpu()
         for event in child.messages(deadline_of, line_limit):

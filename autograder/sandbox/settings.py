@@ -64,6 +64,7 @@ class Call:
     fn: str  # the function called
     file: str  # the graded file that defines it
     secret: bool = False  # its inputs are hidden from the student: nothing printed from then on is shown
+    large: bool = False  # its answer is a file (up to 4 MiB): the channel takes a longer line
 
 
 @dataclass(frozen=True)

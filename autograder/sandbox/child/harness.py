@@ -79,7 +79,7 @@ def describe_error(error: BaseException, lab_dir: str) -> dict:
 
 class Replay:
     """A search function replaying stored results, recording how it was called. ``overfull``: it
-    returns every result it holds, more than the k asked for (write_run must cut at k)."""
+    returns every result it holds, more than the k asked for (the run writer must cut at k)."""
 
     def __init__(self, results, titles, overfull=False):
         self.results, self.titles, self.calls, self.overfull = results, titles, [], overfull
@@ -87,7 +87,7 @@ class Replay:
     def __call__(self, text, k=100):
         self.calls.append([text if isinstance(text, str) else repr(type(text)), k if type(k) is int else repr(k)])
         # a lenient search function: a wrong text or k finds nothing (the content checks say so), and
-        # raises nothing write_run could pass off as its own refusal of bad arguments
+        # raises nothing the run writer could pass off as its own refusal of bad arguments
         hits = self.results.get(text, []) if isinstance(text, str) else []
         if type(k) is not int or k < 1:
             return []

@@ -1,6 +1,6 @@
-"""The grader's own measures, handed to the student's ``evaluate`` (standard library only).
+"""The grader's own measures, handed to a student function that takes a measure (standard library only).
 
-``evaluate`` is checked with simple measures of the grader's, never with reference metric code
+Such a function is checked with simple measures of the grader's, never with reference metric code
 (inside the child a submission could borrow it). The parent computes the expected values with
 the same functions, so the two sides cannot disagree.
 """

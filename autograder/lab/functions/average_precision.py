@@ -1,0 +1,18 @@
+"""average_precision(ranking, judgments, rel=1): the sum of P@i at the relevant ranks, over R (Part III)."""
+
+from autograder.lab import cases, features
+from autograder.lab.functions.record import GradedFunction
+from autograder.lab.kinds import PER_QUERY
+
+RECORD = GradedFunction(
+    name="average_precision",
+    file="metrics.py",
+    returns="a number between 0 and 1",
+    notes_part="Part III",
+    kinds=PER_QUERY,
+    takes=("rel",),
+    bounded=True,
+    features=features.ranking(cutoff=False),
+    ir_measure=lambda k=None, rel=1, gain="linear": f"AP(rel={rel})",
+    random_cases=cases.ranking_cases("average_precision"),
+)

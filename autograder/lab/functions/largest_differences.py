@@ -1,0 +1,27 @@
+"""largest_differences(scores_a, scores_b, n=2): the n query ids where two systems differ most (Part VI)."""
+
+from autograder.lab import cases, features
+from autograder.lab.functions.record import GradedFunction
+from autograder.lab.kinds import CheckKind as K
+
+
+def answers(made, resolve) -> list:
+    """The right answers: the common queries by absolute difference, largest first, ties by id."""
+    return [
+        sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[: case.kwargs["n"]]
+        for case in made
+        for a, b in [case.args]
+    ]
+
+
+RECORD = GradedFunction(
+    name="largest_differences",
+    file="metrics.py",
+    returns="a list of query ids",
+    notes_part="Part VI",
+    kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    takes=("n",),
+    features=features.differences,
+    random_cases=cases.score_cases("largest_differences"),
+    expected=answers,
+)

@@ -1,0 +1,18 @@
+"""precision_at_k(ranking, judgments, k, rel=1): relevant documents in the top k, over k (Part II)."""
+
+from autograder.lab import cases, features
+from autograder.lab.functions.record import GradedFunction
+from autograder.lab.kinds import PER_QUERY
+
+RECORD = GradedFunction(
+    name="precision_at_k",
+    file="metrics.py",
+    returns="a number between 0 and 1",
+    notes_part="Part II",
+    kinds=PER_QUERY,
+    takes=("k", "rel"),
+    bounded=True,
+    features=features.ranking(cutoff=True),
+    ir_measure=lambda k, rel=1, gain="linear": f"P(rel={rel})@{k}",
+    random_cases=cases.ranking_cases("precision_at_k", cutoff=True),
+)

@@ -1,0 +1,18 @@
+"""reciprocal_rank(ranking, judgments, rel=1): 1 / the rank of the first relevant document (Part III)."""
+
+from autograder.lab import cases, features
+from autograder.lab.functions.record import GradedFunction
+from autograder.lab.kinds import PER_QUERY
+
+RECORD = GradedFunction(
+    name="reciprocal_rank",
+    file="metrics.py",
+    returns="a number between 0 and 1",
+    notes_part="Part III",
+    kinds=PER_QUERY,
+    takes=("rel",),
+    bounded=True,
+    features=features.ranking(cutoff=False),
+    ir_measure=lambda k=None, rel=1, gain="linear": f"RR(rel={rel})",
+    random_cases=cases.ranking_cases("reciprocal_rank"),
+)

@@ -7,29 +7,42 @@ from pathlib import Path
 
 #: The ``autograder`` package itself (all of the grader's code lies below it).
 PACKAGE = Path(__file__).resolve().parent
-#: The project root: the folder holding ``grading.yml``, ``assignment/`` and ``solutions/``.
+#: The project root (the grader's checkout).
 ROOT = PACKAGE.parent
-HANDOUT = ROOT / "assignment"
-SOLUTIONS = ROOT / "solutions"
-RUBRIC = ROOT / "grading.yml"
+#: The lab graded: Lab 05 by default (its package ``autograder/lab/``, its course files here: the
+#: rubric, the handout, the solutions); ``$LAB05_LAB`` names another lab's folder, which holds
+#: ``lab/`` (its package, standing in for ``autograder.lab``), ``grading.yml``, ``assignment/``
+#: and ``solutions/`` (``docs/LABS.md``).
+LAB_ROOT = Path(os.environ.get("LAB05_LAB") or ROOT).resolve()
+LAB_PACKAGE = LAB_ROOT / "lab" if os.environ.get("LAB05_LAB") else PACKAGE / "lab"
+HANDOUT = LAB_ROOT / "assignment"
+SOLUTIONS = LAB_ROOT / "solutions"
+RUBRIC = LAB_ROOT / "grading.yml"
 REQUIREMENTS = ROOT / "requirements"
 CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt"  # the children's environment: what they may import, pinned
 CHILD_VENV = ROOT / ".venv-child"  # that environment for local batches (``make setup``)
 #: The hidden reference: what a student must never see (the edge cases' inputs, the expected
 #: values). In the repository ``autograder/lab/data/``; ``$LAB05_HIDDEN`` names where a platform
 #: keeps it instead (PrairieLearn: the question's private ``tests/hidden/``, never the image).
-REPOSITORY_DATA = PACKAGE / "lab" / "data"
+REPOSITORY_DATA = LAB_PACKAGE / "data"
 LAB_DATA = Path(os.environ.get("LAB05_HIDDEN") or REPOSITORY_DATA)
 REFERENCE = LAB_DATA / "expected.json"
 EDGE_CASES = LAB_DATA / "edge_cases.json"
 PUBLIC_CASES = HANDOUT / "tests" / "public_cases.py"
 
 
+def student_package() -> str:
+    """The name of the package students fill in: the handout's one folder holding ``__init__.py``
+    (``lab05``; the lab's spec says the same, and a test checks it)."""
+    found = sorted(path.parent.name for path in HANDOUT.glob("*/__init__.py"))
+    return found[0] if len(found) == 1 else "lab05"
+
+
 def handout_file(name: str) -> Path:
-    """A file of the handout's ``lab05`` package (stubs and given code)."""
-    return HANDOUT / "lab05" / name
+    """A file of the handout's student package (stubs and given code)."""
+    return HANDOUT / student_package() / name
 
 
 def solution_file(name: str) -> Path:
     """A graded file of the reference solution."""
-    return SOLUTIONS / "lab05" / name
+    return SOLUTIONS / student_package() / name

@@ -23,8 +23,8 @@ import leaks
 
 from autograder.grading import inputs
 from autograder.grading import plan as planning
-from autograder.lab.cases import RAISES
 from autograder.lab.spec import CheckKind
+from autograder.labkit.case import RAISES
 
 RESUBMISSIONS = 20
 

@@ -6,8 +6,8 @@ import pytest
 from autograder.grading import diagnosis, reference, rubric
 from autograder.grading import plan as planning
 from autograder.lab import spec, variants
-from autograder.lab.cases import RAISES
 from autograder.lab.misconceptions import catalogue as misconceptions
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child.harness import encode
 

@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 
 from autograder.grading import answer_code
 from autograder.grading.results import Flag, FlagKind
+from autograder.lab.spec import PACKAGE
 
 LITERAL_CONSTANTS = 600
 CONSTANTS = 1500
@@ -273,6 +274,6 @@ def flags(files: dict[str, bytes]) -> list[Flag]:
         except Exception as error:  # a bug of the scan costs its student nothing: the instructor looks
             items = [Finding(1, "unread", f"the scan failed ({type(error).__name__}): check it by hand")]
         if items:
-            text = f"lab05/{name} may hold answers instead of computing them: {evidence(items)}"
+            text = f"{PACKAGE}/{name} may hold answers instead of computing them: {evidence(items)}"
             found.append(Flag(FlagKind.ANSWERS, text))
     return found

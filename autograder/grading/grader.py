@@ -16,10 +16,10 @@ from autograder import tempdirs
 from autograder.grading import answer_tables, diagnosis, intake, libraries, payloads, runchecks, scoring
 from autograder.grading.plan import Plan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
-from autograder.lab.spec import GRADED_FILES
+from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
 from autograder.sandbox.channel import STARTUP_SECONDS, Outcome, OutcomeStatus, SandboxResult
-from autograder.sandbox.settings import Isolation, Limits
+from autograder.sandbox.settings import Isolation, Limits, Package
 
 _TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
 OVERALL_TIME = "not run: the autograder's overall time limit ran out"
@@ -66,14 +66,14 @@ def import_problems(result: SandboxResult) -> list[str]:
             where = "\n".join(error.get("traceback", []))
             raised = f"{error['type']}: {error.get('message')}" if error.get("type") else "it raised an exception"
             problems.append(
-                f"lab05/{name} could not be imported: {raised}"
+                f"{PACKAGE}/{name} could not be imported: {raised}"
                 + (f"\n{where}" if where else "")
                 + f"\n{NOTHING_GRADED}"
             )
             continue
         how = IMPORT_FAILED.get(outcome.status, "it was not imported")
         seen = f" ({outcome.detail})" if outcome.detail else ""
-        problems.append(f"lab05/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
+        problems.append(f"{PACKAGE}/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
     return problems
 
 
@@ -88,7 +88,7 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
         for (function, status), count in sorted(trouble.items())
     ]
     flags += [
-        Flag(FlagKind(str(outcome.status)), f"importing lab05/{name} ({outcome.detail})")
+        Flag(FlagKind(str(outcome.status)), f"importing {PACKAGE}/{name} ({outcome.detail})")
         for name, outcome in sorted(result.imports.items())
         if outcome.status in _TROUBLE
     ]
@@ -177,6 +177,7 @@ def grade(
             isolation,
             slot,
             overall_deadline=deadline,
+            package=Package(PACKAGE, GRADED_FILES),
         )
     own_deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
     if deadline is not None and deadline < own_deadline and time.monotonic() >= deadline:

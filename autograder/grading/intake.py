@@ -23,7 +23,9 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.grading import metadata
-from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
+
+WANTED = " and ".join(f"{PACKAGE}/{name}" for name in GRADED_FILES)  # what a submission holds, in words
 
 MAX_FILE = 1 << 20  # bytes of one graded file
 MAX_MEMBERS = 10000  # entries of a zip that are looked at
@@ -61,12 +63,15 @@ def _safe_id(text: str) -> str:
 
 
 def _candidates(names: list[str]) -> dict[str, str]:
-    """For each graded file, the best of the given paths holding it (``lab05/`` first, shallowest)."""
+    """For each graded file, the best of the given paths holding it (in the package's folder first,
+    shallowest)."""
     chosen = {}
     for graded in GRADED_FILES:
         found = [name for name in names if name.rsplit("/", 1)[-1] == graded and name.count("/") <= MAX_DEPTH]
         if found:
-            chosen[graded] = min(found, key=lambda name: ("lab05/" + graded not in "/" + name, name.count("/"), name))
+            chosen[graded] = min(
+                found, key=lambda name: (f"{PACKAGE}/" + graded not in "/" + name, name.count("/"), name)
+            )
     return chosen
 
 
@@ -129,7 +134,7 @@ def zip_directory(path: Path) -> tuple[int, int] | None:
 
 def _too_many(what: str) -> str:
     return (
-        f"{what}, so it was not searched for your files: zip only lab05/metrics.py and lab05/runs.py (not a "
+        f"{what}, so it was not searched for your files: zip only {WANTED} (not a "
         "virtual environment or the whole project), or submit the two files themselves"
     )
 
@@ -215,8 +220,8 @@ def read(source: Source) -> Staged:
     missing = [name for name in GRADED_FILES if name not in staged.files]
     if missing and not staged.problems:
         staged.problems.append(
-            f"no {' or '.join(missing)} found in the submission: submit lab05/metrics.py and lab05/runs.py "
-            "(flat or in a lab05/ folder, as files or in one zip)"
+            f"no {' or '.join(missing)} found in the submission: submit {WANTED} "
+            f"(flat or in a {PACKAGE}/ folder, as files or in one zip)"
         )
     elif missing:
         staged.problems.append(f"{', '.join(missing)} could not be graded (see above)")
@@ -226,7 +231,7 @@ def read(source: Source) -> Staged:
 def write_package(staged: Staged, target: Path) -> Path:
     """The ``lab05`` package a child imports: the handout's given files plus the graded ones
     (a graded file that could not be read is left out, so its functions are missing)."""
-    package = target / "lab05"
+    package = target / PACKAGE
     package.mkdir(parents=True)
     for name in GIVEN_FILES:
         (package / name).write_bytes(paths.handout_file(name).read_bytes())
@@ -245,7 +250,7 @@ def _is_submission(path: Path) -> bool:
     rather than a folder of submissions."""
     if path.suffix.lower() == ".zip" or not path.is_dir():
         return True
-    if any((path / sub / name).is_file() for sub in ("", "lab05") for name in GRADED_FILES):
+    if any((path / sub / name).is_file() for sub in ("", PACKAGE) for name in GRADED_FILES):
         return True
     if (path / metadata.FILE_NAME).is_file():
         return False

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 
 from autograder.grading.results import CaseStatus
-from autograder.lab.cases import RAISES
 from autograder.lab.spec import TOLERANCE
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 NUMBER_TYPES = ("int", "float")

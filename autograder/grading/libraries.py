@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from autograder.grading.results import Flag, FlagKind
-from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, LIBRARY_RULE_FILE
+from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, LIBRARY_RULE_FILE, PACKAGE
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def zeroed(scans: dict[str, Scan], attempts: list) -> dict[str, str]:
     if not found:
         return {}
     return {
-        LIBRARY_RULE_FILE: f"no credit: lab05/{LIBRARY_RULE_FILE} uses {', '.join(found)}; this lab's "
+        LIBRARY_RULE_FILE: f"no credit: {PACKAGE}/{LIBRARY_RULE_FILE} uses {', '.join(found)}; this lab's "
         "metrics must be your own code, not an evaluation library's"
     }
 
@@ -79,12 +79,12 @@ def zeroed(scans: dict[str, Scan], attempts: list) -> dict[str, str]:
 def flags(scans: dict[str, Scan], attempts: list) -> list[Flag]:
     """What the instructor is told: each file's imports, its run-time imports, each attempt."""
     found = [
-        Flag(FlagKind.LIBRARY, f"lab05/{name} imports {', '.join(scan_.libraries)}")
+        Flag(FlagKind.LIBRARY, f"{PACKAGE}/{name} imports {', '.join(scan_.libraries)}")
         for name, scan_ in scans.items()
         if scan_.libraries
     ]
     found += [
-        Flag(FlagKind.LIBRARY, f"lab05/{name} imports a module named at run time ({scan_.dynamic}x): check by hand")
+        Flag(FlagKind.LIBRARY, f"{PACKAGE}/{name} imports a module named at run time ({scan_.dynamic}x): check by hand")
         for name, scan_ in scans.items()
         if scan_.dynamic
     ]

@@ -19,10 +19,10 @@ from autograder import cache, paths
 from autograder.grading import inputs, runchecks
 from autograder.grading.rubric import Rubric
 from autograder.lab import cases, cranfield, measures, scenarios, trec
-from autograder.lab.cases import Case
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
+from autograder.labkit.case import Case
 
 
 @dataclass(frozen=True)

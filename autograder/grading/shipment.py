@@ -28,7 +28,7 @@ from autograder.grading import plan as planning
 from autograder.grading import reference, rubric
 from autograder.lab import cranfield
 from autograder.lab.solution import load_lab05
-from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SETUP = TEMPLATES / "setup.sh"
@@ -61,7 +61,7 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
     ]
     entries += [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if not entry[0].startswith(hidden)]
     entries += [
-        (f"assignment/lab05/{name}", paths.handout_file(name).read_bytes(), 0o644)
+        (f"assignment/{PACKAGE}/{name}", paths.handout_file(name).read_bytes(), 0o644)
         for name in (*GIVEN_FILES, *GRADED_FILES)
     ]
     entries.append(("assignment/tests/public_cases.py", paths.PUBLIC_CASES.read_bytes(), 0o644))

@@ -14,57 +14,10 @@ import functools
 import importlib.util
 import random
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-
-
-@dataclass(frozen=True)
-class Case:
-    id: str
-    function: str
-    description: str  # what is tested, shown also for hidden cases
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-    public: bool = False  # call, expected and actual may be shown to the student
-    hint: str = ""  # what a wrong value usually means (the public cases' hints)
-
-    def label(self) -> str:
-        """What was tested, with the parameters that matter (k, rel, gain, n) when the description
-        does not already say them: a hidden case's feedback names them."""
-        shown = [
-            f"{key}={value!r}"
-            for key, value in self.kwargs.items()
-            if key in ("k", "rel", "gain", "n")
-            and f"{key}=" not in self.description
-            and f"@{value}" not in self.description
-        ]
-        return f"{self.description} ({', '.join(shown)})" if shown else self.description
-
-    def call_text(self, limit: int = 240) -> str:
-        shown = [_show(arg) for arg in self.args] + [f"{key}={_show(v)}" for key, v in self.kwargs.items()]
-        text = f"{self.function}({', '.join(shown)})"
-        return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _show(value) -> str:
-    if isinstance(value, dict) and len(value) == 1:
-        ((tag, arg),) = value.items()
-        if tag.startswith("$"):
-            return {"$measure": str(arg), "$search": "search_fn", "$queries": "queries", "$path": repr(arg)}.get(
-                tag, repr(value)
-            )
-    return repr(value)
-
-
-RAISES = "raises"
-
-
-def raises(error: str = "ValueError") -> dict:
-    """The expected outcome of a call that must raise ``error``."""
-    return {RAISES: error}
-
+from autograder.labkit.case import RAISES, Case, raises  # noqa: F401 (the lab's cases are made of these)
 
 # ------------------------------------------------------------------ the notes' examples
 

@@ -9,9 +9,11 @@ Everything else reads these names from here; nothing else spells them out.
 from __future__ import annotations
 
 from autograder.lab.functions import registry
-from autograder.lab.kinds import CheckKind, Family  # noqa: F401 (read through here)
+from autograder.labkit.kinds import CheckKind, Family  # noqa: F401 (read through here)
 
-#: The files a submission is made of, and the handout's given files that complete the package.
+#: The package students fill in (the handout's folder), the files a submission is made of, and the
+#: handout's given files that complete the package.
+PACKAGE = "lab05"
 GRADED_FILES = ("metrics.py", "runs.py")
 GIVEN_FILES = ("__init__.py", "data.py", "retrieval.py")
 

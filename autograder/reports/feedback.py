@@ -32,8 +32,8 @@ from autograder.grading.results import (
     Why,
     functions,
 )
-from autograder.lab.cases import RAISES
-from autograder.lab.spec import FUNCTIONS, CheckKind
+from autograder.lab.spec import FUNCTIONS, PACKAGE, CheckKind
+from autograder.labkit.case import RAISES
 
 SHOWN_FAILURES = 6  # failing cases shown per check; the others are counted (folded in HTML)
 SHOWN_RANDOM = 3  # of a random check (their calls are long; a few reproduce the mistake)
@@ -216,7 +216,7 @@ def headline(item: FunctionResult) -> tuple[str, str]:
     if state == FunctionState.NOT_GRADED:
         return "not graded (see above)", ""
     if state == FunctionState.NOT_IMPORTABLE:
-        return f"not importable: lab05/{FUNCTIONS.get(item.function, '?')} did not import (see above)", ""
+        return f"not importable: {PACKAGE}/{FUNCTIONS.get(item.function, '?')} did not import (see above)", ""
     counts = item.counts()
     failing = sum(counts.values())
     on = f"all {item.cases} cases" if failing == item.cases else f"{failing} of {item.cases} cases"

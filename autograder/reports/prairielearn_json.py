@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from autograder.grading.results import SubmissionResult
+from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.reports import feedback, text
 
 #: PrairieLearn refuses results over 1 MiB; what this renderer allows itself.
@@ -33,7 +34,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
         return {
             "gradable": False,
             "format_errors": [_cut(problem, message_chars) for problem in result.problems]
-            or ["no lab05/metrics.py or lab05/runs.py was found in the submission"],
+            or [f"no {' or '.join(f'{PACKAGE}/{name}' for name in GRADED_FILES)} was found in the submission"],
             "message": _cut(text.summary_text(result, shown=feedback.at_once), message_chars),
         }
     tests = [

@@ -97,6 +97,7 @@ class Reader:
     def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.feed = feed or (lambda child, index: None)
+        self.files = {call.file for call in calls}  # the graded files a child may say it imports
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False
@@ -180,7 +181,7 @@ class Reader:
                 "importing" in message
                 and not self.started
                 and self.importing is None
-                and message["importing"] in ("metrics.py", "runs.py")
+                and message["importing"] in self.files
                 and message["importing"] not in self.skip_files
             ):
                 self.importing = message["importing"]

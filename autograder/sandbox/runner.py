@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from autograder import tempdirs
 from autograder.sandbox import cleanup, filters
 from autograder.sandbox.channel import STARTUP_SECONDS, STRIKES, Outcome, OutcomeStatus, Reader, SandboxResult
 from autograder.sandbox.child_process import ChildProcess, Output
-from autograder.sandbox.settings import Call, Isolation, Limits, Mode
+from autograder.sandbox.settings import Call, Isolation, Limits, Mode, Package
 
 
 def _environment(home: str) -> dict:
@@ -62,13 +63,15 @@ def run(
     slot: int = 0,
     start_child=ChildProcess,
     overall_deadline: float | None = None,
+    package: Package | None = None,
 ) -> SandboxResult:
-    """Run ``calls`` against the ``lab05`` package in ``lab_dir``; ``payload(index)`` gives the
+    """Run ``calls`` against the submission's package in ``lab_dir``; ``payload(index)`` gives the
     bytes the child receives for call ``index`` (its inputs, when it is to run). Each graded file gets children
     of its own, with a fresh scratch space (what one file's functions do to the disk or the
     process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
     tests script fake ones to drive the retry loop). ``overall_deadline`` (``time.monotonic()``):
-    a platform's overall limit, when it comes first."""
+    a platform's overall limit, when it comes first; ``package``: the package (and its graded
+    files) the submission is imported as."""
     started = time.monotonic()
     uid = isolation.uids[slot] if isolation.uids else None
     result = SandboxResult(outcomes=[None] * len(calls), uid=uid)
@@ -79,6 +82,8 @@ def run(
     if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
     files = list(dict.fromkeys(call.file for call in calls))
+    package = package or Package()
+    grading = _Grading(lab_dir, calls, payload, limits, isolation, uid, output, progress, result, start_child, package)
     for file in files:
         # each file has its own time and channel budget: one file's functions cannot spend the other's
         functions = len({call.fn for call in calls if call.file == file})
@@ -87,22 +92,7 @@ def run(
             file_deadline = min(file_deadline, overall_deadline)
         progress.received = 0
         output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
-        others = set(files) - {file}
-        _run_file(
-            file,
-            others,
-            lab_dir,
-            payload,
-            calls,
-            limits,
-            isolation,
-            uid,
-            output,
-            progress,
-            result,
-            file_deadline,
-            start_child,
-        )
+        _run_file(grading, file, file_deadline)
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:
             result.outcomes[index] = Outcome(
@@ -128,11 +118,42 @@ def _feeder(calls: list[Call], payload, output: Output):
     return feed
 
 
-def _run_file(
-    file, others, lab_dir, payload, calls, limits, isolation, uid, output, progress, result, deadline, start_child
-) -> None:
-    """The calls of one graded file, in children that import only it, restarted after each
-    crash or hang (``channel.Reader`` says which call to blame)."""
+@dataclass
+class _Grading:
+    """One submission's run, as every child of it is started with."""
+
+    lab_dir: Path
+    calls: list[Call]
+    payload: Callable[[int], bytes]
+    limits: Limits
+    isolation: Isolation
+    uid: int | None
+    output: Output
+    progress: _Progress
+    result: SandboxResult
+    start_child: Callable
+    package: Package
+
+
+def _run_file(grading: _Grading, file: str, deadline: float) -> None:
+    """The calls of one graded file, in children that import only it (its package's other graded
+    files are not imported), restarted after each crash or hang (``channel.Reader`` says which
+    call to blame)."""
+    lab_dir, calls, payload, limits, isolation = (
+        grading.lab_dir,
+        grading.calls,
+        grading.payload,
+        grading.limits,
+        grading.isolation,
+    )
+    uid, output, progress, result, start_child = (
+        grading.uid,
+        grading.output,
+        grading.progress,
+        grading.result,
+        grading.start_child,
+    )
+    others = set(grading.package.files) - {file}
     start = next(index for index, call in enumerate(calls) if call.file == file)
     feed = _feeder(calls, payload, output)
     with tempdirs.folder("lab05-child-") as scratch_dir:
@@ -141,7 +162,7 @@ def _run_file(
         work, jail_root = scratch / "work", scratch / "root"
         work.mkdir()
         jail_root.mkdir()
-        if isolation.mode == Mode.UID:
+        if isolation.mode == Mode.UID and uid is not None:
             os.chown(work, uid, uid)
             os.chmod(work, 0o700)
         processes = limits.processes
@@ -151,6 +172,8 @@ def _run_file(
         while True:
             skip_files = others | progress.failed_files
             config = {
+                "package": grading.package.name,
+                "graded_files": list(grading.package.files),
                 "lab_dir": str(lab_dir),
                 "skip_files": sorted(skip_files),
                 "isolation": isolation.mode,
@@ -244,7 +267,7 @@ def _forget(result: SandboxResult, blamed) -> None:
 def _disturbed(result: SandboxResult, blamed, how: str) -> None:
     """A call or import killed from outside twice: say so (the grader was disturbed, not by the
     submission), for the result not to be taken as final."""
-    what = f"call {blamed}" if isinstance(blamed, int) else f"importing lab05/{blamed}"
+    what = f"call {blamed}" if isinstance(blamed, int) else f"importing {blamed}"
     detail = f"the grader was disturbed: the process was killed from outside the sandbox twice ({how})"
     if isinstance(blamed, int):
         result.outcomes[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
@@ -277,7 +300,7 @@ def _scrub_import(result, file: str) -> None:
 def _not_run(call, result, progress, limits, deadline) -> str:
     """Why a call never ran."""
     if call.file in result.imports and result.imports[call.file].status != OutcomeStatus.OK:
-        return f"lab05/{call.file} did not import"
+        return f"{call.file} did not import"
     if call.fn in progress.budget_gone:
         return (
             f"{call.fn} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "

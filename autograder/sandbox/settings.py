@@ -57,6 +57,14 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Package:
+    """The package a child imports the submission as: its name and its graded files, in order."""
+
+    name: str = "lab05"
+    files: tuple[str, ...] = ("metrics.py", "runs.py")
+
+
+@dataclass(frozen=True)
 class Call:
     """One call a child answers, as the sandbox sees it (its inputs travel apart: the runner's
     ``payload`` gives them when the call is to run)."""

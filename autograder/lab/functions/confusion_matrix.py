@@ -1,8 +1,8 @@
 """confusion_matrix(retrieved, relevant, collection_size): (TP, FP, FN, TN) of one query (Part II)."""
 
 from autograder.lab import features
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import CheckKind as K
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
 
 RECORD = GradedFunction(
     name="confusion_matrix",

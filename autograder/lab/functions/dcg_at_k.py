@@ -1,8 +1,8 @@
 """dcg_at_k(ranking, judgments, k, gain="linear"): the discounted cumulative gain of the top k (Part IV)."""
 
 from autograder.lab import features
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import CheckKind as K
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
 
 RECORD = GradedFunction(
     name="dcg_at_k",

@@ -5,8 +5,8 @@ reference metric code, which a submission could borrow inside the child.
 """
 
 from autograder.lab import cases, features
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import CheckKind as K
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
 
 MEASURES = ("ranking_length", "judged_in_ranking", "grade_of_first", "judgments_count")
 

@@ -1,8 +1,8 @@
 """largest_differences(scores_a, scores_b, n=2): the n query ids where two systems differ most (Part VI)."""
 
 from autograder.lab import cases, features
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import CheckKind as K
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
 
 
 def answers(made, resolve) -> list:

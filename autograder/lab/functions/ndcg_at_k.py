@@ -1,8 +1,8 @@
 """ndcg_at_k(ranking, judgments, k, gain="linear"): DCG@k over the ideal ranking's (Part IV)."""
 
 from autograder.lab import cases, features, measures
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import PER_QUERY
+from autograder.labkit.kinds import PER_QUERY
+from autograder.labkit.record import GradedFunction
 
 RECORD = GradedFunction(
     name="ndcg_at_k",

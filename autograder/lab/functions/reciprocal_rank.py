@@ -1,8 +1,8 @@
 """reciprocal_rank(ranking, judgments, rel=1): 1 / the rank of the first relevant document (Part III)."""
 
 from autograder.lab import cases, features
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import PER_QUERY
+from autograder.labkit.kinds import PER_QUERY
+from autograder.labkit.record import GradedFunction
 
 RECORD = GradedFunction(
     name="reciprocal_rank",

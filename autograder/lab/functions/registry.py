@@ -16,7 +16,7 @@ from autograder.lab.functions import (
     reciprocal_rank,
     write_run,
 )
-from autograder.lab.functions.record import GradedFunction
+from autograder.labkit.record import GradedFunction
 
 FUNCTIONS: dict[str, GradedFunction] = {
     module.RECORD.name: module.RECORD

@@ -4,8 +4,8 @@ Its checks read the file it writes (``lab/scenarios.py`` says what each call giv
 each tests), not what it returns.
 """
 
-from autograder.lab.functions.record import GradedFunction
-from autograder.lab.kinds import CheckKind as K
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
 
 RECORD = GradedFunction(
     name="write_run",

@@ -6,7 +6,8 @@ configuration (JSON), then, one at a time, the calls it is to answer (a pickle o
 the trusted parent: the call's own inputs, nothing else). The parent sends a call only when the
 previous one has been answered, so the child never holds an input before the call that needs it
 runs, and never an expected value. It encloses itself (``jail.enter``), applies resource limits,
-imports the submission's ``lab05.metrics`` and ``lab05.runs`` (the calls have not been sent yet)
+imports the submission's graded modules (``lab05.metrics`` and ``lab05.runs`` for Lab 05: the
+package and files the configuration names; the calls have not been sent yet)
 and answers each call as it arrives, writing one JSON line per event to the channel:
 
     {"importing": "metrics.py"}                  before importing a graded file
@@ -49,21 +50,25 @@ def send(message) -> None:
         data = data[os.write(_channel, data) :]
 
 
+PACKAGE = {"name": "lab05", "files": ("metrics.py", "runs.py")}  # the configuration's, once read
+
+
 def describe_error(error: BaseException, lab_dir: str) -> dict:
     """The exception's type, message and the traceback lines in the student's own files."""
+    name = PACKAGE["name"]
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
-        if frame.filename.startswith(lab_dir) and os.path.basename(frame.filename) in ("metrics.py", "runs.py")
+        if frame.filename.startswith(lab_dir) and os.path.basename(frame.filename) in PACKAGE["files"]
     ]
     lines = [
-        f'File "lab05/{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}\n    {f.line or ""}'
+        f'File "{name}/{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}\n    {f.line or ""}'
         for f in frames[-8:]
     ]
     if isinstance(error, SyntaxError) and str(error.filename or "").startswith(lab_dir):
         text = (error.text or "").rstrip("\n")
         lines.append(
-            f'File "lab05/{os.path.basename(str(error.filename))}", line {error.lineno}\n    {text}\n'
+            f'File "{name}/{os.path.basename(str(error.filename))}", line {error.lineno}\n    {text}\n'
             f"    {' ' * max((error.offset or 1) - 1, 0)}^"
         )
     try:
@@ -176,7 +181,7 @@ def run_calls(inbox, modules, lab_dir) -> None:
         try:
             function = getattr(modules.get(call["file"]), call["fn"], None)
             if function is None or not callable(function):  # not written: said as the stubs say it
-                raise NotImplementedError(f"lab05/{call['file']} has no function {call['fn']}")
+                raise NotImplementedError(f"{PACKAGE['name']}/{call['file']} has no function {call['fn']}")
             context: dict = {}
             args = [resolve(arg, context) for arg in call["args"]]
             kwargs = {key: resolve(arg, context) for key, arg in call.get("kwargs", {}).items()}
@@ -203,7 +208,7 @@ class ImportPolicy:
 
     def __init__(self, banned, allowed):
         self.banned = set(banned)
-        self.allowed = None if allowed is None else {*allowed, *sys.stdlib_module_names, "lab05"}
+        self.allowed = None if allowed is None else {*allowed, *sys.stdlib_module_names, PACKAGE["name"]}
         self.words = ", ".join(sorted(allowed or ())) or "nothing else"
 
     def find_spec(self, fullname, path=None, target=None):
@@ -223,12 +228,12 @@ class ImportPolicy:
 def import_graded(lab_dir, skip_files) -> dict:
     sys.path.insert(0, lab_dir)
     modules = {}
-    for filename in ("metrics.py", "runs.py"):
+    for filename in PACKAGE["files"]:
         if filename in skip_files:
             continue
         send({"importing": filename})
         try:
-            modules[filename] = importlib.import_module(f"lab05.{filename[:-3]}")
+            modules[filename] = importlib.import_module(f"{PACKAGE['name']}.{filename[:-3]}")
             send({"imported": filename})
         except BaseException as error:
             send({"imported": filename, "error": describe_error(error, lab_dir)})
@@ -267,6 +272,7 @@ def main() -> None:
     os.close(null)
     config = json.loads(inbox.next() or b"{}")  # from the parent, never in argv
     _channel = config["channel"]
+    PACKAGE.update(name=config["package"], files=tuple(config["graded_files"]))
     lab_dir = config["lab_dir"]
     if config["isolation"] != "none":
         lab_dir = jail.enter(config, send)

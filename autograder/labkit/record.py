@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from autograder.lab.kinds import CheckKind, Family
+from autograder.labkit.kinds import CheckKind, Family
 
 #: The tuning parameters a record may name in ``takes`` (what conditions and off-by-one shapes use).
 TUNING = ("k", "rel", "gain", "n")

@@ -48,8 +48,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.num
 .banner { border-left: 4px solid var(--fail); background: var(--badge-fail); padding: .5em .8em; margin: .5em 0; }
 details > summary { cursor: pointer; } td details { margin: 0; } .back { margin: 0; font-size: .9em; }
 .who p { margin: .2em 0; } .who a, .nowrap { white-space: nowrap; } #cases td:last-child { min-width: 16em; }
-pre { background: var(--code); padding: .6em; white-space: pre-wrap; overflow-wrap: anywhere; }
-code { background: var(--code); padding: 0 .2em; overflow-wrap: anywhere; }
+pre { background: var(--code); padding: .6em; white-space: pre-wrap; overflow-wrap: break-word; }
+code { background: var(--code); padding: 0 .2em; overflow-wrap: break-word; }
 .facts td:first-child { color: var(--muted); }
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: .6em; }
 .side > div { min-width: 0; }

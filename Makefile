@@ -1,24 +1,26 @@
-# The README's two commands, `make demo` and `make test`, each do all the set-up they need:
-# a virtual environment in .venv with the project installed, Cranfield in ir_datasets' cache
-# (seeded from $(CRANFIELD) when that folder exists; otherwise ir_datasets downloads it) and,
-# for the tests, the system packages they drive (Debian's chromium and its driver, numpy for /usr/bin/python3).
+# The README's two commands each install what they run, and no more: `make demo` a virtual
+# environment in .venv with the grader's packages (requirements/lab.txt, grader.txt, batch.txt) and
+# Cranfield in ir_datasets' cache (seeded from $(CRANFIELD) when that folder exists; otherwise
+# ir_datasets downloads it); `make test` adds the test tools (pyproject's `test` extra: the handout's
+# packages and requirements/test.txt), the system packages the tests drive (Debian's chromium and
+# its driver, numpy for /usr/bin/python3, npm) and axe-core (npm, pinned in tests/axe/package.json).
 PYTHON ?= python3
 VENV ?= .venv
 CHILD_VENV ?= .venv-child
 CRANFIELD ?= ../shared/cranfield
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast check setup cranfield system
+.PHONY: demo test test-fast check setup grader cranfield system axe
 
-demo: cranfield
+demo: grader cranfield
 	$(BIN)/python -m autograder table
 	$(BIN)/python -m autograder grade examples/submissions --out out/examples --force
 
-test: cranfield system
+test: setup cranfield system axe
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # under a minute: no sandbox batches, no browser, no notebook
-test-fast: cranfield
+test-fast: setup cranfield
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04)
@@ -29,23 +31,39 @@ check: setup
 	$(BIN)/mypy
 	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
 
+# the grader's packages only, and the children's environment (what `make demo` runs)
+grader: $(BIN)/.grader $(CHILD_VENV)/.installed
+
+$(BIN)/.grader: pyproject.toml requirements/lab.txt requirements/grader.txt requirements/batch.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+# the grader's and the test tools' (tests, checks, the notebook's packages)
 setup: $(BIN)/.installed $(CHILD_VENV)/.installed
 
-$(BIN)/.installed: pyproject.toml requirements/lab.txt requirements/grader.txt requirements/batch.txt requirements/handout.txt requirements/test.txt
-	$(PYTHON) -m venv $(VENV)
+$(BIN)/.installed: $(BIN)/.grader requirements/handout.txt requirements/test.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $@
 
 # the environment student code runs in: the packages grading.yml allows, pinned as on the platforms
-$(CHILD_VENV)/.installed: requirements/child.txt $(BIN)/.installed
+$(CHILD_VENV)/.installed: requirements/child.txt $(BIN)/.grader
 	$(PYTHON) -m venv --without-pip $(CHILD_VENV)
 	$(BIN)/python -m pip --python $(CHILD_VENV)/bin/python install --quiet --disable-pip-version-check -r requirements/child.txt
 	touch $@
 
-cranfield: setup
+cranfield: grader
 	@if [ -d "$(CRANFIELD)" ]; then $(BIN)/python -m autograder seed-cranfield "$(CRANFIELD)"; \
 	else echo "no $(CRANFIELD): ir_datasets will use its cache or download Cranfield"; fi
 
 # what the tests drive besides Python packages (installed once, with apt, as root or with sudo)
 system:
 	@tools/install-system-packages
+
+# axe-core, the accessibility rules the browser tests run in Chromium (tests/test_accessibility.py)
+AXE := tests/axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+
+$(AXE): tests/axe/package.json | system
+	npm install --prefix tests/axe --no-package-lock --no-audit --no-fund --loglevel=error
+	touch $@

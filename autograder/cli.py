@@ -117,7 +117,8 @@ def _build(args) -> int:
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
-            f"{image}; copy {folders['question']} into your course's questions/, then Sync (the Docker "
+            f"{image}; copy {folders['question']} into your course's questions/{prairielearn.QUESTION_ID}/ and "
+            f"{folders['assessment']}/infoAssessment.json into an assessment's folder, then Sync (the Docker "
             "images too)"
         )
         return 0

@@ -324,8 +324,9 @@ def test_part6_warns_when_the_ap_differs_from_ir_measures(wrong_ap):
 
 
 def test_failing_checks_show_only_their_message(wrong_ap):
-    """Does a failing grader.check show each failed case's own message, without otter's "Error at line"
-    and the test file's source line?"""
+    """Does a failing grader.check show the failed cases only, after a line counting them and the
+    passed ones, each with its own message, without otter's "Error at line" and the test file's
+    source line?"""
     wrong_ap.require_success()
     cell = wrong_ap.cell("check-q3")
     outputs = [output for output in cell.outputs if output.output_type == "execute_result"]
@@ -333,6 +334,9 @@ def test_failing_checks_show_only_their_message(wrong_ap):
     assert "Error at line" not in text and "raise " not in text and "Error at line" not in html, text
     failed = re.findall(r"❌ Test case failed\n\s*(.*)\n", text + "\n")
     assert failed, text
+    count = re.search(r"\A(q3 results:)\n\s*(\d+) of (\d+) cases failed, (\d+) passed; the failed ones:\n", text)
+    assert count and int(count[2]) == len(failed) and int(count[3]) == int(count[2]) + int(count[4]), text
+    assert "Test case passed" not in text and "Test case passed" not in html and f"{count[2]} of " in html, text
     for message in failed:
         assert message.startswith("average_precision(") and " returned " in message and "Hint: AP " in message, text
     assert "q1 results: All test cases passed!" in wrong_ap.text("check-q1")

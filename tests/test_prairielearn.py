@@ -129,6 +129,98 @@ def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
     assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 
 
+#: PrairieLearn's schema of infoAssessment.json, the part a sample uses, transcribed from
+#: apps/prairielearn/src/schemas/schemas/infoAssessment.json in github.com/PrairieLearn/PrairieLearn
+#: (2026-12; definitions ZoneAssessmentJsonSchema, ZoneQuestionBlockJsonSchema, PointsJsonSchema,
+#: QuestionIdJsonSchema): the required properties and their types, and no property the schema lacks
+#: (it allows no others: additionalProperties false).
+UUID_PATTERN = r"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+POINTS = {"type": "number", "minimum": 0}
+INFO_ASSESSMENT_SCHEMA = {
+    "type": "object",
+    "required": ["uuid", "type", "title", "set", "number"],
+    "additionalProperties": False,
+    "properties": {
+        "uuid": {"type": "string", "pattern": UUID_PATTERN},
+        "type": {"type": "string", "enum": ["Homework", "Exam"]},
+        "title": {"type": "string"},
+        "set": {"type": "string"},
+        "number": {"type": "string"},
+        "text": {"type": "string"},
+        "maxPoints": POINTS,
+        "zones": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "title": {"type": "string"},
+                    "maxPoints": POINTS,
+                    "questions": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "id": {"type": "string"},
+                                "points": POINTS,
+                                "autoPoints": POINTS,
+                                "maxPoints": POINTS,
+                                "maxAutoPoints": POINTS,
+                                "manualPoints": POINTS,
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def test_sample_assessment_uses_the_question_for_the_rubric_s_points(built):
+    """Is the sample infoAssessment.json valid by PrairieLearn's schema, a Homework whose one
+    question is the built one (its folder questions/lab05/), worth grading.yml's total, with
+    PrairieLearn's own rules on points kept (never points with autoPoints; maxAutoPoints only with
+    autoPoints on a Homework)?"""
+    import jsonschema
+
+    document = json.loads((built["assessment"] / "infoAssessment.json").read_text())
+    jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
+    assert uuid.UUID(document["uuid"]).version == 5
+    assert document["uuid"] != json.loads((built["question"] / "info.json").read_text())["uuid"]
+    questions = [question for zone in document["zones"] for question in zone["questions"]]
+    assert len(questions) == 1 and questions[0]["id"] == prairielearn.QUESTION_ID == "lab05"
+    total = rubrics.load(paths.RUBRIC).total
+    assert questions[0]["autoPoints"] == questions[0]["maxAutoPoints"] == total == 100
+    assert "points" not in questions[0] and document["type"] == "Homework"
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        pytest.param(lambda d: d.pop("set"), "set", id="missing-required"),
+        pytest.param(lambda d: d.update(number=5), "number", id="number-not-a-string"),
+        pytest.param(lambda d: d.update(type="Quiz"), "type", id="unknown-type"),
+        pytest.param(lambda d: d.update(uuid="lab05"), "uuid", id="not-a-uuid"),
+        pytest.param(lambda d: d["zones"][0]["questions"][0].update(autoPoints=-1), "autoPoints", id="negative"),
+        pytest.param(lambda d: d["zones"][0].update(questions=[]), "questions", id="no-question"),
+        pytest.param(lambda d: d.update(allowAcess=[]), "allowAcess", id="misspelt-property"),
+    ],
+)
+def test_the_transcribed_schema_refuses_what_prairielearn_refuses(change, field):
+    """Does the schema the sample is checked against refuse a sample broken as PrairieLearn would
+    refuse it (so that the check above can fail)?"""
+    import jsonschema
+
+    document = prairielearn.assessment(rubrics.load(paths.RUBRIC))
+    jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
+    change(document)
+    with pytest.raises(jsonschema.ValidationError, match=field):
+        jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
+
+
 def test_build_is_reproducible(built, tmp_path):
     """Does building again give byte-identical folders, with the same uuid?"""
     again = prairielearn.build(tmp_path, image=IMAGE)

@@ -96,7 +96,7 @@ def test_class_report_in_a_real_browser(examples, browser, open_page):
         assert section in text
     mean = sum(result.score for result in results.values()) / len(results)
     assert f"mean\n{mean:.2f}" in browser.find_element(By.ID, "statistics").text.replace(" ", "\n")
-    assert browser.find_elements(By.CSS_SELECTOR, "#distribution + svg rect")
+    assert browser.find_elements(By.CSS_SELECTOR, "#distribution + figure svg rect")
     misconceptions = browser.find_element(By.ID, "misconceptions")
     row = next(
         row

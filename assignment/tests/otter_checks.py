@@ -4,7 +4,8 @@ question (``public_cases.py``), whose failure shows the case's message alone.
 Otter prints "Error at line N in test qN:" and the line of the test file that raised before an
 exception's message. For a ``PublicCheckFailed`` it prints only the message, which already names
 the function, the input, the notes' value, yours and a hint; any other exception (a bug in a
-check) keeps otter's usual report.
+check) keeps otter's usual report. When a case fails, ``grader.check`` shows the failed cases
+only, after a line that counts them and the passed ones (otter would list every passed case too).
 """
 
 from otter.test_files import test_case
@@ -30,8 +31,37 @@ def _message(original):
     return message
 
 
+def _count(test_file):
+    failed = sum(not result.passed for result in test_file.test_case_results)
+    total = len(test_file.test_case_results)
+    return f"{failed} of {total} cases failed, {total - failed} passed; the failed ones:"
+
+
+def _failures_only(original, heading):
+    """``original`` (a TestFile's text or HTML report) of the failed cases only, ``heading`` (the
+    count) after its first line; as it was when every case passed."""
+
+    def report(self, *args, **kwargs):
+        results = self.test_case_results
+        if all(result.passed for result in results):
+            return original(self, *args, **kwargs)
+        count = _count(self)
+        self.test_case_results = [result for result in results if not result.passed]
+        try:
+            text = original(self, *args, **kwargs)
+        finally:
+            self.test_case_results = results
+        first, _, rest = text.partition("\n" if heading == "text" else "</p>")
+        return f"{first}\n    {count}\n{rest}" if heading == "text" else f"{first}</p><p>{count}</p>{rest}"
+
+    report.public_checks = True
+    return report
+
+
 if ExceptionTestFile is not None and not getattr(ExceptionTestFile._generate_error_message, "public_checks", False):
     ExceptionTestFile._generate_error_message = _message(ExceptionTestFile._generate_error_message)
+    ExceptionTestFile.summary = _failures_only(ExceptionTestFile.summary, "text")
+    ExceptionTestFile._repr_html_ = _failures_only(ExceptionTestFile._repr_html_, "html")
 
 
 def _check(case):

@@ -11,7 +11,9 @@ hidden reference: edge cases, expected values, the Cranfield bundle, the precomp
 grading container as ``/grade/tests`` and never shows it to students. ``OUT/image/`` is the
 Docker build context: the ``Dockerfile``, the ``entrypoint`` and the engine alone
 (``grading.shipment.engine_entries``) under ``source/``: the image is pulled from a public
-registry, so nothing in it is secret.
+registry, so nothing in it is secret. ``OUT/assessment/`` holds a sample ``infoAssessment.json``
+(``assessment``): a homework whose one question is this one, worth the rubric's total; without an
+assessment students never see a question.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
 #: Where the question keeps the hidden reference (the entrypoint's $LAB05_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
-MARKERS = {"question": "info.json", "image": "Dockerfile"}
+MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json"}
+#: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
+QUESTION_ID = "lab05"
 
 
 def question_uuid(title: str) -> str:
@@ -62,12 +66,32 @@ def info(rubric: rubrics.Rubric, image: str) -> dict:
     }
 
 
+def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict:
+    """A sample ``infoAssessment.json``: a Homework whose one zone holds the question, worth the
+    rubric's total (PrairieLearn scales the grader's score in [0, 1] by it; on a Homework the best
+    submission counts). Its uuid is derived from the rubric's title, like the question's. It sets
+    no dates: students see it once its Access page releases it."""
+    return {
+        "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
+        "type": "Homework",
+        "title": rubric.title,
+        "set": "Homework",
+        "number": "5",
+        "zones": [
+            {
+                "title": rubric.title,
+                "questions": [{"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}],
+            }
+        ],
+    }
+
+
 def _template(name: str, **values) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
 def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
-    """The files of both folders, ``{"question": [...], "image": [...]}``."""
+    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``."""
     loaded = rubrics.load(paths.RUBRIC)
     if not image or any(c.isspace() for c in image):
         raise ValueError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
@@ -82,7 +106,8 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
     ]
     built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
-    return {"question": question, "image": built}
+    sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
+    return {"question": question, "image": built, "assessment": sample}
 
 
 def _replace_folder(target: Path, files: list, marker: str) -> Path:
@@ -95,5 +120,6 @@ def _replace_folder(target: Path, files: list, marker: str) -> Path:
 
 
 def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
-    """Write ``OUT/question/`` and ``OUT/image/`` (each replaced whole); returns both folders."""
+    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole);
+    returns the folders."""
     return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}

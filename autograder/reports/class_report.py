@@ -15,7 +15,7 @@ import statistics
 
 from autograder.grading.results import Status, points
 from autograder.reports import class_tables, similarity_html, svg
-from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page
+from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page, sortable, wide
 
 
 def _link(result, text=None) -> str:
@@ -39,10 +39,11 @@ def _statistics(scores, total) -> str:
         ("full marks", sum(score >= total for score in scores)),
         ("zero", sum(score == 0 for score in scores)),
     ]
-    return (
+    return wide(
         '<table class="facts" id="statistics">'
         + "".join(f'<tr><td>{name}</td><td class="num">{value}</td></tr>' for name, value in rows)
-        + "</table>"
+        + "</table>",
+        "Statistics",
     )
 
 
@@ -56,9 +57,10 @@ def _questions(results, rubric) -> str:
             f"<tr><td>{esc(question.id)}</td><td>{esc(question.title)}</td>"
             f'<td class="num">{mean:.2f} / {points(question.points)}</td><td class="num">{full:.0%}</td></tr>'
         )
-    return (
+    return wide(
         "<table><thead><tr><th>question</th><th>title</th><th class=num>mean points</th>"
-        "<th class=num>full marks</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        "<th class=num>full marks</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>",
+        "Questions",
     )
 
 
@@ -77,19 +79,20 @@ def _problems(results) -> str:
             )
     if not rows:
         return "<p>No submission had errors, timeouts, crashes, functions not implemented or flags.</p>"
-    return (
+    return wide(
         '<table id="problems"><thead><tr><th>submission</th><th>status</th><th>problems and flags</th></tr>'
-        "</thead><tbody>" + "".join(rows) + "</tbody></table>"
+        "</thead><tbody>" + "".join(rows) + "</tbody></table>",
+        "Problems",
     )
 
 
 def _submissions(results, rubric, similarity) -> str:
     questions = [question.id for question in rubric.questions]
     header = (
-        "<tr><th class=sortable>submission</th><th class=sortable>name</th>"
-        + "".join(f'<th class="sortable num">{esc(q)}</th>' for q in questions)
-        + '<th class="sortable num">total</th><th class=sortable>status</th><th class="sortable num">'
-        "diagnoses</th><th class=sortable>similar code</th></tr>"
+        f"<tr>{sortable('submission')}{sortable('name')}"
+        + "".join(sortable(esc(q), numeric=True) for q in questions)
+        + f"{sortable('total', numeric=True)}{sortable('status')}{sortable('diagnoses', numeric=True)}"
+        f"{sortable('similar code')}</tr>"
     )
     rows = []
     for result in results:
@@ -102,7 +105,8 @@ def _submissions(results, rubric, similarity) -> str:
             + f'<td class="num">{points(result.score)}</td><td>{esc(result.status)}</td>'
             f'<td class="num">{diagnoses}</td><td data-value="{highest:.4f}">{similar}</td></tr>'
         )
-    return f'<table class="sortable" id="submissions"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
+    table = f'<table class="sortable" id="submissions"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return wide(table, "Submissions")
 
 
 def render(results, rubric, facts: dict, similarity=None) -> str:
@@ -112,7 +116,10 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
     body = [
         f"<h1>Lab 05 class report: {len(results)} submissions</h1>",
         '<h2 id="distribution">Score distribution</h2>',
-        svg.histogram(scores, 0, rubric.total, bins=10, label="scores"),
+        "<figure>"
+        + svg.histogram(scores, 0, rubric.total, bins=10, label="scores")
+        + svg.histogram_table(scores, 0, rubric.total, bins=10, label="scores")
+        + "</figure>",
         _statistics(scores, rubric.total),
         '<h2 id="questions">Questions</h2>',
         _questions(results, rubric),
@@ -126,12 +133,16 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
         '<h2 id="similarity">Similar code</h2>',
         similarity_html.section(similarity, rubric.similarity, {result.submission: result for result in results}),
         '<h2 id="submissions-heading">Submissions</h2>',
-        '<p class="muted">Click a column header to sort.</p>',
+        '<p class="muted">Click a column header (or press Enter on it) to sort by it; again for the other way.</p>',
         _submissions(results, rubric, similarity),
         '<h2 id="cases-heading">Cases, worst first</h2>',
         class_tables.cases_table(results),
-        '<h2 id="facts">Grading run</h2><table class="facts">'
-        + "".join(f"<tr><td>{esc(key)}</td><td>{esc(value)}</td></tr>" for key, value in facts.items())
-        + "</table>",
+        '<h2 id="facts">Grading run</h2>'
+        + wide(
+            '<table class="facts">'
+            + "".join(f"<tr><td>{esc(key)}</td><td>{esc(value)}</td></tr>" for key, value in facts.items())
+            + "</table>",
+            "Grading run",
+        ),
     ]
     return page("Lab 05 class report", "\n".join(body), SORT_SCRIPT)

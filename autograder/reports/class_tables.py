@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from autograder.grading.results import DiagnosisKind, FunctionState, Status, Why, functions
 from autograder.reports import layout
-from autograder.reports.html import esc
+from autograder.reports.html import esc, sortable, wide
 
 #: The failures a case's row counts apart, in the table's order, with their column headings.
 COLUMNS = {
@@ -78,9 +78,10 @@ def functions_table(results) -> str:
             f'<tr><td>{esc(function)}</td><td class="num">{full.get(function, 0)}</td>{cells}'
             f"<td>{who(groups, f'who ({lost})')}</td></tr>"
         )
-    return (
+    return wide(
         f'<table id="functions"><thead><tr><th>function</th><th class="num">full marks</th>{header}<th>who</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>",
+        "Functions",
     )
 
 
@@ -168,13 +169,16 @@ def cases_table(results) -> str:
     shown = [tally for tally in tallies if _answered_wrong(tally)]
     folded = [tally for tally in tallies if not _answered_wrong(tally)]
     columns = [why for why in COLUMNS if any(tally.count(why) for tally in shown)]
-    header = "".join(f'<th class="sortable num">{esc(COLUMNS[why])}</th>' for why in columns)
+    header = "".join(sortable(esc(COLUMNS[why]), numeric=True) for why in columns)
     html = (
         '<p class="muted">The pass rate is over the answers given (passed, wrong or another error): a stub '
         "left, a crash or a file that did not import is counted in its own column. Click a case for who.</p>"
-        '<table class="sortable" id="cases"><thead><tr><th class="sortable num">pass rate</th>'
-        f'<th class="num">passed</th>{header}<th class="sortable">check</th><th class="sortable">case</th>'
-        f"</tr></thead><tbody>{''.join(_case_row(tally, columns) for tally in shown)}</tbody></table>"
+        + wide(
+            f'<table class="sortable" id="cases"><thead><tr>{sortable("pass rate", numeric=True)}'
+            f'<th class="num">passed</th>{header}{sortable("check")}{sortable("case")}'
+            f"</tr></thead><tbody>{''.join(_case_row(tally, columns) for tally in shown)}</tbody></table>",
+            "Cases",
+        )
         if shown
         else "<p>No case got a wrong answer, an error or a crash.</p>"
     )
@@ -220,7 +224,8 @@ def diagnoses_table(results) -> str:
             f'<td><strong>{esc(item.title)}</strong><br><span class="muted">{esc(item.notes)}</span></td>'
             f"<td>{who({'shown by': links}, f'who ({len(names)})')}</td></tr>"
         )
-    return (
+    return wide(
         '<table id="misconceptions"><thead><tr><th class="num">students</th><th>function</th><th>found as</th>'
-        "<th>diagnosis</th><th>who</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        "<th>diagnosis</th><th>who</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>",
+        "Misconceptions and other diagnoses",
     )

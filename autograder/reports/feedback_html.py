@@ -10,7 +10,7 @@ from __future__ import annotations
 from autograder.grading.results import FunctionState, SubmissionResult, points
 from autograder.reports import feedback, svg
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase
-from autograder.reports.html import esc, page
+from autograder.reports.html import esc, mark, page, wide
 
 STATE_CLASS = {FunctionState.FULL: "pass"}
 
@@ -28,36 +28,38 @@ def _case_row(case: ShownCase) -> str:
     detail = "<br>".join(esc(note) for note in case.notes) + _pre("\n".join(case.traceback))
     if case.hint:
         detail += f'<br><span class="muted">hint: {esc(case.hint)}</span>'
-    return (
-        f'<tr><td><span class="fail">✗</span></td><td>{what}</td><td>{expected}</td><td>{actual}</td>'
-        f"<td>{detail}</td></tr>"
-    )
+    return f"<tr><td>{mark(False)}</td><td>{what}</td><td>{expected}</td><td>{actual}</td><td>{detail}</td></tr>"
 
 
-def _table(cases) -> str:
+def _table(cases, label: str) -> str:
     if not cases:
         return ""
-    return (
-        "<table><thead><tr><th></th><th>case</th><th>expected</th><th>yours</th><th>verdict</th></tr></thead>"
-        f"<tbody>{''.join(_case_row(case) for case in cases)}</tbody></table>"
+    rows = "".join(_case_row(case) for case in cases)
+    return wide(
+        '<table><thead><tr><th><span class="visually-hidden">result</span></th><th>case</th><th>expected</th>'
+        f"<th>yours</th><th>verdict</th></tr></thead><tbody>{rows}</tbody></table>",
+        label,
     )
 
 
-def _cranfield(found) -> str:
+def _cranfield(found, label: str) -> str:
     queries = ", ".join(found.queries[: feedback.CRANFIELD_QUERIES])
     more = len(found.queries) - feedback.CRANFIELD_QUERIES
     html = (
         f"<p>{found.differ} of {found.total} per-query values differ from ir_measures'; queries: {esc(queries)}"
         + (f" and {more} more" if more > 0 else "")
         + ".</p>"
-        + _table(found.first)
+        + _table(found.first, f"{label}: the first failing queries")
     )
     if found.points:
+        points = list(found.points)
         html += (
             "<figure>"
-            + svg.scatter(list(found.points), x_label="ir_measures", y_label="your value")
+            + svg.scatter(points, x_label="ir_measures", y_label="your value")
             + "<figcaption>Your value against ir_measures' for the queries that differ "
-            "(on the dashed line they would agree).</figcaption></figure>"
+            "(on the dashed line they would agree).</figcaption>"
+            + svg.points_table(points, x_label="ir_measures", y_label="your value", label="query")
+            + "</figure>"
         )
     return html
 
@@ -65,18 +67,19 @@ def _cranfield(found) -> str:
 def _check(view: CheckView) -> str:
     check = view.check
     html = (
-        f'<h3><span class="fail">✗</span> {esc(check.name)} '
+        f"<h3>{mark(False)} {esc(check.name)} "
         f'<span class="badge fail">{points(check.score)} / {points(check.max_score)}</span></h3>'
         f'<p class="muted">{esc(view.tally)}</p>'
     )
     for item in view.repeated:
-        html += f'<p><span class="fail">✗</span> {item.count} cases: {esc(item.message)}</p>'
+        html += f"<p>{mark(False)} {item.count} cases: {esc(item.message)}</p>"
         html += _pre("\n".join(item.traceback))
     if view.cranfield:
-        html += _cranfield(view.cranfield)
-    html += _table(view.shown)
+        html += _cranfield(view.cranfield, check.name)
+    html += _table(view.shown, f"{check.name}: failing cases")
     if view.folded:
-        html += f"<details><summary>{len(view.folded)} more failing cases</summary>{_table(view.folded)}</details>"
+        folded = _table(view.folded, f"{check.name}: more failing cases")
+        html += f"<details><summary>{len(view.folded)} more failing cases</summary>{folded}</details>"
     return html
 
 
@@ -92,7 +95,7 @@ def _function(view: FunctionView) -> str:
     html = (
         f'<section class="function" id="{esc(view.name)}"><h2>{esc(view.name)} '
         f'<span class="badge fail">{points(item.score)} / {points(item.max_score)}</span></h2>'
-        f'<p><span class="fail">✗</span> <strong>{esc(view.headline)}</strong></p>'
+        f"<p>{mark(False)} <strong>{esc(view.headline)}</strong></p>"
     )
     html += "".join(_diagnosis(diagnosis) for diagnosis in view.diagnoses)
     html += "".join(_check(check) for check in view.failing)
@@ -118,11 +121,11 @@ def _summary(found: Feedback) -> str:
             name = f'<a href="#{esc(view.name)}">{esc(view.name)}</a>' if view.detailed else esc(view.name)
             quote = f": <code>{esc(view.quote)}</code>" if view.quote else ""
             rows.append(
-                f'<tr class="function"><td><span class="{state}">{"✓" if state == "pass" else "✗"}</span> {name}</td>'
+                f'<tr class="function"><td class="nowrap">{mark(state == "pass")} {name}</td>'
                 f'<td data-state="{esc(view.state)}">{esc(view.headline)}{quote}</td>'
                 f'<td class="num">{points(view.result.score)} / {points(view.result.max_score)}</td></tr>'
             )
-    return f'<table id="summary"><tbody>{"".join(rows)}</tbody></table>'
+    return wide(f'<table id="summary"><tbody>{"".join(rows)}</tbody></table>', "Summary")
 
 
 def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:

@@ -8,7 +8,7 @@ Student code is escaped; the page stays self-contained.
 
 from __future__ import annotations
 
-from autograder.reports.html import esc, feedback_link
+from autograder.reports.html import esc, feedback_link, sortable, wide
 
 #: Unmatched lines shown around a matched region; longer unmatched stretches are folded.
 CONTEXT = 2
@@ -42,7 +42,7 @@ def _labels(regions, links, side: int) -> dict[int, str]:
     return labels
 
 
-def _code(lines: tuple[str, ...], regions, labels: dict[int, str]) -> str:
+def _code(lines: tuple[str, ...], regions, labels: dict[int, str], label: str) -> str:
     """One side of a view: the file's lines with the matched ones marked, unmatched stretches folded."""
     matched = {line for first, last in regions for line in range(first, last + 1)}
     shown = {
@@ -65,7 +65,7 @@ def _code(lines: tuple[str, ...], regions, labels: dict[int, str]) -> str:
         out.append(f"<mark>{row}</mark>{label}" if number in matched else row)
     if skipped:
         out.append(f'<span class="fold">⋯ {skipped} unmatched lines ⋯</span>')
-    return '<pre class="code">' + "\n".join(out) + "</pre>"
+    return f'<pre class="code" role="region" aria-label="{esc(label)}" tabindex="0">' + "\n".join(out) + "</pre>"
 
 
 def _view(number: int, pair, similarity, results: dict) -> str:
@@ -78,12 +78,13 @@ def _view(number: int, pair, similarity, results: dict) -> str:
     for match in pair.files:
         lines_a = similarity.sources.get(pair.a, {}).get(match.file, ())
         lines_b = similarity.sources.get(pair.b, {}).get(match.file, ())
+        name_a, name_b = f"{pair.a}/{match.file}", f"{pair.b}/{match.file}"
         parts.append(
             f"<h4>{esc(match.file)}: {len(match.lines_a)} matched regions</h4>"
-            f'<div class="side"><div><div class="muted">{esc(pair.a)}/{esc(match.file)}</div>'
-            f"{_code(lines_a, match.lines_a, _labels(match.lines_a, match.links, 0))}</div>"
-            f'<div><div class="muted">{esc(pair.b)}/{esc(match.file)}</div>'
-            f"{_code(lines_b, match.lines_b, _labels(match.lines_b, match.links, 1))}</div></div>"
+            f'<div class="side"><div><div class="muted">{esc(name_a)}</div>'
+            f"{_code(lines_a, match.lines_a, _labels(match.lines_a, match.links, 0), name_a)}</div>"
+            f'<div><div class="muted">{esc(name_b)}</div>'
+            f"{_code(lines_b, match.lines_b, _labels(match.lines_b, match.links, 1), name_b)}</div></div>"
         )
     parts.append('<p><a href="#similarity">back to the list</a></p></div>')
     return "".join(parts)
@@ -116,11 +117,12 @@ def section(similarity, settings, results: dict) -> str:
             f'<td>{_who(pair.a, results)}</td><td class="num">{pair.share_a:.0%}</td>'
             f'<td>{_who(pair.b, results)}</td><td class="num">{pair.share_b:.0%}</td><td>{evidence}</td></tr>'
         )
-    table = (
+    table = wide(
         '<table class="sortable" id="similarity-pairs"><thead><tr><th class="num">#</th>'
-        '<th class="sortable num">score</th><th>submission</th><th class="num">its code found in the other</th>'
+        f'{sortable("score", numeric=True)}<th>submission</th><th class="num">its code found in the other</th>'
         '<th>submission</th><th class="num">its code found in the other</th><th>evidence</th></tr></thead>'
-        "<tbody>" + "".join(rows) + "</tbody></table>"
+        "<tbody>" + "".join(rows) + "</tbody></table>",
+        "Similar pairs",
     )
     more = len(similarity.pairs) - MAX_VIEWS
     note = f"<p class='muted'>Side-by-side views of the first {MAX_VIEWS} pairs only ({more} more).</p>"

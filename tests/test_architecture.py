@@ -84,3 +84,48 @@ def test_nothing_points_outside_the_repository():
         if "DESIGN.md" in p.read_text(encoding="utf-8") or "lab05-notes.txt" in p.read_text(encoding="utf-8")
     ]
     assert offending == []
+
+
+ENGINE = [
+    path for folder in ("grading", "sandbox", "reports") for path in sorted((paths.PACKAGE / folder).rglob("*.py"))
+]
+
+
+def test_the_engine_names_no_lab_function():
+    """Does no lab function's name appear anywhere in grading/, sandbox/ or reports/ (code,
+    comments or docstrings): the engine reads each function from its record?"""
+    import re
+
+    from autograder.lab.functions.registry import FUNCTIONS
+
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, FUNCTIONS)) + r")\b")
+    found = [
+        f"{path.relative_to(paths.ROOT)}:{number}: {line.strip()[:80]}"
+        for path in ENGINE
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert len(ENGINE) > 30 and found == []
+
+
+def test_every_record_is_whole_and_the_spec_is_made_of_them():
+    """Is each graded function's record whole (what it takes, its random cases and their answers,
+    its features, its run file), and are the spec's views of the API made from the records?"""
+    from autograder.lab import spec
+    from autograder.lab.functions.registry import FUNCTIONS
+
+    assert {name: record.check() for name, record in FUNCTIONS.items() if record.check()} == {}
+    assert list(spec.FUNCTIONS) == list(FUNCTIONS) and paths.student_package() == spec.PACKAGE
+    assert {name: record.returns for name, record in FUNCTIONS.items()} == spec.RETURNS
+    assert {name: record.kinds for name, record in FUNCTIONS.items()} == spec.KINDS_FOR
+
+
+def test_an_incomplete_record_says_what_it_lacks():
+    """Can the record check fail: does a record with random checks and no way to compute their
+    answers, or a tuning parameter the engine does not know, say so?"""
+    from autograder.labkit.kinds import CheckKind
+    from autograder.labkit.record import GradedFunction
+
+    broken = GradedFunction("f", "metrics.py", "a number", "Part I", (CheckKind.RANDOM,), takes=("depth",))
+    problems = broken.check()
+    assert any("depth" in problem for problem in problems) and any("random_cases" in problem for problem in problems)

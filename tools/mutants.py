@@ -37,8 +37,9 @@ from autograder import paths
 from autograder.grading import inputs
 from autograder.grading.diagnosis import same
 from autograder.lab import cases as lab_cases
-from autograder.lab import spec, trec
+from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
+from autograder.labkit import trec
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 EXTRA_RANDOM = 600  # random cases per function beyond the plan's pools, for the equivalence check

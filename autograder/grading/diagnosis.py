@@ -15,10 +15,11 @@ from autograder.grading import conditions, judge, runchecks, shapes
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
 from autograder.grading.results import CaseStatus, Diagnosis
-from autograder.lab import trec, variants
+from autograder.lab import variants
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.lab.spec import CheckKind
+from autograder.labkit import trec
 from autograder.sandbox.channel import OutcomeStatus
 
 WRITER = run_writer() or "the run writer"  # the function whose checks read a run file

@@ -143,12 +143,9 @@ def _cranfield() -> Finding:
         there = Path(shipped).is_file()
         state = "there" if there else "MISSING"
         return Finding(there, f"the precomputed reference {shipped} ($LAB05_BUNDLE) is {state}")
-    from autograder.lab.solution import load_lab05
+    from autograder.lab import cranfield
 
-    data = load_lab05().data
-    if data.is_cached():
-        return Finding(True, f"cached in {data.cache_dir()}")
-    return Finding(False, f"not cached in {data.cache_dir()}: grading downloads it (or run seed-cranfield)")
+    return Finding(*cranfield.cache_status())
 
 
 def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric_path: Path = paths.RUBRIC) -> Findings:

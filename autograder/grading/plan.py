@@ -18,10 +18,11 @@ from dataclasses import dataclass, field, replace
 from autograder import cache, paths
 from autograder.grading import inputs, runchecks
 from autograder.grading.rubric import Rubric
-from autograder.lab import cases, cranfield, measures, scenarios, trec
+from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
+from autograder.labkit import trec
 from autograder.labkit.case import Case
 
 

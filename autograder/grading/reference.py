@@ -20,6 +20,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.grading import inputs
 from autograder.lab import cases, cranfield, measures
+from autograder.lab.spec import FUNCTIONS
 
 EXPECTED = paths.REFERENCE
 FORMAT = 2
@@ -29,9 +30,10 @@ class ReferenceDataError(RuntimeError):
     """The stored reference is missing or does not match the data it must describe."""
 
 
-def solution_value(lab05, case: cases.Case):
+def solution_value(package, case: cases.Case):
     """What the reference solution gives for ``case``: a JSON value or ``{"raises": name}``."""
-    function = getattr(lab05.metrics, case.function)
+    module = getattr(package, FUNCTIONS[case.function].removesuffix(".py"))
+    function = getattr(module, case.function)
     try:
         value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
     except ValueError:
@@ -40,13 +42,13 @@ def solution_value(lab05, case: cases.Case):
 
 
 def generate() -> dict:
-    from autograder.lab.solution import load_lab05
+    from autograder.lab import solution
 
-    lab05 = load_lab05()
+    package = solution.load()
     bundle = cranfield.bundle()
     return {
         "format": FORMAT,
-        "edge": {case.id: solution_value(lab05, case) for case in cases.EDGE_CASES},
+        "edge": {case.id: solution_value(package, case) for case in cases.EDGE_CASES},
         "edge_cases": cases_digest(),
         "cranfield": {system: bundle["systems"][system]["values"] for system in cranfield.SYSTEMS},
         "aggregates": {system: bundle["systems"][system]["aggregates"] for system in cranfield.SYSTEMS},

@@ -11,14 +11,19 @@ from __future__ import annotations
 import hashlib
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autograder.grading import judge
 from autograder.grading.results import CaseResult, CaseStatus
-from autograder.lab import cranfield, measures, trec
+from autograder.lab import cranfield, measures
 from autograder.lab.functions.registry import run_writer
-from autograder.lab.scenarios import EXAMPLE, Scenario
+from autograder.lab.scenarios import EXAMPLE
 from autograder.lab.spec import FUNCTIONS, CheckKind
+from autograder.labkit import trec
 from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+if TYPE_CHECKING:  # a lab without a run writer has no Scenario
+    from autograder.lab.scenarios import Scenario
 
 WRITER = run_writer() or "the run writer"  # the function whose checks these are
 RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table

@@ -27,7 +27,6 @@ from autograder import archive, cache, paths
 from autograder.grading import plan as planning
 from autograder.grading import reference, rubric
 from autograder.lab import cranfield
-from autograder.lab.solution import load_lab05
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -52,7 +51,6 @@ def requirements() -> bytes:
 
 def engine_entries() -> list[tuple[str, bytes, int]]:
     """The grader without anything a student must not see (names relative to ``source``)."""
-    data_cache = load_lab05().data.cache_dir()
     hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
@@ -65,8 +63,7 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
         for name in (*GIVEN_FILES, *GRADED_FILES)
     ]
     entries.append(("assignment/tests/public_cases.py", paths.PUBLIC_CASES.read_bytes(), 0o644))
-    for name in ("docs.txt", "queries.txt", "qrels.txt"):
-        entries.append((f"ir_datasets/cranfield/{name}", (data_cache / name).read_bytes(), 0o644))
+    entries += [(f"ir_datasets/{name}", data, 0o644) for name, data in cranfield.shipped_files()]
     return entries
 
 

@@ -59,6 +59,21 @@ def _versions() -> list[str]:
     return found
 
 
+def shipped_files() -> list[tuple[str, bytes]]:
+    """The collection's files a platform's grader needs (the given code reads them offline):
+    ``(path under ir_datasets' home, bytes)``."""
+    cache_dir = load_lab05().data.cache_dir()
+    return [(f"cranfield/{name}", (cache_dir / name).read_bytes()) for name in ("docs.txt", "queries.txt", "qrels.txt")]
+
+
+def cache_status() -> tuple[bool, str]:
+    """Is the collection in ir_datasets' cache (grading needs no download), and where."""
+    data = load_lab05().data
+    if data.is_cached():
+        return True, f"cached in {data.cache_dir()}"
+    return False, f"not cached in {data.cache_dir()}: grading downloads it (or run seed-cranfield)"
+
+
 def bundle_key() -> str:
     """The content key of the bundle; makes sure Cranfield is available first."""
     lab05 = load_lab05()

@@ -9,20 +9,9 @@ gain='exp'") and gives the feature's hint. A registry as a plain dict: id -> Fea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from numbers import Integral
 
-
-@dataclass(frozen=True)
-class Feature:
-    id: str
-    phrase: str  # completes "the cases with ..."
-    hint: str  # what to check when exactly these cases fail
-    hints: Mapping = field(default_factory=dict)  # function -> a hint of its own
-
-    def hint_for(self, function: str) -> str:
-        return self.hints.get(function, self.hint)
+from autograder.labkit.feature import Feature
 
 
 def _f(id, phrase, hint, **hints) -> Feature:

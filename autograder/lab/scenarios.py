@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.lab import cases, trec
+from autograder.lab import cases
+from autograder.labkit import trec
 
 DEFAULT_K = 100  # write_run's default k (the contract's)
 _ROWS: dict[tuple, tuple] = {}  # expected rows of each scenario (with its results), built once per process

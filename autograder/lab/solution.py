@@ -41,6 +41,11 @@ def load_lab05(
     return package
 
 
+def load() -> types.ModuleType:
+    """The reference package (the lab interface's name for it, ``docs/LABS.md``)."""
+    return load_lab05()
+
+
 def reference_metrics() -> dict | None:
     """The reference's metric functions, run standalone (``solutions/lab05/metrics.py`` imports
     nothing of the package), or None where the solutions are not shipped."""

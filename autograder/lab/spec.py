@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from autograder.lab.functions import registry
 from autograder.labkit.kinds import CheckKind, Family  # noqa: F401 (read through here)
+from autograder.labkit.trec import SCORE_TOLERANCE  # noqa: F401 (a run file's scores: 8 decimals)
 
 #: The package students fill in (the handout's folder), the files a submission is made of, and the
 #: handout's given files that complete the package.
 PACKAGE = "lab05"
+LAB_NAME = "Lab 05"  # what pages call the lab
 GRADED_FILES = ("metrics.py", "runs.py")
 GIVEN_FILES = ("__init__.py", "data.py", "retrieval.py")
 
@@ -58,5 +60,3 @@ LIBRARY_RULE_FILE = "metrics.py"
 
 #: Answers pass within this, absolute or relative (honest float32 passes, 2 decimals do not).
 TOLERANCE = 1e-6
-#: A run file's scores must equal the search function's to this (8 decimals, the contract).
-SCORE_TOLERANCE = 1e-8

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from autograder.lab import trec
+from autograder.labkit import trec
 
 
 def grade_of(judgments, doc):

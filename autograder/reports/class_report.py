@@ -14,6 +14,7 @@ from __future__ import annotations
 import statistics
 
 from autograder.grading.results import Status, points
+from autograder.lab.spec import LAB_NAME
 from autograder.reports import class_tables, similarity_html, svg
 from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page, sortable, wide
 
@@ -114,7 +115,7 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
     ``similarity`` the batch's code similarity (None: turned off, or it did not run)."""
     scores = [result.score for result in results]
     body = [
-        f"<h1>Lab 05 class report: {len(results)} submissions</h1>",
+        f"<h1>{LAB_NAME} class report: {len(results)} submissions</h1>",
         '<h2 id="distribution">Score distribution</h2>',
         "<figure>"
         + svg.histogram(scores, 0, rubric.total, bins=10, label="scores")
@@ -145,4 +146,4 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
             "Grading run",
         ),
     ]
-    return page("Lab 05 class report", "\n".join(body), SORT_SCRIPT)
+    return page(f"{LAB_NAME} class report", "\n".join(body), SORT_SCRIPT)

@@ -8,6 +8,7 @@ the class report. Everything that came from the submission is escaped.
 from __future__ import annotations
 
 from autograder.grading.results import FunctionState, SubmissionResult, points
+from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback, svg
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase
 from autograder.reports.html import esc, mark, page, wide
@@ -134,7 +135,7 @@ def render(result: SubmissionResult, titles: dict | None = None, report: str = "
     found = feedback.build(result, titles)
     who = f" ({esc(found.who)})" if found.who else ""
     body = [f'<p class="back"><a href="{esc(report)}">← class report</a></p>' if report else ""]
-    body.append(f"<h1>Lab 05 feedback: {esc(found.submission)}{who}</h1>")
+    body.append(f"<h1>{LAB_NAME} feedback: {esc(found.submission)}{who}</h1>")
     body.append(
         f"<p><strong>Score: {points(found.score)} / {points(found.max_score)}</strong> "
         f'<span class="badge">{esc(found.status)}</span></p>'
@@ -147,4 +148,4 @@ def render(result: SubmissionResult, titles: dict | None = None, report: str = "
     body += [_function(view) for view in found.details]
     if found.output:
         body.append(f"<h2>What your code printed</h2>{_pre(found.output[:4000])}")
-    return page(f"Lab 05 feedback: {found.submission}", "\n".join(part for part in body if part))
+    return page(f"{LAB_NAME} feedback: {found.submission}", "\n".join(part for part in body if part))

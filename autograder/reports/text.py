@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from autograder.grading.results import CheckResult, FunctionResult, FunctionState, SubmissionResult, points
+from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase, value_text
 
@@ -131,7 +132,7 @@ def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     """The student's feedback page as Markdown (``feedback.md``)."""
     found = feedback.build(result, titles)
     who = f" ({found.who})" if found.who else ""
-    lines = [f"# Lab 05 feedback: {found.submission}{who}", "", *summary_lines(found)]
+    lines = [f"# {LAB_NAME} feedback: {found.submission}{who}", "", *summary_lines(found)]
     for view in found.details:
         lines += function_lines(view)
     return "\n".join(lines + _printed(found.output))

@@ -1,0 +1,156 @@
+"""The engine grades a lab it was not written for, unchanged: a second lab of another topic
+(``tests/fixtures/lab06``: two functions of a classifier's evaluation) gets its reference written,
+its submissions graded in the sandbox, their feedback and the class report; and a new metric is
+added to Lab 05 by a record alone (with its solution, its rubric line and a regenerated reference),
+as ``docs/ADDING.md`` says, without touching the engine."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from autograder import paths
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+
+SECOND = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+
+def _autograder(lab: Path, *arguments: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "LAB05_LAB": str(lab)}
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", *arguments],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=str(lab),
+    )
+
+
+def _submission(folder: Path, package: str, files: dict) -> None:
+    (folder / package).mkdir(parents=True)
+    for name, text in files.items():
+        (folder / package / name).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def second(tmp_path_factory):
+    """Lab 06 copied, its reference written, and three submissions graded: the solution, one that
+    computes F1 as accuracy, the stubs."""
+    lab = tmp_path_factory.mktemp("lab06") / "lab06"
+    shutil.copytree(SECOND, lab)
+    written = _autograder(lab, "reference")
+    assert written.returncode == 0, written.stderr[-2000:]
+    solution = (lab / "solutions" / "lab06" / "classify.py").read_text()
+    buggy = solution.replace(
+        "return 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else 0.0",
+        "return sum(p == a for p, a in zip(predicted, actual)) / len(actual) if actual else 0.0",
+    )
+    assert buggy != solution
+    inbox = lab.parent / "in"
+    _submission(inbox / "good", "lab06", {"classify.py": solution})
+    _submission(inbox / "accuracy", "lab06", {"classify.py": buggy})
+    _submission(inbox / "stubs", "lab06", {"classify.py": (lab / "assignment" / "lab06" / "classify.py").read_text()})
+    graded = _autograder(lab, "grade", str(inbox), "--out", str(lab.parent / "out"), "--jobs", "1")
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    return lab.parent / "out"
+
+
+def test_the_second_lab_is_graded_end_to_end(second):
+    """Does the unchanged engine give Lab 06's solution full marks, the stubs 0 with both functions
+    not implemented, and the F1-as-accuracy bug fewer points?"""
+    rows = {row["submission"]: row for row in csv.DictReader((second / "grades.csv").open())}
+    assert rows["good"]["total"] == "20" and rows["stubs"]["total"] == "0"
+    assert rows["stubs"]["not_implemented"] == "f1_score majority_label"
+    assert float(rows["accuracy"]["total"]) < 20 and rows["accuracy"]["q2"] == "8"
+
+
+def test_the_second_lab_s_feedback_and_report_speak_of_it(second):
+    """Does the buggy submission's feedback name Lab 06, the misconception of Lab 06's catalogue,
+    and the class report Lab 06's functions?"""
+    feedback = (second / "submissions" / "accuracy" / "feedback.md").read_text()
+    assert feedback.startswith("# Lab 06 feedback: accuracy")
+    assert "F1 computed as the share of right predictions (accuracy)" in feedback
+    report = (second / "index.html").read_text()
+    assert "Lab 06 class report" in report and "majority_label" in report
+    results = json.loads((second / "submissions" / "good" / "results.json").read_text())
+    assert {test["name"].split(":")[0] for test in results["tests"]} == {"f1_score", "majority_label"}
+
+
+R_PRECISION = '''
+"""r_precision(ranking, judgments, rel=1): precision at rank R, R the relevant documents (an added metric)."""
+
+from autograder.lab import cases, features
+from autograder.labkit.kinds import CheckKind as K
+from autograder.labkit.record import GradedFunction
+
+RECORD = GradedFunction(
+    name="r_precision",
+    file="metrics.py",
+    returns="a number between 0 and 1",
+    notes_part="Part III",
+    kinds=(K.RANDOM,),
+    takes=("rel",),
+    bounded=True,
+    features=features.ranking(cutoff=False),
+    ir_measure=lambda k=None, rel=1, gain="linear": f"Rprec(rel={rel})",
+    random_cases=cases.ranking_cases("r_precision"),
+)
+'''
+
+SOLUTION = '''
+
+def r_precision(ranking, judgments, rel=1):
+    """Precision at rank R, R the judged documents with a grade of at least rel; 0.0 when R = 0."""
+    relevant = sum(1 for grade in judgments.values() if grade >= rel)
+    if not relevant:
+        return 0.0
+    return sum(1 for doc in list(ranking)[:relevant] if judgments.get(doc, 0) >= rel) / relevant
+'''
+
+
+def test_a_metric_is_added_by_its_record_alone(tmp_path, cranfield):
+    """Lab 05 with one more metric (its record, the registry's line, its solution, a rubric line,
+    the reference written again): is the new function graded against ir_measures with no engine
+    edit, a right one earning its points and a wrong one losing them?"""
+    lab = tmp_path / "lab05-plus"
+    shutil.copytree(paths.PACKAGE / "lab", lab / "lab", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("assignment", "solutions"):
+        shutil.copytree(paths.ROOT / folder, lab / folder, ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
+    (lab / "lab" / "functions" / "r_precision.py").write_text(textwrap.dedent(R_PRECISION).lstrip())
+    registry = lab / "lab" / "functions" / "registry.py"
+    text = registry.read_text()
+    text = text.replace(
+        "    reciprocal_rank,\n    write_run,\n)", "    r_precision,\n    reciprocal_rank,\n    write_run,\n)"
+    )
+    text = text.replace("        write_run,\n    )\n}", "        write_run,\n        r_precision,\n    )\n}")
+    registry.write_text(text)
+    solution = lab / "solutions" / "lab05" / "metrics.py"
+    solution.write_text(solution.read_text() + SOLUTION)
+    rubric = (paths.RUBRIC.read_text()).replace("total: 100", "total: 104")
+    rubric += '  q7:\n    title: "R-precision"\n    checks:\n      - {function: r_precision, kind: random, points: 4}\n'
+    (lab / "grading.yml").write_text(rubric)
+    assert _autograder(lab, "reference").returncode == 0
+    right = solution.read_text()
+    wrong = right.replace("list(ranking)[:relevant]", "list(ranking)[: relevant + 1]")
+    inbox = tmp_path / "in"
+    _submission(
+        inbox / "right", "lab05", {"metrics.py": right, "runs.py": (lab / "solutions/lab05/runs.py").read_text()}
+    )
+    _submission(
+        inbox / "wrong", "lab05", {"metrics.py": wrong, "runs.py": (lab / "solutions/lab05/runs.py").read_text()}
+    )
+    graded = _autograder(lab, "grade", str(inbox), "--out", str(tmp_path / "out"), "--jobs", "2")
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    rows = {row["submission"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
+    assert rows["right"]["total"] == "104" and rows["right"]["q7"] == "4"
+    assert float(rows["wrong"]["q7"]) < 4 and float(rows["wrong"]["total"]) == 100 + float(rows["wrong"]["q7"])

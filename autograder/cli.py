@@ -55,7 +55,7 @@ def _requirements(args) -> int:
 
 
 def _grade(args) -> int:
-    from autograder.grading.results import Status
+    from autograder.grading.results import Status, points
     from autograder.local import batch
 
     summary = batch.grade_batch(
@@ -72,10 +72,16 @@ def _grade(args) -> int:
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
     print(
-        f"graded {summary.graded}, skipped {summary.skipped} already graded, of {len(summary.results)} "
+        f"graded {summary.graded}, rescored {summary.rescored} from stored answers, "
+        f"skipped {summary.skipped} already graded, of {len(summary.results)} "
         f"submissions in {summary.seconds:.1f} s; mean score {sum(scores) / max(len(scores), 1):.1f}; "
         f"{errors} could not be graded"
     )
+    for submission, why, before, now in summary.changes[:20]:
+        change = "" if before == now else f": {points(before)} -> {points(now)}"
+        print(f"  {submission}: again because {why}{change} (the previous grade kept as grade.previous.json)")
+    if len(summary.changes) > 20:
+        print(f"  ... and {len(summary.changes) - 20} more")
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     if similar:
         print(f"similar code: {similar} pair{'s' if similar > 1 else ''} of submissions worth a look (class report)")

@@ -8,11 +8,15 @@ from autograder.sandbox.child import probes
 
 
 def resolve(value, tables=None):
-    """``value`` with ``{"$measure": name}`` and ``{"$ref": [table, key]}`` built."""
+    """``value`` with ``{"$measure": name}`` and ``{"$ref": [table, key]}`` built, and the plain
+    data of ``{"$tuple": items}`` and ``{"$readonly": mapping}`` (a tuple, a read-only mapping in
+    the child: the same values here)."""
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag == "$ref" and tables is not None:
             return tables[arg[0]][arg[1]]
         if tag == "$measure":
             return probes.measure(arg)
+        if tag in ("$tuple", "$readonly"):
+            return arg
     return value

@@ -23,7 +23,7 @@ from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
-from autograder.labkit.case import Case
+from autograder.labkit.case import Case, plain
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def random_neighbours(case: Case) -> dict:
         if value < 1:
             continue
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        ranking, judgments = case.args
+        ranking, judgments = (plain(arg) for arg in case.args)
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
         found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
     return found
@@ -266,14 +266,15 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
 
 
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
-    """The key a plan is stored under: everything it is made of (the rubric, the stored
+    """The key a plan is stored under: everything it is made of (the rubric's calls and cases, not
+    its points, visibility or scoring; the stored
     reference, the Cranfield bundle's key, all of the grader's code, the public cases and the
     ir_measures version). ``grading.shipment`` ships the plan under this same key."""
     from importlib import metadata
 
     code = sorted(paths.PACKAGE.rglob("*.py"))  # all of the grader: names, cases, checks
     return cache.fingerprint(
-        [rubric.digest, reference_digest, bundle_key, *code, paths.PUBLIC_CASES, metadata.version("ir_measures")]
+        [rubric.cases_digest, reference_digest, bundle_key, *code, paths.PUBLIC_CASES, metadata.version("ir_measures")]
     )
 
 

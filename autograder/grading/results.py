@@ -41,6 +41,7 @@ class CaseResult:
     hint: str = ""  # what a wrong value usually means (public cases: the notes' hint)
     raised: str = ""  # the class of the exception the call raised, if it did
     mro: tuple = ()  # the built-in classes it derives from, nearest first
+    groups: tuple = ()  # what it tests, for scoring by groups (its own id when empty)
 
     @property
     def passed(self) -> bool:
@@ -63,7 +64,9 @@ class CaseResult:
         ended."""
         if self.public:
             return self
-        return CaseResult(self.id, self.description, False, self.status, raised=shown_error(self.raised, self.mro))
+        return CaseResult(
+            self.id, self.description, False, self.status, raised=shown_error(self.raised, self.mro), groups=self.groups
+        )
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class CheckResult:
     cases: tuple = ()
     note: str = ""  # why the score is what it is beyond the cases (e.g. library use)
     diagnoses: tuple = ()  # Diagnosis: named misconceptions the outputs match
+    scoring: str = "proportional"  # how its cases became its points (``grading.rubric.SCORING``)
 
     @property
     def passed(self) -> int:
@@ -283,6 +287,7 @@ class SubmissionResult:
                                 "status": CaseStatus(case["status"]),
                                 "traceback": tuple(case["traceback"]),
                                 "mro": tuple(case.get("mro", ())),
+                                "groups": tuple(case.get("groups", ())),
                             }
                         )
                         for case in check["cases"]

@@ -22,6 +22,14 @@ MAX_BYTES = 1 << 20  # a rubric is a few KiB
 MAX_VALUES = 100_000  # values of the rubric with every YAML alias expanded (a rubric has a few hundred)
 
 
+#: How a check's cases become its points (``scoring``: the rubric's default, or a check's own):
+#: ``groups``: its cases grouped by what they test (each example or edge case a group; random and
+#: collection cases by each feature of their inputs, and all of them together), each group passed
+#: or not, the points shared between the groups; ``proportional``: the share of cases passed;
+#: ``all``: every case or no points.
+SCORING = ("groups", "proportional", "all")
+
+
 class RubricError(ValueError):
     """The rubric file is invalid; the message says where and how to fix it."""
 
@@ -33,6 +41,7 @@ class CheckSpec:
     kind: CheckKind
     points: float
     visibility: str = "visible"
+    scoring: str = "groups"  # how its cases become its points (``SCORING``)
 
     @property
     def name(self) -> str:
@@ -68,6 +77,9 @@ class Rubric:
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     # what graded code may import besides the standard library (every mode and platform alike)
     allowed_imports: tuple[str, ...] = ("numpy",)
+    # identifies what the calls and cases are made of: the digest less the points, visibility,
+    # scoring and titles (a change of those alone rescores stored answers, no code runs again)
+    cases_digest: str = ""
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
@@ -83,11 +95,12 @@ _TOP = {
     "questions": dict,
     "similarity": dict,
     "allowed_imports": list,
+    "scoring": str,
 }
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
-_CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str}
-_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports"}
+_CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring"}
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -221,7 +234,11 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
                 fail(f"{place}.visibility", f"{visibility!r} is not one of {', '.join(VISIBILITIES)}")
             if check["points"] < 0:
                 fail(f"{place}.points", f"must not be negative, got {check['points']}")
-            checks.append(CheckSpec(str(question_id), function, kind, check["points"], visibility))
+            scoring = check.get("scoring", data.get("scoring", "groups"))
+            if scoring not in SCORING:
+                where_scoring = f"{place}.scoring" if "scoring" in check else "scoring"
+                fail(where_scoring, f"{scoring!r} is not one of {', '.join(SCORING)} (how cases become points)")
+            checks.append(CheckSpec(str(question_id), function, kind, check["points"], visibility, scoring))
         if not checks:
             fail(f"{where}.checks", "must hold at least one check")
         questions.append(Question(str(question_id), question["title"], tuple(checks)))
@@ -240,6 +257,16 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
     graded = {key: value for key, value in data.items() if key != "similarity"}
+    scored_only = {"points", "visibility", "scoring", "title", "total"}
+    calls = {
+        **{key: value for key, value in graded.items() if key not in scored_only},
+        "questions": {
+            question_id: [
+                {key: value for key, value in check.items() if key not in scored_only} for check in question["checks"]
+            ]
+            for question_id, question in data["questions"].items()
+        },
+    }
     return Rubric(
         data["title"],
         data["total"],
@@ -250,6 +277,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
         similarity,
         tuple(sorted(set(allowed))),
+        hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
     )
 
 

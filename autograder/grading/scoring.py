@@ -1,7 +1,10 @@
 """From the child's outcomes to check results: every case judged, every check scored.
 
-A check's score is its points times the share of its cases passed. Cases of calls are judged
-by ``judge.verdict``; the run writer's checks read the run files it wrote (``runchecks``).
+Cases of calls are judged by ``judge.verdict``; the run writer's checks read the run files it
+wrote (``runchecks``). A check's points come from its cases by the rubric's scoring
+(``grading.rubric.SCORING``, ``points``): by default its cases are grouped by what they test, each
+group is passed or not, and the points are shared between the groups, so a misconception costs
+its concept's share however few cases it shows on.
 """
 
 from __future__ import annotations
@@ -23,14 +26,42 @@ def _json(value):
     return value
 
 
+ALL = "every case"  # the group every case of a random or collection check belongs to
+
+
+def groups_of(planned) -> tuple:
+    """What a call's case tests, for scoring: an example or an edge case is a concept of its own;
+    a random or collection case tests each feature its inputs have, and the function at all."""
+    if planned.kind.aggregated:
+        return (ALL, *sorted(planned.features))
+    return (planned.case.id,)
+
+
+def points(possible: float, cases: tuple, scoring: str) -> float:
+    """A check's points from its cases: ``groups`` (each group of cases passed or not, the points
+    shared between the groups), ``proportional`` (the share of cases passed) or ``all``."""
+    if not cases:
+        return 0.0
+    if scoring == "proportional":
+        return round(possible * sum(case.passed for case in cases) / len(cases), 4)
+    if scoring == "all":
+        return float(possible) if all(case.passed for case in cases) else 0.0
+    failed: dict[str, bool] = {}
+    for case in cases:
+        for group in case.groups or (case.id,):
+            failed[group] = failed.get(group, False) or not case.passed
+    return round(possible * sum(not bad for bad in failed.values()) / len(failed), 4)
+
+
 def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) -> CaseResult:
     """One call's case result; passing Cranfield cases are kept lean (there are thousands);
     ``unimported``: the graded files that did not import."""
     case = planned.case
     imported = FUNCTIONS[case.function] not in unimported
     status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function], imported)
+    groups = groups_of(planned)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
-        return CaseResult(case.id, "", case.public, status)
+        return CaseResult(case.id, "", case.public, status, groups=groups)
     error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
     return CaseResult(
         case.id,
@@ -44,7 +75,65 @@ def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) ->
         tuple(error.get("traceback", ())),
         case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
         str(error.get("type", "")),
+        tuple(error.get("mro", ())),
+        groups,
     )
+
+
+UNCHANGED = "leaves the caller's arguments as they were"
+
+
+def argument_cases(plan, planned_cases: list, outcomes: list) -> dict[str, list[CaseResult]]:
+    """One case per function of calls: did any call change its arguments (sort the caller's
+    ranking, add a key to its judgments...)? In the function's edge check (or its first check),
+    a group of its own; the call it names is a public one when there is one."""
+    changed: dict[str, list] = {}
+    answered: set[str] = set()  # functions with at least one call that returned
+    raised: dict[str, str] = {}  # a function's exception, when none of its calls returned
+    for planned in planned_cases:
+        outcome = outcomes[planned.call]
+        if outcome.mutated:
+            changed.setdefault(planned.case.function, []).append(planned)
+        if outcome.status == OutcomeStatus.VALUE:
+            answered.add(planned.case.function)
+        elif outcome.status == OutcomeStatus.ERROR:
+            raised.setdefault(planned.case.function, str((outcome.error or {}).get("type", "")))
+    found: dict[str, list[CaseResult]] = {}
+    for function in dict.fromkeys(planned.case.function for planned in planned_cases):
+        checks = [check for check in plan.rubric.checks if check.function == function]
+        home = next((check for check in checks if check.kind == CheckKind.EDGE), checks[0] if checks else None)
+        if home is None:
+            continue
+        guilty = changed.get(function, [])
+        shown = next((planned for planned in guilty if planned.case.public), None)
+        message = ""
+        if guilty:
+            example = f", e.g. {shown.case.call_text()}" if shown else ""
+            message = (
+                f"changed its arguments in {len(guilty)} call{'s' if len(guilty) != 1 else ''}{example}: a caller "
+                "keeps using its ranking and judgments (evaluate passes the same run to every measure); work on "
+                "copies (sorted(...), dict(...)) and leave what it was given as it was"
+            )
+        if guilty:
+            status = CaseStatus.FAIL
+        elif function in answered:
+            status = CaseStatus.PASS
+        elif function in raised:  # nothing it did tells: no points for arguments it never had to keep
+            status, message = CaseStatus.ERROR, f"raised {raised[function]} on every call"
+        else:
+            status, message = CaseStatus.NOT_RUN, "none of its calls returned, so none showed its arguments kept"
+        found.setdefault(home.name, []).append(
+            CaseResult(
+                f"arguments-{function}",
+                UNCHANGED,
+                True,
+                status,
+                message,
+                raised=raised.get(function, "") if status == CaseStatus.ERROR else "",
+                groups=(UNCHANGED,),
+            )
+        )
+    return found
 
 
 def score_checks(
@@ -63,11 +152,12 @@ def score_checks(
         cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))
     for name, found in runchecks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
+    for name, found in argument_cases(plan, planned_cases, outcomes).items():
+        cases.setdefault(name, []).extend(found)
     checks = []
     for spec in plan.rubric.checks:
         mine = tuple(cases.get(spec.name, ()))
-        passed = sum(case.passed for case in mine)
-        score = round(spec.points * passed / len(mine), 4) if mine else 0.0
+        score = points(spec.points, mine, spec.scoring)
         note = zeroed.get(spec.file, "")
         checks.append(
             CheckResult(
@@ -80,6 +170,33 @@ def score_checks(
                 spec.visibility,
                 mine,
                 note,
+                scoring=spec.scoring,
             )
         )
     return tuple(checks)
+
+
+def rescored(stored, rubric):
+    """``stored`` (a ``SubmissionResult``) scored again under ``rubric``, from its stored cases:
+    when only points, visibility or scoring changed, no code needs to run again. None when a check
+    is new or its cases changed (the submission is graded again)."""
+    from dataclasses import replace
+
+    old = {check.name: check for check in stored.checks}
+    if {spec.name for spec in rubric.checks} != set(old):
+        return None
+    checks = []
+    for spec in rubric.checks:
+        check = old[spec.name]
+        score = 0.0 if check.note else points(spec.points, check.cases, spec.scoring)
+        checks.append(
+            replace(
+                check,
+                question=spec.question,
+                max_score=spec.points,
+                score=score,
+                visibility=spec.visibility,
+                scoring=spec.scoring,
+            )
+        )
+    return replace(stored, checks=tuple(checks), rubric_digest=rubric.digest)

@@ -138,16 +138,36 @@ def __getattr__(name: str):
 # public: nothing in them is secret (random inputs, values anyone computes with ir_measures or
 # the contract), so feedback shows the whole call and both values.
 
-POOL = [f"d{i:02d}" for i in range(20)]
+POOL = [f"d{i:02d}" for i in range(40)]
+SIZES = [0, 1, 3, 5, 8, 12, 20, 25, 35]  # rankings shorter and longer than the usual cut-offs
 
 
-def _random_judgments(rng: random.Random) -> dict:
-    judged = rng.sample(POOL, rng.randint(0, 12))
+def _random_judgments(rng: random.Random, pool: list = POOL[:20]) -> dict:
+    judged = rng.sample(pool, rng.randint(0, min(12, len(pool))))
     return {doc: rng.choice([-1, 0, 0, 1, 2, 3, 4]) for doc in judged}
 
 
 def _random_ranking(rng: random.Random) -> list:
-    return rng.sample(POOL, rng.choice([0, 1, 3, 5, 8, 12, 20]))
+    return rng.sample(POOL, rng.choice(SIZES))
+
+
+def _deep(rng: random.Random, ranking: list) -> dict:
+    """Judgments whose relevant documents all lie deep in ``ranking`` (below rank 10), some of the
+    query's relevant documents not retrieved at all: where cut-offs and first ranks matter."""
+    judgments = {doc: rng.choice([-1, 0, 0]) for doc in ranking[: min(10, len(ranking))]}
+    deep = ranking[10:]
+    for doc in rng.sample(deep, min(len(deep), rng.randint(1, 4))):
+        judgments[doc] = rng.choice([1, 2, 3, 4])
+    for doc in rng.sample([d for d in POOL if d not in ranking], rng.randint(0, 2)):
+        judgments[doc] = rng.choice([1, 2, 3])
+    return judgments
+
+
+def _as_given(rng: random.Random, ranking: list, judgments: dict) -> tuple:
+    """The arguments as the contract allows them: now and then a tuple and a read-only mapping."""
+    if rng.random() < 0.25:
+        return {"$tuple": ranking}, {"$readonly": judgments}
+    return ranking, judgments
 
 
 def _count(number: int, noun: str) -> str:
@@ -161,10 +181,11 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
         for number in range(count):
-            ranking, judgments = _random_ranking(rng), _random_judgments(rng)
+            ranking = _random_ranking(rng)
+            judgments = _deep(rng, ranking) if len(ranking) > 10 and rng.random() < 0.3 else _random_judgments(rng)
             kwargs: dict[str, object] = {}
             if cutoff:
-                kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20])
+                kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20, 30])
             if gain:
                 kwargs["gain"] = rng.choice(["linear", "exp"])
             elif rng.random() < 0.5:
@@ -176,7 +197,7 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
                     function,
                     f"random ranking of {_count(len(ranking), 'doc')}, "
                     f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
-                    (ranking, judgments),
+                    _as_given(rng, ranking, judgments),
                     kwargs,
                     public=True,
                 )

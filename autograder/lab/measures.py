@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from autograder.labkit.case import plain
+
 EXP_GAINS = MappingProxyType({1: 1, 2: 3, 3: 7, 4: 15})
 
 
@@ -59,11 +61,12 @@ def answers_by_ir_measures(ir_measure, cases) -> list:
         groups.setdefault(measure, []).append(index)
     values: list = [None] * len(cases)
     for measure, indexes in groups.items():
-        qrels = {cases[i].id: cases[i].args[1] for i in indexes}
+        args = {i: [plain(arg) for arg in cases[i].args] for i in indexes}
+        qrels = {cases[i].id: args[i][1] for i in indexes}
         run = {
-            cases[i].id: {doc: float(len(cases[i].args[0]) - rank) for rank, doc in enumerate(cases[i].args[0])}
+            cases[i].id: {doc: float(len(args[i][0]) - rank) for rank, doc in enumerate(args[i][0])}
             for i in indexes
-            if cases[i].args[0]
+            if args[i][0]
         }
         per_query = ir_measures_values(measure, qrels, run)
         for i in indexes:

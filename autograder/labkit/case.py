@@ -43,10 +43,22 @@ def _show(value) -> str:
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag.startswith("$"):
+            if tag == "$tuple":
+                return repr(tuple(arg))
+            if tag == "$readonly":
+                return f"MappingProxyType({arg!r})"
             return {"$measure": str(arg), "$search": "search_fn", "$queries": "queries", "$path": repr(arg)}.get(
                 tag, repr(value)
             )
     return repr(value)
+
+
+def plain(value):
+    """An argument's plain data: a tuple's items, a read-only mapping's (``{"$tuple": ...}``,
+    ``{"$readonly": ...}`` ask the child to pass the contract's other sequences and mappings)."""
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("$tuple", "$readonly"):
+        return next(iter(value.values()))
+    return value
 
 
 RAISES = "raises"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache, tempdirs
-from autograder.grading import intake, payloads, similarity
+from autograder.grading import intake, payloads, scoring, similarity
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.paths import RUBRIC
@@ -44,6 +44,8 @@ class BatchSummary:
     seconds: float
     out: Path
     similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
+    rescored: int = 0  # scored again from their stored answers (only points, visibility or scoring changed)
+    changes: tuple = ()  # (submission, why graded or rescored again, score before, score now), for the summary
 
 
 def usable_cpus() -> int:
@@ -65,8 +67,11 @@ def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResul
 
 
 def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
+    """The submission's four files; a grade it replaces is kept beside it (``grade.previous.json``)."""
     folder = layout.submission_folder(out, result.submission)
     folder.mkdir(parents=True, exist_ok=True)
+    if (folder / "grade.json").is_file():
+        os.replace(folder / "grade.json", folder / layout.PREVIOUS)
     cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
     cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
     html = feedback_html.render(result, titles, layout.report_link())
@@ -100,17 +105,45 @@ def _derived(seed: str, staged: intake.Staged) -> str:
 
 def _done(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
     """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
-    if stored is None:
-        return None
+    same = _same_calls(stored, staged, session)
+    return stored if same and stored is not None and stored.rubric_digest == session.plan.rubric.digest else None
+
+
+def _same_calls(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> bool:
+    """Was ``stored`` made from the same files, calls and cases, reference and grader (its points,
+    visibility or scoring aside)? Then its answers stand, and only its scores may need computing."""
     plan = session.plan
-    same = (
-        stored.final
-        and stored.rubric_digest == plan.rubric.digest
+    return (
+        stored is not None
+        and stored.final
         and stored.grader_digest == plan.key[:16]
         and stored.reference_digest == plan.reference_digest
         and stored.files == staged.digests
     )
-    return stored if same else None
+
+
+def _rescore(previous: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
+    """The stored grade scored again under the current rubric when only its points, visibility or
+    scoring changed (None otherwise: the submission is graded again)."""
+    if not _same_calls(previous, staged, session) or previous is None:
+        return None
+    return scoring.rescored(previous, session.rubric)
+
+
+def why_again(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> str:
+    """Why a stored submission is graded again (or rescored), in words for the batch's summary."""
+    plan = session.plan
+    if stored is None:
+        return "new"
+    if stored.files != staged.digests:
+        return "its files changed"
+    if not stored.final:
+        return "the grader was disturbed or failed on it last time"
+    if stored.reference_digest != plan.reference_digest:
+        return "the hidden reference changed"
+    if stored.grader_digest != plan.key[:16]:
+        return "the grader, its cases or the rubric's calls changed"
+    return "the rubric's points, visibility or scoring changed"
 
 
 class _Progress:
@@ -169,6 +202,8 @@ def grade_batch(
         titles = {question.id: question.title for question in rubric.questions}
         finished: dict[str, SubmissionResult] = {}
         todo: list[intake.Staged] = []
+        rescored: list[SubmissionResult] = []  # scored again from stored answers, no code run
+        reasons: dict[str, tuple] = {}  # submission -> (why graded again, the score it had)
         seeds: dict[str, str | None] = {}
         files: dict[str, dict] = {}  # every submission's graded files, for the similarity analysis
         for source in sources:
@@ -178,9 +213,17 @@ def grade_batch(
                 previous = _stored(out, staged)
                 stored = None if force else _done(previous, staged, session)
                 seeds[source.id] = _seed(previous, staged) if seed is None else _derived(seed, staged)
+                again = None if force or stored is not None else _rescore(previous, staged, session)
             except Exception:  # an unreadable old result: grade it again
-                stored = None
-            if stored is None:
+                previous, stored, again = None, None, None
+            if previous is not None and stored is None:
+                reasons[source.id] = (
+                    "asked to (--force)" if force else why_again(previous, staged, session),
+                    previous.score,
+                )
+            if again is not None:
+                rescored.append(again)
+            elif stored is None:
                 todo.append(staged)
             else:
                 finished[source.id] = stored
@@ -206,6 +249,8 @@ def grade_batch(
             if bar:
                 bar.update(result)
 
+        for result in rescored:
+            record(result)
         if jobs == 1 or len(todo) <= 1:
             for staged in todo:
                 record(session.grade(staged, 0, seed=seeds.get(staged.source.id)))
@@ -259,7 +304,13 @@ def grade_batch(
     }
     report = class_report.render(results, rubric, facts, similar)
     cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
-    return BatchSummary(len(todo), len(sources) - len(todo), results, seconds, out, similar)
+    changes = tuple(
+        (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
+        for source in sources
+        if source.id in reasons
+    )
+    skipped = len(sources) - len(todo) - len(rescored)
+    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes)
 
 
 @contextlib.contextmanager

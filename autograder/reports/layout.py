@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 SUBMISSIONS = "submissions"
+PREVIOUS = "grade.previous.json"  # the grade a regrade replaced, kept beside the new one
 REPORT = "index.html"
 GRADES = "grades.csv"
 

@@ -47,6 +47,7 @@ class Outcome:
     seconds: float = 0.0
     detail: str = ""
     secret: bool = False  # an import again after a secret call: its own words were dropped
+    mutated: bool = False  # the call changed its arguments (the caller's data)
 
 
 @dataclass
@@ -214,10 +215,15 @@ class Reader:
                 and self.next_index < len(self.calls)
             ):
                 seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
+                mutated = message.get("mutated") is True
                 if "error" in message:
-                    outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds)
+                    outcome = Outcome(
+                        OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated
+                    )
                 else:
-                    outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds)
+                    outcome = Outcome(
+                        OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
+                    )
                 self.result.outcomes[self.next_index] = outcome
                 function = self.calls[self.next_index].fn
                 charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)

@@ -29,8 +29,10 @@ import resource
 import sys
 import time
 import traceback
+import types
 
 MAX_RUN_FILE = 4 << 20  # bytes of a run file read back (Lab 04's runs are under 1 MiB)
+STALE_LINE = "a line that was in the file before the call: the run file replaces it\n"
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 
@@ -112,12 +114,30 @@ def resolve(value, context):
             return context["search"]
         if tag == "$queries":
             return [GenericQuery(query_id, text) for query_id, text in arg]
-        if tag == "$path":
+        if tag == "$path":  # a file is there already: the writer must replace it, not add to it
             context["path"] = os.path.join(os.getcwd(), arg)
-            if os.path.exists(context["path"]):
-                os.unlink(context["path"])
+            with open(context["path"], "w", encoding="utf-8") as stale:
+                stale.write(STALE_LINE)
             return context["path"]
+        if tag == "$tuple":  # the contract allows any sequence
+            return tuple(arg)
+        if tag == "$readonly":  # and any mapping
+            return types.MappingProxyType(dict(arg))
     return value
+
+
+def snapshot(value, depth: int = 0):
+    """The plain data of an argument (lists, tuples, dicts and their items), to tell whether the
+    call changed it; anything else (a function, the search replay) is left out."""
+    if depth > 8:
+        return None
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [snapshot(item, depth + 1) for item in value])
+    if isinstance(value, (dict, types.MappingProxyType)):
+        return ("dict", sorted(((repr(key), snapshot(item, depth + 1)) for key, item in value.items())))
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return None
 
 
 def read_run_file(context) -> dict:
@@ -126,6 +146,9 @@ def read_run_file(context) -> dict:
         with open(context["path"], "rb") as written:
             data = written.read(MAX_RUN_FILE + 1)
     except OSError:
+        found["missing"] = True
+        return found
+    if data == STALE_LINE.encode():  # nothing written: the line that was there is all it holds
         found["missing"] = True
         return found
     found["too_large"] = len(data) > MAX_RUN_FILE
@@ -177,6 +200,7 @@ def run_calls(inbox, modules, lab_dir) -> None:
             return
         index = int.from_bytes(data[:4], "big")
         call = pickle.loads(data[4:])  # the trusted parent's plain data
+        args, kwargs, before = [], {}, None
         started = time.perf_counter()
         try:
             function = getattr(modules.get(call["file"]), call["fn"], None)
@@ -185,6 +209,7 @@ def run_calls(inbox, modules, lab_dir) -> None:
             context: dict = {}
             args = [resolve(arg, context) for arg in call["args"]]
             kwargs = {key: resolve(arg, context) for key, arg in call.get("kwargs", {}).items()}
+            before = snapshot((args, kwargs))
             returned = function(*args, **kwargs)
             value = encode(returned)
             if "path" in context:
@@ -192,6 +217,11 @@ def run_calls(inbox, modules, lab_dir) -> None:
             message = {"i": index, "value": value}
         except BaseException as error:  # SystemExit and KeyboardInterrupt too: they are the student's
             message = {"i": index, "error": describe_error(error, lab_dir)}
+        try:
+            if before is not None and snapshot((args, kwargs)) != before:
+                message["mutated"] = True  # the call changed its caller's data
+        except BaseException:  # arguments a hostile call made unreadable: changed, surely
+            message["mutated"] = True
         message["t"] = time.perf_counter() - started
         flush_output()
         send(message)

@@ -261,6 +261,26 @@ HOSTILE = [
         message=("average_precision", "Operation not permitted"),
     ),
     Hostile("thread-spinners", attacks.thread_spinners, loses=frozenset({"reciprocal_rank"}), full=""),
+    Hostile(  # the caller's ranking cut short (and a tuple cannot be cut: those random cases raise)
+        "mutates-arguments",
+        override(
+            "metrics.py",
+            """
+        _reference_precision = precision_at_k
+        def precision_at_k(ranking, judgments, k, rel=1):
+            value = _reference_precision(ranking, judgments, k, rel)
+            del ranking[k:]
+            return value
+        """,
+        ),
+        loses=frozenset({"precision_at_k"}),
+        message=("precision_at_k", "changed its arguments"),
+    ),
+    Hostile(  # opens the run file to add to it: what was there stays
+        "appends-to-the-run-file",
+        files(runs_py=S["runs.py"].replace('open(path, "w"', 'open(path, "a"')),
+        loses=frozenset({"write_run"}),
+    ),
     Hostile(
         "sys-exit",
         override(

@@ -264,6 +264,8 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
                 found[names[CheckKind.RUN_FORMAT]].append(
                     _property_case(f"format:{name}:{number}", scenario, what, wrong, public, run, table is None)
                 )
+        if table is not None:  # the content and the evaluation read the lines as if Q0 were there
+            table = trec.repaired(table)
         if CheckKind.RUN_CONTENT in names:
             properties = (
                 {**dict.fromkeys(content_names), **search_problem(scenario, searches)}

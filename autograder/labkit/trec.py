@@ -76,3 +76,10 @@ def run_of(table: list[list[str]]) -> dict[str, dict[str, float]]:
         if value is not None:
             run.setdefault(columns[0], {})[columns[2]] = value
     return run
+
+
+def repaired(table: list) -> list:
+    """``table`` as trec_eval would read it had its lines a second column of ``Q0``: a line of five
+    columns whose second is not Q0 gets it. A missing Q0 is one mistake of the format, told once:
+    the checks of the file's content and of its evaluation read the lines repaired."""
+    return [[row[0], "Q0", *row[1:]] if len(row) == COLUMNS - 1 and row[1] != "Q0" else row for row in table]

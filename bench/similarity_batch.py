@@ -127,9 +127,8 @@ def make_class(count: int, seed: int = 14) -> tuple[dict, list, list]:
 _RUN = """
 import json, os, sys, time
 started = time.perf_counter()
-import copydetect
-imported = time.perf_counter() - started
 from autograder.grading import similarity
+imported = time.perf_counter() - started
 batch = json.load(open(sys.argv[1]))
 before = os.times()
 result = similarity.analyse(batch, jobs=int(sys.argv[2]), exhaustive=sys.argv[3] == "all")
@@ -154,29 +153,34 @@ def _run(path: Path, jobs: int, exhaustive: bool = False) -> dict:
     return figures
 
 
-def report(work: Path, count: int, repetitions: int) -> None:
+def report(work: Path, count: int, repetitions: int) -> dict:
+    """Prints the section; returns its figures."""
     batch, full, half = make_class(count)
     path = work / "similarity-class.json"
     path.write_text(json.dumps(batch))
     runs = {jobs: [_run(path, jobs) for _ in range(repetitions)] for jobs in (1, 2)}
     tokens = statistics.median(len(_code_tokens(files["metrics.py"])) for files in list(batch.values())[:40])
     print(
-        f"\n5. Code similarity in the class report: {count} synthetic submissions (median {tokens:.0f} tokens "
+        f"\n6. Code similarity in the class report: {count} synthetic submissions (median {tokens:.0f} tokens "
         f"in metrics.py; {len(full)} full and {len(half)} half copies planted), median of {repetitions} runs"
         " in fresh interpreters, seconds:"
     )
     print(f"   {'step':32} {'1 process':>10} {'2 processes':>12}")
-    rows = [("import copydetect (with matplotlib)", "import")] + [(step, step) for step in STEPS]
+    figures: dict = {}
+    rows = [("import (the analysis' modules)", "import")] + [(step, step) for step in STEPS]
     for label, key in rows:
         values = [
             statistics.median(run[key] if key == "import" else run["seconds"][key] for run in runs[jobs])
             for jobs in (1, 2)
         ]
+        figures[key] = values
         print(f"   {label:32} {values[0]:10.2f} {values[1]:12.2f}")
     for label, key in (("total (the analysis)", "seconds_total"), ("CPU seconds (with the workers')", "cpu")):
-        values = [statistics.median(run[key] for run in runs[jobs]) for jobs in (1, 2)]
+        values = figures[key] = [statistics.median(run[key] for run in runs[jobs]) for jobs in (1, 2)]
         print(f"   {label:32} {values[0]:10.2f} {values[1]:12.2f}")
-    added = [statistics.median(run["seconds_total"] + run["import"] for run in runs[jobs]) for jobs in (1, 2)]
+    added = figures["added"] = [
+        statistics.median(run["seconds_total"] + run["import"] for run in runs[jobs]) for jobs in (1, 2)
+    ]
     print(f"   {'added to the batch (with import)':32} {added[0]:10.2f} {added[1]:12.2f}")
     found = {(a, b): score for a, b, score in runs[1][0]["pairs"]}
     print(
@@ -188,12 +192,15 @@ def report(work: Path, count: int, repetitions: int) -> None:
     path.write_text(json.dumps(subset))
     fast, every = _run(path, 1), _run(path, 1, exhaustive=True)
     same = [pair[:2] for pair in fast["pairs"]] == [pair[:2] for pair in every["pairs"]]
+    figures.update(found=[len(found), sum(pair in found for pair in full), sum(pair in found for pair in half)])
+    figures["candidate_search_same"] = same
     print(
         f"   candidate search vs comparing every pair, first {len(subset)} submissions: "
         f"{'the same' if same else 'DIFFERENT'} pairs ({len(fast['pairs'])}), "
         f"{fast['compared']} vs {every['compared']} compared in detail, "
         f"{fast['seconds_total']:.2f} s vs {every['seconds_total']:.2f} s"
     )
+    return figures
 
 
 def _code_tokens(text: str) -> list:

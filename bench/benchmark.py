@@ -33,6 +33,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -43,7 +44,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 import buggy
 import similarity_batch
 import subs
-from measure import PYTHON, environment, execution_times, grade_command, grades, median, p95, run
+from measure import PYTHON, child_times, environment, execution_times, grade_command, grades, median, p95, run
 from otter_suite import Otter
 
 from autograder.lab.spec import FUNCTIONS
@@ -197,7 +198,8 @@ INSTANT = {
 def sandbox_overhead(work: Path, repetitions: int, cache: Path, size: int) -> dict:
     """Submissions whose functions return at once, graded with the sandbox (auto) and with
     --isolation none, in turn: the median seconds per submission inside a --jobs 1 batch of
-    ``size``, and of the whole command for one of them."""
+    ``size`` (all of the grader's work: the children, judging, diagnosing, writing), of its
+    children alone (starting them, the calls, the channel), and of the whole command for one."""
     folder = work / "instant"
     for number in range(size):
         subs.write(folder / f"i{number:03d}", INSTANT)
@@ -207,9 +209,10 @@ def sandbox_overhead(work: Path, repetitions: int, cache: Path, size: int) -> di
             out = work / f"instant-out-{mode}"
             run(grade_command(folder, out, isolation=mode), environment(cache))
             figures.setdefault(f"{mode}_per_submission", []).append(median(execution_times(out)))
+            figures.setdefault(f"{mode}_children", []).append(median(child_times(out)))
             one = grade_command(folder / "i000", work / f"instant-one-{mode}", isolation=mode)
             figures.setdefault(f"{mode}_command", []).append(run(one, environment(cache))[0])
-    for measured in ("per_submission", "command"):
+    for measured in ("per_submission", "children", "command"):
         sandboxed, bare = median(figures[f"auto_{measured}"]), median(figures[f"none_{measured}"])
         figures[f"overhead_{measured}"] = (sandboxed - bare) / bare
     return figures
@@ -295,7 +298,11 @@ def print_otter(versus: dict, repetitions: int) -> None:
 
 def print_overhead(overhead: dict, repetitions: int) -> None:
     print(f"\n4. The sandbox's own cost: functions that return at once ({repetitions} runs each, in turn):")
-    rows = (("per_submission", "per submission, --jobs 1 batch"), ("command", "the whole command, one"))
+    rows = (
+        ("per_submission", "per submission, --jobs 1 batch"),
+        ("children", "its children alone"),
+        ("command", "the whole command, one"),
+    )
     for measured, label in rows:
         sandboxed, bare = median(overhead[f"auto_{measured}"]), median(overhead[f"none_{measured}"])
         print(
@@ -310,6 +317,14 @@ def print_retrieval(figures: dict) -> None:
     for name in ("tfidf", "bm25"):
         index, queries = figures[name + " index"], figures[name + " 225 queries"]
         print(f"   {name:6} index {index:5.2f} s, 225 queries {queries:5.2f} s")
+
+
+def bytecode() -> None:
+    """The grader's bytecode written first, as `make demo` and `make test` do: where
+    PYTHONDONTWRITEBYTECODE is set, every run would otherwise compile its modules afresh."""
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "autograder")], check=True)
+    where = "set" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "not set"
+    print(f"the grader's bytecode: compiled first (make's bytecode step; PYTHONDONTWRITEBYTECODE is {where} here)\n")
 
 
 def measure_all(work: Path, args, mode: str) -> dict:
@@ -356,7 +371,8 @@ def main(argv=None) -> int:
 
             worst_case.report(work, min(args.repetitions, 3))
             return 0
-        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; work in {work}\n")
+        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; work in {work}")
+        bytecode()
         if args.similarity:
             repetitions = 5 if mode == "full" else args.repetitions
             figures = {"similarity": similarity_batch.report(work, args.similarity_submissions, repetitions)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -106,6 +107,14 @@ def grades(out: Path) -> list[dict]:
     if not found:
         raise RuntimeError(f"no grade.json under {out}/submissions/<id>/: has the output layout changed?")
     return found
+
+
+CHILD_TIME = re.compile(r"child time ([0-9.]+) s")
+
+
+def child_times(out: Path) -> list[float]:
+    """The seconds the sandboxed children of each submission ran (the grader's log in grade.json)."""
+    return [float(CHILD_TIME.search(grade["instructor_log"]).group(1)) for grade in grades(out)]
 
 
 def execution_times(out: Path) -> list[float]:

@@ -200,6 +200,60 @@ def report(work: Path, count: int, repetitions: int) -> dict:
         f"{fast['compared']} vs {every['compared']} compared in detail, "
         f"{fast['seconds_total']:.2f} s vs {every['seconds_total']:.2f} s"
     )
+    figures["hostile"] = hostile(work, dict(list(batch.items())[:10]), repetitions)
+    return figures
+
+
+_HOSTILE = """
+import json, random, resource, sys, time
+from autograder.grading import similarity
+honest = json.load(open(sys.argv[1]))
+kind = sys.argv[2]
+if kind == "parentheses":
+    extra = {"hostile": {"metrics.py": "x = " + "(" * (1 << 20)}}
+elif kind == "binary":
+    extra = {f"hostile-{n}": {"metrics.py": random.Random(n).randbytes(1 << 20)} for n in (1, 2)}
+else:
+    extra = {f"hostile-{n}": {"metrics.py": "x = " + "(" * (63_000 + n)} for n in (1, 2)}
+started = time.perf_counter()
+found = similarity.analyse({**honest, **extra})
+seconds = time.perf_counter() - started
+print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "left_out": len(getattr(found, "skipped", ()))}))
+"""
+HOSTILE = {
+    "parentheses": "a 1 MiB file of nested parentheses",
+    "binary": "two 1 MiB binary files",
+    "longest": "two 63,000-character files of parentheses (the longest read)",
+}
+
+
+def hostile(work: Path, batch: dict, repetitions: int = 1) -> dict:
+    """What hostile files (issue 17) add to the analysis of ``batch``: seconds and peak memory of
+    a fresh interpreter analysing the batch with them, beside the batch alone (medians)."""
+    path = work / "similarity-honest.json"
+    path.write_text(json.dumps(batch))
+    figures = {}
+    for kind in ("none", *HOSTILE):
+        done = subprocess.run(
+            [sys.executable, "-c", _HOSTILE, str(path), kind],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=paths.ROOT,
+        )
+        figures[kind] = json.loads(done.stdout)
+    base = figures["none"]
+    print(
+        f"   hostile files added to the analysis of {len(batch)} submissions ({base['seconds']:.2f} s, "
+        f"peak {base['peak_mib']:.0f} MiB alone):"
+    )
+    for kind, label in HOSTILE.items():
+        row = figures[kind]
+        print(
+            f"     {label:60} {row['seconds'] - base['seconds']:+6.2f} s {row['peak_mib'] - base['peak_mib']:+6.0f} MiB"
+            f"   ({row['left_out']} file(s) left out, named in the report)"
+        )
     return figures
 
 

@@ -127,9 +127,8 @@ def make_class(count: int, seed: int = 14) -> tuple[dict, list, list]:
 _RUN = """
 import json, os, sys, time
 started = time.perf_counter()
-import copydetect
-imported = time.perf_counter() - started
 from autograder.grading import similarity
+imported = time.perf_counter() - started
 batch = json.load(open(sys.argv[1]))
 before = os.times()
 result = similarity.analyse(batch, jobs=int(sys.argv[2]), exhaustive=sys.argv[3] == "all")
@@ -154,29 +153,34 @@ def _run(path: Path, jobs: int, exhaustive: bool = False) -> dict:
     return figures
 
 
-def report(work: Path, count: int, repetitions: int) -> None:
+def report(work: Path, count: int, repetitions: int) -> dict:
+    """Prints the section; returns its figures."""
     batch, full, half = make_class(count)
     path = work / "similarity-class.json"
     path.write_text(json.dumps(batch))
     runs = {jobs: [_run(path, jobs) for _ in range(repetitions)] for jobs in (1, 2)}
     tokens = statistics.median(len(_code_tokens(files["metrics.py"])) for files in list(batch.values())[:40])
     print(
-        f"\n5. Code similarity in the class report: {count} synthetic submissions (median {tokens:.0f} tokens "
+        f"\n6. Code similarity in the class report: {count} synthetic submissions (median {tokens:.0f} tokens "
         f"in metrics.py; {len(full)} full and {len(half)} half copies planted), median of {repetitions} runs"
         " in fresh interpreters, seconds:"
     )
     print(f"   {'step':32} {'1 process':>10} {'2 processes':>12}")
-    rows = [("import copydetect (with matplotlib)", "import")] + [(step, step) for step in STEPS]
+    figures: dict = {}
+    rows = [("import (the analysis' modules)", "import")] + [(step, step) for step in STEPS]
     for label, key in rows:
         values = [
             statistics.median(run[key] if key == "import" else run["seconds"][key] for run in runs[jobs])
             for jobs in (1, 2)
         ]
+        figures[key] = values
         print(f"   {label:32} {values[0]:10.2f} {values[1]:12.2f}")
     for label, key in (("total (the analysis)", "seconds_total"), ("CPU seconds (with the workers')", "cpu")):
-        values = [statistics.median(run[key] for run in runs[jobs]) for jobs in (1, 2)]
+        values = figures[key] = [statistics.median(run[key] for run in runs[jobs]) for jobs in (1, 2)]
         print(f"   {label:32} {values[0]:10.2f} {values[1]:12.2f}")
-    added = [statistics.median(run["seconds_total"] + run["import"] for run in runs[jobs]) for jobs in (1, 2)]
+    added = figures["added"] = [
+        statistics.median(run["seconds_total"] + run["import"] for run in runs[jobs]) for jobs in (1, 2)
+    ]
     print(f"   {'added to the batch (with import)':32} {added[0]:10.2f} {added[1]:12.2f}")
     found = {(a, b): score for a, b, score in runs[1][0]["pairs"]}
     print(
@@ -188,12 +192,73 @@ def report(work: Path, count: int, repetitions: int) -> None:
     path.write_text(json.dumps(subset))
     fast, every = _run(path, 1), _run(path, 1, exhaustive=True)
     same = [pair[:2] for pair in fast["pairs"]] == [pair[:2] for pair in every["pairs"]]
+    figures.update(found=[len(found), sum(pair in found for pair in full), sum(pair in found for pair in half)])
+    figures["candidate_search_same"] = same
     print(
         f"   candidate search vs comparing every pair, first {len(subset)} submissions: "
         f"{'the same' if same else 'DIFFERENT'} pairs ({len(fast['pairs'])}), "
         f"{fast['compared']} vs {every['compared']} compared in detail, "
         f"{fast['seconds_total']:.2f} s vs {every['seconds_total']:.2f} s"
     )
+    figures["hostile"] = hostile(work, dict(list(batch.items())[:10]), repetitions)
+    return figures
+
+
+_HOSTILE = """
+import json, random, sys, time
+from autograder.grading import similarity
+honest = json.load(open(sys.argv[1]))
+kind = sys.argv[2]
+if kind == "parentheses":
+    extra = {"hostile": {"metrics.py": "x = " + "(" * (1 << 20)}}
+elif kind == "binary":
+    extra = {f"hostile-{n}": {"metrics.py": random.Random(n).randbytes(1 << 20)} for n in (1, 2)}
+elif kind == "longest":
+    extra = {f"hostile-{n}": {"metrics.py": "x = " + "(" * (63_000 + n)} for n in (1, 2)}
+else:
+    extra = {}
+started = time.perf_counter()
+found = similarity.analyse({**honest, **extra})
+seconds = time.perf_counter() - started
+# VmHWM: this process since its exec (ru_maxrss would count what the benchmark held when it forked)
+status = open("/proc/self/status").read().split("VmHWM:")[1]
+print(json.dumps({"seconds": seconds, "peak_mib": int(status.split()[0]) / 1024,
+                  "left_out": len(getattr(found, "skipped", ()))}))
+"""
+HOSTILE = {
+    "parentheses": "a 1 MiB file of nested parentheses",
+    "binary": "two 1 MiB binary files",
+    "longest": "two 63,000-character files of parentheses (the longest read)",
+}
+
+
+def hostile(work: Path, batch: dict, repetitions: int = 1) -> dict:
+    """What hostile files (issue 17) add to the analysis of ``batch``: seconds and peak memory of
+    a fresh interpreter analysing the batch with them, beside the batch alone (medians)."""
+    path = work / "similarity-honest.json"
+    path.write_text(json.dumps(batch))
+    figures = {}
+    for kind in ("none", *HOSTILE):
+        done = subprocess.run(
+            [sys.executable, "-c", _HOSTILE, str(path), kind],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=paths.ROOT,
+        )
+        figures[kind] = json.loads(done.stdout)
+    base = figures["none"]
+    print(
+        f"   hostile files added to the analysis of {len(batch)} submissions ({base['seconds']:.2f} s, "
+        f"peak {base['peak_mib']:.0f} MiB alone):"
+    )
+    for kind, label in HOSTILE.items():
+        row = figures[kind]
+        print(
+            f"     {label:60} {row['seconds'] - base['seconds']:+6.2f} s {row['peak_mib'] - base['peak_mib']:+6.0f} MiB"
+            f"   ({row['left_out']} file(s) left out, named in the report)"
+        )
+    return figures
 
 
 def _code_tokens(text: str) -> list:

@@ -281,8 +281,8 @@ def test_the_candidate_search_misses_nothing_the_full_comparison_finds():
 
 
 def test_tokenizing_in_forked_workers_gives_the_same_result(monkeypatch):
-    """With the tokenizer run by forked workers, are the pairs, shares and regions the same as in
-    one process (the hashes are made in the parent, so the per-process hash seed cannot differ)?"""
+    """With the files read by forked workers, are the pairs, shares and regions the same as in
+    one process?"""
     batch = {f"s{n:02d}": {"metrics.py": _random_code(n)} for n in range(6)}
     batch.update({"copy": _copy(_renamed, _reordered), "loop-style": LOOPS, "reference": SOLUTION, "ada": ADA})
     alone = similarity.analyse(batch, ALL_PAIRS, jobs=1)
@@ -302,8 +302,8 @@ print(json.dumps([[p.a, p.b, round(p.share_a, 9), round(p.share_b, 9), [list(map
 
 
 def test_the_result_does_not_depend_on_the_process_hash_seed():
-    """Run in two processes with different hash seeds (copydetect hashes with hash()), is the
-    result the same?"""
+    """Run in two processes with different hash seeds (the hashes must not be Python's seeded
+    hash()), is the result the same?"""
     batch = {"copy": _copy(_renamed, _reordered), "loop-style": LOOPS, "array-style": ARRAYS, "reference": SOLUTION}
     outputs = [
         subprocess.run(

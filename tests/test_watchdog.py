@@ -6,6 +6,7 @@ what happened and where the instructor reads the details."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -94,6 +95,7 @@ from autograder.reports import gradescope_json
 
 Session.open = classmethod(lambda cls, *args, **kwargs: time.sleep(600))  # the grader hangs
 submission, results, rubric = map(Path, sys.argv[1:])
+print(f"grading from {time.monotonic()!r}")  # the clock is the machine's: the test reads it too
 oneshot.grade_one(intake.Source("submission", submission), results, gradescope_json.document, gradescope_json.failed,
                   platform="Gradescope", rubric_path=rubric)
 """
@@ -104,7 +106,6 @@ def test_a_hanging_grader_still_writes_results_before_the_limit(tmp_path):
     exit status 0, leaving a results.json of 0 that says the autograder ran out of time?"""
     rubric = subs.test_rubric(tmp_path, overall_seconds=6)
     submission = subs.write(tmp_path / "s", {})
-    started = time.monotonic()
     run = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(HANG), str(submission), str(tmp_path / "results.json"), str(rubric)],
         capture_output=True,
@@ -112,8 +113,10 @@ def test_a_hanging_grader_still_writes_results_before_the_limit(tmp_path):
         timeout=60,
         cwd=paths.ROOT,
     )
+    ended = time.monotonic()
     assert run.returncode == 0, run.stderr
-    assert time.monotonic() - started < 6 + 1.5  # the limit counts from the grader's start, after Python's
+    started = float(re.search(r"grading from ([0-9.]+)", run.stdout).group(1))
+    assert ended - started < 6 + 1.5  # the limit counts from the grader's start (not Python's, on a busy machine)
     document = json.loads((tmp_path / "results.json").read_text())
     assert document["score"] == 0 and document["tests"] == []
     assert "ran out of time (its limit is 6 s)" in document["output"]

@@ -26,6 +26,19 @@ WRITER = run_writer() or "the run writer"  # the function whose checks read a ru
 MATCH_SHARE = 0.9
 UNCUT = 10**6  # a k no search function reaches: the rows of a writer that does not cut at k
 MIN_TELLING = 2
+#: What a misconception answers on the plan's shared cases and scenarios depends on nothing a
+#: submission does: computed once per process (a batch's worker) and plan (its key), not per
+#: submission. (plan key, misconception, call index or scenario) -> its wrong answers or rows.
+_ONCE: dict[tuple, list] = {}
+
+
+def _once(key: tuple, compute) -> list:
+    """``compute()``, remembered under ``key`` unless its first part (the plan's key) is empty."""
+    if not key[0]:
+        return compute()
+    if key not in _ONCE:
+        _ONCE[key] = compute()
+    return _ONCE[key]
 
 
 def _run(variant, case, tables):
@@ -54,8 +67,18 @@ def _student_matches(outcome, answer) -> bool:
     return outcome.status == OutcomeStatus.VALUE and judge.difference(outcome.value, value) is None
 
 
-def _evidence(item, function, cases, outcomes, tables):
-    """(telling, matched, checks where it matched) of a misconception on one function's cases."""
+def _wrong_answers(forms, planned, tables) -> list:
+    """The answers of the usual forms of a mistake on a case that differ from the right one."""
+    return [
+        answer
+        for answer in (_run(form, planned.case, tables) for form in forms)
+        if not (answer[0] == "value" and same(answer[1], planned.expected))
+    ]
+
+
+def _evidence(item, function, cases, outcomes, tables, plan_key="", shared_calls=0):
+    """(telling, matched, checks where it matched) of a misconception on one function's cases;
+    its answers on the shared cases (calls below ``shared_calls``) are remembered under ``plan_key``."""
     forms = item.variants[function]
     forms = forms if isinstance(forms, tuple) else (forms,)
     telling = matched = 0
@@ -63,11 +86,8 @@ def _evidence(item, function, cases, outcomes, tables):
     for planned in cases:
         if judge.wants_error(planned.expected):
             continue  # input validation is another matter
-        wrong = [
-            answer
-            for answer in (_run(form, planned.case, tables) for form in forms)
-            if not (answer[0] == "value" and same(answer[1], planned.expected))
-        ]
+        key = (plan_key if planned.call < shared_calls else "", item.id, planned.call)
+        wrong = _once(key, lambda planned=planned: _wrong_answers(forms, planned, tables))
         if len(wrong) < len(forms):
             continue  # some usual form of the mistake gets this case right: it tells nothing
         telling += 1
@@ -77,7 +97,15 @@ def _evidence(item, function, cases, outcomes, tables):
     return telling, matched, where
 
 
-def _run_evidence(item, scenarios, tables_by_scenario):
+def _candidates(item, scenario) -> list:
+    """The files a wrong writer writes for a scenario (with and without cutting at k, if it gets more)."""
+    candidates = list(item.variants[WRITER](scenario))
+    if scenario.overfull:  # not cutting at k is a mistake of its own: the variant may come with it
+        candidates += item.variants[WRITER](replace(scenario, k=UNCUT))
+    return candidates
+
+
+def _run_evidence(item, scenarios, tables_by_scenario, plan_key=""):
     """(telling, matched): the scenarios whose file is wrong, and those the variant explains."""
     telling = matched = 0
     for name, scenario in scenarios.items():
@@ -85,9 +113,7 @@ def _run_evidence(item, scenarios, tables_by_scenario):
         if table is None or _rows_equal(table, variants.rows(scenario)):
             continue
         telling += 1
-        candidates = list(item.variants[WRITER](scenario))
-        if scenario.overfull:  # not cutting at k is a mistake of its own: the variant may come with it
-            candidates += item.variants[WRITER](replace(scenario, k=UNCUT))
+        candidates = _once((plan_key, item.id, name), lambda scenario=scenario: _candidates(item, scenario))
         if any(_rows_equal(table, rows) for rows in candidates):
             matched += 1
     return telling, matched
@@ -140,14 +166,14 @@ def _misconceptions(plan, function, cases, outcomes, run_tables) -> dict[str, li
         scenarios = {name: s for name, s in plan.scenarios.items() if name in run_tables and not s.raises}
         run_checks = [c.name for c in plan.rubric.checks if c.function == WRITER]
         for item in misconceptions.for_function(function):
-            telling, matched = _run_evidence(item, scenarios, run_tables)
+            telling, matched = _run_evidence(item, scenarios, run_tables, plan.key)
             if telling >= 1 and matched >= max(1, MATCH_SHARE * telling):
                 for check in run_checks:
                     found.setdefault(check, []).append(_shown(item, function))
         return found
     tables = plan.shared_job["tables"]
     for item in misconceptions.for_function(function):
-        telling, matched, where = _evidence(item, function, cases, outcomes, tables)
+        telling, matched, where = _evidence(item, function, cases, outcomes, tables, plan.key, len(plan.calls()))
         if telling >= MIN_TELLING and matched >= MATCH_SHARE * telling and matched >= MIN_TELLING:
             for check in sorted(where):
                 found.setdefault(check, []).append(_shown(item, function))

@@ -1,4 +1,4 @@
-"""copydetect's fingerprints of graded files, and where two of them match (for ``similarity``).
+"""Fingerprints of graded files, and where two of them match (for ``similarity``).
 
 A file goes through three steps:
 
@@ -6,34 +6,35 @@ A file goes through three steps:
    comments, the lines of code the stubs hold: signatures, imports) and what the tokenizer does
    not need (indentation, spaces between symbols), and writes number literals as ``0``; every
    position kept maps back to the file. (Half as much to tokenize as the file.)
-2. ``tokenize``: copydetect's tokenizer (pygments) normalises the code: names become ``V``,
-   function names ``F``, strings ``S``. Renaming variables changes nothing. No hashing here, so
-   this step may run in any process.
-3. ``hashes``: copydetect hashes every ``NOISE``-character gram of the normalised code
-   (``guarantee_t`` = ``noise_t``, copydetect's default: no winnowing), less the boilerplate
-   grams: the file's fingerprints. copydetect hashes with ``hash()``, which Python seeds per
-   process: fingerprints that are compared must all be made in one process.
+2. ``tokenize``: ``kgrams.normalise`` (pygments' lexer) normalises the code: names become ``V``,
+   function names ``F``, strings ``S``. Renaming variables changes nothing.
+3. ``hashes``: the hash of every ``NOISE``-character gram of the normalised code (no winnowing),
+   less the boilerplate grams: the file's fingerprints. The hash is the same in every process,
+   so any step may run in a worker.
 
-``compare`` is copydetect's ``compare_files``: the share of each file's code found in the
-other, and the matched stretches, here as line ranges of the file, linked across the two files.
+``compare``: the share of each file's code found in the other, and the matched stretches, here
+as line ranges of the file, linked across the two files.
 """
 
 from __future__ import annotations
 
+import array
 import bisect
 import dataclasses
 import functools
-import io
 import itertools
 import re
+import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from autograder import paths
+from autograder.grading import kgrams
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
 
-#: Matches shorter than this many normalised characters are noise (copydetect's ``noise_t``).
+#: Matches shorter than this many normalised characters are noise (MOSS's and copydetect's ``k``).
 NOISE = 25
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -66,8 +67,8 @@ class Prepared:
 
     text: str  # the file, newlines as "\n": what line numbers count
     code: str
-    starts: tuple[int, ...]  # where each piece starts in ``code``...
-    origins: tuple[int, ...]  # ...and in ``text``
+    starts: Sequence[int]  # where each piece starts in ``code``...
+    origins: Sequence[int]  # ...and in ``text`` (arrays: 8 bytes a piece)
     set_aside: frozenset[int] = frozenset()  # lines of docstrings and of the handout's code
 
     @functools.cached_property
@@ -86,12 +87,14 @@ class Prepared:
         return bisect.bisect_right(self.line_starts, origin)
 
 
-def _pieces(text: str, docstrings: list | None = None) -> list[tuple[str, int]]:
+def _pieces(text: str, docstrings: list | None = None, deadline: float | None = None) -> list[tuple[str, int]]:
     """The code of ``text`` as (piece, where it starts in ``text``), ``"\\n"`` pieces ending lines;
-    the docstrings' (start, end) are added to ``docstrings``."""
+    the docstrings' (start, end) are added to ``docstrings``; ``kgrams.TooSlow`` past ``deadline``."""
     pieces: list[tuple[str, int]] = []
     done = 0
-    for match in _SCAN.finditer(text):
+    for count, match in enumerate(_SCAN.finditer(text)):
+        if deadline is not None and count % 256 == 0 and time.monotonic() > deadline:
+            raise kgrams.TooSlow
         start, end = match.span()
         if start > done:
             pieces.append((text[done:start], done))
@@ -135,9 +138,9 @@ def handout_lines(texts) -> frozenset[str]:
     )
 
 
-def prepare(text: str, handout: frozenset[str] = frozenset()) -> Prepared:
+def prepare(text: str, handout: frozenset[str] = frozenset(), deadline: float | None = None) -> Prepared:
     """A graded file, ready for the tokenizer; its lines of code found in ``handout`` (see
-    ``handout_lines``) are left out."""
+    ``handout_lines``) are left out; ``kgrams.TooSlow`` past ``deadline``."""
     text = _NEWLINE.sub("\n", text.replace("\ufeff", " "))
     code: list[str] = []
     starts: list[int] = []
@@ -145,7 +148,7 @@ def prepare(text: str, handout: frozenset[str] = frozenset()) -> Prepared:
     docstrings: list[tuple[int, int]] = []
     set_aside: list[tuple[int, int]] = []
     size = 0
-    for line in _lines(_pieces(text, docstrings)):
+    for line in _lines(_pieces(text, docstrings, deadline)):
         if handout and "".join(piece for piece, _ in line).rstrip("\n") in handout:
             set_aside.append((line[0][1], line[-1][1]))
             line = line[-1:] if line[-1][0] == "\n" else []
@@ -154,7 +157,7 @@ def prepare(text: str, handout: frozenset[str] = frozenset()) -> Prepared:
             starts.append(size)
             origins.append(origin)
             size += len(piece)
-    prepared = Prepared(text, "".join(code), tuple(starts), tuple(origins))
+    prepared = Prepared(text, "".join(code), array.array("q", starts), array.array("q", origins))
     lines = {
         number
         for start, end in docstrings + set_aside
@@ -165,24 +168,24 @@ def prepare(text: str, handout: frozenset[str] = frozenset()) -> Prepared:
 
 @dataclass(frozen=True)
 class Tokens:
-    """A prepared file tokenized: copydetect's normalised code and its map back to the file."""
+    """A prepared file tokenized: the normalised code and, for each of its characters, where it
+    comes from in the prepared code."""
 
     prepared: Prepared
-    skipped: int  # leading newlines the tokenizer drops (pygments strips them)
     filtered: str
-    offsets: object  # copydetect's: normalised positions -> positions in the code it was given
+    origins: Any  # int64 array: normalised position -> position in ``prepared.code``
 
     def lines(self, positions) -> list[int]:
-        """The file's lines of positions in the tokenizer's input."""
-        return [self.prepared.line(self.prepared.origin(int(p) + self.skipped)) for p in positions]
+        """The file's lines of normalised positions."""
+        return [self.prepared.line(self.prepared.origin(int(self.origins[p]))) for p in positions]
 
     def region(self, start: int, end: int) -> tuple[int, int]:
-        """The file's first and last line of ``[start, end)`` of the tokenizer's input; a line at
+        """The file's first and last line of the normalised stretch ``[start, end)``; a line at
         either end counts only if at least half of its code is inside (a match often ends a few
         characters into the next ``def`` line)."""
         prepared, text = self.prepared, self.prepared.text
-        begin = prepared.origin(start + self.skipped)
-        stop = prepared.origin(max(start, end - 1) + self.skipped) + 1
+        begin = prepared.origin(int(self.origins[start]))
+        stop = prepared.origin(int(self.origins[max(start, end - 1)])) + 1
         first, last = prepared.line(begin), prepared.line(stop - 1)
 
         def mostly_inside(line: int) -> bool:
@@ -197,38 +200,27 @@ class Tokens:
         return (first, last) if first <= last else (last, first)
 
 
-def normalise(code: str) -> tuple[int, str, object]:
-    """copydetect's tokenizer over prepared code: (leading newlines skipped, normalised code, offsets)."""
-    from copydetect.utils import filter_code
-
-    skipped = len(code) - len(code.lstrip("\n"))
-    filtered, offsets = filter_code(code[skipped:], "graded.py", language="python")
-    return skipped, filtered, offsets
+def normalise(code: str, deadline: float | None = None) -> tuple[str, Any]:
+    """The tokenizer over prepared code: (normalised code, origins); ``kgrams.TooSlow`` past ``deadline``."""
+    return kgrams.normalise(code, deadline)
 
 
-def tokenize(prepared: Prepared) -> Tokens:
-    return Tokens(prepared, *normalise(prepared.code))
+def tokenize(prepared: Prepared, deadline: float | None = None) -> Tokens:
+    return Tokens(prepared, *normalise(prepared.code, deadline))
 
 
 def hashes(tokens: Tokens, boilerplate=None) -> Any:
-    """The sorted distinct hashes of every gram of the normalised code (copydetect's
-    ``hashed_kgrams``), less the ``boilerplate`` ones: the file's fingerprints."""
+    """The sorted distinct hashes of every gram of the normalised code, less the ``boilerplate``
+    ones: the file's fingerprints."""
     import numpy as np
-    from copydetect.utils import hashed_kgrams
 
-    found = np.unique(hashed_kgrams(tokens.filtered, NOISE).astype(np.int64))
+    found = np.unique(kgrams.hashes(tokens.filtered, NOISE))
     return found if boilerplate is None else np.setdiff1d(found, boilerplate, assume_unique=True)
 
 
-def fingerprint(tokens: Tokens, boilerplate=None):
-    """copydetect's ``CodeFingerprint`` of tokenized code, for ``compare``."""
-    from copydetect import CodeFingerprint
-
-    made = CodeFingerprint(
-        "graded.py", NOISE, 1, boilerplate=boilerplate, filter=False, fp=io.StringIO(tokens.filtered)
-    )
-    made.offsets = tokens.offsets  # so compare_files maps matches back, as it does with filter=True
-    return made
+def fingerprint(tokens: Tokens, ignored=None) -> kgrams.Grams:
+    """The file's grams for ``compare``, less the ``ignored`` ones (boilerplate, common code)."""
+    return kgrams.grams(tokens.filtered, NOISE, ignored)
 
 
 def handout_files() -> dict[str, str]:
@@ -237,30 +229,18 @@ def handout_files() -> dict[str, str]:
 
 
 def boilerplate(texts) -> Any:
-    """The hashes of every gram of ``texts``, as copydetect takes boilerplate (a sorted array)."""
+    """The hashes of every gram of ``texts`` (a sorted array)."""
     import numpy as np
 
     found = [hashes(tokenize(prepare(text))) for text in texts]
     return np.unique(np.concatenate(found)) if found else np.array([], dtype=np.int64)
 
 
-def _in_code(made, positions):
-    """Normalised positions -> positions in the tokenizer's input (as ``compare_files`` maps slices)."""
-    import numpy as np
-
-    positions = np.asarray(positions, dtype=np.int64)
-    offsets = made.offsets
-    if len(offsets) == 0:
-        return positions
-    found = np.clip(np.searchsorted(offsets[:, 0], positions), 0, offsets.shape[0] - 1)
-    return positions + offsets[:, 1][found]
-
-
 def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
-    """copydetect's matched slices as the file's line ranges: merged where they touch, cut where
+    """Matched stretches (normalised positions) as the file's line ranges: merged where they touch, cut where
     docstrings or the handout's lines lie between (so a copied function is a region of its
     own), without blank or comment lines at either end."""
-    if len(slices) == 0 or slices.size == 0:
+    if len(slices[0]) == 0:
         return []
     prepared = tokens.prepared
     lines = split_lines(prepared.text)
@@ -305,19 +285,18 @@ class Match:
     links: tuple[tuple[int, int], ...]  # (i, j): region j of b shares the most fingerprints with region i of a
 
 
-def compare(made_a, made_b, tokens_a: Tokens, tokens_b: Tokens) -> Match | None:
-    """copydetect's comparison of two fingerprints (of one process), or None if nothing matches."""
-    from copydetect import compare_files
+def compare(made_a: kgrams.Grams, made_b: kgrams.Grams, tokens_a: Tokens, tokens_b: Tokens) -> Match | None:
+    """Where two files' grams match, as line ranges of each, or None if nothing matches."""
+    import numpy as np
 
-    _, (share_a, share_b), (slices_a, slices_b) = compare_files(made_a, made_b)
-    if share_a == 0 and share_b == 0:
+    overlap = kgrams.compare(made_a, made_b)
+    if overlap is None:
         return None
-    regions_a, regions_b = _regions(tokens_a, slices_a), _regions(tokens_b, slices_b)
+    regions_a, regions_b = _regions(tokens_a, overlap.slices_a), _regions(tokens_b, overlap.slices_b)
     shared: Counter = Counter()  # (region of a, region of b) -> fingerprints they share
-    for value in made_a.hashes & made_b.hashes:
-        lines_a = tokens_a.lines(_in_code(made_a, made_a.hash_idx[value]))
-        lines_b = tokens_b.lines(_in_code(made_b, made_b.hash_idx[value]))
-        for line_a, line_b in itertools.product(set(lines_a), set(lines_b)):
+    lines_a, lines_b = _lines_of(made_a, tokens_a, overlap.shared), _lines_of(made_b, tokens_b, overlap.shared)
+    for value in np.unique(overlap.shared).tolist():
+        for line_a, line_b in itertools.product(lines_a[value], lines_b[value]):
             i, j = _region_of(regions_a, line_a), _region_of(regions_b, line_b)
             if i is not None and j is not None:
                 shared[i, j] += 1
@@ -327,9 +306,20 @@ def compare(made_a, made_b, tokens_a: Tokens, tokens_b: Tokens) -> Match | None:
             strongest[j] = (i, j)
     links = set(strongest.values())
     return Match(
-        float(share_a * made_a.token_coverage),
-        float(share_b * made_b.token_coverage),
+        float(overlap.matched_a),
+        float(overlap.matched_b),
         tuple(regions_a),
         tuple(regions_b),
         tuple(sorted(links)),
     )
+
+
+def _lines_of(made: kgrams.Grams, tokens: Tokens, shared) -> dict[int, set[int]]:
+    """The file's lines where each of the ``shared`` grams starts."""
+    import numpy as np
+
+    where = np.isin(made.hashes, shared)
+    found: dict[int, set[int]] = {}
+    for value, start in zip(made.hashes[where].tolist(), made.starts[where].tolist()):
+        found.setdefault(value, set()).update(tokens.lines([start]))
+    return found

@@ -4,16 +4,16 @@ For the instructor's class report only: nothing here reaches a student's feedbac
 or grades.csv. Similar code is a reason to look, not a finding: honest students write alike the
 short loops a metrics lab asks for, so the result ranks pairs and shows the evidence.
 
-The method is MOSS's, by ``copydetect`` (``fingerprints``: preparing, tokenizing, hashing):
+The method is MOSS's (``fingerprints``: preparing, tokenizing, hashing; ``kgrams``):
 
-1. Each distinct graded file of the batch is fingerprinted once, all in this process
-   (copydetect's hashes are seeded per process); the handout's code (the stubs and the given
-   files) is boilerplate, so its docstrings and signatures count for nothing.
+1. Each distinct graded file of the batch is read (prepared and tokenized) once, in this
+   process or in forked workers, and fingerprinted once; the handout's code (the stubs and the
+   given files) is boilerplate, so its docstrings and signatures count for nothing.
 2. Fingerprints found in more than ``common_limit(n)`` of the n submissions are common code
    (the idioms everyone writes) and count for nothing either, as in MOSS.
 3. Candidates: an inverted index fingerprint -> submissions counts what each pair shares; only
-   pairs sharing enough are compared in detail (copydetect's ``compare_files``), per graded
-   file: the share of each side's code found in the other and the matched regions, as lines.
+   pairs sharing enough are compared in detail, per graded file: the share of each side's code
+   found in the other and the matched regions, as lines.
 
 Names and literals are normalised and fingerprints are sets, so renaming variables or
 reordering functions hides nothing.
@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from autograder.grading import fingerprints
+from autograder.grading import fingerprints, kgrams
 from autograder.lab.spec import GRADED_FILES
 
 #: A pair is reported only if each side has at least this many normalised characters matched.
@@ -37,6 +37,15 @@ MIN_MATCHED = 100
 #: threshold, counted on the smaller submission (a loose pre-filter: shares count characters).
 CANDIDATE_FACTOR = 0.5
 _TOKENIZE_IN_PARALLEL = 60  # distinct files from which forked workers tokenize (a fork costs ~0.1 s)
+#: A graded file longer than this (characters) is not compared (solutions are 5,000 to 15,000).
+FILE_CHARS = 64_000
+#: Seconds reading one file (preparing and tokenizing it) may take; a slower file is left out.
+FILE_SECONDS = 2.0
+#: Seconds reading all the batch's files may take; the files not read by then are left out.
+BATCH_SECONDS = 60.0
+#: Characters of distinct files read in one batch, at most (the analysis keeps ~10 bytes of
+#: each, and hashes them 8 bytes a character at a time).
+BATCH_CHARS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,15 @@ class Pair:
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A graded file the analysis left out, and why (the class report lists them)."""
+
+    submission: str
+    file: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Similarity:
     """The analysis of one batch."""
 
@@ -89,6 +107,7 @@ class Similarity:
     pairs: tuple[Pair, ...]  # score >= threshold, highest first
     sources: Mapping[str, Mapping[str, tuple[str, ...]]]  # the lines of the files of the submissions in pairs
     seconds: Mapping[str, float] = field(default_factory=dict)  # per step: prepare ... details
+    skipped: tuple[Skipped, ...] = ()  # files left out, by submission and file
 
     def pairs_of(self, submission: str) -> list[tuple[int, Pair]]:
         """(number, pair) of the pairs ``submission`` is in; numbers count from 1 in ``pairs``' order."""
@@ -98,15 +117,56 @@ class Similarity:
 # ------------------------------------------------------------------ the batch
 
 
-def _normalise_all(codes: list[str], jobs: int) -> list[tuple]:
-    """copydetect's tokenizer over every prepared file (hash-free: forked workers may share it)."""
-    if jobs <= 1 or len(codes) < _TOKENIZE_IN_PARALLEL:
-        return [fingerprints.normalise(code) for code in codes]
+def _read(job: tuple[str, frozenset, float]) -> fingerprints.Tokens | str:
+    """One file prepared and tokenized, or why it was not (it ran out of time)."""
+    text, stubs, batch_deadline = job
+    started = time.monotonic()
+    deadline = min(started + FILE_SECONDS, batch_deadline)
+    try:
+        return fingerprints.tokenize(fingerprints.prepare(text, stubs, deadline), deadline)
+    except kgrams.TooSlow:
+        if deadline == batch_deadline:
+            return f"not read: the batch's {BATCH_SECONDS:g} s for reading files ran out"
+        return f"not read: reading it took more than {FILE_SECONDS:g} s"
+
+
+def _read_all(texts: list[str], stubs: frozenset, jobs: int) -> list:
+    """``_read`` over every file, in forked workers when there are enough to pay for the fork."""
+    jobs_in = [(text, stubs, time.monotonic() + BATCH_SECONDS) for text in texts]
+    if jobs <= 1 or len(texts) < _TOKENIZE_IN_PARALLEL:
+        return [_read(job) for job in jobs_in]
     import concurrent.futures
     import multiprocessing
 
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(fingerprints.normalise, codes, chunksize=max(1, len(codes) // (4 * jobs))))
+        return list(pool.map(_read, jobs_in, chunksize=max(1, len(texts) // (4 * jobs))))
+
+
+def _text(content) -> tuple[str, str]:
+    """(the file's text, "") or ("", why it is not compared)."""
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return "", "not compared: not UTF-8 text"
+    text = str(content)
+    if "\x00" in text:
+        return "", "not compared: not text (it holds NUL characters)"
+    if len(text) > FILE_CHARS:
+        return "", f"not compared: {len(text):,} characters, more than the {FILE_CHARS:,} the analysis reads"
+    return text, ""
+
+
+def _within_budget(distinct: dict[str, str]) -> tuple[list[str], set[str]]:
+    """The digests read (shortest first, up to ``BATCH_CHARS`` characters in all), and those left out."""
+    kept, left, total = [], set(), 0
+    for digest in sorted(distinct, key=lambda d: (len(distinct[d]), d)):
+        total += len(distinct[digest])
+        if total <= BATCH_CHARS:
+            kept.append(digest)
+        else:
+            left.add(digest)
+    return sorted(kept), left
 
 
 def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
@@ -115,8 +175,8 @@ def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
     files = []
     for name in GRADED_FILES:
         made_a, made_b = prints.get((a, name)), prints.get((b, name))
-        size_a += float(made_a.token_coverage) if made_a is not None else 0.0
-        size_b += float(made_b.token_coverage) if made_b is not None else 0.0
+        size_a += float(made_a.coverage) if made_a is not None else 0.0
+        size_b += float(made_b.coverage) if made_b is not None else 0.0
         if made_a is None or made_b is None:
             continue
         match = fingerprints.compare(made_a, made_b, tokens[a, name], tokens[b, name])
@@ -160,10 +220,6 @@ def _candidates(ids: list[str], found: dict, threshold: float) -> tuple[dict, li
     return common, pairs
 
 
-def _decode(content) -> str:
-    return content.decode("utf-8", errors="replace") if isinstance(content, bytes) else str(content)
-
-
 def analyse(
     submissions: Mapping[str, Mapping[str, bytes | str]],
     settings: SimilaritySettings = SimilaritySettings(),
@@ -185,21 +241,33 @@ def analyse(
         seconds[step], started = time.perf_counter() - started, time.perf_counter()
 
     ids = sorted(submissions)
-    texts = {(sid, name): _decode(content) for sid in ids for name, content in submissions[sid].items()}
-    texts = {key: text for key, text in texts.items() if key[1] in GRADED_FILES and text.strip()}
+    skipped: dict[tuple[str, str], str] = {}
+    texts = {}
+    for sid in ids:
+        for name, content in submissions[sid].items():
+            if name not in GRADED_FILES:
+                continue
+            text, reason = _text(content)
+            if reason:
+                skipped[sid, name] = reason
+            elif text.strip():
+                texts[sid, name] = text
     digests = {key: hashlib.sha256(text.encode()).hexdigest() for key, text in texts.items()}
-    distinct = {digest: texts[key] for key, digest in digests.items()}  # each is tokenized and fingerprinted once
-    order = sorted(distinct)
+    distinct = {digest: texts[key] for key, digest in digests.items()}  # each is read and fingerprinted once
+    order, too_many = _within_budget(distinct)
     handout = fingerprints.handout_files() if handout is None else handout
     stubs = fingerprints.handout_lines(text for name, text in handout.items() if name in GRADED_FILES)
-    prepared = [fingerprints.prepare(distinct[digest], stubs) for digest in order]
     lap("prepare")
-    normalised = _normalise_all([item.code for item in prepared], jobs)
-    by_digest = {digest: fingerprints.Tokens(item, *done) for digest, item, done in zip(order, prepared, normalised)}
+    read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
+    reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
+    reasons.update(dict.fromkeys(too_many, f"not read: the batch's files hold more than {BATCH_CHARS:,} characters"))
+    skipped.update({key: reasons[digest] for key, digest in digests.items() if digest in reasons})
+    by_digest = {digest: tokens for digest, tokens in read.items() if digest not in reasons}
+    digests = {key: digest for key, digest in digests.items() if digest in by_digest}
     tokens = {key: by_digest[digest] for key, digest in digests.items()}
     lap("tokenize")
     boilerplate = fingerprints.boilerplate(handout.values())
-    once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in order}
+    once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
     lap("fingerprint")
 
     common, candidates = _candidates(ids, {key: once[digest] for key, digest in digests.items()}, settings.threshold)
@@ -220,4 +288,7 @@ def analyse(
         for sid in listed
     }
     lap("details")
-    return Similarity(settings, len(ids), common_limit(len(ids)), len(candidates), tuple(pairs), sources, seconds)
+    left_out = tuple(Skipped(sid, name, reason) for (sid, name), reason in sorted(skipped.items()))
+    return Similarity(
+        settings, len(ids), common_limit(len(ids)), len(candidates), tuple(pairs), sources, seconds, left_out
+    )

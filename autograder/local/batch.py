@@ -353,14 +353,17 @@ def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int)
     section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
+    if len(files) < 2:
+        return None, "not run: a batch of one submission has nothing to compare"
     try:
         found = similarity.analyse(files, settings, jobs=jobs)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
     pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")
+    left_out = f"; {len(found.skipped)} file(s) left out, listed under Similar code" if found.skipped else ""
     return found, (
         f"{pairs} at or above {settings.threshold:g} among {found.submissions} submissions "
-        f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s)"
+        f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s{left_out})"
     )
 
 

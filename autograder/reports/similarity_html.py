@@ -90,6 +90,20 @@ def _view(number: int, pair, similarity, results: dict) -> str:
     return "".join(parts)
 
 
+def _skipped(skipped, results: dict) -> str:
+    """The files the analysis left out (too long, not text, too slow to read), and why."""
+    if not skipped:
+        return ""
+    items = "".join(
+        f"<li>{_who(item.submission, results)}: {esc(item.file)}: {esc(item.reason)}</li>" for item in skipped
+    )
+    files = f"{len(skipped)} file" + ("" if len(skipped) == 1 else "s")
+    return (
+        f'<div class="skipped"><p><strong>Left out of the comparison: {files}</strong> (they cannot be '
+        f"shown similar or not; look at them yourself):</p><ul>{items}</ul></div>"
+    )
+
+
 def section(similarity, settings, results: dict) -> str:
     """The section's body. ``similarity`` is the analysis (None if it did not run), ``settings``
     the rubric's, ``results`` the batch's results by submission id (for names and links)."""
@@ -106,6 +120,7 @@ def section(similarity, settings, results: dict) -> str:
         f"the larger of its two shares reaches {similarity.settings.threshold:.0%} "
         "(grading.yml: <code>similarity.threshold</code>).</p>"
     )
+    intro += _skipped(similarity.skipped, results)
     if not similarity.pairs:
         return intro + f"<p>No pair of the {similarity.submissions} submissions reaches the threshold.</p>"
     rows = []

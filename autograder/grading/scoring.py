@@ -111,7 +111,7 @@ def argument_cases(plan, planned_cases: list, outcomes: list) -> dict[str, list[
             example = f", e.g. {shown.case.call_text()}" if shown else ""
             message = (
                 f"changed its arguments in {len(guilty)} call{'s' if len(guilty) != 1 else ''}{example}: a caller "
-                "keeps using its ranking and judgments (evaluate passes the same run to every measure); work on "
+                "keeps using its ranking and judgments (a run is measured by several functions in turn); work on "
                 "copies (sorted(...), dict(...)) and leave what it was given as it was"
             )
         if guilty:

@@ -17,6 +17,6 @@ def resolve(value, tables=None):
             return tables[arg[0]][arg[1]]
         if tag == "$measure":
             return probes.measure(arg)
-        if tag in ("$tuple", "$readonly"):
+        if tag in ("$tuple", "$readonly", "$array"):
             return arg
     return value

@@ -23,7 +23,7 @@ from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
-from autograder.labkit.case import Case, plain
+from autograder.labkit.case import Case, plain, valid_tuning
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def random_neighbours(case: Case) -> dict:
     """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
     are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
     record = RECORDS[case.function]
-    if record.ir_measure is None:
+    if record.ir_measure is None or not valid_tuning(case.kwargs):
         return {}
     k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
     found = {}

@@ -83,56 +83,41 @@ def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) ->
 UNCHANGED = "leaves the caller's arguments as they were"
 
 
-def argument_cases(plan, planned_cases: list, outcomes: list) -> dict[str, list[CaseResult]]:
-    """One case per function of calls: did any call change its arguments (sort the caller's
-    ranking, add a key to its judgments...)? In the function's edge check (or its first check),
-    a group of its own; the call it names is a public one when there is one."""
-    changed: dict[str, list] = {}
-    answered: set[str] = set()  # functions with at least one call that returned
-    raised: dict[str, str] = {}  # a function's exception, when none of its calls returned
+def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseResult]]:
+    """Per check of calls, one more case: did any of its calls change its arguments (sort the
+    caller's ranking, add a key to its judgments...)? A group of its own in each check, so changing
+    the caller's data costs a share of every check; the call it names is a public one if any."""
+    by_check: dict[str, list] = {}
     for planned in planned_cases:
-        outcome = outcomes[planned.call]
-        if outcome.mutated:
-            changed.setdefault(planned.case.function, []).append(planned)
-        if outcome.status == OutcomeStatus.VALUE:
-            answered.add(planned.case.function)
-        elif outcome.status == OutcomeStatus.ERROR:
-            raised.setdefault(planned.case.function, str((outcome.error or {}).get("type", "")))
+        by_check.setdefault(planned.check, []).append(planned)
     found: dict[str, list[CaseResult]] = {}
-    for function in dict.fromkeys(planned.case.function for planned in planned_cases):
-        checks = [check for check in plan.rubric.checks if check.function == function]
-        home = next((check for check in checks if check.kind == CheckKind.EDGE), checks[0] if checks else None)
-        if home is None:
-            continue
-        guilty = changed.get(function, [])
+    for check, mine in by_check.items():
+        guilty = [planned for planned in mine if outcomes[planned.call].mutated]
+        answered = any(outcomes[planned.call].status == OutcomeStatus.VALUE for planned in mine)
+        errors = [outcomes[p.call].error or {} for p in mine if outcomes[p.call].status == OutcomeStatus.ERROR]
         shown = next((planned for planned in guilty if planned.case.public), None)
-        message = ""
+        message, raised = "", ""
         if guilty:
+            status = CaseStatus.FAIL
             example = f", e.g. {shown.case.call_text()}" if shown else ""
             message = (
                 f"changed its arguments in {len(guilty)} call{'s' if len(guilty) != 1 else ''}{example}: a caller "
                 "keeps using its ranking and judgments (a run is measured by several functions in turn); work on "
                 "copies (sorted(...), dict(...)) and leave what it was given as it was"
             )
-        if guilty:
-            status = CaseStatus.FAIL
-        elif function in answered:
+        elif answered:
             status = CaseStatus.PASS
-        elif function in raised:  # nothing it did tells: no points for arguments it never had to keep
-            status, message = CaseStatus.ERROR, f"raised {raised[function]} on every call"
+        elif errors:  # nothing it did tells: no points for arguments it never had to keep
+            status, raised = CaseStatus.ERROR, str(errors[0].get("type", ""))
+            message = f"raised {raised} on every call"
         else:
             status, message = CaseStatus.NOT_RUN, "none of its calls returned, so none showed its arguments kept"
-        found.setdefault(home.name, []).append(
+        function = mine[0].case.function
+        found[check] = [
             CaseResult(
-                f"arguments-{function}",
-                UNCHANGED,
-                True,
-                status,
-                message,
-                raised=raised.get(function, "") if status == CaseStatus.ERROR else "",
-                groups=(UNCHANGED,),
+                f"arguments-{function}-{check}", UNCHANGED, True, status, message, raised=raised, groups=(UNCHANGED,)
             )
-        )
+        ]
     return found
 
 
@@ -152,7 +137,7 @@ def score_checks(
         cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))
     for name, found in runchecks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
-    for name, found in argument_cases(plan, planned_cases, outcomes).items():
+    for name, found in argument_cases(planned_cases, outcomes).items():
         cases.setdefault(name, []).extend(found)
     checks = []
     for spec in plan.rubric.checks:

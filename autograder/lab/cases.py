@@ -164,10 +164,24 @@ def _deep(rng: random.Random, ranking: list) -> dict:
 
 
 def _as_given(rng: random.Random, ranking: list, judgments: dict) -> tuple:
-    """The arguments as the contract allows them: now and then a tuple and a read-only mapping."""
-    if rng.random() < 0.25:
+    """The arguments as the contract allows them: now and then a tuple and a read-only mapping, or a
+    numpy array."""
+    draw = rng.random()
+    if draw < 0.15:
         return {"$tuple": ranking}, {"$readonly": judgments}
+    if draw < 0.25:
+        return {"$array": ranking}, judgments
     return ranking, judgments
+
+
+def _broken(rng: random.Random, kwargs: dict, cutoff: bool, gain: bool) -> None:
+    """Now and then one tuning parameter the contract refuses (the call must raise ValueError)."""
+    if rng.random() >= 0.08:
+        return
+    choices: list[tuple[str, object]] = [("k", 0), ("k", -2), ("k", 2.5)] if cutoff else []
+    choices += [("gain", "log")] if gain else [("rel", 0)]
+    key, value = rng.choice(choices)
+    kwargs[key] = value
 
 
 def _count(number: int, noun: str) -> str:
@@ -190,6 +204,7 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
                 kwargs["gain"] = rng.choice(["linear", "exp"])
             elif rng.random() < 0.5:
                 kwargs["rel"] = rng.choice([2, 3])
+            _broken(rng, kwargs, cutoff, gain)
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
             found.append(
                 Case(
@@ -199,6 +214,40 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
                     f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
                     _as_given(rng, ranking, judgments),
                     kwargs,
+                    public=True,
+                )
+            )
+        return found
+
+    return made
+
+
+def cell_cases(function: str, empty_invalid: bool = False):
+    """Random (retrieved, relevant, collection_size) cases: ids now and then repeated, a collection
+    from exactly the union to 20 more, and now and then too small (or empty, ``empty_invalid``: the
+    call must raise ValueError)."""
+
+    def made(rng: random.Random, count: int) -> list[Case]:
+        found = []
+        pool = POOL[:15]
+        for number in range(count):
+            retrieved = rng.sample(pool, rng.randint(0, 8))
+            relevant = rng.sample(pool, rng.randint(0, 8))
+            if retrieved and rng.random() < 0.15:
+                retrieved.append(rng.choice(retrieved))  # a doc id listed twice counts once
+            union = len(set(retrieved) | set(relevant))
+            size = union + rng.choice([0, 1, 5, 20])
+            draw = rng.random()
+            if draw < 0.06 and union:
+                size = union - 1
+            elif draw < 0.1 and empty_invalid:
+                retrieved, relevant, size = [], [], 0
+            found.append(
+                Case(
+                    f"random-{function}-{number:03d}",
+                    function,
+                    f"random: {len(retrieved)} retrieved, {len(relevant)} relevant, {size} documents",
+                    (retrieved, relevant, size),
                     public=True,
                 )
             )

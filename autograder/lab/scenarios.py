@@ -181,6 +181,16 @@ def small_scenarios() -> list[Scenario]:
             raises="ValueError",
             features=("invalid-argument",),
         ),
+        Scenario(
+            "tab-in-name",
+            "my\trun",
+            {"q": hits("T", [1.0])},
+            (("1", "q"),),
+            10,
+            "a system name with a tab (any whitespace) would add a column: ValueError",
+            raises="ValueError",
+            features=("invalid-argument",),
+        ),
     ]
 
 

@@ -47,6 +47,8 @@ def _show(value) -> str:
                 return repr(tuple(arg))
             if tag == "$readonly":
                 return f"MappingProxyType({arg!r})"
+            if tag == "$array":
+                return f"numpy.array({arg!r})"
             return {"$measure": str(arg), "$search": "search_fn", "$queries": "queries", "$path": repr(arg)}.get(
                 tag, repr(value)
             )
@@ -56,9 +58,20 @@ def _show(value) -> str:
 def plain(value):
     """An argument's plain data: a tuple's items, a read-only mapping's (``{"$tuple": ...}``,
     ``{"$readonly": ...}`` ask the child to pass the contract's other sequences and mappings)."""
-    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("$tuple", "$readonly"):
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("$tuple", "$readonly", "$array"):
         return next(iter(value.values()))
     return value
+
+
+#: A tuning parameter's valid values (the contracts of the labs' functions: k, rel and n positive
+#: integers, gain linear or exp); a call given another must raise ValueError.
+def valid_tuning(kwargs: dict) -> bool:
+    def positive(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+    return all(positive(kwargs[key]) for key in ("k", "rel", "n") if key in kwargs) and kwargs.get(
+        "gain", "linear"
+    ) in ("linear", "exp")
 
 
 RAISES = "raises"

@@ -16,6 +16,7 @@ from autograder.lab.functions import (
     reciprocal_rank,
     write_run,
 )
+from autograder.labkit.case import raises, valid_tuning
 from autograder.labkit.record import GradedFunction
 
 FUNCTIONS: dict[str, GradedFunction] = {
@@ -37,14 +38,19 @@ FUNCTIONS: dict[str, GradedFunction] = {
 
 
 def answers(function: str, made: list, resolve) -> list:
-    """The right answers of ``function``'s random cases ``made``, computed now: its record's own
-    computation, or ``ir_measures``'s (``resolve`` builds what a case names, e.g. a measure)."""
+    """The right answers of ``function``'s random cases ``made``, computed now: ValueError where a
+    tuning parameter is one the contract refuses, else its record's own computation, or
+    ``ir_measures``'s (``resolve`` builds what a case names, e.g. a measure)."""
     record = FUNCTIONS[function]
+    valid = [case for case in made if valid_tuning(case.kwargs)]
     if record.expected is not None:
-        return record.expected(made, resolve)
-    if record.ir_measure is None:
+        computed = record.expected(valid, resolve)
+    elif record.ir_measure is not None:
+        computed = measures.answers_by_ir_measures(record.ir_measure, valid)
+    else:
         raise ValueError(f"{function}'s record says neither how to compute its answers nor its ir_measures measure")
-    return measures.answers_by_ir_measures(record.ir_measure, made)
+    answer = dict(zip((case.id for case in valid), computed))
+    return [answer[case.id] if case.id in answer else raises("ValueError") for case in made]
 
 
 def run_writer() -> str | None:

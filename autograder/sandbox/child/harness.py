@@ -123,6 +123,11 @@ def resolve(value, context):
             return tuple(arg)
         if tag == "$readonly":  # and any mapping
             return types.MappingProxyType(dict(arg))
+        if tag == "$array":  # and a 1-D numpy array, where the child's environment has numpy (the
+            try:  # harness itself needs nothing beyond the standard library: without it, a tuple)
+                return importlib.import_module("numpy").array(arg)
+            except ImportError:
+                return tuple(arg)
     return value
 
 

@@ -52,8 +52,8 @@ def test_points_alone_do_not_change_what_is_run():
     base = rubrics.parse(text)
     scored = rubrics.parse(
         text.replace(
-            "{function: confusion_matrix, kind: edge, points: 4}",
-            "{function: confusion_matrix, kind: edge, points: 3, visibility: hidden, scoring: all}",
+            "{function: confusion_matrix, kind: edge, points: 2}",
+            "{function: confusion_matrix, kind: edge, points: 1, visibility: hidden, scoring: all}",
         ).replace("total: 100", "total: 99")
     )
     other = rubrics.parse(text.replace("random_cases: 40", "random_cases: 30"))

@@ -556,7 +556,7 @@ VARIANTS = {
         "runs.py",
         """
         def write_run(path, system_name, search_fn, queries, k=100):
-            if not isinstance(k, int) or k < 1 or not system_name or " " in system_name:
+            if not isinstance(k, int) or k < 1 or not system_name or any(c.isspace() for c in system_name):
                 raise ValueError("bad k or system_name")
             lines = []
             for q in queries:

@@ -22,7 +22,10 @@ from conftest import build_dist
 
 from autograder import archive, paths
 from autograder.grading import reference
+from autograder.grading import rubric as rubrics
 from autograder.lab import cases, spec
+
+CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
 
 
 def test_builds_are_reproducible(dist, tmp_path):
@@ -135,6 +138,7 @@ HOSTILE = (
         "from __future__ import annotations\n",
         """from __future__ import annotations
 import glob, json, os
+
 FOUND = []
 for pattern in ["{root}/source/autograder/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
                 "/autograder/source/autograder/lab/data/*.json", "{root}/source/hidden/*",
@@ -203,7 +207,7 @@ def test_setup_locks_the_grader_away(gradescope_root, isolation):
 def test_solutions_get_full_marks_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the solutions 100, jailed and as the unprivileged user?"""
     document = run_autograder(gradescope_root, {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}, isolation)
-    assert document["score"] == 100 and len(document["tests"]) == 36
+    assert document["score"] == 100 and len(document["tests"]) == CHECKS
 
 
 @pytest.mark.parametrize("isolation", ["auto", "uid"])
@@ -211,7 +215,7 @@ def test_stubs_get_zero_on_gradescope(gradescope_root, isolation):
     """Does run_autograder give the stubs 0, with the tests listed?"""
     stubs = {name: paths.handout_file(name).read_text() for name in spec.GRADED_FILES}
     document = run_autograder(gradescope_root, stubs, isolation)
-    assert document["score"] == 0 and len(document["tests"]) == 36
+    assert document["score"] == 0 and len(document["tests"]) == CHECKS
     assert "NotImplementedError" in json.dumps(document)
 
 
@@ -225,7 +229,7 @@ def test_hostile_submission_gains_nothing_on_gradescope(gradescope_root, isolati
         "\n\ndef accuracy(retrieved, relevant, collection_size):\n    raise RuntimeError(f'found {len(FOUND)}')\n"
     )
     document = run_autograder(gradescope_root, {"metrics.py": metrics, "runs.py": runs}, isolation)
-    assert "forged" not in [test["name"] for test in document["tests"]] and len(document["tests"]) == 36
+    assert "forged" not in [test["name"] for test in document["tests"]] and len(document["tests"]) == CHECKS
     assert document["score"] == 18  # write_run's points, which its correct runs.py earns; no metric points
     assert "found 0" in json.dumps(document)
 
@@ -242,7 +246,13 @@ def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root)
     """Does `run_autograder --doctor` (what the README asks instructors to run in Debug via SSH)
     print the machine's facts, with the sandbox user's uid and the shipped reference?"""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
-    environment.update({"AUTOGRADER_ROOT": str(gradescope_root), "LAB05_PYTHON": sys.executable})
+    environment.update(
+        {
+            "AUTOGRADER_ROOT": str(gradescope_root),
+            "LAB05_PYTHON": sys.executable,
+            "LAB05_CHILD_PYTHON": "/usr/bin/python3",  # setup.sh's child environment is not installed here
+        }
+    )
     run = subprocess.run(
         ["bash", str(gradescope_root / "source" / "run_autograder"), "--doctor"],
         env=environment,

@@ -103,7 +103,6 @@ def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
     names = zipfile.ZipFile(dist["autograder"]).namelist()
     hidden = sorted(name for name in names if name.startswith("hidden/"))
     assert [name.split("/")[-1].split("-")[0] for name in hidden] == [
-        "job",
         "plan",
         "cranfield",
         "edge_cases.json",

@@ -29,6 +29,9 @@ from autograder.lab.spec import CheckKind
 from autograder.prairielearn import build as prairielearn
 from autograder.reports import prairielearn_json
 
+CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
+
+
 IMAGE = "someone/lab05-autograder:2026"
 MAX_RESULTS = 1024 * 1024  # PrairieLearn refuses results.json over 1 MiB
 
@@ -389,13 +392,13 @@ class TestEntrypoint:
         """Does the entrypoint give the solutions a score of 1, every check a test with full points?"""
         document = run_entrypoint(image_home, grade, built["question"], GRADED, isolation)
         assert document["gradable"] is True and document["score"] == 1
-        assert len(document["tests"]) == 36
+        assert len(document["tests"]) == CHECKS
         assert all(test["points"] == test["max_points"] for test in document["tests"])
 
     def test_stubs_score_0(self, built, image_home, grade, isolation):
         """Do the stubs score 0, with every test listed and the NotImplementedError shown?"""
         document = run_entrypoint(image_home, grade, built["question"], STUBS, isolation)
-        assert document["score"] == 0 and len(document["tests"]) == 36
+        assert document["score"] == 0 and len(document["tests"]) == CHECKS
         assert "NotImplementedError" in json.dumps(document)
 
     def test_hostile_submission_gains_nothing(self, built, image_home, grade, isolation):
@@ -403,7 +406,7 @@ class TestEntrypoint:
         /grade/tests/hidden), the rubric and the job's data: is the forged file replaced, nothing
         read, and the score what its code earns?"""
         document = run_entrypoint(image_home, grade, built["question"], _hostile(image_home, grade), isolation)
-        assert "forged" not in json.dumps(document) and len(document["tests"]) == 36
+        assert "forged" not in json.dumps(document) and len(document["tests"]) == CHECKS
         assert document["score"] == 0.18  # write_run's 18 points, which its correct runs.py earns
         assert "found 0" in json.dumps(document)
 

@@ -24,7 +24,7 @@ GOLDEN = Path(__file__).parent / "golden"
 @pytest.fixture(scope="module")
 def examples(tmp_path_factory, cranfield):
     out = tmp_path_factory.mktemp("examples") / "out"
-    summary = batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False)
+    summary = batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False, seed="golden")
     return out, {result.submission: result for result in summary.results}
 
 

@@ -76,20 +76,24 @@ def _wrong_answers(forms, planned, tables) -> list:
     ]
 
 
-def _evidence(item, function, cases, outcomes, tables, plan_key="", shared_calls=0):
+def _evidence(item, function, cases, outcomes, tables, plan_key=""):
     """(telling, matched, checks where it matched) of a misconception on one function's cases;
-    its answers on the shared cases (calls below ``shared_calls``) are remembered under ``plan_key``."""
+    its answers on the shared cases (every case but the random ones, drawn afresh at every
+    grading) are remembered under ``plan_key`` and the case's id."""
     forms = item.variants[function]
     forms = forms if isinstance(forms, tuple) else (forms,)
     telling = matched = 0
     where = set()
     for planned in cases:
-        if judge.wants_error(planned.expected):
-            continue  # input validation is another matter
-        key = (plan_key if planned.call < shared_calls else "", item.id, planned.call)
+        outcome = outcomes[planned.call]
+        if judge.wants_error(planned.expected) or outcome.status not in (OutcomeStatus.VALUE, OutcomeStatus.ERROR):
+            continue  # input validation, and calls that crashed or did not run, are other matters
+        key = (plan_key if planned.kind != CheckKind.RANDOM else "", item.id, planned.case.id)
         wrong = _once(key, lambda planned=planned: _wrong_answers(forms, planned, tables))
         if len(wrong) < len(forms):
             continue  # some usual form of the mistake gets this case right: it tells nothing
+        if outcome.status == OutcomeStatus.ERROR and not any(kind == "raises" for kind, _ in wrong):
+            continue  # it raised where the mistake answers: another failure (e.g. an input it cannot take)
         telling += 1
         if any(_student_matches(outcomes[planned.call], answer) for answer in wrong):
             matched += 1
@@ -173,7 +177,7 @@ def _misconceptions(plan, function, cases, outcomes, run_tables) -> dict[str, li
         return found
     tables = plan.shared_job["tables"]
     for item in misconceptions.for_function(function):
-        telling, matched, where = _evidence(item, function, cases, outcomes, tables, plan.key, len(plan.calls()))
+        telling, matched, where = _evidence(item, function, cases, outcomes, tables, plan.key)
         if telling >= MIN_TELLING and matched >= MATCH_SHARE * telling and matched >= MIN_TELLING:
             for check in sorted(where):
                 found.setdefault(check, []).append(_shown(item, function))

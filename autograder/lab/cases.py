@@ -147,6 +147,14 @@ def _random_judgments(rng: random.Random, pool: list = POOL[:20]) -> dict:
     return {doc: rng.choice([-1, 0, 0, 1, 2, 3, 4]) for doc in judged}
 
 
+def _judgments_of(rng: random.Random, ranking: list) -> dict:
+    """Judgments of some of ``ranking``'s documents (every grade, from -1 to 4, so that thresholds
+    and gains matter) and of a few it does not hold."""
+    judged = [doc for doc in ranking if rng.random() < 0.6]
+    judged += rng.sample([doc for doc in POOL if doc not in ranking], rng.randint(0, 3))
+    return {doc: rng.choice([-1, 0, 1, 1, 2, 3, 4]) for doc in judged}
+
+
 def _random_ranking(rng: random.Random) -> list:
     return rng.sample(POOL, rng.choice(SIZES))
 
@@ -196,7 +204,13 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
         found = []
         for number in range(count):
             ranking = _random_ranking(rng)
-            judgments = _deep(rng, ranking) if len(ranking) > 10 and rng.random() < 0.3 else _random_judgments(rng)
+            draw = rng.random()
+            if len(ranking) > 10 and draw < 0.3:
+                judgments = _deep(rng, ranking)
+            elif draw < 0.7:
+                judgments = _judgments_of(rng, ranking)
+            else:
+                judgments = _random_judgments(rng)
             kwargs: dict[str, object] = {}
             if cutoff:
                 kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20, 30])

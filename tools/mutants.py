@@ -346,6 +346,31 @@ def table(all_mutants: list[Mutant], outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def shares(outcomes: list[Outcome]) -> str:
+    """Per function, the share of its points its mutants lose (those that affect it alone):
+    min, median, and how many lose less than a quarter (the rubric's target: a bug costs real points)."""
+    import statistics
+
+    from autograder.grading import rubric as rubrics
+
+    possible: dict[str, float] = {}
+    for check in rubrics.load().checks:
+        possible[check.function] = possible.get(check.function, 0.0) + check.points
+    found: dict[str, list[float]] = {}
+    for outcome in outcomes:
+        if len(outcome.mutant.affects) == 1:
+            function = outcome.mutant.affects[0]
+            found.setdefault(function, []).append(outcome.lost.get(function, 0.0) / possible[function])
+    lines = [f"{'function':<20} {'mutants':>8} {'min':>7} {'median':>7} {'below 1/4':>10}"]
+    for function in sorted(found, key=list(possible).index):
+        values = found[function]
+        below = sum(value < 0.25 for value in values)
+        lines.append(
+            f"{function:<20} {len(values):>8} {min(values):>7.1%} {statistics.median(values):>7.1%} {below:>10}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=0, help="grade a random sample of N non-equivalent mutants")
@@ -353,6 +378,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", type=Path, default=None, help="keep the graded batch in this folder")
     parser.add_argument("--list", action="store_true", help="print every survivor, collateral and undiagnosed mutant")
+    parser.add_argument("--shares", action="store_true", help="also the share of its function's points each loses")
     args = parser.parse_args(argv)
     from autograder.grading.session import Session
 
@@ -367,6 +393,8 @@ def main(argv=None) -> int:
         live = sorted(random.Random(args.seed).sample(live, min(args.sample, len(live))), key=lambda m: m.id)
     outcomes = grade(live, args.jobs, args.keep)
     print(table(mutants, outcomes))
+    if args.shares:
+        print("\n" + shares(outcomes))
     print(
         f"\n{len(mutants)} mutants generated in {generated - started:.1f} s, classified in "
         f"{classified - generated:.1f} s, {len(outcomes)} graded in {time.monotonic() - classified:.1f} s"

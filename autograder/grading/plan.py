@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 
 from autograder import cache, paths
-from autograder.grading import inputs, runchecks
+from autograder.grading import inputs, runfile_problems
 from autograder.grading.rubric import Rubric
 from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
@@ -200,8 +200,8 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
         table = trec.rows(canonical[name])
         searches = [[text, scenario.k] for _, text in scenario.queries]
         properties[name] = (
-            list(runchecks.format_problems(table, scenario)),
-            list(runchecks.content_problems(table, scenario, searches)),
+            list(runfile_problems.in_format(table, scenario)),
+            list(runfile_problems.in_content(table, scenario, searches)),
         )
     return Plan(
         rubric,

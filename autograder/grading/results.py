@@ -42,6 +42,7 @@ class CaseResult:
     raised: str = ""  # the class of the exception the call raised, if it did
     mro: tuple = ()  # the built-in classes it derives from, nearest first
     groups: tuple = ()  # what it tests, for scoring by groups (its own id when empty)
+    told: str = ""  # what a hidden case may tell its student of what went wrong (where, how many; no input)
 
     @property
     def passed(self) -> bool:
@@ -65,7 +66,13 @@ class CaseResult:
         if self.public:
             return self
         return CaseResult(
-            self.id, self.description, False, self.status, raised=shown_error(self.raised, self.mro), groups=self.groups
+            self.id,
+            self.description,
+            False,
+            self.status,
+            self.told,
+            raised=shown_error(self.raised, self.mro),
+            groups=self.groups,
         )
 
 

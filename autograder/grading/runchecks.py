@@ -9,11 +9,11 @@ it was called), and the Cranfield runs are evaluated by ``ir_measures`` against 
 from __future__ import annotations
 
 import hashlib
-import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from autograder.grading import judge
+from autograder.grading import runfile_problems as problems
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.lab import cranfield, measures
 from autograder.lab.functions.registry import run_writer
@@ -94,109 +94,6 @@ def read_all(plan, outcomes: list, unimported: frozenset, scenario_calls: dict) 
 # ------------------------------------------------------------------ properties of one file
 
 
-def _by_query(table):
-    grouped: dict[str, list] = {}
-    for row in table:
-        grouped.setdefault(row[0], []).append(row)
-    return grouped
-
-
-def format_problems(table: list[list[str]], scenario: Scenario) -> dict[str, str | None]:
-    """Each TREC format property of the file: None when it holds, else what is wrong (first example)."""
-    found: dict[str, str | None] = {}
-
-    def first(rows_, test, message):
-        for number, row in rows_:
-            if not test(row):
-                return f"line {number}: {' '.join(row)[:120]!r} {message}"
-        return None
-
-    numbered = list(enumerate(table, start=1))
-    found["6 columns on every line"] = first(numbered, lambda r: len(r) == trec.COLUMNS, "does not have 6 columns")
-    six = [(n, r) for n, r in numbered if len(r) == trec.COLUMNS]
-    found["Q0 in the second column"] = first(six, lambda r: r[1] == "Q0", "has no Q0 in the second column")
-    found["a score trec_eval can read in the fifth column"] = first(
-        six, lambda r: trec.score(r[4]) is not None, "has no number in the fifth column"
-    )
-    found[f"system name {scenario.system!r} in the last column"] = first(
-        six, lambda r: r[5] == scenario.system, f"does not end with the system name {scenario.system}"
-    )
-    ranks = scores = duplicates = at_most_k = None
-    for query_id, query_rows in _by_query([r for _, r in six]).items():
-        if ranks is None and [r[3] for r in query_rows] != [str(i) for i in range(1, len(query_rows) + 1)]:
-            ranks = f"query {query_id}: ranks {' '.join(r[3] for r in query_rows[:5])}... are not 1, 2, 3, ..."
-        read = [trec.score(r[4]) for r in query_rows]
-        values = [value for value in read if value is not None]
-        if scores is None and len(values) == len(read) and any(a < b for a, b in itertools.pairwise(values)):
-            scores = f"query {query_id}: scores increase down the list ({', '.join(r[4] for r in query_rows[:4])}...)"
-        docs = [r[2] for r in query_rows]
-        if duplicates is None and len(set(docs)) != len(docs):
-            duplicates = f"query {query_id}: a doc id appears twice"
-        if at_most_k is None and len(query_rows) > scenario.k:
-            at_most_k = f"query {query_id}: {len(query_rows)} lines for k={scenario.k}"
-    found["ranks 1, 2, 3, ... within each query"] = ranks
-    found["scores non-increasing within each query"] = scores
-    found["no doc id twice within a query"] = duplicates
-    found["at most k lines per query"] = at_most_k
-    return found
-
-
-def content_problems(table: list[list[str]], scenario: Scenario, searches: list) -> dict[str, str | None]:
-    """Does the file hold what the search function returned, in its order, for the queries given?"""
-    expected = scenario.expected_rows()
-    found: dict[str, str | None] = {}
-    order: list[str] = []
-    for row in table:
-        if row and (not order or order[-1] != row[0]):
-            order.append(row[0])
-    wanted = [query_id for query_id, text in scenario.queries if scenario.results[text][: scenario.k]]
-    found["every query with results, in the order given"] = (
-        None
-        if order == wanted
-        else f"queries appear as {', '.join(order[:8]) or '(none)'}; "
-        f"expected {', '.join(wanted[:8])}{'...' if len(wanted) > 8 else ''}"
-    )
-    got_docs = [(r[0], r[2]) for r in table if len(r) >= 3]
-    want_docs = [(row[0], row[2]) for row in expected]
-    found["each query's doc ids in the order search_fn returned"] = (
-        None if got_docs == want_docs else (_first_difference(got_docs, want_docs))
-    )
-    scores = None
-    for row, want in zip(table, expected):
-        value = trec.score(row[4]) if len(row) == trec.COLUMNS else None
-        if len(row) == trec.COLUMNS and (row[0], row[2]) == (want[0], want[2]) and not trec.same_score(value, want[4]):
-            scores = (
-                f"query {want[0]}, doc {want[2]}: score {row[4]} but search_fn gave {want[4]!r} "
-                f"(write at least 8 decimals)"
-            )
-            break
-    if got_docs != want_docs and scores is None:
-        scores = "cannot compare scores: the doc ids differ (see above)"
-    found["scores equal search_fn's to 1e-8"] = scores
-    found.update(search_problem(scenario, searches))
-    return found
-
-
-def search_problem(scenario: Scenario, searches: list) -> dict[str, str | None]:
-    """Was search_fn called with each query's text and k, in order?"""
-    wanted_calls = [[text, scenario.k] for _, text in scenario.queries]
-    return {
-        "search_fn(query.text, k) called for each query": None
-        if searches == wanted_calls
-        else (
-            f"search_fn was called {len(searches)} times for {len(wanted_calls)} queries"
-            + (f"; first call {searches[0]!r}" if searches else "")
-        )
-    }
-
-
-def _first_difference(got, want) -> str:
-    for index, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return f"line {index + 1}: query {g[0]} doc {g[1]}, expected query {w[0]} doc {w[1]}"
-    return f"{len(got)} result lines, expected {len(want)}"
-
-
 def equivalent(table: list[list[str]], scenario: Scenario) -> bool:
     """Is the file, as trec_eval reads it, what the right writer writes: the same columns and
     rows in order, scores within the tolerance (more decimals or other whitespace are fine)?"""
@@ -254,23 +151,32 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
             if CheckKind.RUN_FORMAT in names:
                 found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run))
             continue
+        told_problem = "" if run.error else problem  # a raised exception's words stay the instructor's
         if CheckKind.RUN_FORMAT in names:
-            properties = dict.fromkeys(format_names) if equivalent_file else format_problems(table or [], scenario)
-            lacking = None if equivalent_file or table is None else lacks(table, scenario)
+            properties = dict.fromkeys(format_names) if equivalent_file else problems.in_format(table or [], scenario)
+            told = dict.fromkeys(format_names) if equivalent_file else problems.in_format(table or [], scenario, True)
+            lacking = None if equivalent_file or table is None else problems.lacks(table, scenario)
+            lacking_told = None if equivalent_file or table is None else problems.lacks(table, scenario, True)
             for number, (what, wrong) in enumerate(properties.items()):
+                safe = told.get(what)
                 if problem and (table is None or what.startswith("6 columns")):
-                    wrong = problem
-                wrong = wrong or lacking  # a property of lines that are not there holds of nothing
+                    wrong, safe = problem, told_problem
+                wrong, safe = wrong or lacking, safe or lacking_told  # a property of absent lines holds of nothing
                 found[names[CheckKind.RUN_FORMAT]].append(
-                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public, run, table is None)
+                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public, run, table is None, safe)
                 )
         if table is not None:  # the content and the evaluation read the lines as if Q0 were there
             table = trec.repaired(table)
         if CheckKind.RUN_CONTENT in names:
             properties = (
-                {**dict.fromkeys(content_names), **search_problem(scenario, searches)}
+                {**dict.fromkeys(content_names), **problems.in_search(scenario, searches)}
                 if equivalent_file
-                else content_problems(table or [], scenario, searches)
+                else problems.in_content(table or [], scenario, searches)
+            )
+            told = (
+                {**dict.fromkeys(content_names), **problems.in_search(scenario, searches, True)}
+                if equivalent_file
+                else problems.in_content(table or [], scenario, searches, True)
             )
             for number, (what, wrong) in enumerate(properties.items()):
                 found[names[CheckKind.RUN_CONTENT]].append(
@@ -282,6 +188,7 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
                         public,
                         run,
                         table is None,
+                        told_problem if table is None else told.get(what),
                     )
                 )
         if CheckKind.RUN_CRANFIELD in names and public:
@@ -336,21 +243,6 @@ def scenario_of(case_id: str) -> str:
     return case_id.split(":")[1] if ":" in case_id else ""
 
 
-def lacks(table: list[list[str]], scenario: Scenario) -> str | None:
-    """What the file lacks to be checked at all: a line for every query with results (its format
-    properties would hold vacuously of an empty or garbage file), or None."""
-    present = {row[0] for row in table if len(row) == trec.COLUMNS}
-    wanted = [query_id for query_id, text in scenario.queries if scenario.results[text][: scenario.k]]
-    missing = [query_id for query_id in wanted if query_id not in present]
-    if not missing:
-        return None
-    return (
-        f"the file has no line of 6 columns for quer{'ies' if len(missing) > 1 else 'y'} "
-        f"{', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}: its format cannot be checked on lines "
-        "that are not there"
-    )
-
-
 def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     """The writer called with arguments the contract refuses: it must raise ``scenario.raises``."""
     if scenario.raises in run.raised:
@@ -364,12 +256,23 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     return CaseResult(f"format:{name}", scenario.description, scenario.public, status, message, raised=run.error)
 
 
-def _property_case(case_id, scenario, what, wrong, public, run: RunFile, no_file: bool) -> CaseResult:
+def _property_case(
+    case_id, scenario, what, wrong, public, run: RunFile, no_file: bool, told: str | None = None
+) -> CaseResult:
     """A property of the file (``wrong``: None when it holds); ``no_file``: there is no file to
-    read, and the case's verdict is what became of the call."""
+    read, and the case's verdict is what became of the call; ``told``: what a hidden scenario's
+    student may read of what is wrong (where, how many: nothing of the hidden inputs)."""
     status = (run.status() if no_file else CaseStatus.FAIL) if wrong else CaseStatus.PASS
     raised = run.error if no_file and wrong else ""
-    return CaseResult(case_id, f"{scenario.description}: {what}", public, status, wrong or "", raised=raised)
+    return CaseResult(
+        case_id,
+        f"{scenario.description}: {what}",
+        public,
+        status,
+        wrong or "",
+        raised=raised,
+        told=(told or "") if wrong else "",
+    )
 
 
 def _example_case(scenario, table, run: RunFile) -> CaseResult:

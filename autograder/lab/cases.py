@@ -142,6 +142,14 @@ POOL = [f"d{i:02d}" for i in range(40)]
 SIZES = [0, 1, 3, 5, 8, 12, 20, 25, 35]  # rankings shorter and longer than the usual cut-offs
 
 
+# The random ranking cases cycle through strata of ranking sizes, so that each grading's cases
+# reach every concept whatever its seed: relevant documents only below rank 10 (DEEP), a ranking
+# shorter than k with more relevant documents than it holds (SHORT), no relevant document at all
+# (NONE: the measure's zero guard), then any size twice.
+STRATA: tuple = ((12, 20, 25, 35), (1, 3, 5, 8), (), (), ())
+DEEP, SHORT, NONE = 0, 1, 2
+
+
 def _random_judgments(rng: random.Random, pool: list = POOL[:20]) -> dict:
     judged = rng.sample(pool, rng.randint(0, min(12, len(pool))))
     return {doc: rng.choice([-1, 0, 0, 1, 2, 3, 4]) for doc in judged}
@@ -151,7 +159,8 @@ def _judgments_of(rng: random.Random, ranking: list) -> dict:
     """Judgments of some of ``ranking``'s documents (every grade, from -1 to 4, so that thresholds
     and gains matter) and of a few it does not hold."""
     judged = [doc for doc in ranking if rng.random() < 0.6]
-    judged += rng.sample([doc for doc in POOL if doc not in ranking], rng.randint(0, 3))
+    unretrieved = rng.randint(0, 3) + (rng.randint(1, 8) if len(ranking) < 10 else 0)  # short: more than it holds
+    judged += rng.sample([doc for doc in POOL if doc not in ranking], unretrieved)
     return {doc: rng.choice([-1, 0, 1, 1, 2, 3, 4]) for doc in judged}
 
 
@@ -203,17 +212,20 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
         for number in range(count):
-            ranking = _random_ranking(rng)
+            stratum = number % len(STRATA)  # every concept reached in every grading, whatever the seed
+            ranking = rng.sample(POOL, rng.choice(STRATA[stratum] or SIZES))
             draw = rng.random()
-            if len(ranking) > 10 and draw < 0.3:
+            if stratum == NONE:
+                judgments = {doc: rng.choice([-1, 0]) for doc in rng.sample(POOL, rng.randint(0, 6))}
+            elif stratum == DEEP or (len(ranking) > 10 and draw < 0.3):
                 judgments = _deep(rng, ranking)
-            elif draw < 0.7:
+            elif stratum == SHORT or draw < 0.7:
                 judgments = _judgments_of(rng, ranking)
             else:
                 judgments = _random_judgments(rng)
             kwargs: dict[str, object] = {}
             if cutoff:
-                kwargs["k"] = rng.choice([1, 2, 3, 5, 10, 20, 30])
+                kwargs["k"] = rng.choice([10, 20, 30] if stratum == SHORT else [1, 2, 3, 5, 10, 20, 30])
             if gain:
                 kwargs["gain"] = rng.choice(["linear", "exp"])
             elif rng.random() < 0.5:

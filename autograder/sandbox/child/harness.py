@@ -263,7 +263,7 @@ class ImportPolicy:
 
 def _imported_by_graded_code() -> bool:
     """Is the import under way written in the submission's own files (not inside a library)?"""
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename.startswith(("<frozen", __file__)):
         frame = frame.f_back
     return frame is not None and os.path.basename(frame.f_code.co_filename) in PACKAGE["files"]

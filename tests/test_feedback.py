@@ -144,8 +144,11 @@ def test_where_a_function_stands(cases, note, state):
         ("3w 2r", "wrong on all 5 cases (3 wrong, 2 raised an error)"),
         ("3w 2c 10s", "crashed or hung on 2 cases; 10 others not run (3 wrong)"),
         ("8i", "not importable: lab05/metrics.py did not import (see above)"),
+        ("1p", "full marks (1 case)"),
+        ("1w", "wrong on its only case"),
+        ("2p 1c", "crashed or hung on 1 case"),
     ],
-    ids=["full", "stub", "wrong", "wrong-and-errors", "crashed", "not-importable"],
+    ids=["full", "stub", "wrong", "wrong-and-errors", "crashed", "not-importable", "one", "only-one", "one-crash"],
 )
 def test_a_functions_state_in_words(cases, headline):
     """Does the summary line say the function's state with how many of its cases, the calls
@@ -391,3 +394,11 @@ def test_jobs_default_to_the_cpus_the_process_may_use(monkeypatch):
     monkeypatch.setattr(batch.os, "sched_getaffinity", lambda pid: {3}, raising=False)
     monkeypatch.setattr(batch.os, "cpu_count", lambda: 64)
     assert batch.usable_cpus() == 1
+
+
+@pytest.mark.parametrize(
+    "cases, tally", [("1p", "its one case passed"), ("1w", "its one case failed"), ("3p 2w", "3/5 cases passed")]
+)
+def test_a_checks_tally_counts_in_words(cases, tally):
+    """Does a check's tally read as English for one case as for many (never "1/1 cases")?"""
+    assert feedback.check_view(check("dcg_at_k", CheckKind.EDGE, _cases(cases))).tally == tally

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from autograder.grading import grader
 from autograder.grading.grader import import_problems
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 
@@ -108,3 +109,16 @@ def test_both_files_failing_give_a_sentence_each_in_file_order():
         "lab05/metrics.py",
         "lab05/runs.py",
     ]
+
+
+@pytest.mark.parametrize("case", FAILURES, ids=lambda case: case.id)
+def test_does_every_import_failure_reach_the_instructors_flags(case):
+    """Does grades.csv's flags column (the result's flags) name the file that did not import,
+    whichever way it failed (an exception included, not only crashes and timeouts)?"""
+    other = "runs.py" if case.file == "metrics.py" else "metrics.py"
+    result = SandboxResult(outcomes=[], imports={case.file: case.outcome, other: Outcome(OutcomeStatus.OK)})
+    flags = grader._flags(result, [])
+    assert [str(flag.kind) for flag in flags if case.file in flag.text] == [
+        {"error": "unimported"}.get(str(case.outcome.status), str(case.outcome.status))
+    ]
+    assert not any(other in flag.text for flag in flags)

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import subs
 
+from autograder import paths
 from autograder.grading import intake
+from autograder.lab import spec
 
 
 def _zip(path: Path, filler: int, name_length: int = 0) -> Path:
@@ -82,3 +84,96 @@ def test_directory_figures_are_read_from_the_end_record(tmp_path):
     count, length = intake.zip_directory(path)
     assert count == len(entries) == 7
     assert length == sum(46 + len(entry.filename) + len(entry.extra) + len(entry.comment) for entry in entries)
+
+
+HANDOUT = {name: paths.handout_file(name).read_bytes() for name in spec.GRADED_FILES}
+
+
+def _folder(root: Path, files: dict) -> Path:
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    return root
+
+
+@dataclass(frozen=True)
+class NamedCase:
+    id: str
+    files: dict  # path in the submission -> content
+    said: tuple  # words the problem must hold ("" : no problem at all)
+
+
+MISNAMED = [
+    NamedCase(
+        "capitalised",
+        {"lab05/Metrics.py": subs.SOLUTION["metrics.py"], "lab05/runs.py": subs.SOLUTION["runs.py"]},
+        ("no metrics.py found", "Received: lab05/Metrics.py, lab05/runs.py.", "lab05/Metrics.py looks like metrics.py"),
+    ),
+    NamedCase(
+        "browser-copy-suffix",
+        {"metrics (1).py": subs.SOLUTION["metrics.py"], "runs.py": subs.SOLUTION["runs.py"]},
+        ("metrics (1).py looks like metrics.py", "rename it to metrics.py"),
+    ),
+    NamedCase(
+        "saved-as-text",
+        {"metrics.py.txt": subs.SOLUTION["metrics.py"], "runs.py": subs.SOLUTION["runs.py"]},
+        ("metrics.py.txt looks like metrics.py",),
+    ),
+    NamedCase(
+        "typo",
+        {"lab05/metric.py": subs.SOLUTION["metrics.py"], "lab05/runs.py": subs.SOLUTION["runs.py"]},
+        ("lab05/metric.py looks like metrics.py",),
+    ),
+    NamedCase(
+        "nothing-alike",
+        {"notes.txt": "my notes", "runs.py": subs.SOLUTION["runs.py"]},
+        ("no metrics.py found", "Received: notes.txt, runs.py."),
+    ),
+    NamedCase(
+        "both-right", {"lab05/metrics.py": subs.SOLUTION["metrics.py"], "lab05/runs.py": subs.SOLUTION["runs.py"]}, ()
+    ),
+]
+
+
+@pytest.mark.parametrize("case", MISNAMED, ids=[case.id for case in MISNAMED])
+@pytest.mark.parametrize("packed", ["folder", "zip"])
+def test_does_a_misnamed_file_get_what_was_received_and_the_near_match(tmp_path, case, packed):
+    """Given the graded files under other names, is the student told what the grader received and
+    which received file looks like the one it wants (in a folder and in a zip alike)?"""
+    root = _folder(tmp_path / "submission", case.files)
+    if packed == "zip":
+        target = tmp_path / "submission.zip"
+        with zipfile.ZipFile(target, "w") as archive:
+            for name, data in case.files.items():
+                archive.writestr(name, data)
+        root = target
+    staged = intake.read(intake.Source("s", root))
+    said = " ".join(staged.problems)
+    for words in case.said:
+        assert words in said, f"{case.id}: {words!r} not in {said!r}"
+    if not case.said:
+        assert not staged.problems
+
+
+UNCHANGED = [
+    NamedCase("both-unchanged", HANDOUT, ("metrics.py and runs.py are the handout's own files, unchanged",)),
+    NamedCase(
+        "saved-with-crlf",
+        {name: data.replace(b"\n", b"\r\n") + b"\n\n" for name, data in HANDOUT.items()},
+        ("the handout's own files, unchanged",),
+    ),
+    NamedCase("one-done", {**HANDOUT, "metrics.py": subs.SOLUTION["metrics.py"].encode()}, ()),
+    NamedCase("one-line-changed", {**HANDOUT, "runs.py": HANDOUT["runs.py"] + b"x = 1\n"}, ()),
+]
+
+
+@pytest.mark.parametrize("case", UNCHANGED, ids=[case.id for case in UNCHANGED])
+def test_is_an_untouched_handout_recognised_and_named(tmp_path, case):
+    """Is an upload of the handout's own stubs named as such (line ends aside), and is a
+    submission with any work of its own not?"""
+    staged = intake.read(intake.Source("s", _folder(tmp_path / "lab05", case.files)))
+    said = " ".join(staged.problems)
+    for words in case.said:
+        assert words in said
+    assert bool(case.said) == any("handout" in problem for problem in staged.problems)
+    assert bool(case.said) == any("handout" in note for note in staged.notes)

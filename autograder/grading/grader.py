@@ -92,6 +92,11 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
         for name, outcome in sorted(result.imports.items())
         if outcome.status in _TROUBLE
     ]
+    flags += [
+        Flag(FlagKind.UNIMPORTED, f"{PACKAGE}/{name} raised {(outcome.error or {}).get('type', 'an exception')}")
+        for name, outcome in sorted(result.imports.items())
+        if outcome.status == OutcomeStatus.ERROR
+    ]
     flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
     flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
     imported = sorted({(module.split(".")[0], where) for module, where in result.disallowed_imports})

@@ -12,6 +12,7 @@ sub-folder or zip), e.g. Gradescope's "export submissions" download, whose
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import os
@@ -31,6 +32,7 @@ MAX_FILE = 1 << 20  # bytes of one graded file
 MAX_MEMBERS = 10000  # entries of a zip that are looked at
 MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of a zip's directory that are read (1 KiB an entry)
 MAX_DEPTH = 3  # folders below the submission's root that are searched
+RECEIVED_SHOWN = 12  # names of received files a missing file's message lists
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Staged:
     files: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)  # for the student
     notes: list = field(default_factory=list)  # for the instructor
+    received: list = field(default_factory=list)  # every file's path in the submission (for a misnamed file)
 
     @functools.cached_property
     def digests(self) -> dict[str, str]:
@@ -93,7 +96,9 @@ def _read_folder(root: Path, staged: Staged) -> None:
         if depth >= MAX_DEPTH:
             dirs[:] = []
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__MACOSX"]
-        names += [str((Path(folder) / f).relative_to(root)) for f in files if f in GRADED_FILES]
+        seen = [str((Path(folder) / f).relative_to(root)) for f in files if not f.startswith(".")]
+        staged.received += seen[: MAX_MEMBERS - len(staged.received)]
+        names += [name for name in seen if name.rsplit("/", 1)[-1] in GRADED_FILES]
     for graded, name in _candidates(names).items():
         path = root / name
         info = os.lstat(path)
@@ -179,6 +184,7 @@ def _read_zip(path: Path, staged: Staged) -> None:
             if name.startswith("__MACOSX/") or member.is_dir():
                 continue
             usable[name] = member
+        staged.received += list(usable)
         for graded, name in _candidates(list(usable)).items():
             member = usable[name]
             if stat.S_ISLNK(member.external_attr >> 16):
@@ -221,11 +227,68 @@ def read(source: Source) -> Staged:
     if missing and not staged.problems:
         staged.problems.append(
             f"no {' or '.join(missing)} found in the submission: submit {WANTED} "
-            f"(flat or in a {PACKAGE}/ folder, as files or in one zip)"
+            f"(flat or in a {PACKAGE}/ folder, as files or in one zip){_received_words(staged.received, missing)}"
         )
     elif missing:
         staged.problems.append(f"{', '.join(missing)} could not be graded (see above)")
+    unchanged = handout_unchanged(staged.files)
+    if unchanged and len(unchanged) == len(GRADED_FILES):
+        staged.problems.append(
+            f"{' and '.join(unchanged)} are the handout's own files, unchanged: nothing you wrote reached the "
+            f"grader. Did you upload the handout instead of your work? Save your functions in {WANTED} "
+            "and upload those files."
+        )
+        staged.notes.append(f"the handout's files, unchanged: {', '.join(unchanged)}")
     return staged
+
+
+def _plain(data: bytes) -> bytes:
+    """A file's text as an editor may save it unchanged: line ends and trailing blanks aside."""
+    return b"\n".join(line.rstrip() for line in data.replace(b"\r\n", b"\n").split(b"\n")).strip()
+
+
+def handout_unchanged(files: dict) -> list[str]:
+    """The graded files that are the handout's stubs as given (line ends and trailing blanks aside)."""
+    found = []
+    for name, data in sorted(files.items()):
+        try:
+            given = paths.handout_file(name).read_bytes()
+        except OSError:
+            continue
+        if _plain(data) == _plain(given):
+            found.append(name)
+    return found
+
+
+def _near(wanted: str, names: list[str]) -> str | None:
+    """The received file name that looks like ``wanted`` (other case, a copy's suffix, an extra
+    extension, a typo), or None."""
+
+    def base(name: str) -> str:
+        stem = name.rsplit("/", 1)[-1].lower()
+        stem = re.sub(r"\.(txt|bak|orig|ipynb)$", "", stem)
+        return re.sub(r"(\s*\(\d+\)|[ _-]+(copy|copie|kopie|\d+))(?=\.py$|$)", "", stem)
+
+    bases = {name: base(name) for name in names}
+    exact = [name for name, stem in bases.items() if stem == wanted]
+    if exact:
+        return min(exact, key=len)
+    close = difflib.get_close_matches(wanted, list(bases.values()), n=1, cutoff=0.8)
+    return next((name for name, stem in bases.items() if close and stem == close[0]), None)
+
+
+def _received_words(received: list[str], missing: list[str]) -> str:
+    """What the submission held instead, and the near match of each missing file, in words."""
+    if not received:
+        return ". The submission holds no file at all."
+    shown = sorted(received, key=lambda name: (name.count("/"), name))[:RECEIVED_SHOWN]
+    more = f" and {len(received) - len(shown)} more" if len(received) > len(shown) else ""
+    words = f". Received: {', '.join(shown)}{more}."
+    for name in missing:
+        near = _near(name, received)
+        if near is not None:
+            words += f" {near} looks like {name}: rename it to {name} (names are case-sensitive) and submit again."
+    return words
 
 
 def write_package(staged: Staged, target: Path) -> Path:

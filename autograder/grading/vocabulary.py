@@ -80,6 +80,7 @@ class FlagKind(StrEnum):
     OUTPUT = "output"  # printed more than is kept
     FILES = "files"  # something in the submission's files was ignored
     GRADER = "grader"  # the grader itself failed on this submission
+    UNIMPORTED = "unimported"  # a graded file raised an exception when imported (its functions got nothing)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,11 @@ ONE_LINE = (FunctionState.NO_CREDIT, FunctionState.NOT_GRADED, FunctionState.NOT
 BY_CALL = (CheckKind.EXAMPLES, CheckKind.EDGE, CheckKind.RANDOM)
 
 
+def counted(number: int, noun: str) -> str:
+    """``number`` and the noun, plural unless it is one: "1 case", "2 cases"."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _number(value) -> str:
     if isinstance(value, float):
         return f"{value:.6f}".rstrip("0").rstrip(".") if abs(value) >= 1e-4 or value == 0 else f"{value:.3e}"
@@ -139,7 +144,11 @@ class CheckView:
 
     @property
     def tally(self) -> str:
-        return f"{self.check.passed}/{len(self.check.cases)} cases passed" if self.check.cases else "no cases were run"
+        if not self.check.cases:
+            return "no cases were run"
+        if len(self.check.cases) == 1:
+            return f"its one case {'passed' if self.check.passed else 'failed'}"
+        return f"{self.check.passed}/{len(self.check.cases)} cases passed"
 
 
 def _message(case: CaseResult) -> str:
@@ -210,7 +219,7 @@ def headline(item: FunctionResult) -> tuple[str, str]:
     """``(the function's state in words, the error it quotes)``."""
     state = item.state
     if state == FunctionState.FULL:
-        return f"full marks ({item.cases} cases)" if item.cases else "full marks", ""
+        return f"full marks ({counted(item.cases, 'case')})" if item.cases else "full marks", ""
     if state == FunctionState.NO_CREDIT:
         return "no credit (see above)", ""
     if state == FunctionState.NOT_GRADED:
@@ -219,11 +228,14 @@ def headline(item: FunctionResult) -> tuple[str, str]:
         return f"not importable: {PACKAGE}/{FUNCTIONS.get(item.function, '?')} did not import (see above)", ""
     counts = item.counts()
     failing = sum(counts.values())
-    on = f"all {item.cases} cases" if failing == item.cases else f"{failing} of {item.cases} cases"
+    if failing == item.cases:
+        on = "its only case" if failing == 1 else f"all {item.cases} cases"
+    else:
+        on = f"{failing} of {counted(item.cases, 'case')}"
     words = f"{state} on {on}"
     if state == FunctionState.CRASHED:  # the calls skipped after the crashes are not crashes of their own
         crashed, skipped = counts.get(Why.CRASHED, 0), counts.get(Why.NOT_RUN, 0)
-        words = f"crashed or hung on {crashed} case{'s' if crashed != 1 else ''}"
+        words = f"crashed or hung on {counted(crashed, 'case')}"
         words += f"; {skipped} other{'s' if skipped != 1 else ''} not run" if skipped else ""
         others = [f"{n} {why}" for why, n in counts.items() if why not in (Why.CRASHED, Why.NOT_RUN)]
         words += f" ({', '.join(others)})" if others else ""

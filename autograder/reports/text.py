@@ -153,6 +153,8 @@ def check_text(check: CheckResult) -> str:
     failing cases, or one line when its function is not implemented, not importable or gets no credit."""
     view = feedback.function_view(FunctionResult(check.function, check.question, (check,)))
     if check.full and not check.note:
+        if len(check.cases) == 1:
+            return "Its one case passed."
         return f"All {len(check.cases)} cases passed." if check.cases else "Full marks."
     if not view.detailed:
         return f"✗ **{check.function}: {view.headline}** (the summary above says more)"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from autograder.sandbox import runner
-from autograder.sandbox.channel import MAX_BANNED, STRIKES, OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.channel import AFTER_HANG_SECONDS, MAX_BANNED, STRIKES, OutcomeStatus, Reader, SandboxResult
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 LIMITS = Limits(call_seconds=1, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
@@ -320,16 +320,59 @@ def test_each_graded_file_gets_children_of_its_own():
     assert script.configs[0]["work_dir"] != script.configs[1]["work_dir"]
 
 
-def test_loop_gives_up_on_a_function_after_its_strikes():
-    """Does a function that crashes twice lose its other calls, and only those?"""
-    script = Script({0: "crash", 1: "crash"})
-    assert STRIKES == 2
-    result = loop(script)
-    assert statuses(result) == ["crash", "crash", "value", "value", "value"]
-    script = Script({2: "crash", 3: "crash"})
-    result = loop(script)
-    assert statuses(result)[2:4] == ["crash", "crash"] and result.outcomes[4].status == OutcomeStatus.VALUE
-    assert statuses(loop(Script({2: "hang"}))) == ["value", "value", "timeout", "value", "value"]
+MANY = [Call("alpha", "metrics.py")] * 6 + [Call("beta", "metrics.py")] * 2 + [Call("write_run", "runs.py")]
+
+
+def loop_many(script: Script):
+    return runner.run(None, MANY, payload, LIMITS, Isolation(Mode.NONE, "python3"), start_child=script)
+
+
+@pytest.mark.parametrize(
+    "behaviour, expected",
+    [
+        ({0: "crash", 1: "crash", 2: "crash"}, ["crash"] * 3 + ["not-run"] * 3 + ["value"] * 3),
+        ({0: "crash", 1: "crash"}, ["crash"] * 2 + ["value"] * 7),
+        ({0: "hang", 1: "hang", 2: "hang", 4: "hang"}, ["timeout"] * 3 + ["value", "timeout"] + ["value"] * 4),
+        ({6: "crash", 7: "crash"}, ["value"] * 6 + ["crash"] * 2 + ["value"]),
+    ],
+    ids=["three-crashes", "two-crashes", "hangs", "other-function"],
+)
+def test_loop_gives_up_on_a_function_only_after_its_strikes(behaviour, expected):
+    """Does a function lose its other calls after STRIKES crashes (and only its own calls), while
+    hangs alone (bounded by the function's time budget) never stop its other cases from running?"""
+    assert STRIKES == 3
+    assert statuses(loop_many(Script(behaviour))) == expected
+
+
+def test_calls_after_a_hang_get_a_short_limit():
+    """Once a call of a function hung, do its later calls get AFTER_HANG_SECONDS (others the full
+    per-call limit), so that code looping on one kind of input costs seconds, not every case?"""
+    seen: dict = {}
+    limits = Limits(call_seconds=5, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
+    child = ScriptedChild(imported("metrics.py", "runs.py") + answers(0, 1, 2, 3, 4) + [("message", {"done": True})])
+    result = SandboxResult(outcomes=[None] * len(CALLS))
+    reader = Reader(
+        CALLS,
+        0,
+        set(),
+        set(),
+        result,
+        {},
+        Mode.UID,
+        lambda c, index: c.send(None if index is None else payload(index)),
+        hung={"alpha"},
+    )
+
+    def watch(deadline_of, line_limit):
+        for event in child.events:
+            deadline = deadline_of()
+            if reader.ready() and reader.next_index < len(CALLS):
+                seen.setdefault(CALLS[reader.next_index].fn, round(deadline - reader.sent_at, 3))
+            yield event
+
+    child.messages = watch  # type: ignore[method-assign]
+    assert reader.read(child, limits, deadline=float("inf")) == "done"
+    assert seen == {"alpha": AFTER_HANG_SECONDS, "beta": 5.0, "write_run": 5.0}
 
 
 def test_loop_charges_a_crash_on_import_to_its_file():

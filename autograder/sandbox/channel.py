@@ -22,7 +22,11 @@ ANSWER_KEPT = 8 << 10  # what is kept of one answer (every right answer is far s
 CHANNEL_LIMIT = 32 << 20  # all channel bytes of one graded file's children (its right answers take ~2 MiB)
 MAX_BRACKETS = 20000  # nesting and items in one answer (a parsed line must stay small)
 MAX_BANNED = 20  # banned-import attempts kept
-STRIKES = 2  # crashes or timeouts after which a function's other calls are skipped
+STRIKES = 3  # crashes after which a function's other calls are skipped (hangs: its time budget bounds them)
+# A function's calls after one of them hung get this long (plus what the machine's load took):
+# a right answer takes milliseconds, and code that loops on one kind of input then costs the
+# function its budget on a few more of them instead of every case after the second hang.
+AFTER_HANG_SECONDS = 0.5
 STARTUP_SECONDS = 10.0  # the child's start-up and the imports, beyond the per-call limit
 
 
@@ -95,8 +99,11 @@ class Reader:
     """Follows one child's messages, filling the result; feeds it the calls one at a time (``feed(child,
     index)`` sends call ``index``, or the end when ``index`` is None); knows which call is under way."""
 
-    def __init__(self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None):
+    def __init__(
+        self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None, hung=()
+    ):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
+        self.hung = hung  # functions a call of which hung before: their calls get AFTER_HANG_SECONDS
         self.feed = feed or (lambda child, index: None)
         self.files = {call.file for call in calls}  # the graded files a child may say it imports
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
@@ -153,7 +160,10 @@ class Reader:
             function = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
             left = max(budget - self.spent.get(function, 0.0), 0.0)
             self.budget_ran_out = left < limits.call_seconds
-            return min(self.sent_at + min(limits.call_seconds, left), deadline)
+            limit = limits.call_seconds
+            if function in self.hung:
+                limit = min(limit, AFTER_HANG_SECONDS) + self._waited_since_sent(child)
+            return min(self.sent_at + min(limit, left), deadline)
 
         def line_limit():
             under_way = self.calls[self.next_index] if self.next_index < len(self.calls) else None
@@ -265,6 +275,13 @@ class Reader:
         charged = max(time.monotonic() - self.sent_at - self.loaded - self._parent_delay(), self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
+
+    def _waited_since_sent(self, child) -> float:
+        """What the child and this grader waited for a CPU since the call under way was sent (about:
+        since the child's last message), so a busy machine does not make a short limit shorter."""
+        now, before = child.waited(), self.last_waited
+        child_wait = max(now - before, 0.0) if now is not None and before is not None else 0.0
+        return child_wait + self._parent_delay()
 
     def _parent_delay(self) -> float:
         """What this grader waited for a CPU since the call was sent: the answer may have waited

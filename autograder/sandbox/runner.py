@@ -44,7 +44,8 @@ def _environment(home: str) -> dict:
 class _Progress:
     """What the children of one submission have used and spent so far (shared across restarts)."""
 
-    strikes: dict = field(default_factory=dict)  # function -> crashes and hangs
+    strikes: dict = field(default_factory=dict)  # function -> crashes
+    hung: set = field(default_factory=set)  # functions a call of which hung (their later calls get less time)
     spent: dict = field(default_factory=dict)  # function -> seconds its calls used
     skip: set = field(default_factory=set)  # functions whose other calls are not run
     failed_files: set = field(default_factory=set)  # graded files that did not import
@@ -197,7 +198,9 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
                 },
             }
             child = start_child(isolation, config, env, work, output, progress.received)
-            state = Reader(calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode, feed)
+            state = Reader(
+                calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode, feed, progress.hung
+            )
             imported = result.imports.get(file)
             try:
                 ending = state.read(child, limits, deadline)
@@ -226,9 +229,12 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
                 continue
             function = calls[blamed].fn if isinstance(blamed, int) else None
             if function:
-                progress.strikes[function] = progress.strikes.get(function, 0) + 1
+                if ending == "timeout":
+                    progress.hung.add(function)
+                else:
+                    progress.strikes[function] = progress.strikes.get(function, 0) + 1
                 out_of_budget = ending == "timeout" and state.budget_ran_out
-                if progress.strikes[function] >= STRIKES or out_of_budget:
+                if progress.strikes.get(function, 0) >= STRIKES or out_of_budget:
                     progress.skip.add(function)
                     if out_of_budget:
                         progress.budget_gone.add(function)
@@ -307,7 +313,7 @@ def _not_run(call, result, progress, limits, deadline) -> str:
             "its other cases were not run"
         )
     if call.fn in progress.skip:
-        return f"{call.fn} crashed or hung {STRIKES} times; its other cases were not run"
+        return f"{call.fn} crashed {STRIKES} times; its other cases were not run"
     if time.monotonic() >= deadline:
         return f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
     return "not run"

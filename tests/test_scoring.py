@@ -3,11 +3,16 @@ or all or nothing; and scoring stored answers again when only the rubric's point
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from autograder.grading import rubric as rubrics
 from autograder.grading import scoring
 from autograder.grading.results import CaseResult, CaseStatus
+from autograder.labkit.case import RAISES
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+from autograder.sandbox.child import values
 
 P, F = CaseStatus.PASS, CaseStatus.FAIL
 
@@ -25,6 +30,9 @@ CASES = [
     ("all-or-nothing-passed", [(P, "x"), (P, "y")], "all", 12.0),
     ("edge-cases-each-their-own", [(P,), (F,), (P,), (P,)], "groups", 9.0),
     ("a-rare-concept-costs-its-share", [(P, "all", "a")] * 9 + [(F, "all", "rare")], "groups", 4.0),
+    ("arguments-kept-but-no-answer-right", [(F, "all"), (F, "all"), (P, scoring.UNCHANGED)], "groups", 0.0),
+    ("arguments-kept-but-no-answer-right-proportional", [(F,), (F,), (P, scoring.UNCHANGED)], "proportional", 0.0),
+    ("arguments-kept-and-one-answer-right", [(P, "all"), (F, "all"), (P, scoring.UNCHANGED)], "groups", 6.0),
 ]
 
 
@@ -34,6 +42,57 @@ def test_a_check_s_points_come_from_its_cases_as_the_rubric_says(made, scoring_,
     group's share (and every group it shares a failing case with), however few cases show it?"""
     cases = tuple(_case(number, status, *groups) for number, (status, *groups) in enumerate(made))
     assert scoring.points(12.0, cases, scoring_) == expected
+
+
+def _refusal(number: int, status: CaseStatus) -> CaseResult:
+    return CaseResult(f"r{number}", "must refuse", True, status, expected={RAISES: "ValueError"})
+
+
+@pytest.mark.parametrize(
+    "made, expected",
+    [
+        ([_refusal(0, P), _refusal(1, P), _case(2, F), _case(3, F)], 0.0),
+        ([_refusal(0, P), _case(1, P), _case(2, F)], 8.0),
+        ([_refusal(0, P), _refusal(1, P)], 12.0),
+    ],
+    ids=["refusals-alone-earn-nothing", "refusals-count-beside-a-right-answer", "a-check-of-refusals-only"],
+)
+def test_a_check_with_no_right_answer_earns_nothing(made, expected):
+    """Does a check whose only passing cases are refusals (ValueError where the contract wants one)
+    or the arguments-kept case earn nothing, as a function that always raises ValueError would,
+    while those cases count as usual once an answer is right?"""
+    assert scoring.points(12.0, tuple(made), "proportional") == expected
+
+
+def _planned(function: str, call: int, expected):
+    return SimpleNamespace(case=SimpleNamespace(function=function), expected=expected, call=call, check=function)
+
+
+CONSTANT = [
+    # (id, answers given, right answers, no credit?)
+    ("same-answer-to-different-questions", [0.0, 0.0, 0.0], [0.0, 0.5, 1.0], True),
+    ("empty-list-always", [[], [], []], [[], ["1"], ["2"]], True),
+    ("right-answers-that-happen-to-agree", [0.5, 0.5], [0.5, 0.5], False),
+    ("answers-that-vary", [0.0, 0.25, 0.0], [0.0, 0.5, 1.0], False),
+    ("one-call-only", [0.0], [1.0], False),
+    ("the-calls-answered-agree", [0.5, 0.5, None], [0.5, 0.5, 1.0], False),
+]
+
+
+@pytest.mark.parametrize("given, right, none", [row[1:] for row in CONSTANT], ids=[row[0] for row in CONSTANT])
+def test_an_answer_that_ignores_the_input_earns_nothing(given, right, none):
+    """Does a function that returned the same answer to every call, while the right answers differ,
+    get no credit (and a note that does not quote the answer, which code could make of a hidden
+    input), and a function whose answers vary or whose right answers agree keep its cases' points?"""
+    planned = [_planned("precision_at_k", number, value) for number, value in enumerate(right)]
+    outcomes = [
+        Outcome(OutcomeStatus.VALUE, values.encode(value)) if value is not None else Outcome(OutcomeStatus.NOT_RUN)
+        for value in given
+    ]
+    notes = scoring.constant_answers(planned, outcomes)
+    assert ("precision_at_k" in notes) == none
+    if none:
+        assert "same answer" in notes["precision_at_k"] and repr(given[0]) not in notes["precision_at_k"]
 
 
 def test_the_rubric_refuses_an_unknown_scoring():

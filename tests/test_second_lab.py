@@ -111,6 +111,8 @@ SOLUTION = '''
 
 def r_precision(ranking, judgments, rel=1):
     """Precision at rank R, R the judged documents with a grade of at least rel; 0.0 when R = 0."""
+    if isinstance(rel, bool) or not isinstance(rel, int) or rel < 1:
+        raise ValueError(f"rel must be a positive integer, got {rel!r}")
     relevant = sum(1 for grade in judgments.values() if grade >= rel)
     if not relevant:
         return 0.0

@@ -20,6 +20,7 @@ from autograder.grading import intake, oneshot
 from autograder.grading.grader import OVERALL_TIME
 from autograder.grading.results import FlagKind, Status
 from autograder.grading.session import Session
+from autograder.lab.spec import CheckKind
 from autograder.reports import gradescope_json
 
 pytestmark = pytest.mark.sandbox
@@ -29,7 +30,7 @@ _reference_precision_at_k = precision_at_k
 
 def precision_at_k(ranking, judgments, k, rel=1):
     import time
-    time.sleep(0.5)
+    time.sleep(1.0)
     return _reference_precision_at_k(ranking, judgments, k, rel)
 """
 
@@ -42,13 +43,15 @@ def session(tmp_path_factory, cranfield):
 
 
 def test_calls_after_the_overall_deadline_are_not_run(session, tmp_path):
-    """With the overall deadline 3 s away and precision_at_k taking 0.5 s a call: do the checks
-    finished before it keep their points, and do the calls never started say the overall limit
-    ran out (not the submission's own limit)?"""
+    """With the overall deadline 15 s away and precision_at_k taking 1 s a call (its ~500 calls
+    far past the deadline, the functions before it done in a second or two even on a busy
+    machine): do the checks finished before it (the notes' examples, run first) keep their
+    points, and do the calls never started say the overall limit ran out (not the submission's
+    own limit)?"""
     folder = subs.write(tmp_path / "slow", {"metrics.py": subs.with_function("metrics.py", SLOW_PRECISION)})
-    result = session.grade(intake.Source("slow", folder), 0, deadline=time.monotonic() + 3)
-    full = {check.function for check in result.checks if check.full}
-    assert {"confusion_matrix", "accuracy"} <= full
+    result = session.grade(intake.Source("slow", folder), 0, deadline=time.monotonic() + 15)
+    full = {check.function for check in result.checks if check.full and check.kind == CheckKind.EXAMPLES}
+    assert {"confusion_matrix", "accuracy"} <= full  # the notes' examples are run first
     messages = [case.message for check in result.checks for case in check.cases]
     assert OVERALL_TIME in messages
     assert not any("the submission's time limit" in message for message in messages)
@@ -91,6 +94,7 @@ import sys, time
 from pathlib import Path
 from autograder.grading import intake, oneshot
 from autograder.grading.session import Session
+from autograder.lab.spec import CheckKind
 from autograder.reports import gradescope_json
 
 Session.open = classmethod(lambda cls, *args, **kwargs: time.sleep(600))  # the grader hangs

@@ -20,6 +20,7 @@ from autograder.lab.functions.registry import run_writer
 from autograder.lab.scenarios import EXAMPLE
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:  # a lab without a run writer has no Scenario
@@ -245,15 +246,18 @@ def scenario_of(case_id: str) -> str:
 
 def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     """The writer called with arguments the contract refuses: it must raise ``scenario.raises``."""
+    refused = {RAISES: scenario.raises}
     if scenario.raises in run.raised:
-        return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.PASS)
+        return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.PASS, expected=refused)
     message = (
         f"{run.problem}; expected {scenario.raises}"
         if run.problem
         else f"{WRITER} returned without an error; expected it to raise {scenario.raises}"
     )
     status = run.status(refused=True)
-    return CaseResult(f"format:{name}", scenario.description, scenario.public, status, message, raised=run.error)
+    return CaseResult(
+        f"format:{name}", scenario.description, scenario.public, status, message, expected=refused, raised=run.error
+    )
 
 
 def _property_case(

@@ -9,9 +9,12 @@ its concept's share however few cases it shows on.
 
 from __future__ import annotations
 
+import json
+
 from autograder.grading import judge, runchecks
-from autograder.grading.results import CaseResult, CaseStatus, CheckResult
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult, shown_error
 from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 CALL_TEXT = 240  # characters of a call kept (the notes' examples and edge cases are short)
@@ -26,6 +29,7 @@ def _json(value):
     return value
 
 
+UNCHANGED = "leaves the caller's arguments as they were"
 ALL = "every case"  # the group every case of a random or collection check belongs to
 
 
@@ -37,10 +41,21 @@ def groups_of(planned) -> tuple:
     return (planned.case.id,)
 
 
+def answers(case: CaseResult) -> bool:
+    """Does the case judge an answer (not only that the call refused arguments the contract
+    refuses, or left its arguments as they were)?"""
+    refusal = isinstance(case.expected, dict) and set(case.expected) == {RAISES}
+    return not refusal and case.groups != (UNCHANGED,)
+
+
 def points(possible: float, cases: tuple, scoring: str) -> float:
     """A check's points from its cases: ``groups`` (each group of cases passed or not, the points
-    shared between the groups), ``proportional`` (the share of cases passed) or ``all``."""
+    shared between the groups), ``proportional`` (the share of cases passed) or ``all``. A check
+    none of whose answers is right earns nothing, whatever else passed: a function that always
+    raises ValueError, or returns garbage without touching its arguments, has shown nothing."""
     if not cases:
+        return 0.0
+    if any(answers(case) for case in cases) and not any(case.passed and answers(case) for case in cases):
         return 0.0
     if scoring == "proportional":
         return round(possible * sum(case.passed for case in cases) / len(cases), 4)
@@ -80,9 +95,6 @@ def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) ->
     )
 
 
-UNCHANGED = "leaves the caller's arguments as they were"
-
-
 def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseResult]]:
     """Per check of calls, one more case: did any of its calls change its arguments (sort the
     caller's ranking, add a key to its judgments...)? A group of its own in each check, so changing
@@ -108,7 +120,9 @@ def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseRe
         elif answered:
             status = CaseStatus.PASS
         elif errors:  # nothing it did tells: no points for arguments it never had to keep
-            status, raised = CaseStatus.ERROR, str(errors[0].get("type", ""))
+            # the class as a hidden case names it: the first error may be a hidden call's
+            status = CaseStatus.ERROR
+            raised = shown_error(str(errors[0].get("type", "")), tuple(errors[0].get("mro", ()))) or "an exception"
             message = f"raised {raised} on every call"
         else:
             status, message = CaseStatus.NOT_RUN, "none of its calls returned, so none showed its arguments kept"
@@ -119,6 +133,37 @@ def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseRe
             )
         ]
     return found
+
+
+def _key(value) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+def constant_answers(planned_cases: list, outcomes: list) -> dict[str, str]:
+    """``{function: why it gets no credit}`` for each function that gave the same answer to every
+    call while the right answers differ: an answer that ignores the input shows nothing, and must
+    not collect the points of the cases whose right answer it happens to be (e.g. ``[]`` where no
+    query is common, 0.0 where nothing relevant was retrieved). The answer is not quoted: code
+    could make it of a hidden call's input."""
+    given: dict[str, set] = {}
+    right: dict[str, set] = {}
+    for planned in planned_cases:
+        outcome = outcomes[planned.call]
+        function = planned.case.function
+        if outcome.status != OutcomeStatus.VALUE:
+            continue  # only the calls it answered: the right answers of calls cut short say nothing
+        given.setdefault(function, set()).add(_key(judge.plain(outcome.value)))
+        if not judge.wants_error(planned.expected) and planned.expected is not None:
+            right.setdefault(function, set()).add(_key(planned.expected))
+    return {
+        function: f"no credit: {function} returned the same answer whatever its input, while the right answers "
+        "differ: an answer that does not depend on the input earns nothing"
+        for function, answers in given.items()
+        if len(answers) == 1 and len(right.get(function, ())) > 1
+    }
 
 
 def score_checks(
@@ -139,11 +184,12 @@ def score_checks(
         cases.setdefault(name, []).extend(found)
     for name, found in argument_cases(planned_cases, outcomes).items():
         cases.setdefault(name, []).extend(found)
+    constant = constant_answers(planned_cases, outcomes)
     checks = []
     for spec in plan.rubric.checks:
         mine = tuple(cases.get(spec.name, ()))
         score = points(spec.points, mine, spec.scoring)
-        note = zeroed.get(spec.file, "")
+        note = zeroed.get(spec.file, "") or constant.get(spec.function, "")
         checks.append(
             CheckResult(
                 spec.name,

@@ -308,15 +308,30 @@ def run_cases(function: str, measures: tuple):
 
 
 def score_cases(function: str):
-    """Random (scores_a, scores_b, n=) cases: two systems' scores on some of 24 queries."""
+    """Random (scores_a, scores_b, n=) cases: two systems' scores on some of 24 queries (ids "1" to
+    "24", so string order matters), mostly sharing some of them (one case in nine none), a few
+    queries scored by one system only, tied scores often (every third case ties its largest
+    difference between a one-digit and a two-digit id); now and then an n the contract refuses."""
+
+    def score(rng: random.Random) -> float:
+        return rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) if rng.random() < 0.6 else round(rng.random(), 4)
 
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
         ids = [str(q) for q in range(1, 25)]
         for number in range(count):
-            a = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
-            b = {q: rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) for q in rng.sample(ids, rng.randint(0, 12))}
-            n = rng.randint(1, 5)
+            common = rng.sample(ids, rng.choice([0, 1, 2, 3, 4, 6, 8, 10, 12]))
+            only = rng.sample([q for q in ids if q not in common], rng.randint(0, 6))
+            split = rng.randint(0, len(only))
+            a = {q: score(rng) for q in rng.sample(common + only[:split], len(common) + split)}
+            b = {q: score(rng) for q in rng.sample(common + only[split:], len(common) + len(only) - split)}
+            n: object = rng.randint(1, 5) if rng.random() >= 0.08 else rng.choice([0, -1, 2.5])
+            if number % 3 == 0:  # the largest difference tied between ids whose string and number orders differ
+                top = max([abs(a[q] - b[q]) for q in set(a) & set(b)] + [0.0])
+                gap = top or rng.choice([0.25, 0.5, 1.0])  # scores stay in [0, 1]
+                base = rng.choice([0.0, round(1.0 - gap, 4)])
+                for q in (str(rng.randint(2, 9)), str(rng.randint(10, 24))):
+                    a[q], b[q] = base, round(base + gap, 4)
             found.append(
                 Case(
                     f"random-{function}-{number:03d}",

@@ -145,7 +145,7 @@ def run_misconception(item, scenarios, files):
             continue  # the call was not judged (or left no file: then no candidate matches below)
         right_rows = [] if scenario.raises else variants.rows(scenario)
         got = right_rows if run.canonical else run.table
-        candidates = item.variants["write_run"](scenario)
+        candidates = list(item.variants["write_run"](scenario))
         default_calls = [[text, scenario.k] for _, text in scenario.queries]
         calls = item.searches(scenario) if item.searches else [default_calls] * len(candidates)
         fits = [

@@ -88,7 +88,7 @@ def test_each_variant_is_recognised(planned, misconception, function):
                 continue
             index = -1 if misconception == "run-few-decimals" else 0
             searches = item.searches(scenario)[index] if item.searches else None
-            files[name] = _file(scenario, item.variants["write_run"](scenario)[index], searches)
+            files[name] = _file(scenario, list(item.variants["write_run"](scenario))[index], searches)
         outcomes = _outcomes(built, cases, lambda case: Outcome("not-run"))
     else:
         forms = item.variants[function]

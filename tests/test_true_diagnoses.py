@@ -76,7 +76,7 @@ def test_no_diagnosis_of_a_run_variant_contradicts_its_files(graded, misconcepti
         scenario = graded.plan.scenarios[name]
         if scenario.raises and not item.arguments:
             continue
-        table = item.variants[WRITER](scenario)[index]
+        table = list(item.variants[WRITER](scenario))[index]
         if isinstance(table, tuple):
             error = {"type": table[1], "mro": [table[1], "Exception"], "message": "", "traceback": []}
             outcomes[call] = Outcome("error", error=error)

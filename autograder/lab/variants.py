@@ -162,27 +162,31 @@ def accuracy_of(matrix, n):
 
 
 _ROW_STRINGS: dict[tuple, tuple] = {}  # built once per process: Cranfield runs have 22,500 rows
+KEPT_ROWS = 2000  # a wrong writer's rows kept for the next call, at most (the small scenarios')
 
 
 def rows(scenario, k=None, places=trec.PLACES, queries=None, score_format=None):
     """The rows the right writer writes for a scenario, as strings (k, decimals, the queries' order and
-    the scores' format spec overridable: a format the scores refuse raises its ValueError)."""
-    queries = tuple(queries or scenario.queries)
-    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results), queries, score_format)
-    if key not in _ROW_STRINGS or _ROW_STRINGS[key][0] is not scenario.results:
-        _ROW_STRINGS[key] = (
-            scenario.results,
-            [
-                (
-                    trec.line(query_id, hit[0], rank, hit[-1], scenario.system, places)
-                    if score_format is None
-                    else f"{query_id} Q0 {hit[0]} {rank} {format(hit[-1], score_format)} {scenario.system}"
-                ).split()
-                for query_id, text in queries
-                for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)
-            ],
-        )
-    return _ROW_STRINGS[key][1]
+    the scores' format spec overridable: a format the scores refuse raises its ValueError). Kept for
+    the next call when they are the right writer's or few: a wrong writer's Cranfield run is made
+    again when asked for (22,500 rows, a few MB each)."""
+    ordered = tuple(queries or scenario.queries)
+    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results), ordered, score_format)
+    if key in _ROW_STRINGS and _ROW_STRINGS[key][0] is scenario.results:
+        return _ROW_STRINGS[key][1]
+    made = [
+        (
+            trec.line(query_id, hit[0], rank, hit[-1], scenario.system, places)
+            if score_format is None
+            else f"{query_id} Q0 {hit[0]} {rank} {format(hit[-1], score_format)} {scenario.system}"
+        ).split()
+        for query_id, text in ordered
+        for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)
+    ]
+    right = (k or scenario.k) == scenario.k and places == trec.PLACES and queries is None and score_format is None
+    if right or len(made) <= KEPT_ROWS:
+        _ROW_STRINGS[key] = (scenario.results, made)
+    return made
 
 
 def rows_or_error(scenario, **options) -> list:

@@ -23,8 +23,8 @@ class Misconception:
     explanation: str  # why it is wrong and what is right
     notes: str  # where the notes explain it
     variants: dict  # function -> the wrong implementation, or a tuple of its usual forms;
-    # write_run -> scenario -> the candidate files the wrong writer writes: tables of rows, or
-    # ("raises", exception class) when it raises
+    # write_run -> scenario -> the candidate files the wrong writer writes (a list, or an iterable
+    # that makes them one at a time): tables of rows, or ("raises", exception class) when it raises
     arguments: bool = False  # a mistake about the arguments: its variants answer the calls that must raise too
     searches: Callable | None = None  # write_run: scenario -> how the wrong writer calls search_fn ([text, k] each)
 

@@ -41,7 +41,7 @@ ENTRIES = [
         "scores written with too few decimals",
         "With few decimals, different scores become ties and trec_eval re-orders them by doc id: write {score:.8f}.",
         "Part V, write_runs.py",
-        write_run=lambda scenario: [variants.rows(scenario, places=places) for places in range(0, 7)],
+        write_run=lambda scenario: (variants.rows(scenario, places=places) for places in range(0, 7)),
     ),
     m(
         "run-unsorted",

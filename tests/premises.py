@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 from autograder.grading import inputs
 from autograder.lab import variants
@@ -136,6 +137,9 @@ def _rows_equal(a, b) -> bool:
 
 
 def run_misconception(item, scenarios, files):
+    """The file of every scenario is one the variant writes, of the results cut at k (or, where the
+    search function returns more than k, of all of them), search_fn called as the variant calls it;
+    and somewhere the variant, cut at k, is wrong."""
     wrong_somewhere = False
     for name, scenario in scenarios.items():
         run = files.get(name)
@@ -146,19 +150,18 @@ def run_misconception(item, scenarios, files):
         right_rows = [] if scenario.raises else variants.rows(scenario)
         got = right_rows if run.canonical else run.table
         candidates = list(item.variants["write_run"](scenario))
+        everything = list(item.variants["write_run"](replace(scenario, k=10**9))) if scenario.overfull else []
         default_calls = [[text, scenario.k] for _, text in scenario.queries]
         calls = item.searches(scenario) if item.searches else [default_calls] * len(candidates)
         fits = [
-            (candidate, called)
-            for candidate, called in zip(candidates, calls)
-            if (
-                (isinstance(candidate, tuple) and got is None and candidate[1] in run.raised)
-                or (
-                    isinstance(candidate, list)
-                    and got is not None
-                    and _rows_equal(got, candidate)
-                    and run.searches == called
-                )
+            candidate
+            for candidate, called in [*zip(candidates, calls), *zip(everything, calls)]
+            if (isinstance(candidate, tuple) and got is None and candidate[1] in run.raised)
+            or (
+                isinstance(candidate, list)
+                and got is not None
+                and _rows_equal(got, candidate)
+                and run.searches == called
             )
         ]
         if not fits:

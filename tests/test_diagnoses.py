@@ -8,10 +8,12 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
+import premises
 import pytest
 import subs
 import truth
 
+from autograder.grading.results import Diagnosis
 from autograder.lab import spec
 
 pytestmark = pytest.mark.cranfield
@@ -120,6 +122,21 @@ ROWS = [
         shown=("differences-missing-as-zero",),
     ),
     Row(
+        "write_run writing the queries sorted by id",
+        """
+        def write_run(path, system_name, search_fn, queries, k=100):
+            if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+                raise ValueError("k must be a positive integer")
+            if not system_name or any(c.isspace() for c in system_name):
+                raise ValueError("bad system name")
+            with open(path, "w", encoding="utf-8") as out:
+                for query in sorted(queries, key=lambda query: query.query_id):
+                    for rank, hit in enumerate(search_fn(query.text, k)[:k], start=1):
+                        out.write(f"{query.query_id} Q0 {hit[0]} {rank} {hit[2]:.8f} {system_name}\\n")
+        """,
+        shown=("run-sorted-queries", "condition-one-queries-unsorted-as-strings"),
+    ),
+    Row(
         "average precision whose R ignores rel",
         """
         def average_precision(ranking, judgments, rel=1):
@@ -188,3 +205,81 @@ def test_a_gain_bug_is_not_hinted_at_the_discount(graded):
     hints = [case.hint for check in checks for case in check.cases if case.public and not case.passed and case.hint]
     assert hints and all("gain='exp'" in hint for hint in hints), hints
     assert contradicted == []
+
+
+def test_conditions_name_only_the_functions_parameters(graded):
+    """For every function and every feature its cases have, do the feature's phrase and hint name
+    only the tuning parameters the function takes (no 'n' or 'gain' for precision_at_k)?"""
+    from autograder.grading import conditions
+    from autograder.lab import features
+
+    seen: dict[str, set] = {}
+    for planned in graded.submission.planned:
+        seen.setdefault(planned.case.function, set()).update(planned.features)
+    for scenario in graded.plan.scenarios.values():
+        seen.setdefault(truth.WRITER, set()).update(scenario.all_features())
+    wrong = {}
+    for function, found in sorted(seen.items()):
+        for feature in sorted(found):
+            said = Diagnosis("c", function, features.FEATURES[feature].phrase, conditions.hint(function, feature), "")
+            problem = premises.names_only_own_parameters(said)
+            if problem:
+                wrong[f"{function}/{feature}"] = problem
+    assert wrong == {}
+    assert "invalid-argument" in seen["precision_at_k"]  # the feature of issue 20's case is among them
+
+
+FEATURES = [
+    # (what, the call's arguments, features it must have, features it must not have)
+    (
+        "grade 1 judged, rel=2",
+        (["a", "b"], {"a": 1, "b": 2}),
+        {"rel": 2},
+        {"positive-below-rel", "relevant-retrieved"},
+        set(),
+    ),
+    (
+        "no grade between 0 and rel",
+        (["a"], {"a": 2, "b": 0}),
+        {"rel": 2},
+        {"relevant-retrieved"},
+        {"positive-below-rel"},
+    ),
+    (
+        "nothing relevant in the ranking",
+        (["b"], {"a": 1, "b": 0}),
+        {},
+        {"nothing-relevant-retrieved"},
+        {"relevant-retrieved"},
+    ),
+    ("first relevant at rank 11", ([f"d{i}" for i in range(11)], {"d10": 1}), {}, {"first-relevant-below-10"}, set()),
+    (
+        "first relevant at rank 10",
+        ([f"d{i}" for i in range(10)], {"d9": 1}),
+        {},
+        {"first-relevant-later"},
+        {"first-relevant-below-10"},
+    ),
+]
+
+
+@pytest.mark.parametrize("what, args, kwargs, having, lacking", FEATURES, ids=[row[0] for row in FEATURES])
+def test_ranking_features(what, args, kwargs, having, lacking):
+    """Does a reciprocal rank call have the features its inputs have, and not the others?"""
+    from autograder.lab.functions.registry import FUNCTIONS
+
+    found = set(FUNCTIONS["reciprocal_rank"].features(args, kwargs))
+    assert having <= found and not lacking & found, found
+
+
+SCENARIO_ORDERS = [("10, 2, 1", ("10", "2", "1"), True, True), ("1, 2, 10", ("1", "2", "10"), True, False)]
+
+
+@pytest.mark.parametrize("what, ids, strings, numbers", SCENARIO_ORDERS, ids=[row[0] for row in SCENARIO_ORDERS])
+def test_scenario_query_orders(what, ids, strings, numbers):
+    """Are query ids out of string order, and out of numeric order, told apart?"""
+    from autograder.lab.scenarios import Scenario
+
+    scenario = Scenario("s", "sys", {q: [["d", 1.0]] for q in ids}, tuple((q, q) for q in ids), 5, "")
+    found = scenario.all_features()
+    assert ("queries-unsorted-as-strings" in found, "queries-unsorted-as-numbers" in found) == (strings, numbers)

@@ -61,7 +61,7 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
         return _few(function, cases)
     how, ids = found
     phrases = [features.FEATURES[feature].phrase for feature in ids]
-    hints = [_hint(function, feature) for feature in ids]
+    hints = [hint(function, feature) for feature in ids]
     failing = sum(case[1] for case in cases)
     # the title is the same for every submission it fits (the class report groups by it); the count is below
     if how == "without":
@@ -97,7 +97,7 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
     )
     shared = frozenset.intersection(*[found for found, failed, _ in cases if failed]) & set(features.FEATURES)
     rarest = sorted(shared, key=lambda feature: (sum(feature in found for found, _, _ in cases), feature))
-    hints = [_hint(function, feature) for feature in rarest[:FEW]]
+    hints = [hint(function, feature) for feature in rarest[:FEW]]
     explanation = "Every other case passes" + (
         f". What the contract says of {'it' if len(labels) == 1 else 'them'}: {'; '.join(dict.fromkeys(hints))}."
         if hints
@@ -113,7 +113,7 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
     )
 
 
-def _hint(function: str, feature: str) -> str:
+def hint(function: str, feature: str) -> str:
     """What the contract says of the cases with ``feature``, in ``function``'s own parameters."""
     record = RECORDS.get(function)
     return features.FEATURES[feature].hint_for(function, record.takes if record else ())

@@ -10,7 +10,7 @@ files are wrong (their features, ``Scenario.all_features``), and the shape of it
 
 from __future__ import annotations
 
-import itertools
+from dataclasses import replace
 
 from autograder.grading import conditions, runchecks, shapes
 from autograder.grading.results import CaseStatus, Diagnosis, DiagnosisKind, shown_error
@@ -63,36 +63,52 @@ def _is(got, candidate, right_rows) -> bool:
 
 
 def explains(item, scenarios: dict, files: dict) -> bool:
-    """Does the misconception ``item`` explain every scenario's file and search calls?"""
+    """Does the misconception ``item`` explain every scenario's file and search calls, and is its
+    variant wrong on some scenario?"""
     telling = 0
     judged = [(name, left(files[name])) for name in scenarios if name in files]
     for name, got in sorted(judged, key=lambda pair: pair[1] is RIGHT):
         scenario = scenarios[name]
         if got is None or (scenario.raises and not item.arguments):
             continue
-        right_rows = [] if scenario.raises else variants.rows(scenario)
-        right = ("raises", scenario.raises) if scenario.raises else right_rows
-        wanted = right_calls(scenario)
-        candidates = item.variants[WRITER](scenario)  # may be made one at a time (a Cranfield run each)
-        calls = item.searches(scenario) if item.searches else itertools.repeat(wanted)
-        wrote = isinstance(got, list) or got is RIGHT  # a writer that raised may have stopped calling
-        matched = somewhere_right = False
-        for candidate, called in zip(candidates, calls):
-            matched = matched or (_is(got, candidate, right_rows) and (not wrote or files[name].searches == called))
-            somewhere_right = somewhere_right or (
-                called == wanted
-                and (
-                    candidate == right
-                    if isinstance(candidate, tuple)
-                    else isinstance(right, list) and rows_equal(candidate, right)
-                )
-            )
-            if matched and somewhere_right:
-                break
-        if not matched:
+        searched = files[name].searches if isinstance(got, list) or got is RIGHT else None  # a raise may stop it
+        verdict = _scenario(item, scenario, got, searched)
+        if verdict is None:
             return False
-        telling += not somewhere_right
+        telling += verdict
     return telling >= 1
+
+
+def _scenario(item, scenario, got, searched) -> bool | None:
+    """None when the variant does not explain what the writer left for ``scenario``; else whether the
+    variant is wrong there. Where search_fn returns more than k results, the variant's file of every
+    result is one of its candidates too (not cutting at k is a mistake of its own, often made with
+    another: the notes' own writer trusts search_fn), but it does not make the variant wrong."""
+    right_rows = [] if scenario.raises else variants.rows(scenario)
+    right = ("raises", scenario.raises) if scenario.raises else right_rows
+    wanted = right_calls(scenario)
+    calls = list(item.searches(scenario)) if item.searches else []
+    matched = somewhere_right = False
+    for index, candidate in enumerate(item.variants[WRITER](scenario)):  # made one at a time (Cranfield's)
+        called = calls[index] if calls else wanted
+        matched = matched or (_is(got, candidate, right_rows) and searched in (None, called))
+        somewhere_right = somewhere_right or (
+            called == wanted
+            and (
+                candidate == right
+                if isinstance(candidate, tuple)
+                else bool(right_rows) and rows_equal(candidate, right)
+            )
+        )
+        if matched and somewhere_right:
+            break
+    if not matched and scenario.overfull:
+        uncut = item.variants[WRITER](replace(scenario, k=variants.UNCUT))
+        matched = any(
+            _is(got, candidate, right_rows) and searched in (None, calls[index] if calls else wanted)
+            for index, candidate in enumerate(uncut)
+        )
+    return not somewhere_right if matched else None
 
 
 def diagnose(plan, files: dict, checks) -> dict[str, list[Diagnosis]]:

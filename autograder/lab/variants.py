@@ -161,6 +161,7 @@ def accuracy_of(matrix, n):
     return (matrix[0] + matrix[3]) / n
 
 
+UNCUT = 10**6  # a k no search function reaches: the rows of every result the search function returned
 _ROW_STRINGS: dict[tuple, tuple] = {}  # built once per process: Cranfield runs have 22,500 rows
 KEPT_ROWS = 2000  # a wrong writer's rows kept for the next call, at most (the small scenarios')
 

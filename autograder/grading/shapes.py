@@ -118,7 +118,7 @@ def _zero_where_positive(function, cases):
     return (
         "zero-positive",
         "0 where a positive value is due",
-        "On every case it fails the function returns 0 and the right answer is above 0; the cases it passes are right.",
+        "On every case it fails the function returns 0 where the right answer is above 0.",
     )
 
 
@@ -129,11 +129,12 @@ def _reciprocal(function, cases):
         return None
     for answer, expected, failed in pairs:
         if expected == 0:
-            if answer != 0:
-                return None
-        elif (
-            not math.isclose(answer, 1 / expected, rel_tol=1e-9) if failed else not math.isclose(expected, 1 / expected)
-        ):
+            agrees = answer == 0
+        elif failed:
+            agrees = math.isclose(answer, 1 / expected, rel_tol=1e-9)
+        else:
+            agrees = math.isclose(expected, 1 / expected)  # a right answer that is its own reciprocal
+        if not agrees:
             return None
     return (
         "reciprocal",

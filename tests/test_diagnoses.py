@@ -106,7 +106,7 @@ ROWS = [
                 raise ValueError("rel must be a positive integer")
             return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / k
         """,
-        shown=("condition-",),
+        shown=("condition-one-invalid-k",),
         not_said=(" n ", "gain"),
     ),
     Row(
@@ -270,6 +270,24 @@ def test_ranking_features(what, args, kwargs, having, lacking):
 
     found = set(FUNCTIONS["reciprocal_rank"].features(args, kwargs))
     assert having <= found and not lacking & found, found
+
+
+REFUSED = [
+    ("k=0", {"k": 0}, True),
+    ("k=2.5", {"k": 2.5}, True),
+    ("k=0 and rel=2", {"k": 0, "rel": 2}, True),
+    ("rel=0", {"k": 2, "rel": 0}, False),
+]
+
+
+@pytest.mark.parametrize("what, kwargs, bad_k", REFUSED, ids=[row[0] for row in REFUSED])
+def test_a_refused_k_is_told_from_other_refused_arguments(what, kwargs, bad_k):
+    """Does a precision_at_k call with a k the contract refuses have a feature of its own, which a
+    call refusing only rel lacks (so a check of k alone is a condition)?"""
+    from autograder.lab.functions.registry import FUNCTIONS
+
+    found = set(FUNCTIONS["precision_at_k"].features((["a", "b"], {"a": 1}), kwargs))
+    assert "invalid-argument" in found and ("invalid-k" in found) == bad_k, found
 
 
 SCENARIO_ORDERS = [("10, 2, 1", ("10", "2", "1"), True, True), ("1, 2, 10", ("1", "2", "10"), True, False)]

@@ -37,6 +37,7 @@ FEATURES = {
             write_run="k must be a positive integer and system_name a non-empty string without whitespace: "
             "anything else raises ValueError",
         ),
+        _f("invalid-k", "k not a positive integer", "k must be a positive integer: anything else raises ValueError"),
         _f("empty-ranking", "an empty ranking", "an empty ranking retrieves nothing: the measure is 0.0"),
         _f(
             "shorter-than-k",
@@ -219,6 +220,8 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
     k, rel, gain = kwargs.get("k"), kwargs.get("rel", 1), kwargs.get("gain", "linear")
     if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
         yield "invalid-argument"
+        if needs_k and not _positive_int(k):
+            yield "invalid-k"  # told apart from the other refused arguments: a check of k alone
         return
     top = list(ranking[:k]) if needs_k else list(ranking)
     grades = list(judgments.values())

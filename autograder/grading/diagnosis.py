@@ -5,9 +5,10 @@ For each function that lost points, three kinds of diagnosis, in this order:
 1. a **misconception** (``lab.misconceptions.catalogue``): a known wrong variant of the function is
    named when it explains *every* judged case: on each, the submission's answer is one the
    variant's usual forms give (where the variant is right, the submission must be right too), and
-   on some case the variant is wrong. Every variant that explains all cases predicts the same wrong
-   answers, so the data cannot choose between two of them: the catalogue's order does (the first
-   is named, and only it);
+   on some case the variant is wrong (a case where the code raised and the variant answers is another
+   failure, e.g. an input it cannot take: it says nothing of the mistake). Every variant that
+   explains all cases predicts the same wrong answers, so the data cannot choose between two of
+   them: the catalogue's order does (the first is named, and only it);
 2. the **condition** (``grading.conditions``): the feature of the inputs that the failing cases
    have and the passing ones lack;
 3. **shapes** (``grading.shapes``), when no misconception is named: what the wrong answers have in
@@ -97,6 +98,8 @@ def explains(item, function, cases: list, tables, memo: dict) -> set | None:
         if case.wants_error and not item.arguments:
             continue  # what it says of valid inputs says nothing of the arguments' checks
         answers = _answers(item, function, case, tables, memo)
+        if case.raised is not None and not case.wants_error and all(kind == "value" for kind, _ in answers):
+            continue  # it raised where the mistake answers: another failure (e.g. an input it cannot take)
         if not any(_matches(case, answer) for answer in answers):
             return None
         if not any(_right(answer, case.expected) for answer in answers):

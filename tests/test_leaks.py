@@ -28,7 +28,7 @@ from autograder.reports import layout
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
-STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")
+STUDENT_FILES = layout.STUDENT_FILES  # results.json, feedback.md, feedback.html
 PLATFORMS = ("gradescope", "prairielearn")
 
 
@@ -61,7 +61,8 @@ def local(request, tmp_path_factory, cranfield):
     for channel in leaks.CHANNELS:
         where = layout.submission_folder(folder / "out", f"leak-{channel}")
         seen[channel] = {name: (where / name).read_text(encoding="utf-8") for name in STUDENT_FILES}
-        seen[channel]["grade.json"] = (where / "grade.json").read_text(encoding="utf-8")
+        for name in ("grade.json", layout.INSTRUCTOR):
+            seen[channel][name] = (where / name).read_text(encoding="utf-8")
     return mode, seen
 
 
@@ -86,7 +87,7 @@ def _leaked(seen: dict, secrets) -> dict:
     found = {}
     for channel, pages in seen.items():
         for name, text in pages.items():
-            if name == "grade.json":
+            if name not in layout.STUDENT_FILES:
                 continue
             hits = leaks.hidden_found(text, tokens, numbers)
             if hits:
@@ -118,6 +119,16 @@ def test_the_search_finds_what_the_channels_carry(local, secrets):
         assert leaks.hidden_found(seen[channel]["grade.json"], tokens, numbers), (mode, channel)
     for channel in ("prints", "returns", "raises"):
         assert leaks.decoded(seen[channel]["feedback.md"]), (mode, channel)  # public inputs, shown
+
+
+def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local, secrets):
+    """Does each leaker's instructor.html show the hidden cases' inputs (their calls and expected
+    values: what a TA needs), while no file its student sees holds any?"""
+    mode, seen = local
+    tokens, numbers = secrets
+    for channel, pages in seen.items():
+        assert leaks.hidden_found(pages[layout.INSTRUCTOR], tokens, numbers), (mode, channel)
+        assert not any(leaks.hidden_found(pages[name], tokens, numbers) for name in STUDENT_FILES), (mode, channel)
 
 
 @pytest.mark.parametrize("channel", ["ends", "timing"])

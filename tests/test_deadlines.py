@@ -5,11 +5,13 @@ times it reads; grading.yml's deadline section and its errors; the extensions fi
 from __future__ import annotations
 
 import datetime
+import os
 
 import pytest
+import subs
 
 from autograder import paths
-from autograder.grading import deadlines, extensions, rubric
+from autograder.grading import deadlines, extensions, intake, rubric
 from autograder.grading.deadlines import Deadline, Late
 
 CST = datetime.timezone(datetime.timedelta(hours=-6))
@@ -243,3 +245,36 @@ def test_extensions_are_read_by_email_or_sid_in_the_course_timezone(tmp_path):
     assert found.due("ada@example.edu", "") == at(8, 23, 59)
     assert found.due("", "0042") == datetime.datetime(2026, 12, 7, 12, tzinfo=datetime.timezone.utc)
     assert found.due("", "42") is None and found.due("bob@example.edu", "") is None
+
+
+SUBMITTED = {
+    # id: (:created_at in the metadata, or None for no metadata; the time read; where from; a note)
+    "Gradescope's created_at": (
+        "2026-12-06 00:30:00.123456789 -06:00",
+        "2026-12-06T00:30:00-06:00",  # as written, to the second
+        intake.METADATA_TIME,
+        False,
+    ),
+    "no metadata: the files' time": (None, "2026-12-06T06:00:00+00:00", intake.FILE_TIME, False),
+    "no created_at: the files' time": ("", "2026-12-06T06:00:00+00:00", intake.FILE_TIME, False),
+    "unreadable created_at: the files' time, said": ("yesterday", "2026-12-06T06:00:00+00:00", intake.FILE_TIME, True),
+}
+
+
+@pytest.mark.parametrize("case", SUBMITTED.values(), ids=SUBMITTED.keys())
+def test_the_submission_time_comes_from_the_metadata_else_the_files(case, tmp_path):
+    """Is a submission's time Gradescope's created_at when the metadata has one that reads, else its
+    graded files' newest modification time, with a note naming the entry when created_at is there
+    but unreadable?"""
+    created, expected, origin, noted = case
+    folder = subs.write(tmp_path / "submission_7", {})
+    for stamp, name in enumerate(("metrics.py", "runs.py")):  # the newer file's time counts
+        moment = datetime.datetime(2026, 12, 6, 5 + stamp, tzinfo=datetime.timezone.utc).timestamp()
+        os.utime(folder / name, (moment, moment))
+    if created is not None:
+        when = f"  :created_at: {created}\n" if created else ""
+        entry = f"submission_7:\n  :submitters:\n  - :name: Ada\n    :email: ada@example.edu\n    :sid: '1'\n{when}"
+        (tmp_path / "submission_metadata.yml").write_text(entry, encoding="utf-8")
+    (source,) = intake.discover([tmp_path])
+    assert (source.submitted, source.submitted_from) == (expected, origin)
+    assert any("created_at" in note and "submission_7" in note for note in source.notes) == noted

@@ -10,7 +10,7 @@ its concept's share however few cases it shows on.
 from __future__ import annotations
 
 from autograder.grading import judge, runchecks
-from autograder.grading.results import CaseResult, CaseStatus, CheckResult
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult, shown_error
 from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
@@ -108,7 +108,11 @@ def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseRe
         elif answered:
             status = CaseStatus.PASS
         elif errors:  # nothing it did tells: no points for arguments it never had to keep
-            status, raised = CaseStatus.ERROR, str(errors[0].get("type", ""))
+            # this case is shown whole, and its calls may be hidden: a built-in class's name only
+            status, raised = (
+                CaseStatus.ERROR,
+                shown_error(str(errors[0].get("type", "")), tuple(errors[0].get("mro", ()))),
+            )
             message = f"raised {raised} on every call"
         else:
             status, message = CaseStatus.NOT_RUN, "none of its calls returned, so none showed its arguments kept"

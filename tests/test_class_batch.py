@@ -6,7 +6,9 @@ all three LMSs: one row per student with the policy and the late penalty applied
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +117,22 @@ def test_the_report_and_feedback_say_who_and_how_late(graded):
     feedback = (folder / "out" / "submissions" / "submission_1003" / "feedback.md").read_text(encoding="utf-8")
     assert "**Lateness:** late by 31 min" in feedback
     assert f"**Grade after the late penalty: {rows['Jane Doe']['grade']} / 100**" in feedback
+
+
+def test_without_metadata_the_files_times_count_with_a_warning(tmp_path, cranfield):
+    """Without Gradescope's metadata, are the submission times the files' modification times (in the
+    course's timezone, lateness applied), and does `grade` warn that copying may have changed them?"""
+    for name, hour in (("early", 12), ("late", 30)):  # hours after 2026-12-05 00:00 -06:00
+        folder = subs.write(tmp_path / "in" / name, {})
+        moment = datetime.datetime(2026, 12, 5, tzinfo=datetime.timezone(datetime.timedelta(hours=-6)))
+        stamp = (moment + datetime.timedelta(hours=hour)).timestamp()
+        for file in folder.iterdir():
+            os.utime(file, (stamp, stamp))
+    rubric = subs.test_rubric(tmp_path)
+    rubric.write_text(rubric.read_text(encoding="utf-8") + "\n" + classes.DEADLINE, encoding="utf-8")
+    run = _autograder("grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--rubric", str(rubric))
+    assert run.returncode == 0, run.stderr
+    assert "2 submission time(s) taken from the files' modification times" in run.stderr
+    rows = {row["submission"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
+    assert rows["early"]["submitted"] == "2026-12-05T12:00:00-06:00" and rows["early"]["late"] == "on time"
+    assert rows["late"]["submitted"] == "2026-12-06T06:00:00-06:00" and rows["late"]["penalty"] == "10"

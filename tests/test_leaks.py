@@ -8,6 +8,7 @@ The leakers leak public inputs too: finding those proves each channel was open t
 
 from __future__ import annotations
 
+import html
 import json
 import random
 
@@ -82,6 +83,12 @@ def platform(request, gradescope_root, tmp_path_factory, cranfield):
     return request.param, seen
 
 
+def _unescaped(name: str, text: str) -> str:
+    """What a reader of the file sees: an HTML page's text with its entities decoded (a call's
+    quotes are ``&quot;`` in the page)."""
+    return html.unescape(text) if name.endswith(".html") else text
+
+
 def _leaked(seen: dict, secrets) -> dict:
     tokens, numbers = secrets
     found = {}
@@ -89,7 +96,7 @@ def _leaked(seen: dict, secrets) -> dict:
         for name, text in pages.items():
             if name not in layout.STUDENT_FILES:
                 continue
-            hits = leaks.hidden_found(text, tokens, numbers)
+            hits = leaks.hidden_found(_unescaped(name, text), tokens, numbers)
             if hits:
                 found[f"{channel}/{name}"] = hits[:3]
     return found
@@ -127,8 +134,10 @@ def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local,
     mode, seen = local
     tokens, numbers = secrets
     for channel, pages in seen.items():
-        assert leaks.hidden_found(pages[layout.INSTRUCTOR], tokens, numbers), (mode, channel)
-        assert not any(leaks.hidden_found(pages[name], tokens, numbers) for name in STUDENT_FILES), (mode, channel)
+        found = {name: leaks.hidden_found(_unescaped(name, text), tokens, numbers) for name, text in pages.items()}
+        calls = _unescaped(layout.INSTRUCTOR, pages[layout.INSTRUCTOR]).replace("'", '"')  # repr as JSON
+        assert leaks.hidden_found(calls, tokens, numbers), (mode, channel)
+        assert not any(found[name] for name in STUDENT_FILES), (mode, channel)
 
 
 @pytest.mark.parametrize("channel", ["ends", "timing"])

@@ -538,4 +538,5 @@ def test_a_submission_with_nothing_to_grade_is_said_whole(tmp_path):
     classwork.finish(out, [failed], rubrics.load(), standing.Rules(), {})
     messages = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05").messages
     said = next(m for m in messages if m.startswith("not gradable:"))
-    assert "(flat or in a lab05/ folder, as files or in one zip)): its 0 is exported" in said
+    assert "(flat or in a lab05/ folder, as files or in one zip)" in problem
+    assert f"({problem}): its 0 is exported" in said  # the whole problem, its parenthesis closed

@@ -68,6 +68,7 @@ def _grade(args) -> int:
         uid=args.uid,
         python=args.child_python,
         seed=args.seed,
+        extensions=args.extensions,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -224,6 +225,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="draw every submission's random cases from this seed and its files (to reproduce a batch exactly; "
         "by default each grading draws afresh, and a regrade of the same files reuses its stored seed)",
+    )
+    grade.add_argument(
+        "--extensions",
+        type=Path,
+        default=None,
+        help="a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
+        "grading.yml's deadline.extensions names, if any",
     )
     grade.set_defaults(run=_grade)
 

@@ -1,5 +1,5 @@
 """The rubric (``grading.yml``): questions, checks, points, visibility, limits, the class report's
-similarity analysis. Validated on load.
+similarity analysis, whose submission counts for a student and the deadline. Validated on load.
 
 Every error names the file, the field and the fix, e.g.
 ``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.grading import deadlines, standing
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
@@ -80,6 +81,10 @@ class Rubric:
     # identifies what the calls and cases are made of: the digest less the points, visibility,
     # scoring and titles (a change of those alone rescores stored answers, no code runs again)
     cases_digest: str = ""
+    # the class-level rules (``students:``, ``deadline:``), which only the class step reads: left out
+    # of the digest, like the similarity section, so changing them regrades nothing
+    policy: str = standing.DEFAULT_POLICY  # which submission of a student counts (``standing.POLICIES``)
+    deadline: deadlines.Deadline | None = None  # None: nothing is late
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
@@ -96,11 +101,14 @@ _TOP = {
     "similarity": dict,
     "allowed_imports": list,
     "scoring": str,
+    "students": dict,
+    "deadline": dict,
 }
+_CLASS_LEVEL = ("similarity", "students", "deadline")  # read by the class step only: not in the digest
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
-_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring"}
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "students", "deadline"}
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -256,7 +264,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     total = sum(question.points for question in questions)
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
-    graded = {key: value for key, value in data.items() if key != "similarity"}
+    graded = {key: value for key, value in data.items() if key not in _CLASS_LEVEL}
     scored_only = {"points", "visibility", "scoring", "title", "total"}
     calls = {
         **{key: value for key, value in graded.items() if key not in scored_only},
@@ -278,7 +286,20 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         similarity,
         tuple(sorted(set(allowed))),
         hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
+        _policy(data.get("students", {}), fail),
+        deadlines.from_rubric(data.get("deadline", {}), fail),
     )
+
+
+def _policy(section: dict, fail) -> str:
+    """``students:``'s ``policy``: which of a student's submissions counts."""
+    for key in section:
+        if key != "policy":
+            fail(f"students.{key}", "unknown key; the key here is: policy")
+    policy = section.get("policy", standing.DEFAULT_POLICY)
+    if policy not in standing.POLICIES:
+        fail("students.policy", f"{policy!r} is not a policy; use one of: {', '.join(standing.POLICIES)}")
+    return policy
 
 
 def load(path: Path = paths.RUBRIC) -> Rubric:

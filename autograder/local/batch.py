@@ -2,10 +2,12 @@
 
 ``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
-(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its
-presence marks the submission done), each atomically (``reports/layout.py``). ``OUT/grades.csv`` and
-the class report ``OUT/index.html`` are rewritten at the end, the report with the code similarity
-of every submission of the batch (graded now or before; ``grading.yml`` can turn it off). Killing
+(Gradescope), ``feedback.md``, ``feedback.html``, ``instructor.html`` and ``grade.json`` (the full
+result, last: its presence marks the submission done), each atomically (``reports/layout.py``,
+``local/classwork.py: write_result``). At the end the class step (``local/classwork.py: finish``)
+rewrites ``OUT/grades.csv`` (a row per student), the class report ``OUT/index.html``, with the
+code similarity of every submission of the batch (graded now or before; ``grading.yml`` can turn
+it off), and ``OUT/class.json``. Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
 """
@@ -25,12 +27,15 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache, tempdirs
-from autograder.grading import intake, payloads, scoring, similarity
+from autograder import tempdirs
+from autograder.grading import intake, payloads, scoring, similarity, standing
+from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
+from autograder.local import classwork
+from autograder.local.classwork import write_result
 from autograder.paths import RUBRIC
-from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, layout, text
+from autograder.reports import layout
 from autograder.sandbox import isolation as isolations
 
 _worker: dict = {}
@@ -64,19 +69,6 @@ def _init_worker(session: Session, slots) -> None:
 
 def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResult:
     return _worker["session"].grade(staged, _worker["slot"], seed=seed)
-
-
-def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
-    """The submission's four files; a grade it replaces is kept beside it (``grade.previous.json``)."""
-    folder = layout.submission_folder(out, result.submission)
-    folder.mkdir(parents=True, exist_ok=True)
-    if (folder / "grade.json").is_file():
-        os.replace(folder / "grade.json", folder / layout.PREVIOUS)
-    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
-    cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
-    html = feedback_html.render(result, titles, layout.report_link())
-    cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
-    cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
 def _stored(out: Path, staged: intake.Staged) -> SubmissionResult | None:
@@ -181,15 +173,26 @@ def grade_batch(
     python: str | None = None,
     progress: bool = True,
     seed: str | None = None,
+    extensions: Path | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
-    cases from it and the submission's files (a batch reproduced exactly), instead of afresh."""
+    cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
+    ``extensions``: the students' extensions file (else the one grading.yml names, if any)."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
     sources = intake.discover(paths)
+    rules = classwork.rules(rubrics.load(rubric_path), rubric_path, extensions)  # a bad file stops it here
     for note in (note for source in sources for note in source.notes):  # kept as the submission's flag too
         print(f"warning: {note}", file=sys.stderr)
+    by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
+    if rules.deadline is not None and by_files:
+        print(
+            f"warning: {by_files} submission time(s) taken from the files' modification times (no created_at in "
+            "Gradescope's submission_metadata.yml): copying or unzipping may have changed them",
+            file=sys.stderr,
+        )
+    by_id = {source.id: source for source in sources}
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     jobs = max(1, jobs or usable_cpus())
@@ -234,6 +237,7 @@ def grade_batch(
                 _record(result)
 
         def _record(result):
+            result = standing.stamp(classwork.identify(result, by_id[result.submission]), rules)
             try:
                 write_result(out, result, titles)
             except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
@@ -286,7 +290,6 @@ def grade_batch(
                     _stop(pool)
                     raise
     results = tuple(finished[source.id] for source in sources)
-    cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
     similar, similar_fact = _similarity(files, rubric.similarity, jobs)
     seconds = time.monotonic() - started
     facts = {
@@ -302,8 +305,8 @@ def grade_batch(
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    report = class_report.render(results, rubric, facts, similar)
-    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    results, _ = classwork.finish(out, results, rubric, rules, facts, similar, by_id)
+    finished = {result.submission: result for result in results}
     changes = tuple(
         (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
         for source in sources

@@ -21,6 +21,7 @@ reordering functions hides nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import time
@@ -117,7 +118,7 @@ class Similarity:
 # ------------------------------------------------------------------ the batch
 
 
-def _read(job: tuple[str, frozenset, float]) -> fingerprints.Tokens | str:
+def _read(job: tuple[str, fingerprints.Handout, float]) -> fingerprints.Tokens | str:
     """One file prepared and tokenized, or why it was not (it ran out of time)."""
     text, stubs, batch_deadline = job
     started = time.monotonic()
@@ -130,7 +131,7 @@ def _read(job: tuple[str, frozenset, float]) -> fingerprints.Tokens | str:
         return f"not read: reading it took more than {FILE_SECONDS:g} s"
 
 
-def _read_all(texts: list[str], stubs: frozenset, jobs: int) -> list:
+def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list:
     """``_read`` over every file, in forked workers when there are enough to pay for the fork."""
     jobs_in = [(text, stubs, time.monotonic() + BATCH_SECONDS) for text in texts]
     if jobs <= 1 or len(texts) < _TOKENIZE_IN_PARALLEL:
@@ -140,6 +141,16 @@ def _read_all(texts: list[str], stubs: frozenset, jobs: int) -> list:
 
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         return list(pool.map(_read, jobs_in, chunksize=max(1, len(texts) // (4 * jobs))))
+
+
+@functools.lru_cache(maxsize=4)
+def _given(handout: tuple[tuple[str, str], ...]):
+    """The handout as ``prepare`` reads it, and its grams (boilerplate): read once per process."""
+    stubs = fingerprints.handout(
+        [text for name, text in handout if name in GRADED_FILES],
+        [text for name, text in handout if name not in GRADED_FILES],
+    )
+    return stubs, fingerprints.boilerplate([text for _, text in handout], stubs)
 
 
 def _text(content) -> tuple[str, str]:
@@ -256,7 +267,7 @@ def analyse(
     distinct = {digest: texts[key] for key, digest in digests.items()}  # each is read and fingerprinted once
     order, too_many = _within_budget(distinct)
     handout = fingerprints.handout_files() if handout is None else handout
-    stubs = fingerprints.handout_lines(text for name, text in handout.items() if name in GRADED_FILES)
+    stubs, boilerplate = _given(tuple(sorted(handout.items())))
     lap("prepare")
     read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
     reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
@@ -266,7 +277,6 @@ def analyse(
     digests = {key: digest for key, digest in digests.items() if digest in by_digest}
     tokens = {key: by_digest[digest] for key, digest in digests.items()}
     lap("tokenize")
-    boilerplate = fingerprints.boilerplate(handout.values())
     once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
     lap("fingerprint")
 

@@ -316,6 +316,7 @@ def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
         return bool(line) and not line.startswith("#") and number not in prepared.set_aside
 
     pieces = []
+
     def in_order(start: int, end: int):
         """``[start, end)`` cut where the code it maps to does not follow on in the file (``canonical``
         sorts a file's functions, so one stretch may join code from far apart)."""

@@ -287,7 +287,7 @@ def grade_batch(
                     raise
     results = tuple(finished[source.id] for source in sources)
     cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs, owners(results))
     seconds = time.monotonic() - started
     facts = {
         "graded at (UTC)": stamp,
@@ -348,15 +348,27 @@ def _stop(pool) -> None:
         writer.close()
 
 
-def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):
-    """The batch's code similarity (or None) and the report's line about it; a failure costs the
-    section only, never the batch."""
+def owners(results) -> dict[str, str]:
+    """Who made each submission, as the batch knows it now: the first of its students (Gradescope's
+    users in ``submission_metadata.yml``) by SID, email or name, else the submission's own id.
+    The one place that says which submissions are the same student's (for the similarity)."""
+    found = {}
+    for result in results:
+        first = result.students[0] if result.students else None
+        who = (first.sid or first.email.lower() or first.name) if first is not None else ""
+        found[result.submission] = who or f"submission:{result.submission}"
+    return found
+
+
+def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None):
+    """The batch's code similarity (or None) and the report's line about it, every submission also
+    compared with the solution (``solutions/``); a failure costs the section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        found = similarity.analyse(files, settings, jobs=jobs)
+        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=similarity.known_solution())
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
     pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")

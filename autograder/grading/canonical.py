@@ -28,6 +28,7 @@ import ast
 import copy
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from autograder.grading import idioms
 
@@ -189,7 +190,10 @@ def _runs_sorted(block: list, keep: frozenset[str]) -> None:
     """Each run of imports in the order of their text (names sorted within each), and each run of
     definitions in one order: the handout's by name, then the file's own by their shape."""
     kinds = ((ast.Import, ast.ImportFrom), (*_FUNCTIONS, ast.ClassDef))
-    keys = (ast.unparse, lambda node: (node.name not in keep, node.name if node.name in keep else idioms.shape(node)))
+    keys: tuple[Any, Any] = (
+        ast.unparse,
+        lambda node: (node.name not in keep, node.name if node.name in keep else idioms.shape(node)),
+    )
     for kind, key in zip(kinds, keys):
         start = 0
         while start < len(block):
@@ -243,12 +247,12 @@ class _Where:
         return self.starts[line - 1] + len(self.lines[line - 1])
 
 
-def _header(node: ast.stmt) -> tuple[str, ast.AST | None]:
+def _header(node: Any) -> tuple[str, ast.AST | None]:
     """A compound statement's first line, and its last part (where the line ends in the file)."""
     unparse = ast.unparse
     if isinstance(node, _FUNCTIONS):
         prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-        last = node.returns or (node.args.args or node.args.kwonlyargs or [None])[-1]
+        last: Any = node.returns or [None, *node.args.args, *node.args.kwonlyargs][-1]
         return f"{prefix} {node.name}({unparse(node.args)}):", last
     if isinstance(node, ast.ClassDef):
         bases = ", ".join(unparse(part) for part in (*node.bases, *node.keywords))
@@ -269,21 +273,22 @@ def _header(node: ast.stmt) -> tuple[str, ast.AST | None]:
     return "try:", None
 
 
-def _branches(node: ast.stmt) -> list[tuple[str, list]]:
+def _branches(node: Any) -> list[tuple[str, list]]:
     """A compound statement's blocks after its first, each with the line that opens it."""
-    if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+    if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
         return [("", [handler]) for handler in node.handlers] + [("else:", node.orelse), ("finally:", node.finalbody)]
     return [("else:", getattr(node, "orelse", []))]
 
 
 def _emit(block: list, where: _Where, out: list, set_aside_lines: set) -> None:
+    node: Any
     for node in block:
         known = getattr(node, "lineno", None) is not None and getattr(node, "end_lineno", None) is not None
         start = where.offset(node.lineno, node.col_offset) if known else (out[-1].end if out else 0)
         if isinstance(node, ast.Match):
-            end = where.offset(node.end_lineno, node.end_col_offset)
-            for line in ast.unparse(node).split("\n"):  # rare: one span for the whole statement
-                out.append(Statement(line.strip(), start, end))
+            end = where.offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
+            for written in ast.unparse(node).split("\n"):  # rare: one span for the whole statement
+                out.append(Statement(written.strip(), start, end))
             continue
         compound = isinstance(
             node,
@@ -309,7 +314,7 @@ def _emit(block: list, where: _Where, out: list, set_aside_lines: set) -> None:
             at = where.offset(decorator.lineno, decorator.col_offset)
             out.append(Statement(f"@{ast.unparse(decorator)}", at, where.line_end(decorator.lineno)))
         code, last = _header(node)
-        line = getattr(last, "end_lineno", None) or getattr(node, "lineno", 1)
+        line: Any = getattr(last, "end_lineno", None) or getattr(node, "lineno", 1)
         out.append(Statement(code, start, max(start, where.line_end(line))))
         _emit(node.body, where, out, set_aside_lines)
         for opening, branch in _branches(node):

@@ -161,7 +161,7 @@ def handout(graded: Sequence[str], given: Sequence[str] = ()) -> Handout:
                 names.add(node.name)
             elif isinstance(node, ast.Assign):
                 names.update(target.id for target in node.targets if isinstance(target, ast.Name))
-    lines = set()
+    lines: set[str] = set()
     for text in graded:
         text = _NEWLINE.sub("\n", text)
         lines.update("".join(piece for piece, _ in line).rstrip("\n") for line in _lines(_pieces(text)))

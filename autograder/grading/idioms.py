@@ -12,6 +12,7 @@ import builtins
 import copy
 import keyword
 import re
+from typing import Any
 
 #: Calls of these builtins do nothing of their own: a statement made of them does nothing.
 _PURE = "abs all any bool dict enumerate float int isinstance len list max min range repr reversed round set sorted"
@@ -132,9 +133,10 @@ def independent_sorted(statements: list) -> list:
     return out
 
 
-def _loop_parts(loop: ast.For):
+def _loop_parts(loop: Any):
     """A loop whose body is nested loops and ifs around one statement: (generators, the statement)."""
-    generators, node = [], loop
+    generators: list = []
+    node: Any = loop
     while True:
         if isinstance(node, ast.For) and not node.orelse and len(node.body) == 1:
             generators.append(ast.comprehension(node.target, node.iter, [], 0))
@@ -184,7 +186,7 @@ def _built(name: str, start: ast.AST, inner: ast.AST, generators: list):
     return None
 
 
-def _is_call(node: ast.AST, name: str) -> bool:
+def _is_call(node: Any, name: str) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == name and not node.args and not node.keywords
 
 
@@ -192,7 +194,7 @@ def loops_as_comprehensions(statements: list) -> list:
     """``name = <empty>`` followed by a loop that only adds to ``name``, as one assignment."""
     out: list = []
     for statement in statements:
-        previous = out[-1] if out else None
+        previous: Any = out[-1] if out else None
         name = bound_name(previous) if previous is not None else None
         if name is not None and isinstance(statement, ast.For):
             generators, inner = _loop_parts(statement)
@@ -246,9 +248,10 @@ def inline_wrappers(tree: ast.Module, keep: frozenset[str]) -> None:
         if not isinstance(node, ast.FunctionDef) or node.name in keep or node.decorator_list or len(node.body) != 1:
             continue
         arguments, body = node.args, node.body[0]
+        if not isinstance(body, ast.Return) or body.value is None:
+            continue
         simple = not (arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.posonlyargs)
-        returns = isinstance(body, ast.Return) and body.value is not None
-        if simple and not arguments.defaults and returns and node.name not in names_read(body.value):
+        if simple and not arguments.defaults and node.name not in names_read(body.value):
             wrappers[node.name] = ([argument.arg for argument in arguments.args], body.value)
     for _ in range(3):  # a wrapper of a wrapper
         inline = _Inline(wrappers)

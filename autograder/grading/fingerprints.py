@@ -266,13 +266,9 @@ class Tokens:
         return (first, last) if first <= last else (last, first)
 
 
-def normalise(code: str, deadline: float | None = None) -> tuple[str, Any]:
-    """The tokenizer over prepared code: (normalised code, origins); ``kgrams.TooSlow`` past ``deadline``."""
-    return kgrams.normalise(code, deadline)
-
-
 def tokenize(prepared: Prepared, deadline: float | None = None) -> Tokens:
-    return Tokens(prepared, *normalise(prepared.code, deadline))
+    """The tokenizer over prepared code (``kgrams.normalise``); ``kgrams.TooSlow`` past ``deadline``."""
+    return Tokens(prepared, *kgrams.normalise(prepared.code, deadline))
 
 
 def hashes(tokens: Tokens, boilerplate=None) -> Any:

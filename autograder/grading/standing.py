@@ -182,6 +182,17 @@ def _order(row: Row) -> tuple:
     return key(student.name), key(student.email), key(student.sid), row.chosen.submission
 
 
+def owners(results) -> dict[str, str]:
+    """Who made each submission: its first student's person (one person however many of their
+    emails, SIDs and names the submissions give), else the submission itself. The one place that
+    says which submissions are the same student's (the similarity never pairs them)."""
+    found: dict[str, str] = {}
+    for person, entries in _people(results).items():
+        for _, result in entries:
+            found.setdefault(result.submission, ":".join(person))
+    return found
+
+
 def build(results, policy: str = DEFAULT_POLICY) -> Standing:
     """The class's standing: every student's row (sorted by name, email, SID), which submissions
     count and which are superseded."""

@@ -290,7 +290,7 @@ def grade_batch(
                     _stop(pool)
                     raise
     results = tuple(finished[source.id] for source in sources)
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs, standing.owners(results))
     seconds = time.monotonic() - started
     facts = {
         "graded at (UTC)": stamp,
@@ -351,15 +351,15 @@ def _stop(pool) -> None:
         writer.close()
 
 
-def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):
-    """The batch's code similarity (or None) and the report's line about it; a failure costs the
-    section only, never the batch."""
+def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None):
+    """The batch's code similarity (or None) and the report's line about it, every submission also
+    compared with the solution (``solutions/``); a failure costs the section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        found = similarity.analyse(files, settings, jobs=jobs)
+        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=similarity.known_solution())
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
     pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")

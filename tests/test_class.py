@@ -17,7 +17,7 @@ from pathlib import Path
 import classes
 import pytest
 
-from autograder.grading import standing
+from autograder.grading import similarity, standing
 from autograder.grading.results import Diagnosis
 from autograder.lms import export
 from autograder.local import classwork
@@ -282,3 +282,31 @@ def test_an_extension_naming_nobody_is_said(tmp_path):
     rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
     classwork.finish(tmp_path / "out", classes.results(), rubric, rules, {})
     assert "naming no student of the batch: nobody@example.edu (line 3)" in _report(tmp_path / "out")
+
+
+OWNERS = [
+    # (id, submissions as (id, students), pairs that are the same student's, pairs that are not)
+    ("same-email", [("a", [classes.JANE]), ("b", [classes.JANE])], [("a", "b")], []),
+    ("sid-then-email-and-sid", [("a", [("", "", "S1001")]), ("b", [classes.JANE])], [("a", "b")], []),
+    (
+        "email-then-email-and-sid",
+        [("a", [("Jane Doe", "jdoe@example.edu", "")]), ("b", [classes.JANE])],
+        [("a", "b")],
+        [],
+    ),
+    ("two-students", [("a", [classes.JANE]), ("b", [classes.RAJ])], [], [("a", "b")]),
+    ("no-identity", [("a", []), ("b", [])], [], [("a", "b")]),
+    ("group-then-its-first-member", [("a", [classes.ALAN, classes.GRACE]), ("b", [classes.ALAN])], [("a", "b")], []),
+]
+
+
+@pytest.mark.parametrize("made, same, other", [r[1:] for r in OWNERS], ids=[r[0] for r in OWNERS])
+def test_the_similarity_knows_a_students_own_submissions(made, same, other):
+    """Does ``standing.owners`` give two submissions of one person (however their emails, SIDs and
+    names are spread over them) one owner, so the similarity never pairs them, and two people or
+    two submissions known by their folders alone two owners?"""
+    found = standing.owners([classes.result(name, 50, people, "", False) for name, people in made])
+    for a, b in same:
+        assert similarity.same_student(a, b, found), (a, b, found)
+    for a, b in other:
+        assert not similarity.same_student(a, b, found), (a, b, found)

@@ -155,14 +155,14 @@ def _column(browser, table: str, heading: str) -> list[str]:
 
 @pytest.mark.browser
 def test_tables_sort_by_keyboard_and_say_how(pages, page):
-    """Does Tab move along the sortable headings of the submissions table, with a visible focus
+    """Does Tab move along the sortable headings of the students table, with a visible focus
     ring; does Enter sort by the focused one (aria-sort ascending) and Space the other way; and in
     the cases table, does a heading after an unsortable one sort its own column?"""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     _open(page, pages / "index.html")
-    first = page.find_element(By.CSS_SELECTOR, "#submissions th.sortable button")
+    first = page.find_element(By.CSS_SELECTOR, "#students th.sortable button")
     page.execute_script("arguments[0].focus();", first)
     while page.switch_to.active_element.text.strip() != "total":
         page.switch_to.active_element.send_keys(Keys.TAB)
@@ -175,12 +175,12 @@ def test_tables_sort_by_keyboard_and_say_how(pages, page):
     header = focused.find_element(By.XPATH, "./..")
     assert header.get_attribute("aria-sort") is None
     focused.send_keys(Keys.ENTER)
-    totals = [float(value) for value in _column(page, "submissions", "total")]
+    totals = [float(value) for value in _column(page, "students", "total")]
     assert header.get_attribute("aria-sort") == "ascending" and totals == sorted(totals) and totals[0] < totals[-1]
     page.switch_to.active_element.send_keys(Keys.SPACE)
-    totals = [float(value) for value in _column(page, "submissions", "total")]
+    totals = [float(value) for value in _column(page, "students", "total")]
     assert header.get_attribute("aria-sort") == "descending" and totals == sorted(totals, reverse=True)
-    assert len(page.find_elements(By.CSS_SELECTOR, "#submissions th[aria-sort]")) == 1
+    assert len(page.find_elements(By.CSS_SELECTOR, "#students th[aria-sort]")) == 1
 
     wrong = page.find_element(By.XPATH, "//table[@id='cases']//th[normalize-space()='wrong']/button")
     page.execute_script("arguments[0].focus();", wrong)

@@ -76,14 +76,20 @@ def interrupt(command: list, out: Path, signal_group: bool, **popen) -> tuple:
 
 
 def assert_kept_whole(out: Path, count: int) -> int:
-    """Is every submission written so far whole (its four files, a grade.json that parses), and
+    """Is every submission written so far whole (its five files, a grade.json that parses), and
     not all of them done? Returns how many are."""
     import json
 
     done = sorted(out.glob("submissions/*/grade.json"))
     for path in done:
         json.loads(path.read_text(encoding="utf-8"))
-        assert {p.name for p in path.parent.iterdir()} == {"grade.json", "results.json", "feedback.md", "feedback.html"}
+        assert {p.name for p in path.parent.iterdir()} == {
+            "grade.json",
+            "results.json",
+            "feedback.md",
+            "feedback.html",
+            "instructor.html",
+        }
     assert 1 <= len(done) < count
     return len(done)
 

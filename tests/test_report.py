@@ -83,13 +83,13 @@ def test_class_report_in_a_real_browser(examples, browser, open_page):
     assert browser.title == "Lab 05 class report"
     text = browser.find_element(By.TAG_NAME, "body").text
     for section in (
-        "Score distribution",
+        "Grade distribution",
         "Questions",
         "Functions",
         "Misconceptions and other diagnoses",
         "Problems",
         "Similar code",
-        "Submissions",
+        "Students",
         "Cases, worst first",
         "Grading run",
     ):
@@ -109,20 +109,18 @@ def test_class_report_in_a_real_browser(examples, browser, open_page):
     problems = browser.find_element(By.ID, "problems").text
     assert "eve-cheating" in problems and "library: lab05/metrics.py imports ir_measures" in problems
     assert "dan-broken" in problems and "SyntaxError" in problems
-    rows = browser.find_elements(By.CSS_SELECTOR, "#submissions tbody tr")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#students tbody tr")
     assert len(rows) == 5
     total = next(
-        i
-        for i, th in enumerate(browser.find_elements(By.CSS_SELECTOR, "#submissions th"))
-        if th.text.startswith("total")
+        i for i, th in enumerate(browser.find_elements(By.CSS_SELECTOR, "#students th")) if th.text.startswith("total")
     )
-    browser.find_elements(By.CSS_SELECTOR, "#submissions th")[total].click()
+    browser.find_elements(By.CSS_SELECTOR, "#students th")[total].click()
     totals = [
         float(row.find_elements(By.TAG_NAME, "td")[total].text)
-        for row in browser.find_elements(By.CSS_SELECTOR, "#submissions tbody tr")
+        for row in browser.find_elements(By.CSS_SELECTOR, "#students tbody tr")
     ]
     assert totals == sorted(totals) and totals[-1] == 100
-    link = browser.find_element(By.ID, "submissions").find_element(By.LINK_TEXT, "carol-buggy")
+    link = browser.find_element(By.ID, "students").find_element(By.LINK_TEXT, "carol-buggy")
     assert link.get_attribute("href").endswith("carol-buggy/feedback.html")
 
 

@@ -492,9 +492,10 @@ def test_the_similarity_section_in_a_real_browser(tmp_path, open_page):
     left, right = columns[0].location, columns[1].location
     assert left["y"] == right["y"] and left["x"] < right["x"]  # side by side
     assert HOSTILE_NAME in columns[0].text  # shown as text, not run
-    row = browser.find_element(By.XPATH, "//table[@id='submissions']//tr[td/a[text()='array-style']]")
-    assert row.find_elements(By.XPATH, "./td[last()]/a") == []
-    link = browser.find_element(By.XPATH, "//table[@id='submissions']//tr[td/a[text()='loop-style']]/td[last()]/a")
+    similar = "td[last()-1]"  # the students table's "similar code" column (superseded submissions last)
+    row = browser.find_element(By.XPATH, "//table[@id='students']//tr[td/a[text()='array-style']]")
+    assert row.find_elements(By.XPATH, f"./{similar}/a") == []
+    link = browser.find_element(By.XPATH, f"//table[@id='students']//tr[td/a[text()='loop-style']]/{similar}/a")
     link.click()
     assert browser.current_url.endswith("#pair-1-view")
     assert browser.execute_script("return document.title") == "Lab 05 class report"

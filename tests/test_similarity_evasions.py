@@ -14,6 +14,7 @@ from autograder import paths
 from autograder.grading import similarity
 from autograder.grading.similarity import KNOWN, SimilaritySettings
 from autograder.lab import spec
+from autograder.reports import similarity_html
 
 sys.path.insert(0, str(paths.ROOT / "tools"))
 import evasions
@@ -85,6 +86,8 @@ def test_a_ring_of_identical_copies_is_an_identical_group_and_its_pairs_are_list
     listed = {(pair.a, pair.b) for pair in found.pairs}
     assert {(a, b) for i, a in enumerate(members) for b in members[i + 1 :]} <= listed
     assert all(pair.a.startswith("ring") == pair.b.startswith("ring") for pair in found.pairs)  # none with others
+    shown = similarity_html.section(found, DEFAULT, {})
+    assert "Identical submissions: 1 group" in shown and f"{ring} submissions: " + ", ".join(members) in shown
 
 
 def test_a_leaked_solution_copied_by_20_of_29_is_found_against_the_known_solution():

@@ -104,6 +104,22 @@ def _skipped(skipped, results: dict) -> str:
     )
 
 
+def _identical(groups, results: dict) -> str:
+    """Groups of different students' submissions whose graded files are the same, byte for byte."""
+    if not groups:
+        return ""
+    items = "".join(
+        f"<li>{len(group)} submissions: " + ", ".join(_who(submission, results) for submission in group) + "</li>"
+        for group in groups
+    )
+    count = f"{len(groups)} group" + ("" if len(groups) == 1 else "s")
+    return (
+        f'<div class="identical"><p><strong>Identical submissions: {count}</strong> (every graded file the '
+        f"same, byte for byte, from different students; each pair of a group is also listed below):</p>"
+        f"<ul>{items}</ul></div>"
+    )
+
+
 def section(similarity, settings, results: dict) -> str:
     """The section's body. ``similarity`` is the analysis (None if it did not run), ``settings``
     the rubric's, ``results`` the batch's results by submission id (for names and links)."""
@@ -114,13 +130,17 @@ def section(similarity, settings, results: dict) -> str:
     intro = (
         "<p>Pairs of submissions that share much code; worth a look. Similar code is not proof of "
         "copying: functions written to the same contract often look alike, so read the evidence. "
-        f"Set aside before comparing: the handout's code (stubs, docstrings, given files), comments, "
-        f"and code found in more than {similarity.common} submissions; names and literals are "
-        "normalised, so renamed variables and reordered functions still match. A pair is listed when "
-        f"the larger of its two shares reaches {similarity.settings.threshold:.0%} "
+        "Each file is first read in a canonical form (docstrings, comments, no-op and dead code out; "
+        "<code>x += y</code> as <code>x = x + y</code>; loops building a list or a sum as comprehensions; "
+        "functions in one order); names and literals are normalised, so renamed variables and reordered "
+        "functions still match. Set aside: the handout's code (stubs, docstrings, given files) and code "
+        f"found in more than {similarity.common} distinct files (identical copies count once, so a ring "
+        "of copies is never common code). Every submission is also compared with the solution "
+        "(<code>known:solutions</code>); two submissions of the same student are never a pair. A pair is "
+        f"listed when the larger of its two shares reaches {similarity.settings.threshold:.0%} "
         "(grading.yml: <code>similarity.threshold</code>).</p>"
     )
-    intro += _skipped(similarity.skipped, results)
+    intro += _skipped(similarity.skipped, results) + _identical(similarity.identical, results)
     if not similarity.pairs:
         return intro + f"<p>No pair of the {similarity.submissions} submissions reaches the threshold.</p>"
     rows = []

@@ -146,8 +146,12 @@ SIZES = [0, 1, 3, 5, 8, 12, 20, 25, 35]  # rankings shorter and longer than the 
 # reach every concept whatever its seed: relevant documents only below rank 10 (DEEP), a ranking
 # shorter than k with more relevant documents than it holds (SHORT), no relevant document at all
 # (NONE: the measure's zero guard), then any size twice.
+# Every fourth DEEP case is a long ranking (LONG documents) whose relevant documents all lie
+# below rank 100, where a measure must still look; half the NONE cases judge every ranked document.
 STRATA: tuple = ((12, 20, 25, 35), (1, 3, 5, 8), (), (), ())
 DEEP, SHORT, NONE = 0, 1, 2
+LONG = 150
+LONG_POOL = [f"d{i:03d}" for i in range(LONG)]
 
 
 def _random_judgments(rng: random.Random, pool: list = POOL[:20]) -> dict:
@@ -169,10 +173,14 @@ def _random_ranking(rng: random.Random) -> list:
 
 
 def _deep(rng: random.Random, ranking: list) -> dict:
-    """Judgments whose relevant documents all lie deep in ``ranking`` (below rank 10), some of the
-    query's relevant documents not retrieved at all: where cut-offs and first ranks matter."""
-    judgments = {doc: rng.choice([-1, 0, 0]) for doc in ranking[: min(10, len(ranking))]}
-    deep = ranking[10:]
+    """Judgments whose relevant documents all lie deep in ``ranking`` (below rank 10; below rank 100
+    in a ranking longer than 100), some of the query's relevant documents not retrieved at all:
+    where cut-offs and first ranks matter."""
+    top = 100 if len(ranking) > 100 else 10
+    judgments = {
+        doc: rng.choice([-1, 0, 0]) for doc in ranking[: min(top, len(ranking))] if top == 10 or rng.random() < 0.5
+    }
+    deep = ranking[top:]
     for doc in rng.sample(deep, min(len(deep), rng.randint(1, 4))):
         judgments[doc] = rng.choice([1, 2, 3, 4])
     for doc in rng.sample([d for d in POOL if d not in ranking], rng.randint(0, 2)):
@@ -214,9 +222,12 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
         for number in range(count):
             stratum = number % len(STRATA)  # every concept reached in every grading, whatever the seed
             ranking = rng.sample(POOL, rng.choice(STRATA[stratum] or SIZES))
+            if stratum == DEEP and number // len(STRATA) % 4 == 3:
+                ranking = rng.sample(LONG_POOL, LONG)
             draw = rng.random()
             if stratum == NONE:
-                judgments = {doc: rng.choice([-1, 0]) for doc in rng.sample(POOL, rng.randint(0, 6))}
+                judged = ranking if number // len(STRATA) % 2 else rng.sample(POOL, rng.randint(0, 6))
+                judgments = {doc: rng.choice([-1, 0]) for doc in judged}
             elif stratum == DEEP or (len(ranking) > 10 and draw < 0.3):
                 judgments = _deep(rng, ranking)
             elif stratum == SHORT or draw < 0.7:

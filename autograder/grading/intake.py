@@ -43,6 +43,7 @@ class Source:
     path: Path
     students: tuple = ()
     notes: tuple = ()  # for the instructor: e.g. why its metadata entry was not used
+    submitted: str = ""  # when, as the metadata says (its text): the attempt limits read it
 
 
 @dataclass
@@ -349,5 +350,6 @@ def discover(paths) -> list[Source]:
                 identifier, number = f"{base}-{number}", number + 1
             warning = found.warnings.get(item.name)
             notes = (f"{warning}: graded without its students' names",) if warning else ()
-            sources[identifier] = Source(identifier, item, found.students.get(item.name, ()), notes)
+            students = found.students.get(item.name, ())
+            sources[identifier] = Source(identifier, item, students, notes, found.times.get(item.name, ""))
     return [sources[key] for key in sorted(sources)]

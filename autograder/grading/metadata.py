@@ -2,8 +2,9 @@
 trusting the file.
 
 The file maps each submission folder to its entry, and the entry's ``:submitters`` to a list of
-``:name``, ``:email``, ``:sid`` (Ruby symbols as keys; plain keys are read too); everything else
-in it (``:created_at``, ``:score``, ``:results``, ``:history``...) is skipped unread. It is read
+``:name``, ``:email``, ``:sid`` (Ruby symbols as keys; plain keys are read too) and its
+``:created_at`` to the submission's time (as text: the attempt limits read it); everything else
+in it (``:score``, ``:results``, ``:history``...) is skipped unread. It is read
 as a stream of YAML events, never loaded whole, so:
 
 - YAML aliases are never expanded: an alias is a reference to a value already read, usable
@@ -51,6 +52,7 @@ class Metadata:
 
     students: dict  # submission folder name -> tuple of Student
     warnings: dict  # submission folder name -> why its entry was not used (graded without names)
+    times: dict = dataclasses.field(default_factory=dict)  # submission folder name -> its :created_at
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,8 +227,9 @@ def _submitters(events: _Events, event, where: str) -> tuple | _Problem:
     return result
 
 
-def _entry(events: _Events, event) -> tuple | _Problem:
-    """An entry's students: its ``:submitters``, everything else skipped."""
+def _entry(events: _Events, event, when: list) -> tuple | _Problem:
+    """An entry's students: its ``:submitters``; its ``:created_at`` (a text) added to ``when``;
+    everything else skipped."""
     yaml = events.yaml
     found = _start(events, event, yaml.MappingStartEvent, tuple, "the entry", "is not a mapping (with :submitters)", ())
     if found is not _READ:
@@ -237,6 +240,8 @@ def _entry(events: _Events, event) -> tuple | _Problem:
         value_event = events.next()
         if key in (":submitters", "submitters"):
             students = _submitters(events, value_event, key)
+        elif key in (":created_at", "created_at"):
+            when.append(_field(events, value_event, key))
         else:
             events.skip(value_event)
     events.remember(event, students)
@@ -261,9 +266,11 @@ def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Me
     students: dict = {}
     warnings: dict = {}
     lines: dict = {}
+    times: dict = {}
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         key = _key(events, key_event)
-        found = _entry(events, events.next())
+        when: list = []
+        found = _entry(events, events.next(), when)
         if key is None or (wanted is not None and key not in wanted):
             continue
         if key in lines:
@@ -276,10 +283,12 @@ def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Me
             warnings[key] = f"{source}, line {found.line}, entry {key!r}: {found.what}"
         else:
             students[key] = found
+            if when and isinstance(when[0], str) and when[0]:
+                times[key] = when[0]
         lines.setdefault(key, _line(key_event))
     if isinstance(events.next(), yaml.DocumentEndEvent) and not isinstance(events.next(), yaml.StreamEndEvent):
         raise MetadataError(f"{source} holds more than one YAML document, where Gradescope writes one: {_REMEDY}")
-    return Metadata(students, warnings)
+    return Metadata(students, warnings, times)
 
 
 def read(path: Path, wanted: Collection[str] | None = None) -> Metadata:

@@ -1,5 +1,5 @@
 """The rubric (``grading.yml``): questions, checks, points, visibility, limits, the class report's
-similarity analysis. Validated on load.
+similarity analysis, attempt limits and the course's timezone. Validated on load.
 
 Every error names the file, the field and the fix, e.g.
 ``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
@@ -10,10 +10,12 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.grading import attempts as attempt_limits
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
@@ -80,6 +82,10 @@ class Rubric:
     # identifies what the calls and cases are made of: the digest less the points, visibility,
     # scoring and titles (a change of those alone rescores stored answers, no code runs again)
     cases_digest: str = ""
+    # how many submissions of a student are graded (``grading/attempts.py``); like similarity and
+    # the timezone, left out of the digest: changing them regrades nothing
+    attempts: attempt_limits.AttemptLimits = field(default_factory=attempt_limits.AttemptLimits)
+    timezone: str = ""  # the course's IANA timezone, for the times students are told (UTC if none)
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
@@ -96,11 +102,15 @@ _TOP = {
     "similarity": dict,
     "allowed_imports": list,
     "scoring": str,
+    "attempts": dict,
+    "timezone": str,
 }
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
-_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring"}
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "attempts", "timezone"}
+#: What only the class report or the platforms' gates read: left out of the digest (regrades nothing).
+_NOT_GRADED = ("similarity", "attempts", "timezone")
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -137,6 +147,19 @@ def _similarity(section: dict, fail) -> SimilaritySettings:
             f"e.g. {default.threshold}), got {_shown(threshold)}",
         )
     return SimilaritySettings(enabled, float(threshold))
+
+
+def _timezone(name: str, fail) -> str:
+    """The course's timezone: an IANA name this machine knows (where it has a timezone database at
+    all: a platform's container without one says times in UTC alone)."""
+    if not name:
+        return ""
+    import zoneinfo
+
+    known = zoneinfo.available_timezones() | {"UTC"}
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*", name) or (len(known) > 1 and name not in known):
+        fail("timezone", f"{name[:60]!r} is not an IANA timezone; use a name such as Europe/Madrid or America/Chicago")
+    return name
 
 
 def _shown(value) -> str:
@@ -247,6 +270,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
     similarity = _similarity(data.get("similarity", {}), fail)
+    limits_on_attempts = attempt_limits.validate(data.get("attempts", {}), fail)
     allowed = data.get("allowed_imports", ["numpy"])
     for name in allowed:
         if not isinstance(name, str) or not name.isidentifier():
@@ -256,7 +280,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     total = sum(question.points for question in questions)
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
-    graded = {key: value for key, value in data.items() if key != "similarity"}
+    graded = {key: value for key, value in data.items() if key not in _NOT_GRADED}
     scored_only = {"points", "visibility", "scoring", "title", "total"}
     calls = {
         **{key: value for key, value in graded.items() if key not in scored_only},
@@ -278,6 +302,8 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         similarity,
         tuple(sorted(set(allowed))),
         hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
+        limits_on_attempts,
+        _timezone(data.get("timezone", ""), fail),
     )
 
 

@@ -8,6 +8,10 @@ the class report ``OUT/index.html`` are rewritten at the end, the report with th
 of every submission of the batch (graded now or before; ``grading.yml`` can turn it off). Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
+
+``finish`` is the class-level step (grades.csv, the similarity, the class report), shared with
+``merge``. ``shard`` grades a stable share of the class instead (``local/shards.py``), whose
+class-level step ``merge`` (``local/merge.py``) runs for all shards at once.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from autograder import cache, tempdirs
 from autograder.grading import intake, payloads, scoring, similarity
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
+from autograder.local import shards
 from autograder.paths import RUBRIC
 from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, layout, text
 from autograder.sandbox import isolation as isolations
@@ -46,6 +51,7 @@ class BatchSummary:
     similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
     rescored: int = 0  # scored again from their stored answers (only points, visibility or scoring changed)
     changes: tuple = ()  # (submission, why graded or rescored again, score before, score now), for the summary
+    shard: shards.Shard | None = None  # a share of the class (no class-level outputs: ``merge`` makes them)
 
 
 def usable_cpus() -> int:
@@ -181,13 +187,16 @@ def grade_batch(
     python: str | None = None,
     progress: bool = True,
     seed: str | None = None,
+    shard: shards.Shard | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
-    cases from it and the submission's files (a batch reproduced exactly), instead of afresh."""
+    cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
+    ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
-    sources = intake.discover(paths)
+    everyone = intake.discover(paths)
+    sources = everyone if shard is None else shards.share(everyone, shard)
     for note in (note for source in sources for note in source.notes):  # kept as the submission's flag too
         print(f"warning: {note}", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
@@ -286,31 +295,45 @@ def grade_batch(
                     _stop(pool)
                     raise
     results = tuple(finished[source.id] for source in sources)
-    cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
-    seconds = time.monotonic() - started
-    facts = {
+    run = {  # the report's facts, in its order; finish says the submissions, time taken and similarity
         "graded at (UTC)": stamp,
         "submissions": len(results),
         "graded in this run": len(todo),
         "skipped (already graded)": len(sources) - len(todo),
-        "time taken": f"{seconds:.1f} s",
+        "time taken": "",
         "jobs": jobs,
         "isolation": session.isolation.mode,
-        "similarity": similar_fact,
+        "similarity": "",
         "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    report = class_report.render(results, rubric, facts, similar)
-    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    similar = None
+    if shard is None:
+        similar = finish(out, results, files, rubric, jobs, lambda: f"{time.monotonic() - started:.1f} s", run)
+    else:  # its share only: ``merge`` runs the class-level step over every shard
+        shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
+    seconds = time.monotonic() - started
     changes = tuple(
         (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
         for source in sources
         if source.id in reasons
     )
     skipped = len(sources) - len(todo) - len(rescored)
-    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes)
+    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
+
+
+def finish(out: Path, results: tuple, files: dict, rubric, jobs: int, taken, run: dict):
+    """The class-level step of a batch, and of ``merge`` over its shards: ``grades.csv``, the code
+    similarity of every submission (``files``: id -> graded file -> content) and the class report,
+    whose facts are ``run``'s (``taken()``: the time taken, said when the report is written).
+    Returns the similarity (None when off or failed)."""
+    cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
+    facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}
+    report = class_report.render(results, rubric, facts, similar)
+    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    return similar
 
 
 @contextlib.contextmanager

@@ -16,8 +16,9 @@ import subs
 from autograder import paths
 from autograder.gradescope import attempts as gradescope_attempts
 from autograder.gradescope import entry
-from autograder.grading import attempts
+from autograder.grading import attempts, intake
 from autograder.grading import rubric as rubrics
+from autograder.grading.results import Status, Student, SubmissionResult
 from autograder.prairielearn import build as prairielearn
 
 UTC = datetime.timezone.utc
@@ -348,3 +349,74 @@ def test_prairielearn_grade_rate(case):
     assert question.get("gradeRateMinutes") == minutes
     notes = prairielearn.notes(rubric)
     assert len(notes) == len(said) and all(part in note for part, note in zip(said, notes))
+
+
+# ---------------------------------------------------------------- a local batch
+
+
+def _result(submission: str, *emails: str, graded: bool = True) -> SubmissionResult:
+    students = tuple(Student(email.split("@")[0], email, "") for email in emails)
+    return SubmissionResult(submission, Status.GRADED if graded else Status.ERROR, students=students)
+
+
+def _at(hours: float) -> str:
+    return (NOW + datetime.timedelta(hours=hours)).isoformat()
+
+
+#: id: (results, their submission times, the submissions flagged)
+BATCHES = {
+    "one a day, twice in an hour": (
+        [_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")],
+        {"a1": _at(0), "a2": _at(1)},
+        ["a2"],
+    ),
+    "one a day, a day apart": (
+        [_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")],
+        {"a1": _at(0), "a2": _at(24)},
+        [],
+    ),
+    "the first ungradable": (
+        [_result("a1", "ann@x.edu", graded=False), _result("a2", "ann@x.edu")],
+        {"a1": _at(0), "a2": _at(1)},
+        [],
+    ),
+    "over the limit does not count either": (
+        [_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu"), _result("a3", "ann@x.edu")],
+        {"a1": _at(0), "a2": _at(1), "a3": _at(24.5)},
+        ["a2"],
+    ),
+    "a group's submission counts for each member": (
+        [_result("g1", "ann@x.edu", "bob@x.edu"), _result("b2", "BOB@x.edu ")],
+        {"g1": _at(0), "b2": _at(2)},
+        ["b2"],
+    ),
+    "other students": ([_result("a1", "ann@x.edu"), _result("b1", "bob@x.edu")], {"a1": _at(0), "b1": _at(0)}, []),
+    "no time, not checked": ([_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")], {"a1": _at(0)}, []),
+    "no students, not checked": ([_result("a1"), _result("a2")], {"a1": _at(0), "a2": _at(1)}, []),
+}
+
+
+@pytest.mark.parametrize("case", BATCHES.values(), ids=BATCHES.keys())
+def test_local_batch_flags_what_is_over_the_limit(case):
+    """One graded attempt a day: is each submission a platform would have refused flagged (kept in
+    the batch with its grade), by student, in submission order?"""
+    results, times, expected = case
+    flagged = attempts.with_flags(tuple(results), attempts.AttemptLimits(per_period=1), times, "Europe/Madrid")
+    assert [result.submission for result in flagged] == [result.submission for result in results]
+    said = {result.submission: flag.text for result in flagged for flag in result.flags if flag.kind == "attempts"}
+    assert sorted(said) == expected
+    assert all("over the attempt limit (1 graded attempt in any 24 hours)" in text for text in said.values())
+
+
+def test_gradescope_export_times_are_read(tmp_path):
+    """Does a Gradescope export's submission_metadata.yml give each submission its :created_at?"""
+    for name in ("submission_1", "submission_2", "submission_3"):
+        subs.write(tmp_path / name, {})
+    (tmp_path / "submission_metadata.yml").write_text(
+        "submission_1:\n  :submitters:\n  - :name: Ann\n  :created_at: 2026-11-30 12:00:00.000000000 -08:00\n"
+        "submission_2:\n  :created_at: [not, a, time]\n"
+        "submission_3:\n  :submitters: []\n"
+    )
+    sources = intake.discover([tmp_path])
+    assert [source.submitted for source in sources] == ["2026-11-30 12:00:00.000000000 -08:00", "", ""]
+    assert attempts.parse_time(sources[0].submitted) == datetime.datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

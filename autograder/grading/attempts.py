@@ -21,7 +21,9 @@ import datetime
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from autograder.grading.results import Flag, FlagKind, Status
 
 UTC = datetime.timezone.utc
 _KEYS = ("per_period", "period_hours", "total")
@@ -212,6 +214,33 @@ def validate(section, fail) -> AttemptLimits:
     if "period_hours" in section and not values["per_period"]:
         fail("attempts.period_hours", "needs per_period: how many graded attempts the period allows")
     return AttemptLimits(values["per_period"], float(hours), values["total"])
+
+
+def with_flags(results: tuple, limits: AttemptLimits, times: dict, zone: str = "") -> tuple:
+    """A local batch's results, each submission over the limit flagged (in memory: the class-level
+    step's outputs say it; the submission stays in the batch and keeps its grade). A student's
+    submissions are theirs by email, else SID, else name (each member of a group); ``times``:
+    submission id -> its submission time as the metadata says (a submission without one is not
+    checked). Graded means not of status error."""
+    if not limits.enabled:
+        return results
+    by_student: dict[str, list] = {}
+    for result in results:
+        try:
+            time = parse_time(times.get(result.submission))
+        except ValueError:
+            continue
+        for student in result.students:
+            key = student.email.strip().lower() or student.sid.strip() or student.name.strip()
+            if key:
+                by_student.setdefault(key, []).append((result.submission, time, result.status != Status.ERROR))
+    over = flagged(limits, by_student, zone)
+    return tuple(
+        replace(result, flags=(*result.flags, Flag(FlagKind.ATTEMPTS, over[result.submission])))
+        if result.submission in over
+        else result
+        for result in results
+    )
 
 
 def flagged(limits: AttemptLimits, attempts: dict, zone: str = "") -> dict:

@@ -8,10 +8,8 @@ the class report ``OUT/index.html`` are rewritten at the end, the report with th
 of every submission of the batch (graded now or before; ``grading.yml`` can turn it off). Killing
 the batch loses nothing already written; running it again skips what is done (``force``
 regrades), and a submission whose files, rubric or reference changed is graded again.
-
-``finish`` is the class-level step (grades.csv, the similarity, the class report), shared with
-``merge``. ``shard`` grades a stable share of the class instead (``local/shards.py``), whose
-class-level step ``merge`` (``local/merge.py``) runs for all shards at once.
+``finish``: that class-level step, which ``merge`` (``local/merge.py``) runs over the shards of a
+class (``local/shards.py``: a share of it graded, and a manifest written instead).
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache, tempdirs
-from autograder.grading import intake, payloads, scoring, similarity
+from autograder.grading import attempts, intake, payloads, scoring, similarity
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.local import shards
@@ -308,11 +306,11 @@ def grade_batch(
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    similar = None
+    times = {source.id: source.submitted for source in sources if source.submitted}
     if shard is None:
-        similar = finish(out, results, files, rubric, jobs, lambda: f"{time.monotonic() - started:.1f} s", run)
+        similar = finish(out, results, files, rubric, jobs, lambda: f"{time.monotonic() - started:.1f} s", run, times)
     else:  # its share only: ``merge`` runs the class-level step over every shard
-        shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
+        similar = shards.write(out, shard, everyone, results, (files, times), session, rubric_path, seed, run, started)
     seconds = time.monotonic() - started
     changes = tuple(
         (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
@@ -323,11 +321,13 @@ def grade_batch(
     return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
 
 
-def finish(out: Path, results: tuple, files: dict, rubric, jobs: int, taken, run: dict):
-    """The class-level step of a batch, and of ``merge`` over its shards: ``grades.csv``, the code
-    similarity of every submission (``files``: id -> graded file -> content) and the class report,
-    whose facts are ``run``'s (``taken()``: the time taken, said when the report is written).
-    Returns the similarity (None when off or failed)."""
+def finish(out: Path, results: tuple, files: dict, rubric, jobs: int, taken, run: dict, times: dict):
+    """The class-level step of a batch, and of ``merge`` over its shards: submissions over the
+    attempt limits flagged (``times``: id -> submission time), ``grades.csv``, the code similarity of
+    every submission (``files``: id -> graded file -> content) and the class report, whose facts are
+    ``run``'s (``taken()``: the time taken, said when the report is written). Returns the
+    similarity (None when off or failed)."""
+    results = attempts.with_flags(results, rubric.attempts, times, rubric.timezone)
     cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
     similar, similar_fact = _similarity(files, rubric.similarity, jobs)
     facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}

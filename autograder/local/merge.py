@@ -42,6 +42,7 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "of": int,
     "class": list,
     "submissions": list,
+    "submitted": dict,
     "rubric_digest": str,
     "reference_digest": str,
     "grader_digest": str,
@@ -249,5 +250,7 @@ def merge(out, folders, rubric_path: Path | None = None, jobs: int | None = None
     def taken() -> str:
         return f"{slowest:.1f} s (the longest of {len(manifests)} shards), merged in {time.monotonic() - started:.1f} s"
 
-    similar = batch.finish(out, tuple(results), files, rubric, jobs or batch.usable_cpus(), taken, _run(manifests))
+    times = {key: value for manifest in manifests for key, value in manifest["submitted"].items()}
+    run = _run(manifests)
+    similar = batch.finish(out, tuple(results), files, rubric, jobs or batch.usable_cpus(), taken, run, times)
     return MergeSummary(tuple(results), len(manifests), time.monotonic() - started, out, similar)

@@ -8,13 +8,14 @@ class: the examples, and a generated class of 300 with students and an LMS roste
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-import yaml
+from generated import CLASS_SIZE, RING, generated_class, light_rubric, roster, students, without_timing
 
 from autograder import paths
 from autograder.lms import export
@@ -118,6 +119,7 @@ def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[di
             "of": count,
             "class": list(ids),
             "submissions": [submission for submission in ids if shards.owner(submission, count) == index],
+            "submitted": {},
             "rubric_digest": "r" * 64,
             "reference_digest": "e" * 16,
             "grader_digest": "g" * 16,
@@ -230,15 +232,6 @@ def test_merge_refuses_to_write_into_a_shard(tmp_path):
 
 # ---------------------------------------------------------------- shard + merge == one batch
 
-TIMING = ("graded at (UTC)", "time taken")
-
-
-def without_timing(report: str) -> str:
-    """The class report less its timing facts: when, how long, and the similarity's seconds."""
-    for key in TIMING:
-        report = re.sub(rf"<tr><td>{re.escape(key)}</td><td>[^<]*</td></tr>", "", report)
-    return re.sub(r"compared in detail, [0-9.]+ s", "compared in detail, N s", report)
-
 
 def assert_same_batch(single: Path, merged: Path, ids: list[str]) -> None:
     """grades.csv byte for byte, the class report but its timing, and every submission's files
@@ -311,58 +304,13 @@ def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
 
 # ---------------------------------------------------------------- a class of 300
 
-CLASS_SIZE = 300
-RING = 12  # near copies of one submission: pairs the whole class's similarity lists, a shard's would not
-RING_SOURCE = Path(__file__).parent / "similarity" / "loop-style"  # written apart from the examples
-
-
-def light_rubric(folder: Path) -> Path:
-    """grading.yml without the Cranfield checks (nine tenths of the calls): the merge is what is tested."""
-    data = yaml.safe_load(paths.RUBRIC.read_text())
-    for question in data["questions"].values():
-        question["checks"] = [check for check in question["checks"] if check["kind"] in ("examples", "edge", "random")]
-    data["total"] = sum(check["points"] for question in data["questions"].values() for check in question["checks"])
-    path = folder / "grading.yml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
-
-
-def generated_class(folder: Path) -> Path:
-    """300 submissions, each in its own folder named by Gradescope's export, with their students in
-    submission_metadata.yml: copies of the examples, and a ring of near copies of another one."""
-    variants = sorted((paths.ROOT / "examples" / "submissions").iterdir())
-    entries = []
-    for number in range(CLASS_SIZE):
-        name = f"submission_{number:06d}"
-        if number < RING:
-            shutil.copytree(RING_SOURCE, folder / name)
-            path = folder / name / "metrics.py"
-            path.write_text(path.read_text() + f"\n\n# copy {number}\n_SEEN_{number} = {number}\n")
-        else:
-            shutil.copytree(variants[number % len(variants)], folder / name)
-        entries.append(
-            f"{name}:\n  :submitters:\n  - :name: Student {number}\n    :email: s{number}@example.edu\n"
-            f"    :sid: S{number:04d}\n"
-        )
-    (folder / "submission_metadata.yml").write_text("".join(entries))
-    return folder
-
-
-def roster(folder: Path) -> Path:
-    """A Moodle gradebook export of the class, every student in it."""
-    rows = ["First name,Last name,ID number,Email address,Assignment: Lab 05 (Real),Course total (Real)"]
-    rows += [f"Student,{number},S{number:04d},s{number}@example.edu,-,-" for number in range(CLASS_SIZE)]
-    path = folder / "moodle.csv"
-    path.write_text("\n".join(rows) + "\n")
-    return path
-
 
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfield):
-    """A class of 300 graded as one batch, and as 4 shards merged: the same grades.csv, class report
-    (the similarity over the whole class: the ring of near copies spans the shards), submissions'
-    files and Moodle import, every student graded?"""
+    """A class of 300 graded as one batch, and as 4 shards merged: the same grades.csv (the second
+    attempts flagged over the limit), class report (the similarity over the whole class: the ring of
+    near copies spans the shards), submissions' files and Moodle import, every student graded?"""
     people = generated_class(tmp_path / "class")
     rubric = light_rubric(tmp_path)
     single = tmp_path / "single"
@@ -377,6 +325,9 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     spans = {frozenset(shards.owner(submission, 4) for submission in (pair.a, pair.b)) for pair in ring}
     assert any(len(span) == 2 for span in spans)  # pairs across shards: no shard alone could list them
     assert_same_batch(single, tmp_path / "merged", ids)
+    rows = list(csv.DictReader((tmp_path / "merged" / layout.GRADES).open()))
+    flagged = [row["submission"] for row in rows if "attempts: over the attempt limit" in row["flags"]]
+    assert flagged == ids[students() :]
     imports = [export.build("moodle", roster(tmp_path), folder, "Lab 05") for folder in (single, tmp_path / "merged")]
     assert imports[0].text == imports[1].text
-    assert "300 of 300 roster students graded" in imports[1].summary
+    assert f"{students()} of {students()} roster students graded" in imports[1].summary

@@ -69,6 +69,7 @@ def _grade(args) -> int:
         uid=args.uid,
         python=args.child_python,
         seed=args.seed,
+        extensions=args.extensions,
         shard=shard,
     )
     scores = [result.score for result in summary.results]
@@ -103,7 +104,7 @@ def _grade(args) -> int:
 def _merge(args) -> int:
     from autograder.local import merge
 
-    summary = merge.merge(args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs)
+    summary = merge.merge(args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions)
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     print(
         f"merged {summary.shards} shards: {len(summary.results)} submissions in {summary.seconds:.1f} s; "
@@ -190,6 +191,12 @@ def _reference(args) -> int:
     return 0
 
 
+_EXTENSIONS = (
+    "a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
+    "grading.yml's deadline.extensions names, if any"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from autograder import paths
     from autograder.sandbox import isolation
@@ -249,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
         "by default each grading draws afresh, and a regrade of the same files reuses its stored seed)",
     )
     grade.add_argument(
+        "--extensions",
+        type=Path,
+        default=None,
+        help=_EXTENSIONS,
+    )
+    grade.add_argument(
         "--shard",
         default=None,
         metavar="I/N",
@@ -268,9 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--rubric",
         type=Path,
         default=None,
-        help="the grading.yml whose class-level sections (similarity, attempts) to use (default: the shards'; "
-        "it must grade as theirs did)",
+        help="the grading.yml whose class-level sections (similarity, students, deadline, attempts) to use "
+        "(default: the shards'; it must grade as theirs did)",
     )
+    merging.add_argument("--extensions", type=Path, default=None, help=_EXTENSIONS)
     merging.add_argument("--jobs", type=int, default=None, help="processes for the similarity (default: usable CPUs)")
     merging.set_defaults(run=_merge)
 

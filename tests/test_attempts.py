@@ -1,13 +1,15 @@
 """Attempt limits: the verdict on a submission from its earlier attempts (a count per period, a
 total, the period's boundary, attempts that did not count), the times students are told, the
-rubric's ``attempts:`` and ``timezone:``, Gradescope's gate (``submission_metadata.json``, malformed
-metadata) and PrairieLearn's ``gradeRateMinutes``."""
+rubric's ``attempts:`` and the timezone (``deadline.timezone``), Gradescope's gate
+(``submission_metadata.json``, malformed metadata), PrairieLearn's ``gradeRateMinutes`` and a
+local batch's flags."""
 
 from __future__ import annotations
 
 import datetime
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -154,15 +156,24 @@ def _rubric(extra: str) -> rubrics.Rubric:
     return rubrics.parse(paths.RUBRIC.read_text() + extra)
 
 
-def test_rubric_reads_attempts_and_timezone():
-    rubric = _rubric("attempts:\n  per_period: 3\n  period_hours: 12\n  total: 20\ntimezone: Europe/Madrid\n")
+MADRID = "deadline: {due: 2026-12-05 23:59, timezone: Europe/Madrid}\n"
+
+
+def test_rubric_reads_attempts_and_the_deadline_s_timezone():
+    """Are the attempts read, and the times told in the deadline's timezone (the one setting), or UTC alone?"""
+    rubric = _rubric("attempts:\n  per_period: 3\n  period_hours: 12\n  total: 20\n" + MADRID)
     assert rubric.attempts == attempts.AttemptLimits(3, 12.0, 20) and rubric.timezone == "Europe/Madrid"
     assert not rubrics.load().attempts.enabled  # the repository's rubric limits nothing
+    assert _rubric("attempts: {total: 2}\n").timezone == ""
+    assert _rubric("deadline: {due: 2026-12-05T23:59:00-06:00}\n").timezone == ""  # an offset, not a zone
 
 
 def test_attempts_and_timezone_regrade_nothing():
-    """Are attempts and timezone left out of the digests (changing them regrades nothing)?"""
-    plain, limited = rubrics.load(), _rubric("attempts: {per_period: 1}\ntimezone: Asia/Tokyo\n")
+    """Are attempts and the deadline's timezone left out of the digests (changing them regrades nothing)?"""
+    plain, limited = (
+        rubrics.load(),
+        _rubric("attempts: {per_period: 1}\n" + MADRID.replace("Europe/Madrid", "Asia/Tokyo")),
+    )
     assert (limited.digest, limited.cases_digest) == (plain.digest, plain.cases_digest)
 
 
@@ -174,8 +185,9 @@ WRONG = {
     "a period of nothing": ("attempts: {per_period: 2, period_hours: 0}\n", "attempts.period_hours", "above 0"),
     "a period without a count": ("attempts: {period_hours: 24}\n", "attempts.period_hours", "needs per_period"),
     "not a mapping": ("attempts: 3\n", "attempts", "must be a dict"),
-    "unknown timezone": ("timezone: Mars/Olympus\n", "timezone", "not an IANA timezone"),
-    "an offset as timezone": ("timezone: '+01:00'\n", "timezone", "not an IANA timezone"),
+    "unknown timezone": (MADRID.replace("Europe/Madrid", "Mars/Olympus"), "deadline.timezone", "not a timezone"),
+    "an offset as timezone": (MADRID.replace("Europe/Madrid", "'+01:00'"), "deadline.timezone", "not a timezone"),
+    "a second timezone setting": ("timezone: Europe/Madrid\n", "timezone", "unknown key"),
 }
 
 
@@ -205,7 +217,7 @@ def _root(tmp_path: Path, previous: list, limits: str = "attempts: {per_period: 
     metadata = {"id": 9, "created_at": NOW.isoformat(), "previous_submissions": previous, **more}
     (tmp_path / "submission_metadata.json").write_text(json.dumps(metadata))
     rubric = tmp_path / "grading.yml"
-    rubric.write_text(paths.RUBRIC.read_text() + limits + "timezone: Europe/Madrid\n")
+    rubric.write_text(paths.RUBRIC.read_text() + limits + MADRID)
     return tmp_path, rubric
 
 
@@ -354,8 +366,10 @@ def test_prairielearn_grade_rate(case):
 # ---------------------------------------------------------------- a local batch
 
 
-def _result(submission: str, *emails: str, graded: bool = True) -> SubmissionResult:
-    students = tuple(Student(email.split("@")[0], email, "") for email in emails)
+def _result(submission: str, *emails: str, graded: bool = True, sid: str = "") -> SubmissionResult:
+    students = tuple(Student(email.split("@")[0], email, sid) for email in emails) or (
+        (Student("", "", sid),) if sid else ()
+    )
     return SubmissionResult(submission, Status.GRADED if graded else Status.ERROR, students=students)
 
 
@@ -363,7 +377,7 @@ def _at(hours: float) -> str:
     return (NOW + datetime.timedelta(hours=hours)).isoformat()
 
 
-#: id: (results, their submission times, the submissions flagged)
+#: id: (results, their submission times from Gradescope's metadata, the submissions flagged)
 BATCHES = {
     "one a day, twice in an hour": (
         [_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")],
@@ -390,22 +404,49 @@ BATCHES = {
         {"g1": _at(0), "b2": _at(2)},
         ["b2"],
     ),
+    "one student by email, then by SID alone": (
+        [_result("a1", "ann@x.edu", sid="007"), _result("a2", sid="007")],
+        {"a1": _at(0), "a2": _at(1)},
+        ["a2"],
+    ),
     "other students": ([_result("a1", "ann@x.edu"), _result("b1", "bob@x.edu")], {"a1": _at(0), "b1": _at(0)}, []),
     "no time, not checked": ([_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")], {"a1": _at(0)}, []),
     "no students, not checked": ([_result("a1"), _result("a2")], {"a1": _at(0), "a2": _at(1)}, []),
 }
 
 
+def _timed(results: list, times: dict, origin: str = intake.METADATA_TIME) -> tuple:
+    return tuple(
+        replace(result, submitted=times[result.submission], submitted_from=origin)
+        if result.submission in times
+        else result
+        for result in results
+    )
+
+
 @pytest.mark.parametrize("case", BATCHES.values(), ids=BATCHES.keys())
 def test_local_batch_flags_what_is_over_the_limit(case):
     """One graded attempt a day: is each submission a platform would have refused flagged (kept in
-    the batch with its grade), by student, in submission order?"""
+    the batch with its grade), by student as the standing says who is who, in submission order?"""
     results, times, expected = case
-    flagged = attempts.with_flags(tuple(results), attempts.AttemptLimits(per_period=1), times, "Europe/Madrid")
+    flagged = attempts.with_flags(_timed(results, times), attempts.AttemptLimits(per_period=1), "Europe/Madrid")
     assert [result.submission for result in flagged] == [result.submission for result in results]
     said = {result.submission: flag.text for result in flagged for flag in result.flags if flag.kind == "attempts"}
     assert sorted(said) == expected
     assert all("over the attempt limit (1 graded attempt in any 24 hours)" in text for text in said.values())
+
+
+def test_files_times_are_not_checked_and_old_flags_are_replaced():
+    """Are submissions timed by their files' modification times left unchecked (copying changes
+    them), and is a flag from an earlier run replaced, not repeated, or dropped when no longer over?"""
+    results = [_result("a1", "ann@x.edu"), _result("a2", "ann@x.edu")]
+    limits = attempts.AttemptLimits(per_period=1)
+    by_files = attempts.with_flags(_timed(results, {"a1": _at(0), "a2": _at(1)}, intake.FILE_TIME), limits)
+    assert not any(result.flags for result in by_files)
+    once = attempts.with_flags(_timed(results, {"a1": _at(0), "a2": _at(1)}), limits)
+    again = attempts.with_flags(once, limits)
+    assert again == once and [len(result.flags) for result in again] == [0, 1]
+    assert not any(result.flags for result in attempts.with_flags(once, attempts.AttemptLimits()))
 
 
 def test_gradescope_export_times_are_read(tmp_path):
@@ -418,5 +459,6 @@ def test_gradescope_export_times_are_read(tmp_path):
         "submission_3:\n  :submitters: []\n"
     )
     sources = intake.discover([tmp_path])
-    assert [source.submitted for source in sources] == ["2026-11-30 12:00:00.000000000 -08:00", "", ""]
+    assert sources[0].submitted == "2026-11-30T12:00:00-08:00"
+    assert [source.submitted_from for source in sources] == [intake.METADATA_TIME, intake.FILE_TIME, intake.FILE_TIME]
     assert attempts.parse_time(sources[0].submitted) == datetime.datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

@@ -287,7 +287,8 @@ def test_run_autograder_refuses_an_attempt_over_the_limit(gradescope_root):
         )
     )
     try:
-        rubric.write_bytes(original + b"attempts: {per_period: 1, period_hours: 24}\ntimezone: America/Los_Angeles\n")
+        zone = b"deadline: {due: 2026-12-05 23:59, timezone: America/Los_Angeles}\n"
+        rubric.write_bytes(original + b"attempts: {per_period: 1, period_hours: 24}\n" + zone)
         files = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
         document = run_autograder(gradescope_root, files, "auto")
     finally:

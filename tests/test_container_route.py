@@ -122,7 +122,7 @@ def test_container_grades_a_class_and_hands_the_output_back(tmp_path, cranfield,
     again = container_sim.run(
         ["grade", str(tmp_path / "in"), "--out", str(out), "--rubric", str(tmp_path / "grading.yml")], **private_cache
     )
-    assert "graded 0, skipped 2" in again.stdout, again.stderr[-2000:]
+    assert "graded 0, rescored 0 from stored answers, skipped 2 already graded" in again.stdout, again.stderr[-2000:]
 
 
 @pytest.mark.sandbox

@@ -8,6 +8,7 @@ The leakers leak public inputs too: finding those proves each channel was open t
 
 from __future__ import annotations
 
+import html
 import json
 import random
 
@@ -28,7 +29,7 @@ from autograder.reports import layout
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
-STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")
+STUDENT_FILES = layout.STUDENT_FILES  # results.json, feedback.md, feedback.html
 PLATFORMS = ("gradescope", "prairielearn")
 
 
@@ -61,7 +62,8 @@ def local(request, tmp_path_factory, cranfield):
     for channel in leaks.CHANNELS:
         where = layout.submission_folder(folder / "out", f"leak-{channel}")
         seen[channel] = {name: (where / name).read_text(encoding="utf-8") for name in STUDENT_FILES}
-        seen[channel]["grade.json"] = (where / "grade.json").read_text(encoding="utf-8")
+        for name in ("grade.json", layout.INSTRUCTOR):
+            seen[channel][name] = (where / name).read_text(encoding="utf-8")
     return mode, seen
 
 
@@ -81,14 +83,20 @@ def platform(request, gradescope_root, tmp_path_factory, cranfield):
     return request.param, seen
 
 
+def _unescaped(name: str, text: str) -> str:
+    """What a reader of the file sees: an HTML page's text with its entities decoded (a call's
+    quotes are ``&quot;`` in the page)."""
+    return html.unescape(text) if name.endswith(".html") else text
+
+
 def _leaked(seen: dict, secrets) -> dict:
     tokens, numbers = secrets
     found = {}
     for channel, pages in seen.items():
         for name, text in pages.items():
-            if name == "grade.json":
+            if name not in layout.STUDENT_FILES:
                 continue
-            hits = leaks.hidden_found(text, tokens, numbers)
+            hits = leaks.hidden_found(_unescaped(name, text), tokens, numbers)
             if hits:
                 found[f"{channel}/{name}"] = hits[:3]
     return found
@@ -118,6 +126,18 @@ def test_the_search_finds_what_the_channels_carry(local, secrets):
         assert leaks.hidden_found(seen[channel]["grade.json"], tokens, numbers), (mode, channel)
     for channel in ("prints", "returns", "raises"):
         assert leaks.decoded(seen[channel]["feedback.md"]), (mode, channel)  # public inputs, shown
+
+
+def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local, secrets):
+    """Does each leaker's instructor.html show the hidden cases' inputs (their calls and expected
+    values: what a TA needs), while no file its student sees holds any?"""
+    mode, seen = local
+    tokens, numbers = secrets
+    for channel, pages in seen.items():
+        found = {name: leaks.hidden_found(_unescaped(name, text), tokens, numbers) for name, text in pages.items()}
+        calls = _unescaped(layout.INSTRUCTOR, pages[layout.INSTRUCTOR]).replace("'", '"')  # repr as JSON
+        assert leaks.hidden_found(calls, tokens, numbers), (mode, channel)
+        assert not any(found[name] for name in STUDENT_FILES), (mode, channel)
 
 
 @pytest.mark.parametrize("channel", ["ends", "timing"])

@@ -1,13 +1,14 @@
 """LMS exports: a graded batch into Canvas', Moodle's and Blackboard's gradebook imports, keyed by
 each LMS's own export (the sample rosters in tests/fixtures/lms/, shaped as the LMSs write them).
 
-The batch is built without the sandbox: results constructed here, stored as ``grade batch``
-stores them (``grade.json`` from the result model, ``grades.csv`` from its renderer). Its
+The batch is built without the sandbox: results constructed here, through the class step
+``grade`` ends with (``local/classwork.py: finish``: grade.json, grades.csv, class.json). Its
 students, and what each case proves:
 
 - Jane Doe: matched by email; Raj Patel: by SID alone (his Gradescope email is not the LMS's);
 - Alan Turing and Grace Hopper: one group submission, both get its grade;
-- Ada Lovelace: two submissions (60 and 90), the highest is taken and the other named;
+- Ada Lovelace: two submissions (60, then 90), the latest (the default policy) is taken and the
+  other named (``test_class.py`` tries every policy and the late penalties);
 - Kim Lee: a submission folder named by her SID, without Gradescope's metadata;
 - Tom Thumb: the grader failed on his submission: an empty cell, not a 0;
 - Maria Garcia: in the roster, no submission: an empty cell;
@@ -19,20 +20,22 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import subprocess
 import sys
 from pathlib import Path
 
+import classes
 import pytest
 import subs
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
-from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Student, SubmissionResult, points
+from autograder.grading import standing
+from autograder.grading.results import CheckResult, Student, SubmissionResult, points
 from autograder.lab.spec import CheckKind
 from autograder.lms import export, tables
 from autograder.local import batch as batches
+from autograder.local import classwork
 from autograder.reports import csvcells, grades_csv
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lms"
@@ -52,24 +55,12 @@ BATCH = {
 
 
 def _result(submission: str, score: float, students, failed: bool) -> SubmissionResult:
-    check = CheckResult(
-        "precision_at_k: hidden edge cases", "q1", "precision_at_k", CheckKind.EDGE, 100, score, "visible"
-    )
-    people = tuple(Student(*student) for student in students)
-    if failed:
-        flag = Flag(FlagKind.GRADER, "the grader failed: KeyError")
-        return SubmissionResult.failed(submission, ("the grader failed",), (flag,), (check,), students=people)
-    return SubmissionResult(submission, Status.GRADED, (check,), people)
+    return classes.result(submission, score, students, "", failed)
 
 
 def write_batch(folder: Path, batch: dict = BATCH) -> Path:
     results = [_result(name, *entry) for name, entry in sorted(batch.items())]
-    for result in results:
-        (folder / "submissions" / result.submission).mkdir(parents=True)
-        (folder / "submissions" / result.submission / "grade.json").write_text(
-            json.dumps(result.to_dict()), encoding="utf-8"
-        )
-    (folder / "grades.csv").write_text(grades_csv.render(results, rubrics.load()), encoding="utf-8")
+    classwork.finish(folder, results, rubrics.load(), standing.Rules(), {})
     return folder
 
 
@@ -173,7 +164,8 @@ def test_import_is_utf8_with_windows_line_ends(batch):
 MESSAGES = {
     # id: (a message that must be among the export's messages, as a substring)
     "unmatched submission": "not in the roster: submission_1006: Eve <eve@elsewhere.org> SID X9999: no roster row",
-    "duplicate, the highest taken": "took submission_1005 (90), the highest; not submission_1004 (60)",
+    "duplicate, the latest taken": "took submission_1005 (90), the latest (grading.yml students.policy: latest); "
+    "not submission_1004 (60)",
     "grader failure left empty": "grader failure: Thumb, Tom (row 10): submission_1008 was not graded",
     "roster students without submission": "no submission: 2 roster student(s) left empty: Garcia, Maria (row 4), "
     "Student, Test (row 12)",
@@ -192,7 +184,8 @@ def test_summary_counts_graded_empty_and_unmatched(batch):
     """Does the summary say how many roster students got a grade, how many are empty, and how
     many submissions matched nobody?"""
     summary = export.build("canvas", FIXTURES / "canvas.csv", batch, "Lab 05").summary
-    assert "7 of 10 roster students graded, 3 left empty; 9 submissions, 1 matching nobody" in summary
+    assert "7 of 10 roster students graded, 3 left empty; 9 students in 9 submissions (" in summary
+    assert "1 matching nobody in the roster" in summary
 
 
 def test_escaped_identifier_is_flagged(batch):
@@ -268,14 +261,14 @@ def test_ambiguous_student_gets_no_grade(tmp_path):
 
 
 def test_stale_results_left_by_an_earlier_batch_are_ignored_and_said(tmp_path):
-    """A grade.json that grades.csv does not list (an earlier batch into the same folder): is it
+    """A grade.json that class.json does not list (an earlier batch into the same folder): is it
     left out, with a note?"""
     out = write_batch(tmp_path / "out", {"submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1001")], False)})
     write_batch(tmp_path / "old", {"submission_9": (10, [("Raj Patel", "", "S1002")], False)})
     (tmp_path / "old" / "submissions" / "submission_9").rename(out / "submissions" / "submission_9")
     result = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05")
     assert [row[-1] for row in _rows(result.text)[2:]][:7] == ["80", "", "", "", "", "", ""]
-    assert any("submission_9" in m and "not in grades.csv" in m for m in result.messages)
+    assert any("submission_9" in m and "not in class.json" in m for m in result.messages)
 
 
 # ---------------------------------------------------------------- real-world files
@@ -354,7 +347,7 @@ def _empty(folder: Path) -> Path:
 
 def _unfinished(folder: Path) -> Path:
     out = write_batch(folder / "out", {"submission_1": (80, [], False)})
-    (out / "grades.csv").unlink()
+    (out / "class.json").unlink()
     return out
 
 
@@ -373,7 +366,7 @@ def _corrupt_result(folder: Path) -> Path:
 BATCH_ERRORS = {
     "missing folder": (_not_a_batch, "no graded batch at"),
     "no grade.json": (_empty, "is not a graded batch (no submissions/<submission>/grade.json in it)"),
-    "no grades.csv": (_unfinished, "no grades.csv: the batch did not finish"),
+    "no class.json": (_unfinished, "no class.json: the batch did not finish"),
     "a listed result lost": (_lost_result, "lists 1 submission(s) without a grade.json (submission_2)"),
     "a corrupt result": (_corrupt_result, "grade.json cannot be read (JSONDecodeError"),
 }
@@ -416,8 +409,8 @@ def test_formula_like_cells_are_escaped(case):
 def test_grades_csv_escapes_names_emails_and_sids(tmp_path):
     """Does grades.csv write a student's formula-like name, email and SID escaped?"""
     result = _result("submission_1", 50, [('=HYPERLINK("http://x")', "@x.org", "-1+1")], False)
-    rows = _rows(grades_csv.render([result], rubrics.load()))
-    assert rows[1][:4] == ["submission_1", '\'=HYPERLINK("http://x")', "'@x.org", "'-1+1"]
+    rows = _rows(grades_csv.render(standing.build([result]), rubrics.load()))
+    assert rows[1][:4] == ['\'=HYPERLINK("http://x")', "'@x.org", "'-1+1", "submission_1"]
 
 
 # ---------------------------------------------------------------- the command line
@@ -490,3 +483,60 @@ def test_a_really_graded_gradescope_export_reaches_canvas(tmp_path, cranfield):
     graded = {row[0]: row[-1] for row in rows[2:] if row[-1]}
     assert graded == {"Doe, Jane": "100", "Patel, Raj": points(scores["submission_102"])}
     assert scores["submission_102"] < 100
+
+
+# ---------------------------------------------------------------- matching that explains itself
+
+NEAR = {
+    # id: (the student as Gradescope names them, what the message ends with)
+    "sid with a leading zero": (
+        ("Jane Q. Public", "jq@elsewhere.org", "0S1001"),
+        "closest: row 3 (Doe, Jane: SID S1001: the same without leading zeros)",
+    ),
+    "the same name, another email and no SID": (
+        ("Jane Doe", "jane.doe@gmail.com", ""),
+        "closest: row 3 (Doe, Jane: the same name)",
+    ),
+    "the same email local part": (
+        ("J. Doe", "jdoe@gmail.com", ""),
+        "closest: row 3 (Doe, Jane: the same email local part (jdoe))",
+    ),
+    "a login as the local part": (
+        ("R. P.", "rpatel@gmail.com", ""),
+        "closest: row 9 (Patel, Raj: the same email local part (rpatel))",
+    ),
+    "nobody close": (
+        ("Eve", "eve@elsewhere.org", "X9999"),
+        "no roster row is close either (by SID without leading zeros, name, or email local part)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", NEAR.values(), ids=NEAR.keys())
+def test_a_student_in_no_roster_row_gets_the_closest_candidates(case, tmp_path):
+    """A student whose email and SID match no roster row: does the message name the closest rows
+    (SID without leading zeros, the same name, the same email local part), and give no grade?"""
+    student, ending = case
+    out = write_batch(tmp_path / "out", {"submission_1": (80, [student], False)})
+    result = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05")
+    said = [m for m in result.messages if m.startswith("not in the roster: submission_1:")]
+    assert len(said) == 1 and ending in said[0], result.messages
+    assert [row[-1] for row in _rows(result.text)[2:]] == [""] * 10
+
+
+def test_a_submission_with_nothing_to_grade_is_said_whole(tmp_path):
+    """Is a submission that had nothing to grade quoted with its whole first problem (never cut
+    mid-parenthesis, as "(flat or in a lab05/ folder,)" once was)?"""
+    from autograder.grading import intake
+
+    problem = intake.read(intake.Source("empty", tmp_path)).problems[0]
+    check = CheckResult("precision_at_k: hidden edge cases", "q1", "precision_at_k", CheckKind.EDGE, 100, 0, "visible")
+    failed = SubmissionResult.failed(
+        "submission_1", (problem,), (), (check,), students=(Student("Jane Doe", "jdoe@example.edu", "S1001"),)
+    )
+    out = tmp_path / "out"
+    classwork.finish(out, [failed], rubrics.load(), standing.Rules(), {})
+    messages = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05").messages
+    said = next(m for m in messages if m.startswith("not gradable:"))
+    assert "(flat or in a lab05/ folder, as files or in one zip)" in problem
+    assert f"({problem}): its 0 is exported" in said  # the whole problem, its parenthesis closed

@@ -3,8 +3,10 @@ answers are recognised as that misconception, and the reference solution's match
 
 import pytest
 
-from autograder.grading import diagnosis, reference, rubric
+from autograder.grading import diagnosis, reference, rubric, run_diagnosis
 from autograder.grading import plan as planning
+from autograder.grading.results import CaseStatus
+from autograder.grading.runchecks import RunFile
 from autograder.lab import spec, variants
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.labkit.case import RAISES
@@ -52,9 +54,25 @@ def test_reference_matches_no_misconception(planned):
         return _as_outcome("value", expected)
 
     outcomes = _outcomes(built, cases, right)
-    right_rows = {name: variants.rows(scenario) for name, scenario in built.scenarios.items() if not scenario.raises}
     functions = set(spec.FUNCTIONS)
-    assert diagnosis.diagnose(built, cases, outcomes, functions, right_rows) == {}
+    assert diagnosis.diagnose(built, cases, outcomes, functions, _right_files(built)) == {}
+
+
+def _right_files(built) -> dict:
+    """Each scenario's file as the right writer leaves it (or its refusal of the arguments)."""
+    return {name: _file(scenario, variants.rows(scenario), None) for name, scenario in built.scenarios.items()}
+
+
+def _file(scenario, table, searches) -> RunFile:
+    """What a writer leaves for ``scenario``: ``table`` (rows, or ("raises", class)), having called
+    search_fn as ``searches`` says (default: as the contract says)."""
+    if scenario.raises:
+        table = (
+            table if isinstance(table, list) and table is not variants.rows(scenario) else ("raises", scenario.raises)
+        )
+    if isinstance(table, tuple):
+        return RunFile(None, [], f"raised {table[1]}", raised=(table[1], "Exception"), failed=CaseStatus.ERROR)
+    return RunFile(table, run_diagnosis.right_calls(scenario) if searches is None else searches, None)
 
 
 @pytest.mark.parametrize("misconception, function", PAIRS, ids=[f"{m}[{f}]" for m, f in PAIRS])
@@ -62,13 +80,15 @@ def test_each_variant_is_recognised(planned, misconception, function):
     """Answering every case of the function as the wrong variant does, is it named?"""
     built, cases = planned
     item = misconceptions.LIBRARY[misconception]
-    tables = {}
+    files = {}
     if function == "write_run":
-        tables = {name: variants.rows(scenario) for name, scenario in built.scenarios.items() if not scenario.raises}
+        files = _right_files(built)
         for name, scenario in built.scenarios.items():
-            if scenario.raises:
+            if scenario.raises and not item.arguments:
                 continue
-            tables[name] = item.variants["write_run"](scenario)[-1 if misconception == "run-few-decimals" else 0]
+            index = -1 if misconception == "run-few-decimals" else 0
+            searches = item.searches(scenario)[index] if item.searches else None
+            files[name] = _file(scenario, list(item.variants["write_run"](scenario))[index], searches)
         outcomes = _outcomes(built, cases, lambda case: Outcome("not-run"))
     else:
         forms = item.variants[function]
@@ -80,6 +100,6 @@ def test_each_variant_is_recognised(planned, misconception, function):
             return _as_outcome(*diagnosis._run(variant, planned_case.case, built.shared_job["tables"]))
 
         outcomes = _outcomes(built, cases, wrong)
-    found = diagnosis.diagnose(built, cases, outcomes, {function}, tables)
+    found = diagnosis.diagnose(built, cases, outcomes, {function}, files)
     named = {shown.id for shown_list in found.values() for shown in shown_list}
     assert misconception in named

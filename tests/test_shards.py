@@ -119,7 +119,6 @@ def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[di
             "of": count,
             "class": list(ids),
             "submissions": [submission for submission in ids if shards.owner(submission, count) == index],
-            "submitted": {},
             "rubric_digest": "r" * 64,
             "reference_digest": "e" * 16,
             "grader_digest": "g" * 16,

@@ -4,6 +4,7 @@ rubric's section; the report's section in Chromium; and nothing of it reaches a 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -227,7 +228,8 @@ def _random_code(seed: int, functions: int = 3) -> str:
             else:
                 lines += [f"    if {expression()} < {expression()}:", f"        return {expression()}"]
         lines.append(f"    return {expression()}")
-    return "\n".join(lines) + "\n"
+    exported = ", ".join(f'"f{seed}_{number}"' for number in range(functions))
+    return "\n".join(lines) + f"\n\n__all__ = [{exported}]\n"  # used: never left out as dead code
 
 
 # ---------------------------------------------------------------- robustness and determinism
@@ -240,16 +242,30 @@ AWKWARD = [
 ]
 
 
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("change", [row[1] for row in AWKWARD], ids=[row[0] for row in AWKWARD])
 def test_awkward_files_are_compared_and_their_lines_kept(change):
     """Is a copy with CRLF line ends, a BOM and leading blank lines, tabs, or a syntax error still
     flagged, its regions on the lines of its own file?"""
     copy = {name: change(text) for name, text in _copy(_renamed).items()}
     pair = _pairs({"copy": copy, "loop-style": LOOPS})["copy", "loop-style"]
-    assert pair.score >= 0.9
+    # a file that does not parse is read as written, its original rewritten by ``canonical``
+    # (a file that does not parse is read as written, while its original is rewritten by
+    # ``canonical``: still flagged, with less of it matched)
+    assert pair.score >= (0.9 if _parses(copy["metrics.py"]) else DEFAULT.threshold)
     lines = fingerprints.split_lines(copy["metrics.py"].replace("\r\n", "\n"))
     marked = [lines[n - 1] for first, last in pair.files[0].lines_a for n in range(first, last + 1)]
-    assert any("tp = tp + 1" in line for line in marked) and all('"""' not in line for line in marked)
+    expected = (
+        "tp = tp + 1" if _parses(copy["metrics.py"]) else "fp = len("
+    )  # (the loop is a sum in the original's form)
+    assert any(expected in line for line in marked) and all('"""' not in line for line in marked)
 
 
 def test_files_that_are_not_code_do_not_break_the_analysis():

@@ -105,3 +105,16 @@ def test_student_view_strips_only_what_is_hidden():
     assert all((case.expected, case.actual, case.message, case.traceback) == (None, None, "", ()) for case in hidden)
     assert {case.status for case in hidden} - {CaseStatus.PASS}  # some failed, and still say so
     assert public == [case for check in _result().checks for case in check.cases if case.public]
+
+
+def test_the_instructor_view_shows_what_the_student_views_hide():
+    """Does the instructor's page (instructor.html) show the hidden cases' expected values and calls,
+    which none of the student's pages holds (so the student renderers' check above can fail)?"""
+    from autograder.reports import instructor_html
+
+    page = instructor_html.render(_result())
+    assert any(form in page for form in _forms(HIDDEN))
+    assert "f(&#x27;fail-False&#x27;)" in page and "Never give it to a student" in page
+    for name, render in RENDERERS.items():
+        student = render(_result())
+        assert "fail-False" not in student.replace("case fail-False tests", ""), name

@@ -72,7 +72,10 @@ AP_HINT = (
     "AP adds P@i at every rank i holding a relevant document and divides by R, all relevant "
     "documents of the query, retrieved or not (Part III)"
 )
-DCG_HINT = "the gain at rank i is divided by log2(i + 1): rank 1 by 1, rank 2 by 1.585 (Part IV)"
+DCG_HINT = (
+    "DCG@k adds gain(grade) / log2(i + 1) over the ranks i = 1..k: gain='exp' is 2**grade - 1, "
+    "and rank 1 is divided by 1, rank 2 by 1.585 (Part IV)"
+)
 NDCG_HINT = (
     "IDCG@k is the DCG@k of all judged documents sorted by grade, highest first, cut at k; "
     "gain='exp' is 2**grade - 1 and gain='linear' the grade itself (Part IV)"
@@ -172,7 +175,7 @@ CASES = [
         (TOY, TOY_JUDGMENTS),
         expected=1.0,
         shown="1/1",
-        hint="RR is 1 / rank of the first relevant document, ranks from 1 (Part III)",
+        hint="RR is 1 / the rank of the first relevant document, the top document being rank 1 (Part III)",
     ),
     Case("ranking-a-rr", "q3", "reciprocal_rank", (TEN, A_JUDGMENTS), expected=1.0, shown="1"),
     Case(
@@ -182,7 +185,7 @@ CASES = [
         (TEN, B_JUDGMENTS),
         expected=0.125,
         shown="1/8",
-        hint="the first relevant document of B is at rank 8 (ranks count from 1)",
+        hint="RR is 1 / the rank of the first relevant document: B's is at rank 8 (Part III)",
     ),
     Case(
         "toy-ap",
@@ -260,7 +263,8 @@ CASES = [
         {"k": 4},
         expected=3 + 2 / 2 + 1 / _log2(5),
         shown="3 + 0 + 2/2 + 1/2.322 = 4.431",
-        hint="gain='linear' (the default) uses the grade itself as the gain",
+        hint="DCG@k adds gain(grade) / log2(i + 1) over the ranks i = 1..k: gain='linear' (the default) is the "
+        "grade itself (Part IV)",
     ),
     Case(
         "worked-ndcg-exp",

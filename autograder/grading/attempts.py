@@ -19,22 +19,15 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from autograder.grading import deadlines, standing
+from autograder.grading.intake import FILE_TIME
 from autograder.grading.results import Flag, FlagKind, Status
 
 UTC = datetime.timezone.utc
 _KEYS = ("per_period", "period_hours", "total")
-#: A submission time as the platforms write it: ISO 8601 (Gradescope's submission_metadata.json,
-#: ``2026-12-01T14:22:32.365935-08:00``) or Ruby's ``Time#to_s`` with nanoseconds (an export's
-#: submission_metadata.yml, ``2026-12-01 14:22:32.365935000 -08:00``); ``Z``, ``UTC`` and ``+0000``
-#: offsets too.
-_TIME = re.compile(
-    r"\s*(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?"
-    r"\s*(Z|UTC|[+-]\d\d:?\d\d)\s*$"
-)
 
 
 @dataclass(frozen=True)
@@ -100,27 +93,17 @@ def _count(number: int) -> str:
 
 
 def parse_time(text) -> datetime.datetime:
-    """A submission time with its offset, as a timezone-aware datetime; ``ValueError`` saying what
-    was expected otherwise (a time without an offset is refused: its instant is unknown)."""
-    match = _TIME.match(text) if isinstance(text, str) else None
-    if match is None:
+    """A submission time with its offset, as a timezone-aware datetime (read as ``deadlines.parse``
+    reads every time: ISO 8601, ``2026-12-01T14:22:32.365935-08:00`` in Gradescope's
+    submission_metadata.json, or Ruby's ``2026-12-01 14:22:32.365935000 -08:00`` in an export's
+    submission_metadata.yml); ``ValueError`` saying what was expected otherwise (a time without an
+    offset is refused: its instant is unknown)."""
+    try:
+        return deadlines.parse(text if isinstance(text, str) else "", None, "the submission time")
+    except ValueError:
         raise ValueError(
             f"{str(text)[:60]!r} is not a submission time with its offset, such as 2026-12-01T14:22:32-08:00"
-        )
-    year, month, day, hour, minute, second, fraction, offset = match.groups()
-    micro = int((fraction or "0")[:6].ljust(6, "0"))
-    if offset in ("Z", "UTC"):
-        zone = UTC
-    else:
-        sign = -1 if offset[0] == "-" else 1
-        digits = offset[1:].replace(":", "")
-        zone = datetime.timezone(sign * datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-    try:
-        return datetime.datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second or 0), micro, tzinfo=zone
-        )
-    except ValueError as error:  # a date or time out of range
-        raise ValueError(f"{text[:60]!r} is not a submission time ({error})") from None
+        ) from None
 
 
 def decide(limits: AttemptLimits, now: datetime.datetime, previous: Iterable[Attempt]) -> Verdict:
@@ -216,24 +199,31 @@ def validate(section, fail) -> AttemptLimits:
     return AttemptLimits(values["per_period"], float(hours), values["total"])
 
 
-def with_flags(results: tuple, limits: AttemptLimits, times: dict, zone: str = "") -> tuple:
-    """A local batch's results, each submission over the limit flagged (in memory: the class-level
-    step's outputs say it; the submission stays in the batch and keeps its grade). A student's
-    submissions are theirs by email, else SID, else name (each member of a group); ``times``:
-    submission id -> its submission time as the metadata says (a submission without one is not
-    checked). Graded means not of status error."""
+def with_flags(results: tuple, limits: AttemptLimits, zone: str = "") -> tuple:
+    """A local batch's results, each submission over the limit flagged (``FlagKind.ATTEMPTS``; the
+    submission stays in the batch and keeps its grade), any such flag from an earlier run replaced.
+    A student's submissions are as ``standing.people`` says (one person however their emails, SIDs
+    and names are spread; each member of a group); only submission times from the platform's
+    metadata are read (a submission timed by its files' modification time is not checked: copying
+    changes them). Graded means not of status error."""
+    results = tuple(
+        replace(result, flags=tuple(flag for flag in result.flags if flag.kind != FlagKind.ATTEMPTS))
+        if any(flag.kind == FlagKind.ATTEMPTS for flag in result.flags)
+        else result
+        for result in results
+    )
     if not limits.enabled:
         return results
     by_student: dict[str, list] = {}
-    for result in results:
-        try:
-            time = parse_time(times.get(result.submission))
-        except ValueError:
-            continue
-        for student in result.students:
-            key = student.email.strip().lower() or student.sid.strip() or student.name.strip()
-            if key:
-                by_student.setdefault(key, []).append((result.submission, time, result.status != Status.ERROR))
+    for person, mine in standing.people(results).items():
+        for result in mine:
+            if not result.submitted or result.submitted_from == FILE_TIME:
+                continue
+            try:
+                time = parse_time(result.submitted)
+            except ValueError:
+                continue
+            by_student.setdefault(person, []).append((result.submission, time, result.status != Status.ERROR))
     over = flagged(limits, by_student, zone)
     return tuple(
         replace(result, flags=(*result.flags, Flag(FlagKind.ATTEMPTS, over[result.submission])))

@@ -1,7 +1,10 @@
 """Separating conditions: the simplest feature of the inputs that tells a function's failing cases
 from its passing ones ("fails exactly on the cases with gain='exp'; every case without it
-passes"), with the feature's hint. Features come from ``lab.features``; nothing here knows the
-expected values, so a condition never reveals one.
+passes"), with what the contract says of such cases (the feature's hint for the function, naming
+only the function's own tuning parameters: its record's ``takes``). A condition states what is
+observed, exactly: it holds of every failing and every passing case, by construction. Features
+come from ``lab.features``; nothing here knows the expected values, so a condition never reveals
+one.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from itertools import combinations
 
 from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.lab import features
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import notes_part
 
 MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
@@ -57,20 +61,19 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
         return _few(function, cases)
     how, ids = found
     phrases = [features.FEATURES[feature].phrase for feature in ids]
-    hints = [features.FEATURES[feature].hint_for(function) for feature in ids]
+    hints = [hint(function, feature) for feature in ids]
     failing = sum(case[1] for case in cases)
     # the title is the same for every submission it fits (the class report groups by it); the count is below
     if how == "without":
         title = f"fails on every case but those with {phrases[0]}"
-        explanation = (
-            f"{failing} of its {len(cases)} cases fail; only those with it pass: the code goes wrong on the "
-            "ordinary cases, so start from the notes' examples."
-        )
+        explanation = f"{failing} of its {len(cases)} cases fail; only those with {phrases[0]} pass."
     else:
         joined = {"one": phrases[0], "both": " and ".join(phrases), "either": " or with ".join(phrases)}[how]
         title = f"fails exactly on the cases with {joined}"
-        fail = "That one case fails" if failing == 1 else f"Those {failing} cases fail"
-        explanation = f"{fail} and every other case passes: {'; '.join(dict.fromkeys(hints))}."
+        fail, them = ("That one case fails", "it") if failing == 1 else (f"Those {failing} cases fail", "them")
+        explanation = (
+            f"{fail} and every other case passes. What the contract says of {them}: {'; '.join(dict.fromkeys(hints))}."
+        )
     return Diagnosis(
         f"condition-{how}-{'-'.join(ids)}",
         function,
@@ -82,24 +85,23 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
 
 
 def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis | None:
+    """ "fails only these cases", when a few fail, many pass, and no passing case has a failing one's label."""
     failing = [label for _, failed, label in cases if failed]
     if not 0 < len(failing) <= FEW or len(cases) - len(failing) < 3:
         return None
     labels = sorted(set(failing))
+    if any(label in labels for _, failed, label in cases if not failed):
+        return None
     title = f"fails only {'this case' if len(labels) == 1 else 'these cases'}: " + "; ".join(
         f"'{label}'" for label in labels
     )
-    hints = [
-        features.FEATURES[feature].hint_for(function)
-        for found, failed, _ in cases
-        if failed
-        for feature in found
-        if feature in features.FEATURES
-    ]
+    shared = frozenset.intersection(*[found for found, failed, _ in cases if failed]) & set(features.FEATURES)
+    rarest = sorted(shared, key=lambda feature: (sum(feature in found for found, _, _ in cases), feature))
+    hints = [hint(function, feature) for feature in rarest[:FEW]]
     explanation = "Every other case passes" + (
-        f" (what these test: {'; '.join(dict.fromkeys(hints))})."
+        f". What the contract says of {'it' if len(labels) == 1 else 'them'}: {'; '.join(dict.fromkeys(hints))}."
         if hints
-        else ": compare your code with the contract on exactly that input."
+        else "."
     )
     return Diagnosis(
         f"condition-only-{'-'.join(labels)[:80]}",
@@ -109,3 +111,9 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
         notes_part(function),
         DiagnosisKind.CONDITION,
     )
+
+
+def hint(function: str, feature: str) -> str:
+    """What the contract says of the cases with ``feature``, in ``function``'s own parameters."""
+    record = RECORDS.get(function)
+    return features.FEATURES[feature].hint_for(function, record.takes if record else ())

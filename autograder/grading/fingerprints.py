@@ -2,10 +2,13 @@
 
 A file goes through three steps:
 
-1. ``prepare``: one pass over the text leaves out what is not the student's code (docstrings,
-   comments, the lines of code the stubs hold: signatures, imports) and what the tokenizer does
-   not need (indentation, spaces between symbols), and writes number literals as ``0``; every
-   position kept maps back to the file. (Half as much to tokenize as the file.)
+1. ``prepare``: ``canonical`` rewrites what does not change the file's behaviour (docstrings,
+   comments, no-op and dead statements, unused names, augmented assignments, loops building a
+   list...) and writes the file back one statement a line; the lines the handout holds (the stubs'
+   signatures, imports, ``raise NotImplementedError``) are left out. Each line maps back to its
+   statement in the file. A file that does not parse is read as written instead: one pass over
+   the text leaves out docstrings, comments, the handout's lines and what the tokenizer does not
+   need (indentation, spaces between symbols), and writes number literals as ``0``.
 2. ``tokenize``: ``kgrams.normalise`` (pygments' lexer) normalises the code: names become ``V``,
    function names ``F``, strings ``S``. Renaming variables changes nothing.
 3. ``hashes``: the hash of every ``NOISE``-character gram of the normalised code (no winnowing),
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograder import paths
-from autograder.grading import kgrams
+from autograder.grading import canonical, kgrams
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
 
 #: Matches shorter than this many normalised characters are noise (MOSS's and copydetect's ``k``).
@@ -70,6 +73,7 @@ class Prepared:
     starts: Sequence[int]  # where each piece starts in ``code``...
     origins: Sequence[int]  # ...and in ``text`` (arrays: 8 bytes a piece)
     set_aside: frozenset[int] = frozenset()  # lines of docstrings and of the handout's code
+    spans: Sequence[int] | None = None  # how long each piece is in ``text``, when not as in ``code``
 
     @functools.cached_property
     def line_starts(self) -> list[int]:
@@ -80,7 +84,12 @@ class Prepared:
         if not self.starts:
             return 0
         piece = max(0, bisect.bisect_right(self.starts, position) - 1)
-        return self.origins[piece] + max(0, position - self.starts[piece])
+        offset = max(0, position - self.starts[piece])
+        if self.spans is None:
+            return self.origins[piece] + offset
+        length = (self.starts[piece + 1] if piece + 1 < len(self.starts) else len(self.code)) - self.starts[piece]
+        # a rewritten statement: its first and last characters map to the statement's, the rest between
+        return self.origins[piece] + offset * max(0, self.spans[piece] - 1) // max(1, length - 1)
 
     def line(self, origin: int) -> int:
         """The 1-based line of a position of ``text``."""
@@ -127,21 +136,78 @@ def _lines(pieces: list[tuple[str, int]]):
         yield line
 
 
-def handout_lines(texts) -> frozenset[str]:
-    """The lines of code of ``texts`` (the stubs), as ``prepare`` writes them, that ``prepare``
-    leaves out of a submission: its signatures and imports are the handout's, not the student's."""
-    return frozenset(
-        "".join(piece for piece, _ in line).rstrip("\n")
-        for text in texts
-        for line in _lines(_pieces(_NEWLINE.sub("\n", text)))
-        if len("".join(piece for piece, _ in line).strip()) > 3
-    )
+@dataclass(frozen=True)
+class Handout:
+    """What every submission is given, as ``prepare`` reads it: the lines of code of the stubs
+    (their signatures and imports are the handout's, not the student's) and the names the
+    handout's files define (never left out as unused)."""
+
+    lines: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
 
 
-def prepare(text: str, handout: frozenset[str] = frozenset(), deadline: float | None = None) -> Prepared:
-    """A graded file, ready for the tokenizer; its lines of code found in ``handout`` (see
-    ``handout_lines``) are left out; ``kgrams.TooSlow`` past ``deadline``."""
+def handout(graded: Sequence[str], given: Sequence[str] = ()) -> Handout:
+    """The ``Handout`` of the stubs ``graded`` and the ``given`` files."""
+    import ast
+
+    names = set()
+    for text in (*graded, *given):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+    lines: set[str] = set()
+    for text in graded:
+        text = _NEWLINE.sub("\n", text)
+        lines.update("".join(piece for piece, _ in line).rstrip("\n") for line in _lines(_pieces(text)))
+        parsed = canonical.statements(text, frozenset(names))
+        lines.update(statement.code for statement in (parsed[0] if parsed else ()))
+    return Handout(frozenset(line for line in lines if len(line.strip()) > 3), frozenset(names))
+
+
+def prepare(text: str, given: Handout = Handout(), deadline: float | None = None) -> Prepared:
+    """A graded file, ready for the tokenizer (rewritten by ``canonical``, or as written if it does
+    not parse); its lines of code found in the handout are left out; ``kgrams.TooSlow`` past ``deadline``."""
     text = _NEWLINE.sub("\n", text.replace("\ufeff", " "))
+    try:
+        parsed = canonical.statements(text, given.names, deadline)
+    except canonical.TooSlow:
+        raise kgrams.TooSlow from None
+    if parsed is None:
+        return _as_written(text, given.lines, deadline)
+    code: list[str] = []
+    starts, origins, spans = array.array("q"), array.array("q"), array.array("q")
+    set_aside: list[tuple[int, int]] = []
+    size = 0
+    for statement in parsed[0]:
+        if statement.code in given.lines:
+            set_aside.append((statement.start, statement.end))
+            continue
+        for piece, origin, span in (
+            (statement.code, statement.start, statement.end - statement.start),
+            ("\n", statement.end, 0),
+        ):
+            code.append(piece)
+            starts.append(size)
+            origins.append(origin)
+            spans.append(span if piece != "\n" else 0)
+            size += len(piece)
+    prepared = Prepared(text, "".join(code), starts, origins, spans=spans)
+    lines = set(parsed[1]) | {
+        number
+        for start, end in set_aside
+        for number in range(prepared.line(start), prepared.line(max(start, end - 1)) + 1)
+    }
+    return dataclasses.replace(prepared, set_aside=frozenset(lines))
+
+
+def _as_written(text: str, handout_lines: frozenset[str], deadline: float | None) -> Prepared:
+    """A file that does not parse, read as written: docstrings, comments and spaces left out."""
     code: list[str] = []
     starts: list[int] = []
     origins: list[int] = []
@@ -149,7 +215,7 @@ def prepare(text: str, handout: frozenset[str] = frozenset(), deadline: float | 
     set_aside: list[tuple[int, int]] = []
     size = 0
     for line in _lines(_pieces(text, docstrings, deadline)):
-        if handout and "".join(piece for piece, _ in line).rstrip("\n") in handout:
+        if handout_lines and "".join(piece for piece, _ in line).rstrip("\n") in handout_lines:
             set_aside.append((line[0][1], line[-1][1]))
             line = line[-1:] if line[-1][0] == "\n" else []
         for piece, origin in line:
@@ -200,13 +266,9 @@ class Tokens:
         return (first, last) if first <= last else (last, first)
 
 
-def normalise(code: str, deadline: float | None = None) -> tuple[str, Any]:
-    """The tokenizer over prepared code: (normalised code, origins); ``kgrams.TooSlow`` past ``deadline``."""
-    return kgrams.normalise(code, deadline)
-
-
 def tokenize(prepared: Prepared, deadline: float | None = None) -> Tokens:
-    return Tokens(prepared, *normalise(prepared.code, deadline))
+    """The tokenizer over prepared code (``kgrams.normalise``); ``kgrams.TooSlow`` past ``deadline``."""
+    return Tokens(prepared, *kgrams.normalise(prepared.code, deadline))
 
 
 def hashes(tokens: Tokens, boilerplate=None) -> Any:
@@ -228,11 +290,11 @@ def handout_files() -> dict[str, str]:
     return {name: paths.handout_file(name).read_text(encoding="utf-8") for name in GRADED_FILES + GIVEN_FILES}
 
 
-def boilerplate(texts) -> Any:
-    """The hashes of every gram of ``texts`` (a sorted array)."""
+def boilerplate(texts, given: Handout = Handout()) -> Any:
+    """The hashes of every gram of ``texts`` (a sorted array), read with the handout's names kept."""
     import numpy as np
 
-    found = [hashes(tokenize(prepare(text))) for text in texts]
+    found = [hashes(tokenize(prepare(text, Handout(names=given.names)))) for text in texts]
     return np.unique(np.concatenate(found)) if found else np.array([], dtype=np.int64)
 
 
@@ -250,7 +312,20 @@ def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
         return bool(line) and not line.startswith("#") and number not in prepared.set_aside
 
     pieces = []
-    for first, last in (tokens.region(int(start), int(end)) for start, end in zip(*slices)):
+
+    def in_order(start: int, end: int):
+        """``[start, end)`` cut where the code it maps to does not follow on in the file (``canonical``
+        sorts a file's functions, so one stretch may join code from far apart)."""
+        lines = tokens.lines(range(start, end))
+        cut = start
+        for offset in range(1, len(lines)):
+            before, after = lines[offset - 1], lines[offset]
+            if after < before or any(code(n) for n in range(before + 1, after)):
+                yield tokens.region(cut, start + offset)
+                cut = start + offset
+        yield tokens.region(cut, end)
+
+    for first, last in (region for start, end in zip(*slices) for region in in_order(int(start), int(end))):
         run: list[int] = []
         for number in range(first, last + 2):  # one past the end closes the last run
             if number <= last and number not in prepared.set_aside:

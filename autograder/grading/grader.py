@@ -111,8 +111,7 @@ def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...
     failing = {check.function for check in checks if not check.full and not check.note}
     if not failing:
         return checks
-    tables = {name: run.table for name, run in files.items() if run.table is not None}
-    found = diagnosis.diagnose(plan, planned, outcomes, failing, tables, checks)
+    found = diagnosis.diagnose(plan, planned, outcomes, failing, files, checks)
     return tuple(
         replace(check, diagnoses=tuple(found.get(check.name, ()))) if not check.full and check.name in found else check
         for check in checks

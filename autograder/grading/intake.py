@@ -12,6 +12,7 @@ sub-folder or zip), e.g. Gradescope's "export submissions" download, whose
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import functools
 import hashlib
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading import metadata
+from autograder.grading import deadlines, metadata
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
 WANTED = " and ".join(f"{PACKAGE}/{name}" for name in GRADED_FILES)  # what a submission holds, in words
@@ -33,6 +34,8 @@ MAX_MEMBERS = 10000  # entries of a zip that are looked at
 MAX_DIRECTORY = MAX_MEMBERS * 1024  # bytes of a zip's directory that are read (1 KiB an entry)
 MAX_DEPTH = 3  # folders below the submission's root that are searched
 RECEIVED_SHOWN = 12  # names of received files a missing file's message lists
+METADATA_TIME = "Gradescope's metadata (created_at)"
+FILE_TIME = "the files' modification time"
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,8 @@ class Source:
     path: Path
     students: tuple = ()
     notes: tuple = ()  # for the instructor: e.g. why its metadata entry was not used
-    submitted: str = ""  # when, as the metadata says (its text): the attempt limits read it
+    submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
+    submitted_from: str = ""  # where that time comes from: METADATA_TIME or FILE_TIME
 
 
 @dataclass
@@ -90,7 +94,9 @@ def _check_text(name: str, data: bytes, staged: Staged) -> None:
     staged.files[name] = data
 
 
-def _read_folder(root: Path, staged: Staged) -> None:
+def _graded_names(root: Path, received: list | None = None) -> list[str]:
+    """The paths (relative to ``root``) of the files named as graded files, at most ``MAX_DEPTH`` down;
+    every file's path is added to ``received`` (for a misnamed file's message) when it is given."""
     names = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         depth = len(Path(folder).relative_to(root).parts)
@@ -98,8 +104,29 @@ def _read_folder(root: Path, staged: Staged) -> None:
             dirs[:] = []
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__MACOSX"]
         seen = [str((Path(folder) / f).relative_to(root)) for f in files if not f.startswith(".")]
-        staged.received += seen[: MAX_MEMBERS - len(staged.received)]
+        if received is not None:
+            received += seen[: MAX_MEMBERS - len(received)]
         names += [name for name in seen if name.rsplit("/", 1)[-1] in GRADED_FILES]
+    return names
+
+
+def file_time(path: Path) -> str:
+    """When a submission was last changed, by its files' modification times (a zip's own; in a
+    folder its graded files' newest), as ISO 8601 in UTC; "" when they cannot be read."""
+    try:
+        if path.is_dir():
+            chosen = _candidates(_graded_names(path)).values()
+            stamp = max((os.lstat(path / name).st_mtime for name in chosen), default=os.lstat(path).st_mtime)
+        else:
+            stamp = os.lstat(path).st_mtime
+    except OSError:
+        return ""
+    moment = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc)
+    return moment.isoformat(timespec="seconds")
+
+
+def _read_folder(root: Path, staged: Staged) -> None:
+    names = _graded_names(root, staged.received)
     for graded, name in _candidates(names).items():
         path = root / name
         info = os.lstat(path)
@@ -350,6 +377,20 @@ def discover(paths) -> list[Source]:
                 identifier, number = f"{base}-{number}", number + 1
             warning = found.warnings.get(item.name)
             notes = (f"{warning}: graded without its students' names",) if warning else ()
-            students = found.students.get(item.name, ())
-            sources[identifier] = Source(identifier, item, students, notes, found.times.get(item.name, ""))
+            submitted, origin, note = _submitted(item, found.submitted.get(item.name, ""))
+            sources[identifier] = Source(
+                identifier, item, found.students.get(item.name, ()), notes + note, submitted, origin
+            )
     return [sources[key] for key in sorted(sources)]
+
+
+def _submitted(path: Path, created: str) -> tuple[str, str, tuple]:
+    """When a submission was made: Gradescope's ``created_at`` when its metadata has one that reads
+    as a time, else its files' modification time (with a note when ``created_at`` was unreadable)."""
+    if created:
+        try:
+            return deadlines.iso(deadlines.parse(created, None, "created_at")), METADATA_TIME, ()
+        except ValueError as error:
+            note = f"{metadata.FILE_NAME}: {path.name}: {error}: its files' modification time is used instead"
+            return file_time(path), FILE_TIME, (note,)
+    return file_time(path), FILE_TIME, ()

@@ -3,8 +3,8 @@ trusting the file.
 
 The file maps each submission folder to its entry, and the entry's ``:submitters`` to a list of
 ``:name``, ``:email``, ``:sid`` (Ruby symbols as keys; plain keys are read too) and its
-``:created_at`` to the submission's time (as text: the attempt limits read it); everything else
-in it (``:score``, ``:results``, ``:history``...) is skipped unread. It is read
+``:created_at`` to when it was submitted (kept as text, at most ``MAX_FIELD`` characters);
+everything else in it (``:score``, ``:results``, ``:history``...) is skipped unread. It is read
 as a stream of YAML events, never loaded whole, so:
 
 - YAML aliases are never expanded: an alias is a reference to a value already read, usable
@@ -52,7 +52,7 @@ class Metadata:
 
     students: dict  # submission folder name -> tuple of Student
     warnings: dict  # submission folder name -> why its entry was not used (graded without names)
-    times: dict = dataclasses.field(default_factory=dict)  # submission folder name -> its :created_at
+    submitted: dict = dataclasses.field(default_factory=dict)  # submission folder name -> its :created_at text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,25 +227,27 @@ def _submitters(events: _Events, event, where: str) -> tuple | _Problem:
     return result
 
 
-def _entry(events: _Events, event, when: list) -> tuple | _Problem:
-    """An entry's students: its ``:submitters``; its ``:created_at`` (a text) added to ``when``;
-    everything else skipped."""
+def _entry(events: _Events, event) -> tuple[tuple | _Problem, str]:
+    """An entry's students (its ``:submitters``) and its ``:created_at`` text ("" when it has none or
+    it is not a short text); everything else skipped."""
     yaml = events.yaml
     found = _start(events, event, yaml.MappingStartEvent, tuple, "the entry", "is not a mapping (with :submitters)", ())
     if found is not _READ:
-        return found
+        return found, ""
     students: tuple | _Problem = ()
+    created = ""
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         key = _key(events, key_event)
         value_event = events.next()
         if key in (":submitters", "submitters"):
             students = _submitters(events, value_event, key)
         elif key in (":created_at", "created_at"):
-            when.append(_field(events, value_event, key))
+            value = _field(events, value_event, key)
+            created = value if isinstance(value, str) else ""
         else:
             events.skip(value_event)
     events.remember(event, students)
-    return students
+    return students, created
 
 
 def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Metadata:
@@ -266,11 +268,10 @@ def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Me
     students: dict = {}
     warnings: dict = {}
     lines: dict = {}
-    times: dict = {}
+    submitted: dict = {}
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         key = _key(events, key_event)
-        when: list = []
-        found = _entry(events, events.next(), when)
+        found, created = _entry(events, events.next())
         if key is None or (wanted is not None and key not in wanted):
             continue
         if key in lines:
@@ -279,16 +280,17 @@ def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Me
                 "so neither is used"
             )
             students.pop(key, None)
+            submitted.pop(key, None)
         elif isinstance(found, _Problem):
             warnings[key] = f"{source}, line {found.line}, entry {key!r}: {found.what}"
         else:
             students[key] = found
-            if when and isinstance(when[0], str) and when[0]:
-                times[key] = when[0]
+        if created and lines.get(key) is None:
+            submitted[key] = created
         lines.setdefault(key, _line(key_event))
     if isinstance(events.next(), yaml.DocumentEndEvent) and not isinstance(events.next(), yaml.StreamEndEvent):
         raise MetadataError(f"{source} holds more than one YAML document, where Gradescope writes one: {_REMEDY}")
-    return Metadata(students, warnings, times)
+    return Metadata(students, warnings, submitted)
 
 
 def read(path: Path, wanted: Collection[str] | None = None) -> Metadata:

@@ -71,9 +71,10 @@ class Plan:
     secret_start: int = 0  # the shared job's first secret call (they all come after the public ones)
     key: str = ""  # the cache key it was stored under, if any
     encoded: dict = field(default_factory=dict, repr=False, compare=False)  # call index -> its payload (not stored)
+    variant_answers: dict = field(default_factory=dict, repr=False, compare=False)  # the catalogue's (not stored)
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "encoded": {}}
+        return {**self.__dict__, "encoded": {}, "variant_answers": {}}
 
     def calls(self) -> list[dict]:
         return self.shared_job["calls"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
+from autograder.grading.deadlines import Late
 from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
     _WHY,
     NOT_IMPLEMENTED_ERRORS,
@@ -204,6 +205,9 @@ class SubmissionResult:
     grader_digest: str = ""  # the grading plan's key: grader code, rubric, reference, data
     isolation: str = ""
     files: dict = field(default_factory=dict)  # graded file -> sha256 of its content
+    submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
+    submitted_from: str = ""  # where that time comes from (``intake.METADATA_TIME``, ``FILE_TIME``)
+    late: Late | None = None  # how late against the class's deadline (None: no due date)
 
     @property
     def score(self) -> float:
@@ -264,7 +268,9 @@ class SubmissionResult:
 
     def to_dict(self) -> dict:
         """Plain data (as ``dataclasses.asdict``, without its deep copies: thousands of cases)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("checks", "students", "flags")}
+        skip = ("checks", "students", "flags", "late")
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+        data["late"] = _shallow(self.late) if self.late is not None else None
         data["students"] = [_shallow(student) for student in self.students]
         data["flags"] = [_shallow(flag) for flag in self.flags]
         data["checks"] = [
@@ -310,6 +316,7 @@ class SubmissionResult:
         values["students"] = tuple(Student(**student) for student in data.get("students", ()))
         values["flags"] = tuple(Flag(FlagKind(flag["kind"]), flag["text"]) for flag in data.get("flags", ()))
         values["problems"] = tuple(data.get("problems", ()))
+        values["late"] = Late(**data["late"]) if data.get("late") else None
         return cls(**values)
 
     @classmethod

@@ -1,5 +1,6 @@
 """The rubric (``grading.yml``): questions, checks, points, visibility, limits, the class report's
-similarity analysis, attempt limits and the course's timezone. Validated on load.
+similarity analysis, whose submission counts for a student, the deadline and the attempt limits.
+Validated on load.
 
 Every error names the file, the field and the fix, e.g.
 ``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
@@ -10,12 +11,12 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
 from autograder.grading import attempts as attempt_limits
+from autograder.grading import deadlines, standing
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
@@ -82,14 +83,23 @@ class Rubric:
     # identifies what the calls and cases are made of: the digest less the points, visibility,
     # scoring and titles (a change of those alone rescores stored answers, no code runs again)
     cases_digest: str = ""
-    # how many submissions of a student are graded (``grading/attempts.py``); like similarity and
-    # the timezone, left out of the digest: changing them regrades nothing
+    # the class-level rules (``students:``, ``deadline:``), which only the class step reads: left out
+    # of the digest, like the similarity section, so changing them regrades nothing
+    policy: str = standing.DEFAULT_POLICY  # which submission of a student counts (``standing.POLICIES``)
+    deadline: deadlines.Deadline | None = None  # None: nothing is late
+    # how many submissions of a student are graded (``grading/attempts.py``): class-level too, left
+    # out of the digest (changing it regrades nothing)
     attempts: attempt_limits.AttemptLimits = field(default_factory=attempt_limits.AttemptLimits)
-    timezone: str = ""  # the course's IANA timezone, for the times students are told (UTC if none)
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
         return tuple(check for question in self.questions for check in question.checks)
+
+    @property
+    def timezone(self) -> str:
+        """The course's IANA timezone, the one setting for it: ``deadline.timezone`` ("": none, times
+        are said in UTC alone, e.g. the attempt limits' next attempt)."""
+        return self.deadline.zone if self.deadline is not None else ""
 
 
 _TOP = {
@@ -102,15 +112,16 @@ _TOP = {
     "similarity": dict,
     "allowed_imports": list,
     "scoring": str,
+    "students": dict,
+    "deadline": dict,
     "attempts": dict,
-    "timezone": str,
 }
+#: Read by the class step (and the platforms' attempt gates) only: not in the digest.
+_CLASS_LEVEL = ("similarity", "students", "deadline", "attempts")
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
-_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "attempts", "timezone"}
-#: What only the class report or the platforms' gates read: left out of the digest (regrades nothing).
-_NOT_GRADED = ("similarity", "attempts", "timezone")
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "students", "deadline", "attempts"}
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -147,19 +158,6 @@ def _similarity(section: dict, fail) -> SimilaritySettings:
             f"e.g. {default.threshold}), got {_shown(threshold)}",
         )
     return SimilaritySettings(enabled, float(threshold))
-
-
-def _timezone(name: str, fail) -> str:
-    """The course's timezone: an IANA name this machine knows (where it has a timezone database at
-    all: a platform's container without one says times in UTC alone)."""
-    if not name:
-        return ""
-    import zoneinfo
-
-    known = zoneinfo.available_timezones() | {"UTC"}
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*", name) or (len(known) > 1 and name not in known):
-        fail("timezone", f"{name[:60]!r} is not an IANA timezone; use a name such as Europe/Madrid or America/Chicago")
-    return name
 
 
 def _shown(value) -> str:
@@ -280,7 +278,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     total = sum(question.points for question in questions)
     if abs(total - data["total"]) > 1e-9:
         fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
-    graded = {key: value for key, value in data.items() if key not in _NOT_GRADED}
+    graded = {key: value for key, value in data.items() if key not in _CLASS_LEVEL}
     scored_only = {"points", "visibility", "scoring", "title", "total"}
     calls = {
         **{key: value for key, value in graded.items() if key not in scored_only},
@@ -302,9 +300,21 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         similarity,
         tuple(sorted(set(allowed))),
         hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
+        _policy(data.get("students", {}), fail),
+        deadlines.from_rubric(data.get("deadline", {}), fail),
         limits_on_attempts,
-        _timezone(data.get("timezone", ""), fail),
     )
+
+
+def _policy(section: dict, fail) -> str:
+    """``students:``'s ``policy``: which of a student's submissions counts."""
+    for key in section:
+        if key != "policy":
+            fail(f"students.{key}", "unknown key; the key here is: policy")
+    policy = section.get("policy", standing.DEFAULT_POLICY)
+    if policy not in standing.POLICIES:
+        fail("students.policy", f"{policy!r} is not a policy; use one of: {', '.join(standing.POLICIES)}")
+    return policy
 
 
 def load(path: Path = paths.RUBRIC) -> Rubric:

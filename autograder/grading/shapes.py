@@ -1,8 +1,14 @@
-"""Answer shapes: what the wrong answers of one function have in common, said without revealing a
-hidden expected value ("returns None", "rounded to 2 decimals", "the right answers at k-1",
-"raises KeyError on every case it fails"). Each shape looks only at the failing cases. A shape
-quotes an answer (a value, an exception's class) only from a public case: what a hidden case
-returned or raised could carry its inputs, so it is described, never quoted.
+"""Answer shapes: what a function's wrong answers have in common ("returns None", "rounded to 2
+decimals", "the right answers at k - 1", "1 / the right answer", "raises KeyError on every case it
+fails"), said without revealing a hidden expected value.
+
+Each shape is a *premise* checked against every judged case of the function, failing and passing
+(``grading.observed``): "rounded to 2 decimals" holds only when every answer is the right one
+rounded to 2 decimals (a passing case whose right answer has more decimals refutes it), "off by a
+constant factor" only when one factor other than 0 and 1 turns every right answer into the
+answer. A shape says what is observed, never a fix it cannot know. A shape quotes an answer (a
+value, an exception's class) only from a public case: what a hidden case returned or raised could
+carry its inputs, so it is described, never quoted.
 """
 
 from __future__ import annotations
@@ -10,158 +16,58 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from autograder.grading import judge
-from autograder.grading.results import Diagnosis, DiagnosisKind, shown_error
+from autograder.grading import judge, shapes_items
+from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.lab.functions.registry import run_writer
 from autograder.lab.spec import notes_part
-from autograder.sandbox.channel import OutcomeStatus
 
 NOT_A_BUG = ("NotImplementedError",)  # a stub left as it is: said elsewhere, not a diagnosis
 MIN_CASES = 2  # a shape seen on one case only is a coincidence as often as not
+TINY = 1e-12  # what "equal" means between an answer and a value computed from the expected one
 
 
-class Failing:
-    """One failing case as a shape sees it: its expected value, the answer, what it raised."""
-
-    def __init__(self, planned, outcome, neighbours: dict):
-        self.planned, self.outcome = planned, outcome
-        self.expected = planned.expected
-        self.public = bool(planned.case.public)
-        self.encoded = outcome.value if outcome.status == OutcomeStatus.VALUE else None
-        error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else None
-        raised = error.get("type") if error is not None else None
-        if raised is not None and not self.public:  # a hidden case's exception is named as its feedback names it
-            raised = shown_error(str(raised), tuple(error.get("mro", ()) if error else ()))
-        self.raised = raised
-        self.neighbours = neighbours
-        self.type = self.encoded.get("type") if isinstance(self.encoded, dict) else None
-        try:
-            self.number: float | None = judge.number(self.encoded) if self.encoded is not None else None
-        except judge.Unacceptable:
-            self.number = None
-
-    def equals(self, value) -> bool:
-        return self.encoded is not None and judge.difference(self.encoded, value) is None
+def _failing(cases):
+    return [case for case in cases if case.failed]
 
 
-def _numeric(items: list[Failing]) -> list[Failing]:
-    return [item for item in items if isinstance(item.expected, (int, float)) and not isinstance(item.expected, bool)]
+def _numbers(cases) -> list | None:
+    """(answer, expected) of every case a number is due, failing or passing; None when a failing
+    case's answer is not a number, or when fewer than ``MIN_CASES`` fail."""
+    numeric = [case for case in cases if case.numeric]
+    failing = [case for case in numeric if case.failed]
+    if len(failing) < MIN_CASES or len(failing) < len(_failing(cases)) or any(c.number is None for c in failing):
+        return None
+    return [
+        (case.number if case.failed else float(case.expected), float(case.expected), case.failed) for case in numeric
+    ]
 
 
-def _returns_none(items):
-    hit = [item for item in items if item.type == "None"]
-    if len(hit) == len(items):
+def _all_zero(pairs) -> bool:
+    return all(answer == 0 for answer, _, failed in pairs if failed)
+
+
+def _returns_none(function, cases):
+    failing = _failing(cases)
+    if len(failing) >= MIN_CASES and all(case.type == "None" for case in failing):
         return (
             "returns-none",
             "returns None",
-            "On every case it fails the function returns None: a return statement is missing on some path "
-            "(or it prints the value instead of returning it).",
+            "On every case it fails the function returns None, not a value: some path through it ends "
+            "without returning one.",
         )
     return None
 
 
-def _zero_due(items):
-    zero = [item for item in _numeric(items) if item.expected == 0]
-    if not zero or len(zero) < len(items) * 0.75:
-        return None
-    answers = set()
-    for item in zero:
-        if item.raised == "ZeroDivisionError":
-            answers.add("raises ZeroDivisionError")
-        elif item.type == "None":
-            answers.add("returns None")
-        elif item.type == "float" and str((item.encoded or {}).get("value")) in ("nan", "inf", "-inf"):
-            answers.add(f"returns {(item.encoded or {}).get('value')}")
-        elif item.number is not None and item.number < 0:
-            answers.add(f"returns {item.number:g}" if item.public else "returns a negative number")
-    if len(answers) == 1 and len(zero) >= MIN_CASES:
-        what = answers.pop()
-        return (
-            "zero-due",
-            f"{what} where the measure is 0.0",
-            f"Where nothing relevant is found (R = 0, IDCG = 0, or an empty ranking) the function {what}; the "
-            "contract's answer there is 0.0: check for it before dividing.",
-        )
-    return None
-
-
-def _out_of_range(function):
-    def shape(items):
-        if not RECORDS[function].bounded:
-            return None
-        out = [item for item in items if item.number is not None and not 0 <= item.number <= 1]
-        if len(out) >= MIN_CASES:
-            example = next((f" (e.g. {item.number:g})" for item in out if item.public), "")
-            return (
-                "out-of-range",
-                "returns values outside [0, 1]",
-                f"{function} is a share: it lies between 0 and 1, but some answers do not{example}: "
-                "check the denominator.",
-            )
-        return None
-
-    return shape
-
-
-def _rounded(items):
-    numeric = [(item.number, item.expected) for item in _numeric(items) if item.number is not None]
-    if len(numeric) < MIN_CASES or len(numeric) < len(items):
-        return None
-    for places in range(0, 5):
-        if all(math.isclose(number, round(expected, places), abs_tol=1e-12) for number, expected in numeric):
-            return (
-                "rounded",
-                f"answers rounded to {places} decimals",
-                f"Every wrong answer is the right one rounded to {places} decimals: return the full value "
-                "(round only when you print).",
-            )
-    return None
-
-
-def _whole_numbers(items):
-    numeric = [(item.number, item.expected) for item in _numeric(items) if item.number is not None]
-    if len(numeric) < MIN_CASES or len(numeric) < len(items):
-        return None
-    if all(number == int(number) and expected != int(expected) for number, expected in numeric):
-        return (
-            "whole-numbers",
-            "whole numbers where fractions are due",
-            "Every wrong answer is a whole number where the right one is a fraction: integer division (//), "
-            "int() or round() somewhere?",
-        )
-    return None
-
-
-def _neighbour(items):
-    for key, words in (
-        ("k-1", "at k - 1: the cutoff is one rank short (the top k is ranking[:k])"),
-        ("k+1", "at k + 1: the cutoff reads one rank too far (the top k is ranking[:k])"),
-        ("rel+1", "with rel + 1: relevant means grade >= rel, not grade > rel"),
-    ):
-        known = [item for item in items if key in item.neighbours]
-        if (
-            len(known) >= MIN_CASES
-            and len(known) == len(items)
-            and all(item.equals(item.neighbours[key]) for item in known)
-        ):
-            return (
-                f"neighbour-{key}",
-                f"the right answers {words.split(':')[0]}",
-                f"Every wrong answer is what the right code gives {words}.",
-            )
-    return None
-
-
-def _same_exception(items):
-    raised = [item.raised for item in items if item.raised is not None]
-    if len(raised) < MIN_CASES or len(raised) < 0.8 * len(items):
+def _same_exception(function, cases):
+    failing = _failing(cases)
+    raised = [case.raised for case in failing if case.raised is not None]
+    if len(raised) < MIN_CASES:
         return None
     error = max(set(raised), key=raised.count)
     count = raised.count(error)
-    if error in NOT_A_BUG or count < 0.8 * len(items):
+    if error in NOT_A_BUG or count < 0.8 * len(failing):
         return None
-    every = "every case it fails" if count == len(items) else f"{count} of the {len(items)} cases it fails"
+    every = "every case it fails" if count == len(failing) else f"{count} of the {len(failing)} cases it fails"
     return (
         "raises",
         f"raises {error} on {every}",
@@ -169,132 +75,190 @@ def _same_exception(items):
     )
 
 
-def _constant(items):
-    answers = [judge.plain(item.encoded) for item in items if item.encoded is not None]
-    if len(answers) < 3 or len(answers) < len(items) or any(answer != answers[0] for answer in answers):
+def _zero_due(function, cases):
+    """Every failing case is due 0.0, and the answer there is always the same wrong kind of thing."""
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES or not all(case.numeric and case.expected == 0 for case in failing):
         return None
-    if len({repr(item.expected) for item in items}) > 1:
-        shown = repr(answers[0])[:40] if any(item.public for item in items) else "the same value"
-        return (
-            "constant",
-            f"returns {shown} on every case it fails",
-            f"The answer is {shown} whatever the input: does the code reach the computation?",
-        )
-    return None
-
-
-def _direction(items):
-    numeric = [(item.number, item.expected) for item in _numeric(items) if item.number is not None]
-    if len(numeric) < MIN_CASES or len(numeric) < len(items):
+    answers = set()
+    for case in failing:
+        if case.raised == "ZeroDivisionError":
+            answers.add("raises ZeroDivisionError")
+        elif case.type == "None":
+            answers.add("returns None")
+        elif case.special:
+            answers.add(f"returns {case.special}")
+        elif case.number is not None and case.number < 0:
+            answers.add(f"returns {case.number:g}" if case.public else "returns a negative number")
+        else:
+            return None
+    if len(answers) != 1:
         return None
-    if all(number > expected for number, expected in numeric):
-        return (
-            "too-high",
-            "every wrong answer is too high",
-            "Every wrong answer is larger than the right one: something is counted too often (a document, a rank), "
-            "or a denominator is too small.",
-        )
-    if all(number < expected for number, expected in numeric):
-        return (
-            "too-low",
-            "every wrong answer is too low",
-            "Every wrong answer is smaller than the right one: something is missed (a document, a rank, a gain), "
-            "or a denominator is too large.",
-        )
-    return None
+    what = answers.pop()
+    return (
+        "zero-due",
+        f"{what} where the answer is 0.0",
+        f"On every case it fails the right answer is 0.0 and the function {what} there"
+        + (
+            " (a division by zero)."
+            if "ZeroDivision" in what
+            else " (what 0.0 / 0.0 gives in numpy)."
+            if "nan" in what
+            else "."
+        ),
+    )
 
 
-def _cells(function):
-    """Only some items of a fixed-size answer ever wrong (a record's ``answer_items``: a tuple's cells)."""
-    names = RECORDS[function].answer_items
-
-    def shape(items):
-        if not names or len(items) < MIN_CASES:
-            return None
-        wrong: set = set()
-        for item in items:
-            got = judge.plain(item.encoded) if item.encoded is not None else None
-            expected = list(item.expected) if isinstance(item.expected, (list, tuple)) else None
-            if not isinstance(got, list) or expected is None or len(got) != len(expected):
-                return None
-            wrong |= {cell for cell, a, b in zip(names, got, expected) if a != b}
-        if not 0 < len(wrong) < len(names):
-            return None
-        right = [cell for cell in names if cell not in wrong]
-        return (
-            "cells",
-            f"{' and '.join(sorted(wrong, key=names.index))} wrong, {', '.join(right)} right",
-            f"Only those items of the answer are ever wrong: {RECORDS[function].answer_hint}",
-        )
-
-    return shape
-
-
-def _factor(items):
-    numeric = [(item.number, item.expected) for item in _numeric(items) if item.number is not None and item.expected]
-    if len(numeric) < 3 or len(numeric) < len(items):
+def _zero_where_positive(function, cases):
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES or not all(
+        case.numeric and case.expected > 0 and case.number == 0 and case.type in judge.NUMBER_TYPES for case in failing
+    ):
         return None
-    ratios = {round(number / expected, 6) for number, expected in numeric}
-    if len(ratios) == 1 and ratios.pop() != 1:  # the factor is not said: with the answer it gives the expected value
-        return (
-            "factor",
-            "answers off by a constant factor",
-            "Every wrong answer is the right one times the same constant: a constant in the formula (a log "
-            "base, a denominator, a gain) is off.",
-        )
-    return None
+    return (
+        "zero-positive",
+        "0 where a positive value is due",
+        "On every case it fails the function returns 0 where the right answer is above 0.",
+    )
 
 
-def _cells_order(function):
-    """A fixed-size answer's right items in another order."""
-
-    def shape(items):
-        if not RECORDS[function].answer_items:
+def _reciprocal(function, cases):
+    """1 / the right answer on every case: a passing case must be one where the two agree."""
+    pairs = _numbers(cases)
+    if pairs is None or _all_zero(pairs):
+        return None
+    for answer, expected, failed in pairs:
+        if expected == 0:
+            agrees = answer == 0
+        elif failed:
+            agrees = math.isclose(answer, 1 / expected, rel_tol=1e-9)
+        else:
+            agrees = math.isclose(expected, 1 / expected)  # a right answer that is its own reciprocal
+        if not agrees:
             return None
-        swapped = [
-            item
-            for item in items
-            if isinstance(item.expected, list)
-            and item.encoded is not None
-            and any(item.equals(order) for order in _orders(item.expected))
-        ]
-        if len(swapped) >= MIN_CASES and len(swapped) == len(items):
+    return (
+        "reciprocal",
+        "the reciprocal of the right answer",
+        "Every wrong answer is 1 divided by the right one (where the right answer is 0 it returns 0); the cases it "
+        "passes are those where the two agree.",
+    )
+
+
+_NEIGHBOURS = (
+    ("k-1", "at k - 1", "the cutoff is one rank short"),
+    ("k+1", "at k + 1", "the cutoff reads one rank too far"),
+    ("rel+1", "with rel + 1", "relevant taken as grade > rel"),
+)
+
+
+def _neighbour(function, cases):
+    """The reference's answer at k - 1 (k + 1, rel + 1) on every case that has one, failing or passing."""
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES:
+        return None
+    for key, where, meaning in _NEIGHBOURS:
+        if not all(key in case.neighbours and case.equals(case.neighbours[key]) for case in failing):
+            continue
+        passing = [case for case in cases if not case.failed and not case.wants_error]
+        if all(
+            key not in case.neighbours or judge.difference(case.encoded, case.neighbours[key]) is None
+            for case in passing
+        ):
             return (
-                "cells-order",
-                f"the {len(RECORDS[function].answer_items)} items in another order",
-                f"Every wrong answer has the right items in another order: {RECORDS[function].answer_hint}",
+                f"neighbour-{key}",
+                f"the right answers {where}",
+                f"Every answer, wrong or right, is what the right code gives {where} ({meaning}).",
             )
+    return None
+
+
+def _rounded(function, cases):
+    pairs = _numbers(cases)
+    if pairs is None or _all_zero(pairs):
         return None
-
-    return shape
-
-
-def _orders(cells: list) -> list:
-    from itertools import permutations
-
-    return [list(order) for order in permutations(cells) if list(order) != cells]
-
-
-def _list_order(function):
-    """A list answer (not a fixed-size one) reversed."""
-
-    def shape(items):
-        if RECORDS[function].answer_items:
-            return None
-        flipped = [
-            item
-            for item in items
-            if isinstance(item.expected, list) and len(item.expected) > 1 and item.equals(list(reversed(item.expected)))
-        ]
-        if len(flipped) >= MIN_CASES and len(flipped) == len(items):
+    for places in range(0, 6):
+        if all(
+            math.isclose(answer, round(expected, places), abs_tol=TINY)
+            if failed
+            else judge.close(round(expected, places), expected)
+            for answer, expected, failed in pairs
+        ):
             return (
-                "reversed",
-                "the ids in reverse order",
-                "Every wrong answer is the right list reversed: sort by the absolute difference, largest first.",
+                "rounded",
+                f"answers rounded to {places} decimals",
+                f"Every answer, wrong or right, is the right one rounded to {places} decimals.",
             )
-        return None
+    return None
 
-    return shape
+
+def _whole_numbers(function, cases):
+    pairs = _numbers(cases)
+    if pairs is None or _all_zero(pairs):
+        return None
+    if all(answer == int(answer) for answer, _, _ in pairs) and all(
+        expected != int(expected) for _, expected, failed in pairs if failed
+    ):
+        return (
+            "whole-numbers",
+            "whole numbers where fractions are due",
+            "Every answer it gives is a whole number; the right answers of the cases it fails are fractions.",
+        )
+    return None
+
+
+def _factor(function, cases):
+    pairs = _numbers(cases)
+    if pairs is None or _all_zero(pairs) or sum(failed for _, _, failed in pairs) < 3:
+        return None
+    ratios = {round(answer / expected, 6) for answer, expected, _ in pairs if expected}
+    if len(ratios) != 1 or ratios == {1.0} or ratios == {0.0}:
+        return None
+    if any(answer != 0 for answer, expected, _ in pairs if not expected):
+        return None
+    return (  # the factor is not said: with an answer it would give the expected value
+        "factor",
+        "answers off by a constant factor",
+        "Every answer, wrong or right, is the right one times the same constant (other than 0 and 1).",
+    )
+
+
+def _constant(function, cases):
+    judged_values = [judge.plain(case.encoded) for case in cases if not case.wants_error]
+    failing = [case for case in _failing(cases) if not case.wants_error]
+    if len(failing) < 3 or any(case.encoded is None for case in cases if not case.wants_error):
+        return None
+    if any(value != judged_values[0] for value in judged_values):
+        return None
+    if len({repr(case.expected) for case in failing}) < 2:
+        return None
+    shown = repr(judged_values[0])[:40] if any(case.public for case in failing) else "the same value"
+    return ("constant", f"returns {shown} whatever the input", f"Every answer it gives is {shown}, whatever the input.")
+
+
+def _out_of_range(function, cases):
+    if not RECORDS[function].bounded:
+        return None
+    out = [case for case in cases if case.number is not None and not 0 <= case.number <= 1]
+    if len(out) < MIN_CASES:
+        return None
+    example = next((f" (e.g. {case.number:g})" for case in out if case.public), "")
+    return (
+        "out-of-range",
+        "returns values outside [0, 1]",
+        f"{function}'s right answers lie between 0 and 1, but {len(out)} of its answers do not{example}.",
+    )
+
+
+def _direction(function, cases):
+    pairs = _numbers(cases)
+    if pairs is None:
+        return None
+    wrong = [(answer, expected) for answer, expected, failed in pairs if failed]
+    for key, word, test in (("too-high", "larger", lambda a, e: a > e), ("too-low", "smaller", lambda a, e: a < e)):
+        if all(test(answer, expected) for answer, expected in wrong):
+            title = f"every wrong answer is too {key[4:]}"
+            return key, title, f"Every wrong answer is {word} than the right one."
+    return None
 
 
 def shapes_for(function: str) -> list[Callable]:
@@ -304,23 +268,25 @@ def shapes_for(function: str) -> list[Callable]:
         _same_exception,
         _zero_due,
         _neighbour,
+        _reciprocal,
         _rounded,
-        _whole_numbers,
-        _cells_order(function),
-        _cells(function),
-        _list_order(function),
-        _out_of_range(function),
         _factor,
+        _whole_numbers,
+        *shapes_items.SHAPES,
+        _zero_where_positive,
+        _out_of_range,
         _constant,
         _direction,
     ]
 
 
-def diagnose(function: str, items: list[Failing]) -> list[Diagnosis]:
-    """The shapes the failing cases of ``function`` show (at most two)."""
-    found = []
+def diagnose(function: str, cases: list) -> list[Diagnosis]:
+    """The shapes the judged cases of ``function`` show (at most two)."""
+    found: list[Diagnosis] = []
+    if not any(case.failed for case in cases):
+        return found
     for shape in shapes_for(function):
-        seen = shape(items) if items else None
+        seen = shape(function, cases)
         if seen:
             key, title, explanation = seen
             found.append(
@@ -329,25 +295,3 @@ def diagnose(function: str, items: list[Failing]) -> list[Diagnosis]:
         if len(found) == 2:
             break
     return found
-
-
-def run_shapes(messages: list[str]) -> list[Diagnosis]:
-    """The run writer's wrong files have a shape too: the same exception on every scenario it fails."""
-    writer = run_writer() or ""
-    raised = [message.split(":")[0] for message in messages if message.startswith(f"{writer} raised ")]
-    if len(raised) < MIN_CASES or len(raised) < 0.8 * len(messages) or len(set(raised)) != 1:
-        return []
-    error = raised[0].removeprefix(f"{writer} raised ")
-    if error in NOT_A_BUG:
-        return []
-    return [
-        Diagnosis(
-            "shape-raises",
-            writer,
-            f"raises {error} on every case it fails",
-            f"{writer} raises {error} where the contract asks for a file: its traceback (in the first "
-            "failing case) shows where.",
-            notes_part(writer),
-            DiagnosisKind.SHAPE,
-        )
-    ]

@@ -9,18 +9,23 @@ The method is MOSS's (``fingerprints``: preparing, tokenizing, hashing; ``kgrams
 1. Each distinct graded file of the batch is read (prepared and tokenized) once, in this
    process or in forked workers, and fingerprinted once; the handout's code (the stubs and the
    given files) is boilerplate, so its docstrings and signatures count for nothing.
-2. Fingerprints found in more than ``common_limit(n)`` of the n submissions are common code
-   (the idioms everyone writes) and count for nothing either, as in MOSS.
+2. Fingerprints found in more than ``common_limit(n)`` of the n submissions' distinct files, as
+   read (files that read the same, such as a ring of copies, count once), are common code (the
+   idioms everyone writes) and count for nothing either, as in MOSS. Whole files found in more
+   than one submission are listed as identical groups.
 3. Candidates: an inverted index fingerprint -> submissions counts what each pair shares; only
    pairs sharing enough are compared in detail, per graded file: the share of each side's code
    found in the other and the matched regions, as lines.
 
 Names and literals are normalised and fingerprints are sets, so renaming variables or
-reordering functions hides nothing.
+reordering functions hides nothing. Known sources (the solution, earlier terms' submissions) are
+compared with every submission, common code counted as evidence there; two submissions of the same
+student (``owners``) are never a pair.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import time
@@ -28,6 +33,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from autograder import paths
 from autograder.grading import fingerprints, kgrams
 from autograder.lab.spec import GRADED_FILES
 
@@ -46,6 +52,8 @@ BATCH_SECONDS = 60.0
 #: Characters of distinct files read in one batch, at most (the analysis keeps ~10 bytes of
 #: each, and hashes them 8 bytes a character at a time).
 BATCH_CHARS = 20_000_000
+#: Known sources' ids in pairs start with this (``known:solutions``, ``known:<label>/<id>``).
+KNOWN = "known:"
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,7 @@ class Similarity:
     sources: Mapping[str, Mapping[str, tuple[str, ...]]]  # the lines of the files of the submissions in pairs
     seconds: Mapping[str, float] = field(default_factory=dict)  # per step: prepare ... details
     skipped: tuple[Skipped, ...] = ()  # files left out, by submission and file
+    identical: tuple[tuple[str, ...], ...] = ()  # submissions whose graded files are the same, byte for byte
 
     def pairs_of(self, submission: str) -> list[tuple[int, Pair]]:
         """(number, pair) of the pairs ``submission`` is in; numbers count from 1 in ``pairs``' order."""
@@ -117,7 +126,7 @@ class Similarity:
 # ------------------------------------------------------------------ the batch
 
 
-def _read(job: tuple[str, frozenset, float]) -> fingerprints.Tokens | str:
+def _read(job: tuple[str, fingerprints.Handout, float]) -> fingerprints.Tokens | str:
     """One file prepared and tokenized, or why it was not (it ran out of time)."""
     text, stubs, batch_deadline = job
     started = time.monotonic()
@@ -130,7 +139,7 @@ def _read(job: tuple[str, frozenset, float]) -> fingerprints.Tokens | str:
         return f"not read: reading it took more than {FILE_SECONDS:g} s"
 
 
-def _read_all(texts: list[str], stubs: frozenset, jobs: int) -> list:
+def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list:
     """``_read`` over every file, in forked workers when there are enough to pay for the fork."""
     jobs_in = [(text, stubs, time.monotonic() + BATCH_SECONDS) for text in texts]
     if jobs <= 1 or len(texts) < _TOKENIZE_IN_PARALLEL:
@@ -140,6 +149,16 @@ def _read_all(texts: list[str], stubs: frozenset, jobs: int) -> list:
 
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         return list(pool.map(_read, jobs_in, chunksize=max(1, len(texts) // (4 * jobs))))
+
+
+@functools.lru_cache(maxsize=4)
+def _given(handout: tuple[tuple[str, str], ...]):
+    """The handout as ``prepare`` reads it, and its grams (boilerplate): read once per process."""
+    stubs = fingerprints.handout(
+        [text for name, text in handout if name in GRADED_FILES],
+        [text for name, text in handout if name not in GRADED_FILES],
+    )
+    return stubs, fingerprints.boilerplate([text for _, text in handout], stubs)
 
 
 def _text(content) -> tuple[str, str]:
@@ -188,13 +207,26 @@ def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
     return Pair(a, b, matched_a / size_a, matched_b / size_b, tuple(files))
 
 
-def _candidates(ids: list[str], found: dict, threshold: float) -> tuple[dict, list[tuple[int, int]]]:
+def _common(ids: list[str], found: dict, forms: dict) -> dict:
+    """Per graded file, the fingerprints found in more than ``common_limit`` distinct forms
+    (``forms``: (submission, file) -> the digest of its code as read)."""
+    import numpy as np
+
+    common = {}
+    for name in GRADED_FILES:
+        distinct = {forms[sid, name]: found[sid, name] for sid in ids if (sid, name) in found}
+        if distinct:
+            values, counts = np.unique(np.concatenate(list(distinct.values())), return_counts=True)
+            common[name] = values[counts > common_limit(len(ids))]
+    return common
+
+
+def _candidates(ids: list[str], found: dict, threshold: float, forms: dict) -> tuple[dict, list[tuple[int, int]]]:
     """The inverted index fingerprint -> submissions, per graded file (numpy: sorted runs of
     equal hashes): the common fingerprints per file, and the pairs sharing enough of the others."""
     import numpy as np
 
-    limit = common_limit(len(ids))
-    common: dict[str, object] = {}
+    common = _common(ids, found, forms)
     sizes = np.zeros(len(ids), dtype=np.int64)
     shared: Counter = Counter()
     for name in GRADED_FILES:
@@ -203,17 +235,17 @@ def _candidates(ids: list[str], found: dict, threshold: float) -> tuple[dict, li
             continue
         values = np.concatenate([array for _, array in held])
         owners = np.concatenate([np.full(len(array), number, dtype=np.int64) for number, array in held])
+        kept = ~np.isin(values, common[name])
+        values, owners = values[kept], owners[kept]
         order = np.argsort(values, kind="stable")
         values, owners = values[order], owners[order]
-        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else np.empty(0, dtype=np.int64)
         counts = np.diff(np.r_[starts, len(values)])
-        common[name] = values[starts[counts > limit]]
-        kept = np.repeat(counts <= limit, counts)
-        sizes += np.bincount(owners[kept], minlength=len(ids))
+        sizes += np.bincount(owners, minlength=len(ids))
         two = starts[counts == 2]  # most shared fingerprints are shared by two: counted at once
         codes, times = np.unique(owners[two] * len(ids) + owners[two + 1], return_counts=True)
         shared.update({(int(code) // len(ids), int(code) % len(ids)): int(n) for code, n in zip(codes, times)})
-        for start, count in zip(starts[(counts > 2) & (counts <= limit)], counts[(counts > 2) & (counts <= limit)]):
+        for start, count in zip(starts[counts > 2], counts[counts > 2]):
             shared.update(itertools.combinations(owners[start : start + count].tolist(), 2))
     floor = CANDIDATE_FACTOR * threshold
     pairs = sorted(pair for pair, count in shared.items() if count >= floor * min(sizes[pair[0]], sizes[pair[1]]))
@@ -226,13 +258,17 @@ def analyse(
     handout: Mapping[str, str] | None = None,
     jobs: int = 1,
     exhaustive: bool = False,
+    owners: Mapping[str, str] | None = None,
+    known: Mapping[str, Mapping[str, bytes | str]] | None = None,
 ) -> Similarity:
     """The pairs of ``submissions`` (id -> graded file name -> content) that share much code.
 
     ``handout`` is the code every submission is given, by file name (default: the stubs and the
     given files);
     ``jobs`` processes tokenize; ``exhaustive`` compares every pair in detail (to check the
-    candidate search; slow for a large batch)."""
+    candidate search; slow for a large batch); ``owners``: submission -> who made it (see
+    ``same_student``: two of the same owner are never a pair); ``known``: sources by label (the
+    solution, earlier terms' submissions), each compared with every submission, as ``known:<label>``."""
     seconds: dict[str, float] = {}
     started = time.perf_counter()
 
@@ -240,11 +276,12 @@ def analyse(
         nonlocal started
         seconds[step], started = time.perf_counter() - started, time.perf_counter()
 
+    everything = {**submissions, **{KNOWN + label: files for label, files in (known or {}).items()}}
     ids = sorted(submissions)
     skipped: dict[tuple[str, str], str] = {}
     texts = {}
-    for sid in ids:
-        for name, content in submissions[sid].items():
+    for sid in sorted(everything):
+        for name, content in everything[sid].items():
             if name not in GRADED_FILES:
                 continue
             text, reason = _text(content)
@@ -256,7 +293,7 @@ def analyse(
     distinct = {digest: texts[key] for key, digest in digests.items()}  # each is read and fingerprinted once
     order, too_many = _within_budget(distinct)
     handout = fingerprints.handout_files() if handout is None else handout
-    stubs = fingerprints.handout_lines(text for name, text in handout.items() if name in GRADED_FILES)
+    stubs, boilerplate = _given(tuple(sorted(handout.items())))
     lap("prepare")
     read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
     reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
@@ -266,13 +303,15 @@ def analyse(
     digests = {key: digest for key, digest in digests.items() if digest in by_digest}
     tokens = {key: by_digest[digest] for key, digest in digests.items()}
     lap("tokenize")
-    boilerplate = fingerprints.boilerplate(handout.values())
     once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
     lap("fingerprint")
 
-    common, candidates = _candidates(ids, {key: once[digest] for key, digest in digests.items()}, settings.threshold)
+    found = {key: once[digest] for key, digest in digests.items()}
+    forms = {key: hashlib.sha256(tokens[key].filtered.encode()).hexdigest() for key in found}
+    common, candidates = _candidates(ids, found, settings.threshold, forms)
     if exhaustive:
         candidates = list(itertools.combinations(range(len(ids)), 2))
+    candidates = [(i, j) for i, j in candidates if not same_student(ids[i], ids[j], owners)]
     lap("candidates")
 
     import numpy as np
@@ -281,6 +320,7 @@ def analyse(
     involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
     prints = {key: fingerprints.fingerprint(tokens[key], ignored[key[1]]) for key in sorted(involved)}
     pairs = [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens)) is not None]
+    pairs += _against_known(ids, sorted(set(everything) - set(submissions)), found, tokens, boilerplate, settings)
     pairs = sorted((p for p in pairs if p.score >= settings.threshold), key=lambda p: (-p.score, p.a, p.b))
     listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
     sources = {
@@ -290,5 +330,69 @@ def analyse(
     lap("details")
     left_out = tuple(Skipped(sid, name, reason) for (sid, name), reason in sorted(skipped.items()))
     return Similarity(
-        settings, len(ids), common_limit(len(ids)), len(candidates), tuple(pairs), sources, seconds, left_out
+        settings,
+        len(ids),
+        common_limit(len(ids)),
+        len(candidates),
+        tuple(pairs),
+        sources,
+        seconds,
+        left_out,
+        _identical(ids, digests, owners),
     )
+
+
+def known_solution() -> dict[str, dict[str, str]]:
+    """The instructor's solution (``solutions/``), a known source every batch is compared with."""
+    files = {name: paths.solution_file(name) for name in GRADED_FILES}
+    return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
+
+
+def same_student(a: str, b: str, owners: Mapping[str, str] | None) -> bool:
+    """Whether submissions ``a`` and ``b`` are the same student's (the one rule for it: the
+    identity ``owners`` gives each, as the batch knows it)."""
+    return owners is not None and a in owners and owners.get(a) == owners.get(b)
+
+
+def _identical(ids: list[str], digests: dict, owners: Mapping[str, str] | None) -> tuple[tuple[str, ...], ...]:
+    """Groups of two or more students' submissions whose graded files are all the same."""
+    groups: dict[tuple, list[str]] = {}
+    for sid in ids:
+        files = tuple((name, digests[sid, name]) for name in GRADED_FILES if (sid, name) in digests)
+        if files:
+            groups.setdefault(files, []).append(sid)
+    return tuple(
+        sorted(
+            tuple(group)
+            for group in groups.values()
+            if any(not same_student(group[0], other, owners) for other in group[1:])
+        )
+    )
+
+
+def _against_known(ids: list[str], known: list[str], found: dict, tokens: dict, boilerplate, settings) -> list[Pair]:
+    """Every submission against every known source, common code counted (a leaked solution is
+    what many submissions share); only pairs sharing enough are compared in detail."""
+    import numpy as np
+
+    plain: dict = {}
+    pairs = []
+    floor = CANDIDATE_FACTOR * settings.threshold
+    for source in known:
+        for sid in ids:
+            keys = [(who, name) for who in (sid, source) for name in GRADED_FILES if (who, name) in found]
+            shared = sum(
+                len(np.intersect1d(found[sid, name], found[source, name], assume_unique=True))
+                for name in GRADED_FILES
+                if (sid, name) in found and (source, name) in found
+            )
+            own = sum(len(found[sid, name]) for name in GRADED_FILES if (sid, name) in found)
+            if not own or shared < floor * own:
+                continue
+            for key in keys:
+                if key not in plain:
+                    plain[key] = fingerprints.fingerprint(tokens[key], boilerplate)
+            pair = _pair(sid, source, plain, tokens)
+            if pair is not None:
+                pairs.append(pair)
+    return pairs

@@ -14,8 +14,8 @@ from numbers import Integral
 from autograder.labkit.feature import Feature
 
 
-def _f(id, phrase, hint, **hints) -> Feature:
-    return Feature(id, phrase, hint, hints)
+def _f(id, phrase, hint, rules=None, **hints) -> Feature:
+    return Feature(id, phrase, hint, hints, rules or {})
 
 
 FEATURES = {
@@ -24,13 +24,20 @@ FEATURES = {
         _f(
             "invalid-argument",
             "arguments the contract refuses",
-            "k, rel and n must be positive integers and gain 'linear' or 'exp': raise ValueError otherwise",
+            "arguments the contract refuses raise ValueError",
+            {
+                "k": "k must be a positive integer",
+                "rel": "rel must be a positive integer",
+                "gain": "gain must be 'linear' or 'exp'",
+                "n": "n must be a positive integer",
+            },
             confusion_matrix="a collection smaller than the documents retrieved or relevant raises ValueError",
             accuracy="a collection smaller than the documents retrieved or relevant, or of 0 documents, raises "
             "ValueError",
             write_run="k must be a positive integer and system_name a non-empty string without whitespace: "
-            "raise ValueError before writing",
+            "anything else raises ValueError",
         ),
+        _f("invalid-k", "k not a positive integer", "k must be a positive integer: anything else raises ValueError"),
         _f("empty-ranking", "an empty ranking", "an empty ranking retrieves nothing: the measure is 0.0"),
         _f(
             "shorter-than-k",
@@ -44,7 +51,7 @@ FEATURES = {
         _f(
             "unjudged",
             "unjudged documents in the ranking",
-            "a document missing from the judgments has grade 0: use judgments.get(doc, 0)",
+            "a document missing from the judgments has grade 0",
         ),
         _f(
             "minus-one",
@@ -53,9 +60,17 @@ FEATURES = {
         ),
         _f("rel-above-1", "rel >= 2", "relevant means grade >= rel: with rel=2, grade 1 is not relevant"),
         _f(
+            "positive-below-rel",
+            "judged documents of a positive grade below rel",
+            "relevant means grade >= rel: a document of grade 1 is relevant at rel=1, not at rel=2, in the ranking "
+            "and in R alike",
+            reciprocal_rank="relevant means grade >= rel: a document of grade 1 is not relevant at rel=2",
+            precision_at_k="relevant means grade >= rel: a document of grade 1 is not relevant at rel=2",
+        ),
+        _f(
             "no-relevant",
             "no relevant document (R = 0)",
-            "when R = 0 the measure is 0.0: check before dividing",
+            "when R = 0 the measure is 0.0",
             ndcg_at_k="when no judged document has a positive grade, IDCG = 0 and nDCG is 0.0",
         ),
         _f(
@@ -63,6 +78,13 @@ FEATURES = {
             "no relevant document in the ranking",
             "when the ranking holds no relevant document, the measure is 0.0",
             dcg_at_k="documents with grade 0 (or unjudged, or -1) gain nothing: DCG is 0.0",
+        ),
+        _f(
+            "relevant-retrieved",
+            "a relevant document retrieved",
+            "a relevant document in the ranking counts (grade >= rel)",
+            dcg_at_k="a document of positive grade in the top k gains its gain",
+            ndcg_at_k="a document of positive grade in the top k gains its gain",
         ),
         _f(
             "relevant-not-retrieved",
@@ -73,7 +95,7 @@ FEATURES = {
         _f(
             "graded",
             "grades above 1",
-            "grades above 1 are relevant at rel=1, and gain more than 1",
+            "a document of grade 2 or more is relevant at rel=1, as one of grade 1 is",
             dcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp)",
             ndcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp), in DCG and in IDCG alike",
         ),
@@ -81,9 +103,16 @@ FEATURES = {
         _f(
             "first-relevant-later",
             "the first relevant document below rank 1",
-            "ranks count from 1: a first relevant document at ranking[i] has rank i + 1",
+            "ranks count from 1: the document at ranking[i] has rank i + 1",
+            reciprocal_rank="RR is 1 / the rank of the first relevant document: 1/2 at rank 2, 1/3 at rank 3",
         ),
-        _f("repeated-ids", "a doc id listed twice", "a doc id listed twice counts once: work with sets"),
+        _f(
+            "first-relevant-below-10",
+            "the first relevant document below rank 10",
+            "the whole ranking counts, not only its top 10",
+            reciprocal_rank="RR looks at the whole ranking: a first relevant document at rank 11 gives 1/11",
+        ),
+        _f("repeated-ids", "a doc id listed twice", "a doc id listed twice counts once"),
         _f("nothing-retrieved", "nothing retrieved", "with nothing retrieved, TP = FP = 0"),
         _f("misses", "relevant documents not retrieved", "FN counts the relevant documents not retrieved"),
         _f(
@@ -106,7 +135,7 @@ FEATURES = {
             "a query of the run missing from the qrels",
             "queries without judgments are left out of the result",
         ),
-        _f("empty-qrels", "empty qrels", "no qrels, no score: return {}"),
+        _f("empty-qrels", "empty qrels", "with no qrels the result is {}"),
         _f("n-left-out", "n left out", "n defaults to 2"),
         _f("tied-differences", "tied differences", "ties are broken by query id ascending, as strings"),
         _f(
@@ -132,16 +161,25 @@ FEATURES = {
         ),
         _f("k-left-out", "k left out", "k defaults to 100"),
         _f("query-without-results", "a query without results", "a query with no results writes no line"),
-        _f("queries-not-sorted", "queries not in sorted order", "write the queries in the order given"),
+        _f(
+            "queries-unsorted-as-strings",
+            "query ids not in string order",
+            "the queries are written in the order given, whatever their ids",
+        ),
+        _f(
+            "queries-unsorted-as-numbers",
+            "query ids not in numeric order",
+            "the queries are written in the order given, whatever their ids",
+        ),
         _f(
             "fine-scores",
             "scores with many decimals, ties, tiny or negative values",
-            "write each score with 8 decimals: f'{score:.8f}'",
+            "each score must equal search_fn's to 1e-8: 8 decimals",
         ),
         _f(
             "non-ascii-ids",
             "doc ids with punctuation or non-ASCII letters",
-            "write doc ids as they are, in UTF-8 (open the file with encoding='utf-8')",
+            "doc ids are written as they are, in UTF-8",
         ),
     ]
 }
@@ -182,6 +220,8 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
     k, rel, gain = kwargs.get("k"), kwargs.get("rel", 1), kwargs.get("gain", "linear")
     if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
         yield "invalid-argument"
+        if needs_k and not _positive_int(k):
+            yield "invalid-k"  # told apart from the other refused arguments: a check of k alone
         return
     top = list(ranking[:k]) if needs_k else list(ranking)
     grades = list(judgments.values())
@@ -201,12 +241,16 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
         yield "minus-one"
     if rel >= 2:
         yield "rel-above-1"
+    if not graded and any(0 < grade < rel for grade in grades):
+        yield "positive-below-rel"
     if not relevant:
         yield "no-relevant"
     if relevant - set(ranking):
         yield "relevant-not-retrieved"
     if not relevant & set(top):
         yield "nothing-relevant-retrieved"
+    else:
+        yield "relevant-retrieved"
     if any(grade >= 2 for grade in grades):
         yield "graded"
     if gain == "exp":
@@ -214,6 +258,8 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
     first = next((rank for rank, doc in enumerate(ranking, 1) if judgments.get(doc, 0) >= rel), None)
     if first is not None and first > 1:
         yield "first-relevant-later"
+    if first is not None and first > 10:
+        yield "first-relevant-below-10"
 
 
 def _cells(empty_invalid, retrieved, relevant, size):

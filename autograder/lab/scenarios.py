@@ -43,6 +43,23 @@ class Scenario:
             )
         return _ROWS[key][1]
 
+    def all_features(self) -> frozenset:
+        """What it tests: the features it names, and those its data have (queries whose ids are not in
+        string or numeric order, a query without results, a search function returning more than k,
+        k=1, k left out)."""
+        ids = [query_id for query_id, _ in self.queries]
+        found = set(self.features)
+        if ids != sorted(ids):
+            found.add("queries-unsorted-as-strings")
+        if all(query_id.isdigit() for query_id in ids) and ids != sorted(ids, key=int):
+            found.add("queries-unsorted-as-numbers")
+        if any(not self.results.get(text) for _, text in self.queries):
+            found.add("query-without-results")
+        found |= {name for name, has in (("overfull-search", self.overfull), ("k-is-1", self.k == 1)) if has}
+        if not self.pass_k:
+            found.add("k-left-out")
+        return frozenset(found)
+
     def expected_text(self) -> str:
         """The file the right writer writes, byte for byte."""
         return trec.text(self.expected_rows())
@@ -103,7 +120,6 @@ def small_scenarios() -> list[Scenario]:
             (("10", "ten"), ("2", "two"), ("1", "one")),
             5,
             "queries in the order given (10, 2, 1), not sorted",
-            features=("queries-not-sorted",),
         ),
         Scenario(
             "scores",

@@ -40,16 +40,24 @@ def average_precision_over(ranking, judgments, test, denominator):
     return total / denominator(found, len(ranking)) if denominator(found, len(ranking)) else 0.0
 
 
-def average_precision_every_rank(ranking, judgments, rel):
-    """AP summing P@i at every rank, relevant or not."""
+def average_precision_with(ranking, judgments, rel, precision=None, every_rank=False):
+    """AP over R (the judged documents with grade >= rel) made the usual wrong ways: the sum of
+    ``precision(top i, relevant found in it)`` (default: P@i) at each relevant rank i, or at every
+    rank (``every_rank``)."""
     total = count_at_least(judgments, rel)
     if not total:
         return 0.0
     found, value = 0, 0.0
     for rank, hit in enumerate(hit_flags(ranking, judgments, lambda g: g >= rel), start=1):
         found += hit
-        value += found / rank
+        if hit or every_rank:
+            value += precision(ranking[:rank], found) if precision else found / rank
     return value / total
+
+
+def grade_sum(ranking, judgments, rel):
+    """The grades of the relevant documents in ``ranking`` added up (not the documents counted)."""
+    return sum(grade_of(judgments, doc) for doc in ranking if grade_of(judgments, doc) >= rel)
 
 
 def gain_value(grade, gain, clamp=True):
@@ -102,6 +110,19 @@ def strict(ranking, judgments, test):
     return [test(judgments[doc]) for doc in ranking]
 
 
+def zero_over_zero(measure: Callable) -> tuple:
+    """The two usual forms of a measure that divides by zero: Python's ZeroDivisionError, and the NaN
+    that numpy's 0.0 / 0.0 gives."""
+
+    def as_nan(*args, **kwargs):
+        try:
+            return measure(*args, **kwargs)
+        except ZeroDivisionError:
+            return math.nan
+
+    return (measure, as_nan)
+
+
 def division_by_zero():
     raise ZeroDivisionError("division by zero")
 
@@ -123,22 +144,66 @@ def cells(retrieved, relevant, n, tn_of: Callable | None = None):
     return [tp, fp, fn, tn]
 
 
+def cells_counted(retrieved, relevant, n, loop_retrieved=False, lengths=False):
+    """The confusion matrix with the lists counted: TP and FP by a loop over ``retrieved`` as given
+    (``loop_retrieved``), or FP and FN from the lists' lengths (``lengths``)."""
+    right = set(relevant)
+    tp, fp, fn, tn = cells(retrieved, relevant, n)
+    if loop_retrieved:
+        tp, fp = sum(doc in right for doc in retrieved), sum(doc not in right for doc in retrieved)
+    if lengths:
+        fp, fn = len(retrieved) - tp, len(relevant) - tp
+    return [tp, fp, fn, tn]
+
+
+def accuracy_of(matrix, n):
+    """(TP + TN) / N of a confusion matrix."""
+    return (matrix[0] + matrix[3]) / n
+
+
+UNCUT = 10**6  # a k no search function reaches: the rows of every result the search function returned
 _ROW_STRINGS: dict[tuple, tuple] = {}  # built once per process: Cranfield runs have 22,500 rows
+KEPT_ROWS = 2000  # a wrong writer's rows kept for the next call, at most (the small scenarios')
 
 
-def rows(scenario, k=None, places=trec.PLACES):
-    """The rows the right writer writes for a scenario, as strings (k and decimals overridable)."""
-    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results))
-    if key not in _ROW_STRINGS or _ROW_STRINGS[key][0] is not scenario.results:
-        _ROW_STRINGS[key] = (
-            scenario.results,
-            [
-                trec.line(query_id, hit[0], rank, hit[-1], scenario.system, places).split()
-                for query_id, text in scenario.queries
-                for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)
-            ],
-        )
-    return _ROW_STRINGS[key][1]
+def rows(scenario, k=None, places=trec.PLACES, queries=None, score_format=None):
+    """The rows the right writer writes for a scenario, as strings (k, decimals, the queries' order and
+    the scores' format spec overridable: a format the scores refuse raises its ValueError). Kept for
+    the next call when they are the right writer's or few: a wrong writer's Cranfield run is made
+    again when asked for (22,500 rows, a few MB each)."""
+    ordered = tuple(queries or scenario.queries)
+    key = (scenario.name, scenario.system, k or scenario.k, places, id(scenario.results), ordered, score_format)
+    if key in _ROW_STRINGS and _ROW_STRINGS[key][0] is scenario.results:
+        return _ROW_STRINGS[key][1]
+    made = [
+        (
+            trec.line(query_id, hit[0], rank, hit[-1], scenario.system, places)
+            if score_format is None
+            else f"{query_id} Q0 {hit[0]} {rank} {format(hit[-1], score_format)} {scenario.system}"
+        ).split()
+        for query_id, text in ordered
+        for rank, hit in enumerate(scenario.results[text][: k or scenario.k], start=1)
+    ]
+    right = (k or scenario.k) == scenario.k and places == trec.PLACES and queries is None and score_format is None
+    if right or len(made) <= KEPT_ROWS:
+        _ROW_STRINGS[key] = (scenario.results, made)
+    return made
+
+
+def rows_or_error(scenario, **options) -> list:
+    """``rows``, or ``("raises", "ValueError")`` when the scores refuse the format."""
+    try:
+        return rows(scenario, **options)
+    except ValueError:
+        return ("raises", "ValueError")  # type: ignore[return-value]
+
+
+def query_orders(scenario) -> list:
+    """The queries sorted by id as strings, and as numbers (when every id is a number)."""
+    orders = [sorted(scenario.queries, key=lambda query: query[0])]
+    if all(query_id.isdigit() for query_id, _ in scenario.queries):
+        orders.append(sorted(scenario.queries, key=lambda query: int(query[0])))
+    return orders
 
 
 def sorted_by_doc(table):

@@ -1,6 +1,7 @@
-"""A feature a case's inputs can have: the phrase that completes "the cases with ...", and what to
-check when exactly those cases fail (diagnoses name the feature that separates a function's
-failing cases from its passing ones). A lab's ``features.FEATURES`` maps ids to these."""
+"""A feature a case's inputs can have: the phrase that completes "the cases with ...", and what the
+contract says of such cases (diagnoses name the feature that separates a function's failing cases
+from its passing ones, and say what is observed: the hint is the contract's rule, never a guessed
+fix). A lab's ``features.FEATURES`` maps ids to these."""
 
 from __future__ import annotations
 
@@ -12,8 +13,16 @@ from dataclasses import dataclass, field
 class Feature:
     id: str
     phrase: str  # completes "the cases with ..."
-    hint: str  # what to check when exactly these cases fail
+    hint: str  # what the contract says of these cases
     hints: Mapping = field(default_factory=dict)  # function -> a hint of its own
+    rules: Mapping = field(default_factory=dict)  # tuning parameter -> what the contract asks of it
 
-    def hint_for(self, function: str) -> str:
-        return self.hints.get(function, self.hint)
+    def hint_for(self, function: str, takes: tuple = ()) -> str:
+        """The hint for ``function``, whose tuning parameters are ``takes``: its own hint, else the
+        rules of its own parameters (never one it does not take), else the general hint."""
+        if function in self.hints:
+            return self.hints[function]
+        named = [self.rules[name] for name in takes if name in self.rules]
+        if named:
+            return "; ".join(named) + ": anything else raises ValueError"
+        return self.hint

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
+from autograder.grading import standing
 from autograder.grading.results import points
 from autograder.lms import blackboard, canvas, graded, moodle, roster, tables
 
@@ -37,7 +38,8 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
     if not gradebook.people:
         raise ValueError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")
     chosen, notes = roster.pick(gradebook, form, column)
-    matching = roster.match(gradebook, batch.results)
+    found = standing.build(batch.results, batch.policy)
+    matching = roster.match(gradebook, found)
     most = max(result.max_score for result in batch.results)
     if chosen.points is not None and abs(chosen.points - most) > 1e-6:
         notes.append(
@@ -55,8 +57,8 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
     people = len(gradebook.people)
     summary = (
         f"{form.name} import for {chosen.header!r}: {matching.graded} of {people} roster students graded, "
-        f"{people - matching.graded} left empty; {len(batch.results)} submissions, {matching.unmatched} matching "
-        "nobody in the roster"
+        f"{people - matching.graded} left empty; {len(found.rows)} students in {len(batch.results)} submissions "
+        f"({standing.POLICIES[found.policy]} counts), {matching.unmatched} matching nobody in the roster"
     )
     return Export(form.render(gradebook, chosen, matching.cells, suffix), messages, summary)
 

@@ -1,21 +1,23 @@
 """A graded batch read back: the output folder of ``python -m autograder grade``.
 
 Each submission's full result is ``DIR/submissions/<submission>/grade.json``, read through the result
-model (``SubmissionResult.from_dict``). ``DIR/grades.csv`` is written when a batch finishes
-and lists exactly its submissions: a folder without it is a batch that did not finish, a
-listed submission without its grade.json is an error, and a grade.json it does not list (left
-by an earlier batch into the same folder) is ignored with a note.
+model (``SubmissionResult.from_dict``); its lateness is stored in it, as its student was told.
+``DIR/class.json`` is written last when a batch finishes (``local/classwork.py``): it lists exactly
+its submissions and the policy that chose each student's (``grading/standing.py``), which an
+export applies again. A folder without it is a batch that did not finish, a listed submission
+without its grade.json is an error, and a grade.json it does not list (left by an earlier batch
+into the same folder) is ignored with a note.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.grading.results import SubmissionResult
-from autograder.reports import csvcells, layout
+from autograder.grading.standing import DEFAULT_POLICY, POLICIES
+from autograder.reports import layout
 
 GRADE_COMMAND = "python -m autograder grade PATH... --out DIR"
 
@@ -25,20 +27,23 @@ class Batch:
     folder: Path
     results: tuple[SubmissionResult, ...]  # sorted by submission id
     notes: tuple[str, ...]  # for the instructor: what was left out, and why
+    policy: str = DEFAULT_POLICY  # which submission of a student counts
 
 
-def _listed(grades: Path) -> list[str]:
+def _listed(record: Path) -> tuple[list[str], str]:
+    """The submissions ``class.json`` lists, and its policy."""
     try:
-        with grades.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.reader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise ValueError(f"{grades} cannot be read ({error}): grade the batch again ({GRADE_COMMAND})") from None
-    if not rows or not rows[0] or rows[0][0] != "submission":
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{record} cannot be read ({error}): grade the batch again ({GRADE_COMMAND})") from None
+    data = data if isinstance(data, dict) else {}
+    listed, policy = data.get("submissions"), data.get("policy", DEFAULT_POLICY)
+    if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed) or policy not in POLICIES:
         raise ValueError(
-            f"{grades} is not the grader's grades.csv (its first column is not 'submission'): "
-            f"pass the folder {GRADE_COMMAND} wrote"
+            f"{record} is not the grader's class.json (no list of submissions and policy): pass the folder "
+            f"{GRADE_COMMAND} wrote, or grade it again"
         )
-    return [row[0] for row in rows[1:] if row]
+    return listed, policy
 
 
 def read(folder: Path) -> Batch:
@@ -47,28 +52,27 @@ def read(folder: Path) -> Batch:
     if not folder.is_dir():
         raise FileNotFoundError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
     stored = {path.parent.name: path for path in (folder / layout.SUBMISSIONS).glob("*/grade.json")}
-    grades = folder / layout.GRADES
+    record = folder / layout.CLASS
     if not stored:
         raise ValueError(
             f"{folder} is not a graded batch (no submissions/<submission>/grade.json in it): grade the submissions "
             f"first with {GRADE_COMMAND}, then export DIR"
         )
-    if not grades.is_file():
+    if not record.is_file():
         raise ValueError(
-            f"{folder} has grade.json files but no grades.csv: the batch did not finish; run the same "
-            f"{GRADE_COMMAND} again (it skips what is already graded), then export"
+            f"{folder} has grade.json files but no {layout.CLASS}: the batch did not finish (or was graded by an "
+            f"older grader); run the same {GRADE_COMMAND} again (it skips what is already graded), then export"
         )
-    listed = _listed(grades)
-    by_cell = {csvcells.escape(name): name for name in stored}  # grades.csv escapes its cells
-    missing = sorted(cell for cell in listed if cell not in by_cell)
+    listed, policy = _listed(record)
+    missing = sorted(name for name in listed if name not in stored)
     if missing:
         raise ValueError(
-            f"{grades} lists {len(missing)} submission(s) without a grade.json ({', '.join(missing[:5])}): "
+            f"{record} lists {len(missing)} submission(s) without a grade.json ({', '.join(missing[:5])}): "
             f"grade the batch again ({GRADE_COMMAND})"
         )
-    chosen = sorted(by_cell[cell] for cell in set(listed))
+    chosen = sorted(set(listed))
     notes = [
-        f"ignored {layout.submission_folder(folder, name) / 'grade.json'}: not in grades.csv (left by an "
+        f"ignored {layout.submission_folder(folder, name) / 'grade.json'}: not in {layout.CLASS} (left by an "
         "earlier batch into this folder)"
         for name in sorted(set(stored) - set(chosen))
     ]
@@ -83,4 +87,4 @@ def read(folder: Path) -> Batch:
                 f"({GRADE_COMMAND}; an unreadable result is graded afresh)"
             ) from None
         results.append(result)
-    return Batch(folder, tuple(results), tuple(notes))
+    return Batch(folder, tuple(results), tuple(notes), policy)

@@ -2,19 +2,20 @@
 
 A roster is the LMS's own gradebook export, read by one LMS module into a ``Gradebook``: its
 people (each a row, with the emails and SIDs the LMS knows them by) and the grade columns an
-import may fill. A submission names its students (Gradescope's ``submission_metadata.yml``:
-name, email, SID); each student is matched to the one roster row holding their email or
-their SID (compared without surrounding blanks, case-insensitively; a SID stays a string, so
-leading zeros count). A submission that names nobody is tried by its id (a folder named by
-the student's email or SID).
+import may fill. The batch's students come from its standing (``grading/standing.py``: one row
+per student, the submission that counts under the batch's policy, its late penalty applied);
+each student is matched to the one roster row holding their email or their SID (compared
+without surrounding blanks, case-insensitively; a SID stays a string, so leading zeros count).
+A student without metadata is tried by their submission's id (a folder named by the student's
+email or SID).
 
 Deliberate choices, each reported on stderr by ``match``:
 
 - a group submission gives its grade to every member it names;
-- a student with several submissions (two uploads, or a group's and their own) gets the
-  highest score (ties: the first submission id), and the note names the ones not taken;
+- a student with several submissions gets the grade of the one the policy chose (the note
+  names the ones not taken), after its late penalty (noted too);
 - a student matching two roster rows (their email one, their SID another) gets no grade;
-- a submission none of whose students is in the roster is listed with the reason;
+- a student no roster row matches is listed with the closest rows (``closest``), never graded;
 - roster students without a submission get an empty cell, and are listed;
 - a submission the grader itself failed on (flag ``grader``) gets an empty cell, not a 0.
 """
@@ -25,7 +26,9 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
+from autograder.grading import deadlines, standing
+from autograder.grading.results import FlagKind, Status, Student, points
+from autograder.lms import closest
 from autograder.lms.tables import Table
 from autograder.reports import csvcells
 
@@ -77,7 +80,7 @@ class Matching:
     cells: dict[int, str]  # roster row -> the grade written (absent: empty cell)
     messages: tuple[str, ...]
     graded: int  # roster students given a grade
-    unmatched: int  # submissions none of whose students is in the roster
+    unmatched: int  # the batch's students no roster row matches
 
 
 def norm(text: str) -> str:
@@ -141,18 +144,27 @@ def _who(student: Student) -> str:
     return " ".join(parts)
 
 
-def _identities(result: SubmissionResult) -> list[tuple[Student, str]]:
-    if result.students:
-        return [(student, _who(student)) for student in result.students]
-    fallback = Student(email=result.submission, sid=result.submission)
-    return [(fallback, f"names no student (no submission_metadata.yml entry) and its id {result.submission!r}")]
+def _identity(row: standing.Row) -> tuple[Student, str]:
+    if any((row.student.name, row.student.email, row.student.sid)):
+        return row.student, _who(row.student)
+    submission = row.chosen.submission
+    fallback = Student(email=submission, sid=submission)
+    return fallback, f"names no student (no submission_metadata.yml entry) and its id {submission!r}"
 
 
 def _names(people: dict[int, Person], rows) -> str:
     return ", ".join(f"row {row + 2} ({people[row].name})" for row in sorted(rows))
 
 
-def match(gradebook: Gradebook, results) -> Matching:
+def _problems(problems: tuple) -> str:
+    """A submission's problems as a message quotes them: the first whole, and how many more."""
+    if not problems:
+        return "no files"
+    first = problems[0].splitlines()[0]
+    return first + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+
+
+def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
     """Which roster row gets which grade, with every choice and leftover said in words."""
     people = {person.row: person for person in gradebook.people}
     index: dict[tuple[str, str], set[int]] = {}
@@ -161,52 +173,60 @@ def match(gradebook: Gradebook, results) -> Matching:
             for value in values:
                 if norm(value):
                     index.setdefault((kind, norm(value)), set()).add(person.row)
-    claims: dict[int, list[SubmissionResult]] = {}
+    claims: dict[int, list[standing.Row]] = {}
     messages: list[str] = []
     unmatched = 0
-    for result in results:
-        found = False
-        for student, who in _identities(result):
-            rows = set()
-            if norm(student.email):
-                rows |= index.get(("email", norm(student.email)), set())
-            if norm(student.sid):
-                rows |= index.get(("sid", norm(student.sid)), set())
-            if len(rows) == 1:
-                found = True
-                row = rows.pop()
-                if result.submission not in {taken.submission for taken in claims.setdefault(row, [])}:
-                    claims[row].append(result)
-            elif not rows:
-                messages.append(f"not in the roster: {result.submission}: {who}: no roster row has this email or SID")
-            else:
-                messages.append(
-                    f"ambiguous: {result.submission}: {who} matches {_names(people, rows)}: no grade given; "
-                    "fix the roster or the submission's metadata"
-                )
-        unmatched += not found
-    cells: dict[int, str] = {}
-    for row, taken in sorted(claims.items()):
-        ranked = sorted(taken, key=lambda result: (-result.score, result.submission))
-        best = ranked[0]
-        if len(ranked) > 1:
-            others = ", ".join(f"{result.submission} ({points(result.score)})" for result in ranked[1:])
+    for row in found.rows:
+        student, who = _identity(row)
+        rows = set()
+        if norm(student.email):
+            rows |= index.get(("email", norm(student.email)), set())
+        if norm(student.sid):
+            rows |= index.get(("sid", norm(student.sid)), set())
+        submission = row.chosen.submission
+        if len(rows) == 1:
+            claims.setdefault(rows.pop(), []).append(row)
+        elif not rows:
+            unmatched += 1
             messages.append(
-                f"several submissions: {people[row].name} (row {row + 2}): took {best.submission} "
-                f"({points(best.score)}), the highest; not {others}"
+                f"not in the roster: {submission}: {who}: no roster row has this email or SID"
+                + closest.hint(student, gradebook.people)
+            )
+        else:
+            messages.append(
+                f"ambiguous: {submission}: {who} matches {_names(people, rows)}: no grade given; "
+                "fix the roster or the submission's metadata"
+            )
+    cells: dict[int, str] = {}
+    for number, taken in sorted(claims.items()):
+        name = f"{people[number].name} (row {number + 2})"
+        best = standing.choose(found.policy, [row.chosen for row in taken])
+        row = next(row for row in taken if row.chosen is best)
+        seen = {o.submission: o for item in taken for o in (item.chosen, *item.superseded) if o is not best}
+        others = [seen[key] for key in sorted(seen)]
+        if others:
+            listed = ", ".join(f"{other.submission} ({points(other.score)})" for other in others)
+            messages.append(
+                f"several submissions: {name}: took {best.submission} ({points(best.score)}), "
+                f"{standing.why(found.policy, best)} (grading.yml students.policy: {found.policy}); not {listed}"
             )
         if any(flag.kind == FlagKind.GRADER for flag in best.flags):
             messages.append(
-                f"grader failure: {people[row].name} (row {row + 2}): {best.submission} was not graded "
+                f"grader failure: {name}: {best.submission} was not graded "
                 "(the grader failed on it): left empty; grade it again with --force"
             )
             continue
         if best.status == Status.ERROR:
             messages.append(
-                f"not gradable: {people[row].name} (row {row + 2}): {best.submission} had nothing to grade "
-                f"({'; '.join(best.problems)[:120]}): its 0 is exported"
+                f"not gradable: {name}: {best.submission} had nothing to grade ({_problems(best.problems)}): "
+                "its 0 is exported"
             )
-        cells[row] = points(best.score)
+        if row.grade != best.score:
+            messages.append(
+                f"late: {name}: {best.submission}: {deadlines.brief(best.late)}: {points(best.score)} less the "
+                f"penalty is {points(row.grade)}, exported"
+            )
+        cells[number] = points(row.grade)
     missing = [person for person in gradebook.people if person.row not in claims]
     if missing:
         messages.append(

@@ -2,14 +2,15 @@
 
 ``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
-(Gradescope), ``feedback.md`` and ``feedback.html`` and ``grade.json`` (the full result, last: its
-presence marks the submission done), each atomically (``reports/layout.py``). ``OUT/grades.csv`` and
-the class report ``OUT/index.html`` are rewritten at the end, the report with the code similarity
-of every submission of the batch (graded now or before; ``grading.yml`` can turn it off). Killing
-the batch loses nothing already written; running it again skips what is done (``force``
-regrades), and a submission whose files, rubric or reference changed is graded again.
-``finish``: that class-level step, which ``merge`` (``local/merge.py``) runs over the shards of a
-class (``local/shards.py``: a share of it graded, and a manifest written instead).
+(Gradescope), ``feedback.md``, ``feedback.html``, ``instructor.html`` and ``grade.json`` (the full
+result, last: its presence marks the submission done), each atomically (``reports/layout.py``,
+``local/classwork.py: write_result``). At the end ``finish``, the class step, computes the code
+similarity of every submission of the batch (graded now or before; ``grading.yml`` can turn it
+off) and has ``local/classwork.py: finish`` rewrite ``OUT/grades.csv`` (a row per student), the
+class report ``OUT/index.html`` and ``OUT/class.json``; ``merge`` (``local/merge.py``) runs the
+same step over the shards of a class (``local/shards.py``: a share graded, a manifest written
+instead). Killing the batch loses nothing already written; running it again skips what is done
+(``force`` regrades), and a submission whose files, rubric or reference changed is graded again.
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import cache, tempdirs
-from autograder.grading import attempts, intake, payloads, scoring, similarity
+from autograder import tempdirs
+from autograder.grading import intake, payloads, scoring, similarity, standing
+from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
-from autograder.local import shards
+from autograder.local import classwork, shards
+from autograder.local.classwork import write_result
 from autograder.paths import RUBRIC
-from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, layout, text
+from autograder.reports import layout
 from autograder.sandbox import isolation as isolations
 
 _worker: dict = {}
@@ -68,19 +71,6 @@ def _init_worker(session: Session, slots) -> None:
 
 def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResult:
     return _worker["session"].grade(staged, _worker["slot"], seed=seed)
-
-
-def write_result(out: Path, result: SubmissionResult, titles: dict) -> None:
-    """The submission's four files; a grade it replaces is kept beside it (``grade.previous.json``)."""
-    folder = layout.submission_folder(out, result.submission)
-    folder.mkdir(parents=True, exist_ok=True)
-    if (folder / "grade.json").is_file():
-        os.replace(folder / "grade.json", folder / layout.PREVIOUS)
-    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
-    cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
-    html = feedback_html.render(result, titles, layout.report_link())
-    cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
-    cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
 def _stored(out: Path, staged: intake.Staged) -> SubmissionResult | None:
@@ -185,18 +175,21 @@ def grade_batch(
     python: str | None = None,
     progress: bool = True,
     seed: str | None = None,
+    extensions: Path | None = None,
     shard: shards.Shard | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
+    ``extensions``: the students' extensions file (else the one grading.yml names, if any);
     ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
     everyone = intake.discover(paths)
     sources = everyone if shard is None else shards.share(everyone, shard)
-    for note in (note for source in sources for note in source.notes):  # kept as the submission's flag too
-        print(f"warning: {note}", file=sys.stderr)
+    rules = classwork.rules(rubrics.load(rubric_path), rubric_path, extensions)  # a bad file stops it here
+    classwork.warn(sources, rules)
+    by_id = {source.id: source for source in sources}
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     jobs = max(1, jobs or usable_cpus())
@@ -241,6 +234,7 @@ def grade_batch(
                 _record(result)
 
         def _record(result):
+            result = standing.stamp(classwork.identify(result, by_id[result.submission]), rules)
             try:
                 write_result(out, result, titles)
             except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
@@ -306,12 +300,17 @@ def grade_batch(
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    times = {source.id: source.submitted for source in sources if source.submitted}
     if shard is None:
-        similar = finish(out, results, files, rubric, jobs, lambda: f"{time.monotonic() - started:.1f} s", run, times)
+
+        def taken() -> str:
+            return f"{time.monotonic() - started:.1f} s"
+
+        results, similar = finish(out, results, files, rubric, rules, jobs, taken, run, by_id)
     else:  # its share only: ``merge`` runs the class-level step over every shard
-        similar = shards.write(out, shard, everyone, results, (files, times), session, rubric_path, seed, run, started)
+        results = classwork.update(out, results, rubric, rules, by_id)
+        similar = shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
     seconds = time.monotonic() - started
+    finished = {result.submission: result for result in results}
     changes = tuple(
         (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
         for source in sources
@@ -321,19 +320,17 @@ def grade_batch(
     return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
 
 
-def finish(out: Path, results: tuple, files: dict, rubric, jobs: int, taken, run: dict, times: dict):
-    """The class-level step of a batch, and of ``merge`` over its shards: submissions over the
-    attempt limits flagged (``times``: id -> submission time), ``grades.csv``, the code similarity of
-    every submission (``files``: id -> graded file -> content) and the class report, whose facts are
-    ``run``'s (``taken()``: the time taken, said when the report is written). Returns the
-    similarity (None when off or failed)."""
-    results = attempts.with_flags(results, rubric.attempts, times, rubric.timezone)
-    cache.write_atomic(out / layout.GRADES, grades_csv.render(results, rubric).encode(), 0o644)
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs)
+def finish(out: Path, results: tuple, files: dict, rubric, rules, jobs: int, taken, run: dict, sources=None):
+    """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
+    every submission (``files``: id -> graded file -> content; a student's own submissions never
+    paired, ``standing.owners``), then ``classwork.finish`` (each result brought up to date, the
+    attempt limits flagged, grades.csv, the class report, class.json), the report's facts ``run``'s
+    (``taken()``: the time taken, said when the report is written). Returns the results as written
+    and the similarity (None when off or failed)."""
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs, standing.owners(results))
     facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}
-    report = class_report.render(results, rubric, facts, similar)
-    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
-    return similar
+    results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
+    return results, similar
 
 
 @contextlib.contextmanager
@@ -371,15 +368,15 @@ def _stop(pool) -> None:
         writer.close()
 
 
-def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int):
-    """The batch's code similarity (or None) and the report's line about it; a failure costs the
-    section only, never the batch."""
+def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None):
+    """The batch's code similarity (or None) and the report's line about it, every submission also
+    compared with the solution (``solutions/``); a failure costs the section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        found = similarity.analyse(files, settings, jobs=jobs)
+        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=similarity.known_solution())
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
     pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")

@@ -6,9 +6,10 @@ rubric, reference and grader (their digests, and the rubric's text, which the cl
 reads: ``--rubric`` chooses another with the same digest), and every submission in the shard its id
 hashes to, graded with those digests. Then each submission's files are linked into
 ``OUT/submissions/`` (copied across file systems), and ``batch.finish``, the batch's own
-class-level step, writes grades.csv, the code similarity over the whole class (from the graded
-files the shards kept) and the class report: the same outputs a single batch of the class
-writes, the timing facts aside.
+class-level step, computes the code similarity over the whole class (from the graded files the
+shards kept) and has ``classwork.finish`` flag the attempts over the limits and write grades.csv
+(a row per student, under the rubric's policy, deadline and the extensions), the class report and
+class.json: the same outputs a single batch of the class writes, the timing facts aside.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
 from autograder.grading.similarity import Similarity
-from autograder.local import batch, shards
+from autograder.local import batch, classwork, shards
 from autograder.reports import layout
 
 #: What a merged shard must agree on, and how a message names it.
@@ -42,7 +43,6 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "of": int,
     "class": list,
     "submissions": list,
-    "submitted": dict,
     "rubric_digest": str,
     "reference_digest": str,
     "grader_digest": str,
@@ -225,8 +225,11 @@ def _run(manifests: list[dict]) -> dict:
     return run
 
 
-def merge(out, folders, rubric_path: Path | None = None, jobs: int | None = None) -> MergeSummary:
-    """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together)."""
+def merge(
+    out, folders, rubric_path: Path | None = None, jobs: int | None = None, extensions: Path | None = None
+) -> MergeSummary:
+    """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together);
+    ``extensions``: the students' extensions file (else the one the rubric names, if any)."""
     started = time.monotonic()
     out = Path(out)
     folders = [Path(folder) for folder in folders]
@@ -235,6 +238,7 @@ def merge(out, folders, rubric_path: Path | None = None, jobs: int | None = None
     manifests = [_manifest(folder) for folder in folders]
     check(manifests)
     rubric = _rubric(manifests, rubric_path)
+    rules = classwork.rules(rubric, rubric_path or Path(manifests[0]["rubric_path"]), extensions)
     results, files = [], {}
     for manifest in manifests:
         found, graded = _read(manifest)
@@ -250,7 +254,6 @@ def merge(out, folders, rubric_path: Path | None = None, jobs: int | None = None
     def taken() -> str:
         return f"{slowest:.1f} s (the longest of {len(manifests)} shards), merged in {time.monotonic() - started:.1f} s"
 
-    times = {key: value for manifest in manifests for key, value in manifest["submitted"].items()}
     run = _run(manifests)
-    similar = batch.finish(out, tuple(results), files, rubric, jobs or batch.usable_cpus(), taken, run, times)
-    return MergeSummary(tuple(results), len(manifests), time.monotonic() - started, out, similar)
+    written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs or batch.usable_cpus(), taken, run)
+    return MergeSummary(written, len(manifests), time.monotonic() - started, out, similar)

@@ -104,11 +104,10 @@ def graded_folder(out: Path, submission: str) -> Path:
 
 
 def write(
-    out: Path, shard: Shard, everyone: list, results: tuple, read: tuple, session, rubric_path, seed, run, started
+    out: Path, shard: Shard, everyone: list, results: tuple, files: dict, session, rubric_path, seed, run, started
 ):
-    """A finished shard's graded files and, last, its manifest (its presence marks the shard done);
-    ``read``: (id -> graded file -> content, id -> submission time). None: a shard has no similarity."""
-    files, times = read
+    """A finished shard's graded files (``files``: id -> graded file -> content) and, last, its
+    manifest (its presence marks the shard done). None: a shard has no similarity."""
     for result in results:
         for name, data in files.get(result.submission, {}).items():
             cache.write_atomic(graded_folder(out, result.submission) / name, data, 0o600)
@@ -119,7 +118,6 @@ def write(
         "of": shard.count,
         "class": [source.id for source in everyone],
         "submissions": [result.submission for result in results],
-        "submitted": {result.submission: times[result.submission] for result in results if result.submission in times},
         "rubric_digest": plan.rubric.digest,
         "reference_digest": plan.reference_digest,
         "grader_digest": plan.key[:16],

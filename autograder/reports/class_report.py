@@ -1,37 +1,44 @@
-"""The instructor's class report: one self-contained page (``index.html``) for a whole batch.
+"""The instructor's class report: one self-contained page (``index.html``) for a whole batch, with
+students as the unit (``grading/standing.py``): each student's submission that counts, the
+others superseded.
 
-Score distribution and statistics; per question the mean points and the share with full
-marks; per function how many submissions stand where (full marks, wrong, not implemented...);
-the diagnoses (misconceptions, conditions, answer shapes) and who shows them; the problems
-(errors, timeouts, crashes, functions left not implemented, library use, tampering); the pairs of
-submissions that share much code (``similarity_html``); a sortable table of all submissions
-linking to their feedback pages and their similar pairs; per case its passes and failures by
-why, worst first, and who (``class_tables``); and the facts of the grading run.
+Grade distribution and statistics of the students' grades (after late penalties); per question
+the mean points and the share with full marks; per function how many submissions stand where
+(full marks, wrong, not implemented...); the diagnoses (misconceptions, conditions, answer shapes)
+and who shows them; the problems (errors, timeouts, crashes, functions left not implemented,
+library use, tampering); the pairs of submissions that share much code (``similarity_html``); a
+sortable table of the students, each with the submission that counts (linked to its feedback and
+to its instructor view, ``instructor_html``), its time and lateness, its points and grade, and the
+submissions it superseded; per case its passes and failures by why, worst first, and who
+(``class_tables``); and the facts of the grading run. Every list of who names the students and
+the submission's id; the statistics, functions, diagnoses, problems and cases count only the
+submissions that count. A filter box narrows the Problems and Students tables to the students
+whose name, email, SID or submission holds what is typed.
 """
 
 from __future__ import annotations
 
 import statistics
 
+from autograder.grading import deadlines
 from autograder.grading.results import Status, points
+from autograder.grading.standing import POLICIES, Standing, build, grade, label, submitted_at
 from autograder.lab.spec import LAB_NAME
-from autograder.reports import class_tables, similarity_html, svg
-from autograder.reports.html import SORT_SCRIPT, esc, feedback_link, page, sortable, wide
+from autograder.reports import class_tables, layout, similarity_html, svg
+from autograder.reports.html import FILTER_SCRIPT, SORT_SCRIPT, esc, feedback_link, filter_box, page, sortable, wide
 
 
 def _link(result, text=None) -> str:
     return feedback_link(result.submission, text)
 
 
-def _names(result) -> str:
-    return ", ".join(student.name for student in result.students if student.name)
-
-
-def _statistics(scores, total) -> str:
+def _statistics(found: Standing, scores, total) -> str:
     if not scores:
         return "<p>No submissions.</p>"
     rows = [
-        ("submissions", len(scores)),
+        ("students", len(found.rows)),
+        ("submissions counted", len(found.counted)),
+        ("superseded (not counted)", len(found.superseded)),
         ("mean", f"{statistics.fmean(scores):.2f}"),
         ("median", f"{statistics.median(scores):.2f}"),
         ("standard deviation", f"{statistics.pstdev(scores):.2f}"),
@@ -40,6 +47,10 @@ def _statistics(scores, total) -> str:
         ("full marks", sum(score >= total for score in scores)),
         ("zero", sum(score == 0 for score in scores)),
     ]
+    late = [row.chosen.late for row in found.rows if row.chosen.late is not None]
+    if late:
+        rows.append(("late (students)", sum(item.seconds > 0 for item in late)))
+        rows.append(("not accepted (students)", sum(not item.accepted for item in late)))
     return wide(
         '<table class="facts" id="statistics">'
         + "".join(f'<tr><td>{name}</td><td class="num">{value}</td></tr>' for name, value in rows)
@@ -48,10 +59,10 @@ def _statistics(scores, total) -> str:
     )
 
 
-def _questions(results, rubric) -> str:
+def _questions(found: Standing, rubric) -> str:
     rows = []
     for question in rubric.questions:
-        scores = [result.question_scores().get(question.id, 0.0) for result in results]
+        scores = [row.chosen.question_scores().get(question.id, 0.0) for row in found.rows]
         mean = statistics.fmean(scores) if scores else 0.0
         full = sum(score >= question.points - 1e-9 for score in scores) / len(scores) if scores else 0.0
         rows.append(
@@ -76,7 +87,8 @@ def _problems(results) -> str:
                 items.append(f'<li class="unfinished">partly done: not implemented: {esc(", ".join(unfinished))}</li>')
             items += [f'<li class="fail">{esc(flag)}</li>' for flag in flags]
             rows.append(
-                f"<tr><td>{_link(result)}</td><td>{esc(result.status)}</td><td><ul>{''.join(items)}</ul></td></tr>"
+                f"<tr><td>{_link(result, label(result))}</td><td>{esc(result.status)}</td>"
+                f"<td><ul>{''.join(items)}</ul></td></tr>"
             )
     if not rows:
         return "<p>No submission had errors, timeouts, crashes, functions not implemented or flags.</p>"
@@ -87,57 +99,96 @@ def _problems(results) -> str:
     )
 
 
-def _submissions(results, rubric, similarity) -> str:
+def _who(row) -> str:
+    student = row.student
+    ids = " · ".join(esc(part) for part in (student.email, student.sid and f"SID {student.sid}") if part)
+    name = esc(student.name) if student.name else f'<span class="muted">{esc(row.chosen.submission)}</span>'
+    return name + (f'<br><span class="muted">{ids}</span>' if ids else "")
+
+
+def _time(result) -> str:
+    when = submitted_at(result)
+    return deadlines.shown(when) if when else ""
+
+
+def _superseded(row) -> str:
+    items = [
+        f"<li>{_link(other)} ({points(other.score)}"
+        + (f", graded {points(grade(other))}" if grade(other) != other.score else "")
+        + (f"; {esc(_time(other))}" if _time(other) else "")
+        + (f"; {esc(deadlines.brief(other.late))}" if other.late is not None else "")
+        + ")</li>"
+        for other in row.superseded
+    ]
+    return f'<ul class="plain">{"".join(items)}</ul>' if items else ""
+
+
+def _students(found: Standing, rubric, similarity) -> str:
     questions = [question.id for question in rubric.questions]
     header = (
-        f"<tr>{sortable('submission')}{sortable('name')}"
+        f"<tr>{sortable('student')}{sortable('submission')}{sortable('submitted')}{sortable('lateness')}"
         + "".join(sortable(esc(q), numeric=True) for q in questions)
-        + f"{sortable('total', numeric=True)}{sortable('status')}{sortable('diagnoses', numeric=True)}"
-        f"{sortable('similar code')}</tr>"
+        + f"{sortable('total', numeric=True)}{sortable('grade', numeric=True)}{sortable('status')}"
+        f"{sortable('diagnoses', numeric=True)}{sortable('similar code')}<th>superseded submissions</th></tr>"
     )
     rows = []
-    for result in results:
+    for row in found.rows:
+        result = row.chosen
         scores = result.question_scores()
         diagnoses = len({(d.id, d.function) for c in result.checks for d in c.diagnoses})
         similar, highest = similarity_html.cell(similarity, result.submission)
+        instructor = f'<a href="{esc(layout.link(result.submission, layout.INSTRUCTOR))}">instructor view</a>'
+        lateness = deadlines.brief(result.late)
         rows.append(
-            f"<tr><td>{_link(result)}</td><td>{esc(_names(result))}</td>"
+            f'<tr><td data-value="{esc(row.student.name or result.submission)}">{_who(row)}</td>'
+            f'<td>{_link(result)}<br><span class="muted">{esc(row.reason)}</span><br>{instructor}</td>'
+            f'<td data-value="{esc(submitted_at(result))}">{esc(_time(result))}</td>'
+            f'<td data-value="{result.late.seconds if result.late else 0}">{esc(lateness)}</td>'
             + "".join(f'<td class="num">{points(scores.get(q, 0))}</td>' for q in questions)
-            + f'<td class="num">{points(result.score)}</td><td>{esc(result.status)}</td>'
-            f'<td class="num">{diagnoses}</td><td data-value="{highest:.4f}">{similar}</td></tr>'
+            + f'<td class="num">{points(result.score)}</td><td class="num">{points(row.grade)}</td>'
+            f'<td>{esc(result.status)}</td><td class="num">{diagnoses}</td>'
+            f'<td data-value="{highest:.4f}">{similar}</td><td>{_superseded(row)}</td></tr>'
         )
-    table = f'<table class="sortable" id="submissions"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
-    return wide(table, "Submissions")
+    table = f'<table class="sortable" id="students"><thead>{header}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return wide(table, "Students")
 
 
-def render(results, rubric, facts: dict, similarity=None) -> str:
-    """The report page for ``results`` graded with ``rubric``; ``facts`` about the run;
-    ``similarity`` the batch's code similarity (None: turned off, or it did not run)."""
-    scores = [result.score for result in results]
+def render(found, rubric, facts: dict, similarity=None) -> str:
+    """The report page for the class ``found`` (``standing.build``; or its results, to which the
+    rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
+    batch's code similarity (None: turned off, or it did not run)."""
+    found = found if isinstance(found, Standing) else build(found, rubric.policy)
+    counted = found.counted
+    every = {result.submission: result for result in (*counted, *found.superseded)}
+    scores = [row.grade for row in found.rows]
     body = [
-        f"<h1>{LAB_NAME} class report: {len(results)} submissions</h1>",
-        '<h2 id="distribution">Score distribution</h2>',
+        f"<h1>{LAB_NAME} class report: {len(found.rows)} students, {len(every)} submissions</h1>",
+        f'<p class="muted">Each student counts once, with {esc(POLICIES[found.policy])} (grading.yml: '
+        "students.policy); their other submissions are listed under them and left out of every count below.</p>",
+        filter_box("students problems", "Filter the Problems and Students tables by name, email, SID or submission"),
+        '<h2 id="distribution">Grade distribution</h2>',
         "<figure>"
-        + svg.histogram(scores, 0, rubric.total, bins=10, label="scores")
-        + svg.histogram_table(scores, 0, rubric.total, bins=10, label="scores")
+        + svg.histogram(scores, 0, rubric.total, bins=10, label="grades")
+        + svg.histogram_table(scores, 0, rubric.total, bins=10, label="grades")
         + "</figure>",
-        _statistics(scores, rubric.total),
+        _statistics(found, scores, rubric.total),
         '<h2 id="questions">Questions</h2>',
-        _questions(results, rubric),
+        _questions(found, rubric),
         '<h2 id="functions-heading">Functions</h2>',
         '<p class="muted">How many submissions stand where on each function; open <em>who</em> for them.</p>',
-        class_tables.functions_table(results),
+        class_tables.functions_table(counted),
         '<h2 id="misconceptions-heading">Misconceptions and other diagnoses</h2>',
-        class_tables.diagnoses_table(results),
+        class_tables.diagnoses_table(counted),
         '<h2 id="problems-heading">Problems</h2>',
-        _problems(results),
+        _problems(counted),
         '<h2 id="similarity">Similar code</h2>',
-        similarity_html.section(similarity, rubric.similarity, {result.submission: result for result in results}),
-        '<h2 id="submissions-heading">Submissions</h2>',
-        '<p class="muted">Click a column header (or press Enter on it) to sort by it; again for the other way.</p>',
-        _submissions(results, rubric, similarity),
+        similarity_html.section(similarity, rubric.similarity, every),
+        '<h2 id="students-heading">Students</h2>',
+        '<p class="muted">Click a column header (or press Enter on it) to sort by it; again for the other way. '
+        "The grade is the total less any late penalty.</p>",
+        _students(found, rubric, similarity),
         '<h2 id="cases-heading">Cases, worst first</h2>',
-        class_tables.cases_table(results),
+        class_tables.cases_table(counted),
         '<h2 id="facts">Grading run</h2>'
         + wide(
             '<table class="facts">'
@@ -146,4 +197,4 @@ def render(results, rubric, facts: dict, similarity=None) -> str:
             "Grading run",
         ),
     ]
-    return page(f"{LAB_NAME} class report", "\n".join(body), SORT_SCRIPT)
+    return page(f"{LAB_NAME} class report", "\n".join(body), SORT_SCRIPT + FILTER_SCRIPT)

@@ -2,7 +2,9 @@
 per case its passes with the failures counted apart by why (wrong answers apart from stubs,
 crashes and files that did not import), and the diagnoses (named misconceptions, separating
 conditions, answer shapes) with who shows each. Every count opens (``<details>``) on the list of
-submissions behind it, each linked to its feedback page at the function concerned.
+submissions behind it, each named by its students and its id (``standing.label``) and linked to
+its feedback page at the function concerned. The class report passes the submissions that count
+(one per student), so a superseded submission is in no list.
 
 Everything here reads the one classification of the result model (``CaseResult.why``,
 ``FunctionResult.state``); nothing here decides why a case failed.
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autograder.grading.results import DiagnosisKind, FunctionState, Status, Why, functions
+from autograder.grading.standing import label
 from autograder.reports import layout
 from autograder.reports.html import esc, sortable, wide
 
@@ -32,11 +35,20 @@ KIND_WORDS = {
 }
 
 
-def link(submission: str, function: str = "", count: int | None = None) -> str:
-    """A submission's feedback page (at ``function``'s detail), with how many cases if given."""
+def link(submission: str, function: str = "", count: int | None = None, text: str = "") -> str:
+    """A submission's feedback page (at ``function``'s detail) named ``text`` (its id by default),
+    with how many cases if given."""
     anchor = f"#{function}" if function else ""
-    shown = esc(submission) + (f" ({count})" if count is not None else "")
+    shown = esc(text or submission) + (f" ({count})" if count is not None else "")
     return f'<a href="{esc(layout.link(submission))}{esc(anchor)}">{shown}</a>'
+
+
+def _labels(results) -> dict:
+    return {result.submission: label(result) for result in results}
+
+
+def _by_label(names, labels: dict[str, str]) -> list:
+    return sorted(names, key=lambda name: (str(labels.get(name, name)).casefold(), name))
 
 
 def who(groups: dict[str, list[str]], summary: str) -> str:
@@ -58,13 +70,15 @@ def functions_table(results) -> str:
     """Per function, how many submissions are in each state, and who."""
     table: dict[str, dict[FunctionState, list[str]]] = {}
     full: dict[str, int] = {}
-    for result in graded(results):
+    ordered = sorted(graded(results), key=lambda result: (label(result).casefold(), result.submission))
+    for result in ordered:
         for item in functions(result.checks):
             table.setdefault(item.function, {})
             if item.state == FunctionState.FULL:
                 full[item.function] = full.get(item.function, 0) + 1
             else:
-                table[item.function].setdefault(item.state, []).append(link(result.submission, item.function))
+                shown = link(result.submission, item.function, text=label(result))
+                table[item.function].setdefault(item.state, []).append(shown)
     if not table:
         return "<p>No graded submission.</p>"
     order = [state for state in FunctionState if any(state in states for states in table.values())]
@@ -137,19 +151,20 @@ def case_tallies(results) -> list[Tally]:
     return sorted(tallies.values(), key=lambda t: (t.rate, -t.count(Why.WRONG), -t.failed, t.check, t.label))
 
 
-def _who_failed(tally: Tally, aggregated: bool) -> dict[str, list[str]]:
-    return {
-        words: [
-            link(submission, tally.function, count if aggregated else None)
-            for submission, count in sorted(tally.why.get(why, {}).items())
+def _who_failed(tally: Tally, aggregated: bool, labels: dict) -> dict[str, list[str]]:
+    found = {}
+    for why, words in COLUMNS.items():
+        counts = tally.why.get(why, {})
+        found[words] = [
+            link(name, tally.function, counts[name] if aggregated else None, labels.get(name, name))
+            for name in _by_label(counts, labels)
         ]
-        for why, words in COLUMNS.items()
-    }
+    return found
 
 
-def _case_row(tally: Tally, columns: list) -> str:
+def _case_row(tally: Tally, columns: list, labels: dict) -> str:
     cells = "".join(f'<td class="num">{tally.count(why) or ""}</td>' for why in columns)
-    label = who(_who_failed(tally, tally.aggregated), esc(tally.label))
+    label = who(_who_failed(tally, tally.aggregated, labels), esc(tally.label))
     return (
         f'<tr><td class="num" data-value="{tally.rate:.4f}">{tally.rate:.0%}</td>'
         f'<td class="num">{tally.passed}/{tally.total}</td>{cells}<td>{esc(tally.check)}</td>'
@@ -166,6 +181,7 @@ def cases_table(results) -> str:
     the others (every answer given right: failures only from stubs, skipped calls and files that
     did not import) folded, with their counts."""
     tallies = case_tallies(results)
+    labels = _labels(results)
     shown = [tally for tally in tallies if _answered_wrong(tally)]
     folded = [tally for tally in tallies if not _answered_wrong(tally)]
     columns = [why for why in COLUMNS if any(tally.count(why) for tally in shown)]
@@ -176,7 +192,7 @@ def cases_table(results) -> str:
         + wide(
             f'<table class="sortable" id="cases"><thead><tr>{sortable("pass rate", numeric=True)}'
             f'<th class="num">passed</th>{header}{sortable("check")}{sortable("case")}'
-            f"</tr></thead><tbody>{''.join(_case_row(tally, columns) for tally in shown)}</tbody></table>",
+            f"</tr></thead><tbody>{''.join(_case_row(tally, columns, labels) for tally in shown)}</tbody></table>",
             "Cases",
         )
         if shown
@@ -186,7 +202,7 @@ def cases_table(results) -> str:
         items = []
         for tally in folded:
             failed = ", ".join(f"{tally.count(why)} {words}" for why, words in COLUMNS.items() if tally.count(why))
-            label = who(_who_failed(tally, tally.aggregated), esc(tally.label)) if failed else esc(tally.label)
+            label = who(_who_failed(tally, tally.aggregated, labels), esc(tally.label)) if failed else esc(tally.label)
             items.append(
                 f"<li>{esc(tally.check)}: {label}"
                 + (f' <span class="muted">({failed})</span>' if failed else "")
@@ -204,6 +220,7 @@ def diagnoses_table(results) -> str:
     """Every diagnosis made in the class (misconceptions first, then conditions and shapes), most
     frequent first, with who."""
     seen: dict[tuple, dict] = {}
+    labels = _labels(results)
     for result in results:
         for check in result.checks:
             for item in check.diagnoses:
@@ -217,8 +234,8 @@ def diagnoses_table(results) -> str:
     for (kind, function, _, _), entry in sorted(
         seen.items(), key=lambda kv: (order.index(kv[0][0]), -len(kv[1]["who"]), kv[0][1:])
     ):
-        item, names = entry["item"], sorted(entry["who"])
-        links = [link(name, function) for name in names]
+        item, names = entry["item"], _by_label(entry["who"], labels)
+        links = [link(name, function, text=labels[name]) for name in names]
         rows.append(
             f'<tr><td class="num">{len(names)}</td><td>{esc(function)}</td><td>{esc(KIND_WORDS[kind])}</td>'
             f'<td><strong>{esc(item.title)}</strong><br><span class="muted">{esc(item.notes)}</span></td>'

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from autograder.grading import deadlines
 from autograder.grading.results import (
     CaseResult,
     CaseStatus,
@@ -105,6 +106,8 @@ def shown_case(case: CaseResult, kind: CheckKind) -> ShownCase:
     both = expected and actual and _kind(case.expected) and _kind(case.expected) == _kind(case.actual)
     restated = case.status == CaseStatus.FAIL and both  # "returned x, expected y" says the values again
     notes = (case.message,) if case.message and not restated else ()
+    if not case.public and case.call:  # only the instructor's full result has a hidden case's call
+        notes = (f"call: {case.call}", *notes)
     if case.public and kind in BY_CALL and case.call:
         title, code = case.call, True
     else:
@@ -280,6 +283,8 @@ class Feedback:
     problems: tuple
     questions: tuple  # QuestionView
     output: str
+    late: str = ""  # how late it was against the class's due date, in words ("" no due date)
+    grade: float | None = None  # the score less the late penalty (None: no due date)
 
     @property
     def details(self) -> list[FunctionView]:
@@ -296,12 +301,16 @@ def at_once(check: CheckResult) -> bool:
     return check.visibility == "visible"
 
 
-def build(result: SubmissionResult, titles: dict | None = None, shown=lambda check: True) -> Feedback:
+def build(
+    result: SubmissionResult, titles: dict | None = None, shown=lambda check: True, instructor: bool = False
+) -> Feedback:
     """The feedback on ``result`` (its student view is taken here); ``shown``: the checks the
-    student may see on this page (every renderer leaves out the rubric's hidden ones)."""
-    view = result.student_view()
+    student may see on this page (every renderer leaves out the rubric's hidden ones).
+    ``instructor``: the same page from the full result, for the instructor's eyes only
+    (``instructor_html``): hidden cases with their calls and expected values, hidden checks too."""
+    view = result if instructor else result.student_view()
     titles = titles or {}
-    visible = [check for check in view.checks if check.visibility != "hidden" and shown(check)]
+    visible = [check for check in view.checks if (instructor or check.visibility != "hidden") and shown(check)]
     by_question: dict[str, list[FunctionView]] = {}
     for item in functions(visible):
         by_question.setdefault(item.question, []).append(function_view(item))
@@ -327,4 +336,6 @@ def build(result: SubmissionResult, titles: dict | None = None, shown=lambda che
         tuple(view.problems),
         questions,
         view.output,
+        deadlines.describe(view.late, view.max_score),
+        deadlines.grade(view.score, view.max_score, view.late) if view.late is not None else None,
     )

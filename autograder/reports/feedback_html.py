@@ -129,17 +129,22 @@ def _summary(found: Feedback) -> str:
     return wide(f'<table id="summary"><tbody>{"".join(rows)}</tbody></table>', "Summary")
 
 
-def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:
-    """The whole feedback page; ``report``: the class report's address relative to the page (a
-    local batch's), or "" (on a platform, where there is none)."""
-    found = feedback.build(result, titles)
-    who = f" ({esc(found.who)})" if found.who else ""
-    body = [f'<p class="back"><a href="{esc(report)}">← class report</a></p>' if report else ""]
-    body.append(f"<h1>{LAB_NAME} feedback: {esc(found.submission)}{who}</h1>")
-    body.append(
+def back(report: str) -> str:
+    """The link back to the class report ("" on a platform, where there is none)."""
+    return f'<p class="back"><a href="{esc(report)}">← class report</a></p>' if report else ""
+
+
+def sections(found: Feedback) -> list[str]:
+    """The page's content below its heading: the score, lateness, problems, summary, details, output."""
+    body = [
         f"<p><strong>Score: {points(found.score)} / {points(found.max_score)}</strong> "
         f'<span class="badge">{esc(found.status)}</span></p>'
-    )
+    ]
+    if found.late:
+        body.append(f'<p id="lateness"><strong>Lateness:</strong> {esc(found.late)}.</p>')
+    if found.grade is not None and found.grade != found.score:
+        grade = f"{points(found.grade)} / {points(found.max_score)}"
+        body.append(f"<p><strong>Grade after the late penalty: {grade}</strong></p>")
     body += [f'<div class="banner fail"><strong>{esc(banner)}</strong></div>' for banner in found.banners]
     if found.problems:
         body.append("<h2>Problems with your submission</h2>" + _pre("\n\n".join(found.problems)))
@@ -148,4 +153,13 @@ def render(result: SubmissionResult, titles: dict | None = None, report: str = "
     body += [_function(view) for view in found.details]
     if found.output:
         body.append(f"<h2>What your code printed</h2>{_pre(found.output[:4000])}")
+    return body
+
+
+def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:
+    """The whole feedback page; ``report``: the class report's address relative to the page (a
+    local batch's), or "" (on a platform, where there is none)."""
+    found = feedback.build(result, titles)
+    who = f" ({esc(found.who)})" if found.who else ""
+    body = [back(report), f"<h1>{LAB_NAME} feedback: {esc(found.submission)}{who}</h1>", *sections(found)]
     return page(f"{LAB_NAME} feedback: {found.submission}", "\n".join(part for part in body if part))

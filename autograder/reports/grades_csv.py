@@ -1,39 +1,65 @@
-"""``grades.csv``: one row per submission, the engine's own table (identity, points per question,
-total, status, flags, and the functions left not implemented: a partly done submission has them);
-every cell spreadsheet-safe (``csvcells``: names come from students)."""
+"""``grades.csv``: one row per student, the engine's own table: who (name, email, SID), the
+submission that counts (``grading/standing.py``) and when it was submitted, its lateness and
+penalty, points per question, the total, the grade after the penalty, status, flags, the
+functions left not implemented (a partly done submission has them) and the student's superseded
+submissions; every cell spreadsheet-safe (``csvcells``: names come from students)."""
 
 from __future__ import annotations
 
 import csv
 import io
 
+from autograder.grading import deadlines, standing
 from autograder.grading.results import points
 from autograder.reports import csvcells
 
+HEADER = (
+    "name", "email", "sid", "submission", "submitted", "late", "late_hours", "penalty",
+)  # fmt: skip
 
-def render(results, rubric) -> str:
-    """The table as CSV text."""
+
+def _superseded(row: standing.Row) -> str:
+    return "; ".join(
+        f"{other.submission} ({points(other.score)}"
+        + (f", graded {points(standing.grade(other))}" if standing.grade(other) != other.score else "")
+        + (f", {deadlines.shown(standing.submitted_at(other))}" if standing.submitted_at(other) else "")
+        + (f", {deadlines.brief(other.late)}" if other.late is not None else "")
+        + ")"
+        for other in row.superseded
+    )
+
+
+def render(found, rubric) -> str:
+    """The table as CSV text, for the class ``found`` (``standing.build``; or its results, to which
+    the rubric's policy is applied)."""
+    found = found if isinstance(found, standing.Standing) else standing.build(found, rubric.policy)
     questions = [question.id for question in rubric.questions]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["submission", "name", "email", "sid", *questions, "total", "max", "status", "flags", "not_implemented"]
-    )
-    for result in results:
+    writer.writerow([*HEADER, *questions, "total", "grade", "max", "status", "flags", "not_implemented", "superseded"])
+    for row in found.rows:
+        result, student = row.chosen, row.student
         scores = result.question_scores()
+        late = result.late
         writer.writerow(
             csvcells.row(
                 [
+                    student.name,
+                    student.email,
+                    student.sid,
                     result.submission,
-                    "; ".join(s.name for s in result.students),
-                    "; ".join(s.email for s in result.students),
-                    "; ".join(s.sid for s in result.students),
+                    standing.submitted_at(result),
+                    deadlines.brief(late),
+                    f"{late.seconds / 3600:.2f}" if late is not None and late.submitted else "",
+                    points(result.score - row.grade) if late is not None else "",
                     *[points(scores.get(q, 0.0)) for q in questions],
                     points(result.score),
+                    points(row.grade),
                     points(rubric.total),
                     result.status,
                     " | ".join(str(flag) for flag in result.flags),
                     " ".join(result.unfinished()),
+                    _superseded(row),
                 ]
             )
         )

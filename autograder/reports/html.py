@@ -61,6 +61,9 @@ pre.code mark { background: var(--mark); color: var(--fg); } .ln { color: var(--
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 svg.chart text { fill: var(--fg); } svg.chart .frame { fill: var(--plot); stroke: var(--axis); }
 svg.chart .axis { stroke: var(--axis); } svg.chart .bar { fill: var(--bar); } svg.chart .dot { fill: var(--dot); }
+.filter { margin: 1em 0; } .filter input { font: inherit; padding: .2em .4em; margin: 0 .5em; width: 18em;
+          max-width: 90%; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); }
+ul.plain { margin: 0; padding-left: 1.1em; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
                    white-space: nowrap; }
 @media (max-width: 700px) { .side { grid-template-columns: 1fr; } body { margin-top: 1em; } }
@@ -101,6 +104,28 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 });
 """
 
+#: A filter box (``filter_box``) hides the rows of its tables that do not hold what is typed, and
+#: says how many of the first table's rows (``data-noun``) are shown.
+FILTER_SCRIPT = """
+document.querySelectorAll("input[data-filter]").forEach(function (box) {
+  var tables = box.getAttribute("data-filter").split(" ").map(function (id) {
+    return document.getElementById(id);
+  }).filter(Boolean);
+  var status = document.getElementById(box.id + "-status");
+  box.addEventListener("input", function () {
+    var words = box.value.trim().toLowerCase(), shown = 0, total = 0;
+    tables.forEach(function (table, index) {
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var match = !words || row.textContent.toLowerCase().indexOf(words) >= 0;
+        row.hidden = !match;
+        if (index === 0) { total += 1; shown += match ? 1 : 0; }
+      });
+    });
+    status.textContent = words ? shown + " of " + total + " " + box.getAttribute("data-noun") + " shown" : "";
+  });
+});
+"""
+
 #: On paper every folded part is shown (and folded again afterwards).
 PRINT_SCRIPT = """
 window.addEventListener("beforeprint", function () {
@@ -129,6 +154,16 @@ def sortable(label: str, numeric: bool = False) -> str:
     """A column heading that sorts its table (``SORT_SCRIPT``): a button, so a keyboard reaches and
     presses it; ``aria-sort`` says how the table is sorted."""
     return f'<th class="sortable{" num" if numeric else ""}"><button type="button">{label}</button></th>'
+
+
+def filter_box(tables: str, label: str, noun: str = "students", name: str = "filter") -> str:
+    """A search box that filters the rows of the tables whose ids ``tables`` lists (``FILTER_SCRIPT``),
+    labelled for every reader, with a live status saying how many of the first table's ``noun`` are shown."""
+    return (
+        f'<div class="filter" role="search"><label for="{name}">{esc(label)}</label>'
+        f'<input type="search" id="{name}" data-filter="{esc(tables)}" data-noun="{esc(noun)}" autocomplete="off">'
+        f'<span id="{name}-status" role="status" aria-live="polite"></span></div>'
+    )
 
 
 def wide(table: str, label: str) -> str:

@@ -2,10 +2,12 @@
 links them; the LMS exports read them back):
 
     OUT/index.html                       the class report
-    OUT/grades.csv                       one row per submission
+    OUT/grades.csv                       one row per student
+    OUT/class.json                       the batch's submissions and policy (written last: the batch is finished)
     OUT/submissions/<id>/results.json    Gradescope's format
     OUT/submissions/<id>/feedback.md     what the student reads
     OUT/submissions/<id>/feedback.html
+    OUT/submissions/<id>/instructor.html the feedback with the hidden cases' expected values (instructors only)
     OUT/submissions/<id>/grade.json      the full record (instructors only)
 
 Submissions live one folder down, so that no submission's name ("index.html", "grades.csv")
@@ -21,6 +23,9 @@ SUBMISSIONS = "submissions"
 PREVIOUS = "grade.previous.json"  # the grade a regrade replaced, kept beside the new one
 REPORT = "index.html"
 GRADES = "grades.csv"
+CLASS = "class.json"
+INSTRUCTOR = "instructor.html"
+STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")  # what a student may be given
 
 
 def submission_folder(out: Path, submission: str) -> Path:

@@ -95,6 +95,10 @@ def _diagnosis(item) -> str:
 def summary_lines(found: Feedback, links: bool = True) -> list[str]:
     """The first layer: the score, banners, problems, per question and function one line."""
     lines = [f"**Score: {points(found.score)} / {points(found.max_score)}**", ""]
+    if found.late:
+        lines += [f"**Lateness:** {found.late}.", ""]
+    if found.grade is not None and found.grade != found.score:
+        lines += [f"**Grade after the late penalty: {points(found.grade)} / {points(found.max_score)}**", ""]
     for banner in found.banners:
         lines += [f"> **{banner}**", ""]
     if found.problems:

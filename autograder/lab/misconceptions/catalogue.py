@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from autograder.lab.misconceptions import cells, evaluation, gains, ranking, runs
+from autograder.lab.misconceptions import arguments, cells, evaluation, gains, ranking, ranks, runs
 from autograder.lab.misconceptions.model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
-    item.id: item for family in (cells, ranking, gains, evaluation, runs) for item in family.ENTRIES
+    item.id: item for family in (cells, ranking, ranks, gains, evaluation, runs, arguments) for item in family.ENTRIES
 }
 
 

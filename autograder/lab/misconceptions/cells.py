@@ -44,4 +44,39 @@ ENTRIES = [
         "Part II, Accuracy",
         accuracy=lambda ret, rel, n: (lambda c: (c[0] + c[3]) / len(set(ret) | set(rel)))(variants.cells(ret, rel, n)),
     ),
+    m(
+        "duplicates-counted",
+        ["confusion_matrix"],
+        "a doc id listed twice counted twice (the lists counted where sets are due)",
+        "retrieved and relevant are collections of documents: a doc id listed twice is one document. Count "
+        "with sets: TP = |retrieved ∩ relevant|, FP = |retrieved − relevant|, FN = |relevant − retrieved|.",
+        "Part II",
+        confusion_matrix=(
+            lambda ret, rel, n: variants.cells_counted(ret, rel, n, loop_retrieved=True),
+            lambda ret, rel, n: variants.cells_counted(ret, rel, n, lengths=True),
+        ),
+    ),
+    m(
+        "tn-overlap-twice",
+        ["confusion_matrix", "accuracy"],
+        "TN computed as N - |retrieved| - |relevant| (the documents both retrieved and relevant taken off twice)",
+        "TN counts the documents neither retrieved nor relevant: N - |retrieved ∪ relevant|, and a document both "
+        "retrieved and relevant is in the union once.",
+        "Part II",
+        confusion_matrix=lambda ret, rel, n: variants.cells(
+            ret, rel, n, lambda tp, fp, fn: n - len(set(ret)) - len(set(rel))
+        ),
+        accuracy=lambda ret, rel, n: variants.accuracy_of(
+            variants.cells(ret, rel, n, lambda tp, fp, fn: n - len(set(ret)) - len(set(rel))), n
+        ),
+    ),
+    m(
+        "accuracy-integer-division",
+        ["accuracy"],
+        "accuracy computed with integer division (TP + TN) // N",
+        "// rounds down to a whole number: 0 unless every document is classified correctly. Accuracy is the "
+        "share (TP + TN) / N.",
+        "Part II, Accuracy",
+        accuracy=lambda ret, rel, n: (lambda c: (c[0] + c[3]) // n)(variants.cells(ret, rel, n)),
+    ),
 ]

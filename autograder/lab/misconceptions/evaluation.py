@@ -76,4 +76,36 @@ ENTRIES = [
         "the function's contract",
         largest_differences=lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q)),
     ),
+    m(
+        "evaluate-union",
+        ["evaluate"],
+        "scores given to the queries of the run and of the qrels together",
+        "Only the qrels' queries are scored: a query of the run without judgments cannot be evaluated and is "
+        "left out; a query of the qrels missing from the run is measured on an empty ranking.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {
+            q: measure(run.get(q, []), qrels.get(q, {})) for q in list(qrels) + [q for q in run if q not in qrels]
+        },
+    ),
+    m(
+        "differences-missing-as-zero",
+        ["largest_differences"],
+        "a query scored by one system only compared as if the other scored it 0",
+        "Only the queries both systems scored are compared: a missing score is not a score of 0.",
+        "the function's contract",
+        largest_differences=lambda a, b, n=2: sorted(
+            set(a) | set(b), key=lambda q: (-abs(a.get(q, 0) - b.get(q, 0)), q)
+        )[:n],
+    ),
+    m(
+        "differences-ties-in-input-order",
+        ["largest_differences"],
+        "tied differences left in the order of the input, not ordered by query id",
+        "Ties are broken by query id ascending (string order): sort by (-difference, query id).",
+        "the function's contract",
+        largest_differences=(
+            lambda a, b, n=2: sorted([q for q in a if q in b], key=lambda q: -abs(a[q] - b[q]))[:n],
+            lambda a, b, n=2: sorted([q for q in b if q in a], key=lambda q: -abs(a[q] - b[q]))[:n],
+        ),
+    ),
 ]

@@ -32,12 +32,16 @@ ENTRIES = [
     m(
         "gain-ignored",
         ["dcg_at_k", "ndcg_at_k"],
-        "the gain parameter ignored (always the grade itself)",
+        "the gain parameter ignored (the grade itself taken as the gain, in DCG or IDCG or both)",
         "gain='exp' uses 2**grade - 1 (the notes' formula), gain='linear' the grade itself (ir_measures' "
         "nDCG@k); both DCG and IDCG must use the gain asked for.",
         "Part IV, Gain, and the tip on ir_measures",
         dcg_at_k=lambda r, j, k, gain="linear": variants.dcg_value(r, j, k, "linear"),
-        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, gain, ideal_gain="linear"),
+        ndcg_at_k=(
+            lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, gain, ideal_gain="linear"),
+            lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, "linear", ideal_gain=gain),
+            lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, "linear"),
+        ),
     ),
     m(
         "minus-one-negative-gain",
@@ -88,5 +92,14 @@ ENTRIES = [
         ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(
             r, j, k, gain, discount=lambda i: math.log2(i + 2)
         ),
+    ),
+    m(
+        "idcg-cut-at-ranking-length",
+        ["ndcg_at_k"],
+        "the ideal ranking cut to the length of the system's ranking",
+        "IDCG@k is the DCG@k of all judged documents sorted by grade, cut at k only: a short ranking is compared "
+        "with the best k documents there are.",
+        "Part IV, A worked example",
+        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, min(k, len(r)), gain),
     ),
 ]

@@ -1,4 +1,5 @@
-"""Known misconceptions of precision, recall, reciprocal rank and average precision (Parts II and III)."""
+"""Known misconceptions of relevance (grade >= rel) in precision, recall, reciprocal rank and average precision,
+and of precision and recall themselves (Parts II and III; ``ranks`` holds those of RR and AP alone)."""
 
 from __future__ import annotations
 
@@ -87,66 +88,20 @@ ENTRIES = [
         "no case for a query without relevant documents (division by zero)",
         "When R = 0 (or IDCG = 0) the measure is defined as 0.0: check before dividing.",
         "the function's docstring (its edge cases) / Part V",
-        recall_at_k=lambda r, j, k, rel=1: (
-            sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / variants.count_at_least(j, rel)
+        recall_at_k=variants.zero_over_zero(
+            lambda r, j, k, rel=1: (
+                sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / variants.count_at_least(j, rel)
+            )
         ),
-        average_precision=lambda r, j, rel=1: variants.average_precision_over(
-            r,
-            j,
-            lambda g: g >= rel,
-            lambda found, n: variants.count_at_least(j, rel) or variants.division_by_zero(),
+        average_precision=variants.zero_over_zero(
+            lambda r, j, rel=1: variants.average_precision_over(
+                r,
+                j,
+                lambda g: g >= rel,
+                lambda found, n: variants.count_at_least(j, rel) or variants.division_by_zero(),
+            )
         ),
-        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_unguarded(r, j, k, gain),
-    ),
-    m(
-        "rr-zero-based-rank",
-        ["reciprocal_rank"],
-        "the rank counted from 0",
-        "Ranks start at 1: a first relevant document at ranking[i] has rank i + 1, and RR = 1 / (i + 1).",
-        "Part III, Reciprocal Rank",
-        reciprocal_rank=(
-            lambda r, j, rel=1: variants.reciprocal_rank_with(
-                r, j, lambda g: g >= rel, rank_of=lambda i: i or variants.division_by_zero()
-            ),
-            lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g >= rel, rank_of=lambda i: i or 1),
-        ),
-    ),
-    m(
-        "rr-last-relevant",
-        ["reciprocal_rank"],
-        "RR taken at the last relevant document instead of the first",
-        "RR looks only at the first relevant result: stop at the first hit.",
-        "Part III, Reciprocal Rank",
-        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g >= rel, last=True),
-    ),
-    m(
-        "ap-over-relevant-retrieved",
-        ["average_precision"],
-        "AP divided by the relevant documents retrieved, not by all R relevant ones",
-        "AP = (1/R) * sum of P@i at the relevant ranks, where R counts every relevant document of the query; "
-        "relevant documents never retrieved contribute 0 but still count in R.",
-        "Part III, Average Precision",
-        average_precision=lambda r, j, rel=1: variants.average_precision_over(
-            r, j, lambda g: g >= rel, lambda found, n: found
-        ),
-    ),
-    m(
-        "ap-over-ranking-length",
-        ["average_precision"],
-        "AP divided by the length of the ranking",
-        "AP divides by R, the number of relevant documents of the query, not by how many were retrieved.",
-        "Part III, Average Precision",
-        average_precision=lambda r, j, rel=1: variants.average_precision_over(
-            r, j, lambda g: g >= rel, lambda found, n: n
-        ),
-    ),
-    m(
-        "ap-every-rank",
-        ["average_precision"],
-        "P@i added at every rank, not only at relevant ranks",
-        "AP records the precision only where a relevant document sits (rel(k) = 1), then divides by R.",
-        "Part III, Average Precision",
-        average_precision=lambda r, j, rel=1: variants.average_precision_every_rank(r, j, rel),
+        ndcg_at_k=variants.zero_over_zero(variants.ndcg_unguarded),
     ),
     m(
         "relevance-strictly-above",
@@ -184,5 +139,58 @@ ENTRIES = [
             variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
             variants.average_precision_over(r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)),
         )[1],
+    ),
+    m(
+        "r-counts-judged",
+        ["recall_at_k", "average_precision"],
+        "R counted as every judged document (grades 0 and -1 too)",
+        "R is the number of relevant documents of the query, those with grade >= rel; a judged document of grade 0 "
+        "or -1 is not relevant.",
+        "Part II, Recall",
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(j) if len(j) else 0.0
+        ),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g >= rel, lambda found, n: len(j)
+        ),
+    ),
+    m(
+        "r-ignores-rel",
+        ["recall_at_k", "average_precision"],
+        "R counted at grade >= 1 whatever rel",
+        "With rel=2 only documents of grade 2 or more are relevant, in the top k and in R alike: R = the judged "
+        "documents with grade >= rel.",
+        "Part V (relevance >= 1 vs graded relevance)",
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / variants.count_at_least(j, 1)
+            if variants.count_at_least(j, 1)
+            else 0.0
+        ),
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, 1)
+        ),
+    ),
+    m(
+        "grades-summed",
+        ["precision_at_k", "recall_at_k"],
+        "the grades of the relevant documents added up instead of the documents counted",
+        "P@k and Recall@k count relevant documents: a document of grade 2 counts once, like one of grade 1.",
+        "Part II, Precision and Recall",
+        precision_at_k=lambda r, j, k, rel=1: variants.grade_sum(r[:k], j, rel) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            variants.grade_sum(r[:k], j, rel) / variants.count_at_least(j, rel)
+            if variants.count_at_least(j, rel)
+            else 0.0
+        ),
+    ),
+    m(
+        "judged-is-relevant",
+        ["precision_at_k", "reciprocal_rank"],
+        "every judged document taken as relevant, whatever its grade",
+        "A document is relevant when its grade is at least rel; the judgments also list documents of grade 0 "
+        "and -1, which are not relevant.",
+        "Part I, Relevance judgments",
+        precision_at_k=lambda r, j, k, rel=1: sum(doc in j for doc in r[:k]) / k,
+        reciprocal_rank=lambda r, j, rel=1: next((1 / rank for rank, doc in enumerate(r, 1) if doc in j), 0.0),
     ),
 ]

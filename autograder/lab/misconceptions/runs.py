@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from autograder.lab import variants
 from autograder.lab.misconceptions.model import m
+from autograder.lab.variants import UNCUT
 
 ENTRIES = [
     m(
@@ -39,7 +40,7 @@ ENTRIES = [
         "scores written with too few decimals",
         "With few decimals, different scores become ties and trec_eval re-orders them by doc id: write {score:.8f}.",
         "Part V, write_runs.py",
-        write_run=lambda scenario: [variants.rows(scenario, places=places) for places in range(0, 7)],
+        write_run=lambda scenario: (variants.rows(scenario, places=places) for places in range(0, 7)),
     ),
     m(
         "run-unsorted",
@@ -54,9 +55,44 @@ ENTRIES = [
         "run-ignores-k",
         ["write_run"],
         "k not passed on to the search function",
-        "Call search_fn(query.text, k) and write at most k lines per query.",
+        "Call search_fn(query.text, k): the search function returns at most the k it is given.",
         "Part V, write_runs.py",
-        # search_fn(text, 100), all it returns written: every result of a search function that returns more
-        write_run=lambda scenario: [variants.rows(scenario, k=10**6 if scenario.overfull else 100)],
+        # search_fn(text) or search_fn(text, 100): what it returns written whole, or cut at k
+        searches=lambda scenario: [[[text, 100] for _, text in scenario.queries]] * 2,
+        write_run=lambda scenario: [
+            variants.rows(scenario, k=UNCUT if scenario.overfull else 100),
+            variants.rows(scenario),
+        ],
+    ),
+    m(
+        "run-not-cut",
+        ["write_run"],
+        "search_fn's results written without cutting them at k",
+        "write_run writes at most k lines per query, the first k, even when search_fn returns more.",
+        "Part V, write_runs.py",
+        write_run=lambda scenario: [variants.rows(scenario, k=UNCUT if scenario.overfull else None)],
+    ),
+    m(
+        "run-sorted-queries",
+        ["write_run"],
+        "the queries written sorted by id, not in the order given",
+        "Write the queries in the order the iterable gives them (trec_eval does not mind the order, but the "
+        "contract keeps it).",
+        "the function's contract",
+        searches=lambda scenario: [
+            [[text, scenario.k] for _, text in order] for order in variants.query_orders(scenario)
+        ],
+        write_run=lambda scenario: [
+            variants.rows(scenario, queries=order) for order in variants.query_orders(scenario)
+        ],
+    ),
+    m(
+        "run-significant-digits",
+        ["write_run"],
+        "scores written with 8 significant digits ({score:.8}), not 8 decimals ({score:.8f})",
+        "{score:.8} keeps 8 digits in all (12.345678901 becomes 12.345679) and refuses an int score; "
+        "{score:.8f} keeps 8 decimals.",
+        "Part V, write_runs.py",
+        write_run=lambda scenario: [variants.rows_or_error(scenario, score_format=".8")],
     ),
 ]

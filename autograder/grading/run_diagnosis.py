@@ -1,0 +1,174 @@
+"""The run writer's diagnoses: what explains the files it wrote (in the parent, on trusted code).
+
+A known misconception (``lab.misconceptions.runs``) is named when it explains *every* scenario the
+writer was called for: the file it wrote is one of the variant's candidate files (where the variant
+writes the right file, the submission must too), search_fn was called as the variant calls it
+(``searches``: each call's text and k, as the replayed search function recorded them), and on at
+least one scenario the variant is wrong. Then the condition that separates the scenarios whose
+files are wrong (their features, ``Scenario.all_features``), and the shape of its failures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from autograder.grading import conditions, runchecks, shapes
+from autograder.grading.results import CaseStatus, Diagnosis, DiagnosisKind, shown_error
+from autograder.lab import variants
+from autograder.lab.functions.registry import run_writer
+from autograder.lab.misconceptions import catalogue as misconceptions
+from autograder.lab.spec import notes_part
+from autograder.labkit import trec
+
+WRITER = run_writer() or "the run writer"
+UNJUDGED = (CaseStatus.TIMEOUT, CaseStatus.CRASH, CaseStatus.NOT_RUN, CaseStatus.NOT_IMPORTED)
+RIGHT = ("right",)  # the reference writer's file, byte for byte
+
+
+def left(run: runchecks.RunFile):
+    """What a call of the writer left: its rows, ``RIGHT``, ("raises", classes), ("no file",), or
+    None when the call itself was not judged (it hung, crashed or did not run)."""
+    if run.canonical:
+        return RIGHT
+    if run.table is not None:
+        return run.table
+    if run.failed in UNJUDGED:
+        return None
+    if run.failed is not None:
+        return ("raises", run.raised)
+    return ("no file",)
+
+
+def right_calls(scenario) -> list:
+    """How the right writer calls search_fn: each query's text, with k."""
+    return [[text, scenario.k] for _, text in scenario.queries]
+
+
+def rows_equal(table, rows) -> bool:
+    if len(table) != len(rows):
+        return False
+    for got, want in zip(table, rows):
+        if len(got) != len(want) or not all(trec.same_column(a, b) for a, b in zip(got, want)):
+            return False
+    return True
+
+
+def _is(got, candidate, right_rows) -> bool:
+    """Is what the writer left the variant's ``candidate`` (rows, or ("raises", class))?"""
+    if isinstance(candidate, tuple):
+        return isinstance(got, tuple) and got[0] == "raises" and candidate[1] in got[1]
+    if got is RIGHT:
+        return rows_equal(candidate, right_rows)
+    return isinstance(got, list) and rows_equal(got, candidate)
+
+
+def explains(item, scenarios: dict, files: dict) -> bool:
+    """Does the misconception ``item`` explain every scenario's file and search calls, and is its
+    variant wrong on some scenario?"""
+    telling = 0
+    judged = [(name, left(files[name])) for name in scenarios if name in files]
+    for name, got in sorted(judged, key=lambda pair: pair[1] is RIGHT):
+        scenario = scenarios[name]
+        if got is None or (scenario.raises and not item.arguments):
+            continue
+        searched = files[name].searches if isinstance(got, list) or got is RIGHT else None  # a raise may stop it
+        verdict = _scenario(item, scenario, got, searched)
+        if verdict is None:
+            return False
+        telling += verdict
+    return telling >= 1
+
+
+def _scenario(item, scenario, got, searched) -> bool | None:
+    """None when the variant does not explain what the writer left for ``scenario``; else whether the
+    variant is wrong there. Where search_fn returns more than k results, the variant's file of every
+    result is one of its candidates too (not cutting at k is a mistake of its own, often made with
+    another: the notes' own writer trusts search_fn), but it does not make the variant wrong."""
+    right_rows = [] if scenario.raises else variants.rows(scenario)
+    right = ("raises", scenario.raises) if scenario.raises else right_rows
+    wanted = right_calls(scenario)
+    calls = list(item.searches(scenario)) if item.searches else []
+    matched = somewhere_right = False
+    for index, candidate in enumerate(item.variants[WRITER](scenario)):  # made one at a time (Cranfield's)
+        called = calls[index] if calls else wanted
+        matched = matched or (_is(got, candidate, right_rows) and searched in (None, called))
+        somewhere_right = somewhere_right or (
+            called == wanted
+            and (
+                candidate == right
+                if isinstance(candidate, tuple)
+                else bool(right_rows) and rows_equal(candidate, right)
+            )
+        )
+        if matched and somewhere_right:
+            break
+    if not matched and scenario.overfull:
+        uncut = item.variants[WRITER](replace(scenario, k=variants.UNCUT))
+        matched = any(
+            _is(got, candidate, right_rows) and searched in (None, calls[index] if calls else wanted)
+            for index, candidate in enumerate(uncut)
+        )
+    return not somewhere_right if matched else None
+
+
+def diagnose(plan, files: dict, checks) -> dict[str, list[Diagnosis]]:
+    """{check: [diagnosis, ...]} of the run writer's checks."""
+    found: dict[str, list[Diagnosis]] = {}
+    run_checks = [check.name for check in plan.rubric.checks if check.function == WRITER]
+    for item in misconceptions.for_function(WRITER):  # the first that explains every file (as for calls)
+        if explains(item, plan.scenarios, files):
+            for check in run_checks:
+                found.setdefault(check, []).append(
+                    Diagnosis(item.id, WRITER, item.title, item.explanation, item.notes, DiagnosisKind.MISCONCEPTION)
+                )
+            break
+    general = _conditions(plan, checks, files)
+    for check in checks:
+        if check.function == WRITER and not check.full:
+            found.setdefault(check.name, []).extend(general)
+    return found
+
+
+def _conditions(plan, checks, files: dict) -> list[Diagnosis]:
+    """The condition separating the scenarios whose file is wrong from the others, and the shape."""
+    failed: dict[str, bool] = {}
+    for check in checks:
+        if check.function != WRITER:
+            continue
+        for case in check.cases:
+            name = runchecks.scenario_of(case.id)
+            if name in plan.scenarios:
+                failed[name] = failed.get(name, False) or not case.passed
+    judged = [
+        (plan.scenarios[name].all_features(), bad, plan.scenarios[name].description)
+        for name, bad in sorted(failed.items())
+    ]
+    found = [condition] if (condition := conditions.diagnosis(WRITER, judged)) is not None else []
+    wrong = [files[name] for name, bad in sorted(failed.items()) if bad and name in files]
+    return found + _raises(wrong)
+
+
+def _raises(wrong: list) -> list[Diagnosis]:
+    """The same exception raised by (nearly) every call whose file is wrong."""
+    raised = [shown_error(run.error, run.raised) for run in wrong if run.error]  # named as hidden cases name it
+    if len(raised) < shapes.MIN_CASES or len(set(raised)) != 1 or len(raised) < 0.8 * len(wrong):
+        return []
+    error = raised[0]
+    if error in shapes.NOT_A_BUG:
+        return []
+    every = (
+        "every call whose file is wrong"
+        if len(raised) == len(wrong)
+        else f"{len(raised)} of the {len(wrong)} calls whose file is wrong"
+    )
+    return [
+        Diagnosis(
+            "shape-raises",
+            WRITER,
+            f"raises {error} on {every}",
+            f"{WRITER} raises {error} on {every}, where the contract asks for a file: its traceback (in the first "
+            "failing case) shows where.",
+            notes_part(WRITER),
+            DiagnosisKind.SHAPE,
+        )
+    ]

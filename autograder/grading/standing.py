@@ -1,0 +1,249 @@
+"""Students as the unit: who each submission is for, and which of a student's submissions counts.
+
+**Who.** A student is known by their email and SID as Gradescope's ``submission_metadata.yml``
+names them: two submissions naming the same email, or the same SID (compared without blanks or
+case; an SID's leading zeros count), are the same student's. Without either, a student is known
+by their name; a submission without metadata is its own student, known by its folder's name (a
+folder named by the student's email or SID, as the LMS exports read it). A group submission is
+each of its members'.
+
+**Which.** One policy for the class (``grading.yml``'s ``students.policy``, ``POLICIES``):
+
+- ``latest`` (the default; Gradescope's "active" submission): the last one submitted;
+- ``highest``: the highest grade after its late penalty (ties: the later one);
+- ``latest_on_time``: the last one submitted by the student's due date (``deadlines``); when none
+  was on time, the last one accepted (with its penalty).
+
+Under every policy a submission that was not accepted (after the last accepted time) counts only
+when the student has no accepted one. "Last" is by submission time; an unknown time sorts first,
+and equal times by the submission's id in natural order (``submission_9`` before ``submission_10``).
+A student's other submissions are *superseded*: listed under the student, out of the class's
+statistics; a submission chosen for nobody is out of them too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, replace
+
+from autograder.grading import deadlines
+from autograder.grading.extensions import Extensions, key
+from autograder.grading.intake import FILE_TIME
+from autograder.grading.results import Student, SubmissionResult
+
+POLICIES = {
+    "latest": "the latest submission (Gradescope's active one)",
+    "highest": "the highest grade after any late penalty",
+    "latest_on_time": "the latest submission on time (else the latest accepted one)",
+}
+DEFAULT_POLICY = "latest"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The class-level rules: the policy, the deadline and the extensions."""
+
+    policy: str = DEFAULT_POLICY
+    deadline: deadlines.Deadline | None = None
+    extensions: Extensions | None = None
+
+    def due(self, result: SubmissionResult) -> datetime.datetime | None:
+        """The due date of ``result``: the latest of its students' extensions, else the class's
+        (an extension of one member covers the group's work); None without a deadline."""
+        if self.deadline is None:
+            return None
+        dates = [self.deadline.due]
+        if self.extensions is not None:
+            people = result.students or (Student(email=result.submission, sid=result.submission),)
+            dates += [date for person in people if (date := self.extensions.due(person.email, person.sid))]
+        return max(dates)
+
+
+def stamp(result: SubmissionResult, rules: Rules) -> SubmissionResult:
+    """``result`` with its lateness under ``rules`` (the same object when nothing changes)."""
+    late = None
+    if rules.deadline is not None:
+        submitted = datetime.datetime.fromisoformat(result.submitted) if result.submitted else None
+        note = f"time from {result.submitted_from}" if result.submitted_from == FILE_TIME else ""
+        late = deadlines.lateness(submitted, rules.deadline, rules.due(result), note)
+    return result if late == result.late else replace(result, late=late)
+
+
+def grade(result: SubmissionResult) -> float:
+    """The grade the submission earns: its score less its late penalty (``deadlines.grade``)."""
+    return deadlines.grade(result.score, result.max_score, result.late)
+
+
+def accepted(result: SubmissionResult) -> bool:
+    return result.late is None or result.late.accepted
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+def _when(result: SubmissionResult) -> tuple:
+    """The order of submission: by time (unknown first), then by id in natural order."""
+    if not result.submitted:
+        return (0, 0.0, _natural(result.submission))
+    return (1, datetime.datetime.fromisoformat(result.submitted).timestamp(), _natural(result.submission))
+
+
+def choose(policy: str, results) -> SubmissionResult:
+    """The submission that counts among one student's ``results`` under ``policy`` (the module's rule)."""
+    ordered = sorted(results, key=_when)
+    taken = [result for result in ordered if accepted(result)] or ordered
+    if policy == "highest":
+        return max(reversed(taken), key=grade)  # the first of equal grades from the latest: the later one
+    if policy == "latest_on_time":
+        on_time = [result for result in taken if result.late is None or result.late.seconds == 0]
+        return (on_time or taken)[-1]
+    return taken[-1]
+
+
+def why(policy: str, chosen: SubmissionResult) -> str:
+    """Why ``chosen`` counts, in words."""
+    if not accepted(chosen):
+        return "none was accepted: the latest"
+    if policy == "latest_on_time" and chosen.late is not None and chosen.late.seconds:
+        return "none was on time: the latest accepted"
+    return {"latest": "the latest", "highest": "the highest", "latest_on_time": "the latest on time"}[policy]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One student: who, the submission that counts and the ones it supersedes (latest first)."""
+
+    student: Student
+    chosen: SubmissionResult
+    superseded: tuple = ()
+    reason: str = ""
+
+    @property
+    def grade(self) -> float:
+        return grade(self.chosen)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The class: a row per student, the submissions that count (each once) and the others."""
+
+    policy: str
+    rows: tuple
+    counted: tuple  # chosen for some student, in id order
+    superseded: tuple  # chosen for nobody, in id order
+
+
+def _nodes(student: Student, submission: str) -> list[tuple[str, str]]:
+    nodes = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
+    if not nodes:
+        nodes = [("name", key(student.name))] if key(student.name) else [("submission", submission)]
+    return nodes
+
+
+def _people(results) -> dict:
+    """Each student (a union of the emails, SIDs, names that name them) -> [(Student, result)]."""
+    parent: dict = {}
+
+    def root(node):
+        while parent.setdefault(node, node) != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    named = []
+    for result in results:
+        for student in result.students or (Student(),):
+            nodes = _nodes(student, result.submission)
+            for node in nodes[1:]:
+                parent[root(node)] = root(nodes[0])
+            named.append((nodes[0], student, result))
+    people: dict = {}
+    for node, student, result in named:
+        people.setdefault(root(node), []).append((student, result))
+    return people
+
+
+def _identity(entries: list, chosen: SubmissionResult) -> Student:
+    """A student's fields, each from the latest submission that gives it."""
+    ordered = sorted(entries, key=lambda entry: _when(entry[1]), reverse=True)
+    fields = {
+        name: next((getattr(student, name).strip() for student, _ in ordered if getattr(student, name).strip()), "")
+        for name in ("name", "email", "sid")
+    }
+    if not any(fields.values()) and not chosen.students:
+        return Student()  # known by the folder alone
+    return Student(**fields)
+
+
+def _order(row: Row) -> tuple:
+    student = row.student
+    return key(student.name), key(student.email), key(student.sid), row.chosen.submission
+
+
+def people(results) -> dict[str, tuple]:
+    """Each student (a key naming them) -> their submissions, each once, in the order given (a
+    group's submission is each member's): who is who as ``build`` and ``owners`` say it."""
+    return {
+        ":".join(person): tuple({result.submission: result for _, result in entries}.values())
+        for person, entries in _people(results).items()
+    }
+
+
+def owners(results) -> dict[str, str]:
+    """Who made each submission: its first student's person (one person however many of their
+    emails, SIDs and names the submissions give), else the submission itself. The one place that
+    says which submissions are the same student's (the similarity never pairs them)."""
+    found: dict[str, str] = {}
+    for person, entries in _people(results).items():
+        for _, result in entries:
+            found.setdefault(result.submission, ":".join(person))
+    return found
+
+
+def build(results, policy: str = DEFAULT_POLICY) -> Standing:
+    """The class's standing: every student's row (sorted by name, email, SID), which submissions
+    count and which are superseded."""
+    rows = []
+    for entries in _people(results).values():
+        mine = list({result.submission: result for _, result in entries}.values())
+        chosen = choose(policy, mine)
+        others = tuple(sorted((r for r in mine if r is not chosen), key=_when, reverse=True))
+        rows.append(Row(_identity(entries, chosen), chosen, others, why(policy, chosen)))
+    rows.sort(key=_order)
+    counted = {row.chosen.submission: row.chosen for row in rows}
+    every = {result.submission: result for result in results}
+    superseded = tuple(every[name] for name in sorted(every) if name not in counted)
+    return Standing(policy, tuple(rows), tuple(counted[name] for name in sorted(counted)), superseded)
+
+
+def submitted_at(result: SubmissionResult) -> str:
+    """When ``result`` was submitted as the class's tables show it, ISO 8601 (in the deadline's
+    timezone when there is one): "" when unknown, or when it is only the files' modification time
+    and no deadline makes it matter (a checkout's or a copy's time, not the student's)."""
+    if result.late is not None and result.late.submitted:
+        return result.late.submitted
+    if not result.submitted or result.submitted_from == FILE_TIME:
+        return ""
+    return result.submitted
+
+
+def label(result: SubmissionResult) -> str:
+    """A submission as every "who" list names it: its students' names, then its id."""
+    names = ", ".join(student.name.strip() for student in result.students if student.name.strip())
+    return f"{names} ({result.submission})" if names else result.submission
+
+
+def unused_extensions(rules: Rules, results) -> list[str]:
+    """The extensions that name no student of ``results`` (a typo in the file, or a student who
+    did not submit), each with its line."""
+    if rules.extensions is None:
+        return []
+    known = set()
+    for result in results:
+        for student in result.students or (Student(email=result.submission, sid=result.submission),):
+            known |= {("email", key(student.email)), ("sid", key(student.sid))}
+    lines = rules.extensions.lines or {}
+    unused = [entry for entry in rules.extensions.dates if entry not in known]
+    return [f"{value} (line {lines.get((kind, value), '?')})" for kind, value in unused]

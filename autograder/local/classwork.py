@@ -1,0 +1,167 @@
+"""The class-level step of a batch (and of anything that combines graded submissions, such as a
+merge of shards): from every submission's result to the class's files.
+
+``finish`` takes the results (graded now, or read back from their ``grade.json``) and the class's
+rules (``rules``: the policy, the deadline and the extensions), and
+
+1. brings each result up to date (``update``): its students and submission time from its source
+   (when the sources are known: a batch re-reads Gradescope's metadata every run), its lateness
+   under the rules (``standing.stamp``) and, over the whole class, its flag when it is over the
+   attempt limits (``attempts.with_flags``); a result that changed is written again
+   (``write_result``: its feedback tells its student how late it was), without replacing
+   ``grade.previous.json`` (a shard of a class brings its share up to date without the attempt
+   flags, which need every submission of a student: its merge's class step adds them);
+2. decides the standing (``grading/standing.py``): one row per student, the submission that
+   counts, the superseded ones;
+3. writes ``OUT/grades.csv`` (a row per student), ``OUT/index.html`` (the class report) and, last,
+   ``OUT/class.json``: the batch's submissions and the policy, which the LMS exports read to apply
+   the same standing.
+
+Nothing here grades; everything is deterministic in the results and the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from autograder import cache
+from autograder.grading import attempts, extensions, intake, standing
+from autograder.grading.results import SubmissionResult
+from autograder.grading.rubric import Rubric
+from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, instructor_html, layout, text
+
+
+def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None) -> standing.Rules:
+    """The class's rules from the rubric, with the extensions file given (``--extensions``) or named by
+    the rubric (``deadline.extensions``, relative to the rubric's folder); ``ValueError`` for a bad
+    file, or extensions without a due date."""
+    deadline = rubric.deadline
+    if extensions_path is None and deadline is not None and deadline.extensions:
+        extensions_path = Path(rubric_path).parent / deadline.extensions
+    found = None
+    if extensions_path is not None:
+        if deadline is None:
+            raise ValueError(
+                f"extensions file {extensions_path}: {Path(rubric_path).name} sets no due date, so there is nothing "
+                "to extend: add a deadline: section with due: (see the README), or leave out --extensions"
+            )
+        found = extensions.read(Path(extensions_path), deadline)
+    return standing.Rules(rubric.policy, deadline, found)
+
+
+def warn(sources, rules: standing.Rules) -> None:
+    """Say on stderr what the instructor should know of the sources before they are graded: their
+    notes (kept as their flags too), and submission times taken from files when a deadline reads them."""
+    for note in (note for source in sources for note in source.notes):
+        print(f"warning: {note}", file=sys.stderr)
+    by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
+    if rules.deadline is not None and by_files:
+        print(
+            f"warning: {by_files} submission time(s) taken from the files' modification times (no created_at in "
+            "Gradescope's submission_metadata.yml): copying or unzipping may have changed them",
+            file=sys.stderr,
+        )
+
+
+def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResult:
+    """``result`` with its students and submission time as its source names them now."""
+    same = (result.students, result.submitted, result.submitted_from) == (
+        source.students,
+        source.submitted,
+        source.submitted_from,
+    )
+    if same:
+        return result
+    return replace(result, students=source.students, submitted=source.submitted, submitted_from=source.submitted_from)
+
+
+def write_result(out: Path, result: SubmissionResult, titles: dict, keep_previous: bool = True) -> None:
+    """The submission's files (``layout``); a grade it replaces is kept beside it
+    (``grade.previous.json``) unless ``keep_previous`` is false (the same grade, told again)."""
+    folder = layout.submission_folder(out, result.submission)
+    folder.mkdir(parents=True, exist_ok=True)
+    if keep_previous and (folder / "grade.json").is_file():
+        os.replace(folder / "grade.json", folder / layout.PREVIOUS)
+    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
+    cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
+    html = feedback_html.render(result, titles, layout.report_link())
+    cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
+    instructor = instructor_html.render(result, titles, layout.report_link())
+    cache.write_atomic(folder / layout.INSTRUCTOR, instructor.encode(), 0o600)
+    cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
+
+
+def facts(rules: standing.Rules, found: standing.Standing, results) -> dict:
+    """What the report's facts say of the class step."""
+    said = {
+        "students": f"{len(found.rows)} ({standing.POLICIES[rules.policy]} counts: grading.yml students.policy)",
+        "submissions counted": f"{len(found.counted)}; superseded (out of the statistics): {len(found.superseded)}",
+        "deadline": rules.deadline.words() if rules.deadline else "none (grading.yml has no deadline: nothing is late)",
+    }
+    if rules.deadline is not None:
+        by_files = sum(result.submitted_from == intake.FILE_TIME for result in results)
+        if by_files:
+            said["submission times"] = (
+                f"{by_files} from the files' modification times (no created_at in Gradescope's metadata): copying "
+                "or unzipping may have changed them"
+            )
+    if rules.extensions is not None:
+        unused = standing.unused_extensions(rules, results)
+        said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (
+            f"; naming no student of the batch: {', '.join(unused)}" if unused else ""
+        )
+    return said
+
+
+def update(
+    out: Path,
+    results,
+    rubric: Rubric,
+    rules: standing.Rules,
+    sources: dict | None = None,
+    limits: attempts.AttemptLimits | None = None,
+) -> tuple:
+    """Step 1: the results up to date, those that changed written again; ``limits``: the attempt
+    limits to flag by (given only for a whole class)."""
+    titles = {question.id: question.title for question in rubric.questions}
+    sources = sources or {}
+    fresh = [
+        standing.stamp(identify(result, sources[result.submission]) if result.submission in sources else result, rules)
+        for result in results
+    ]
+    if limits is not None:
+        fresh = list(attempts.with_flags(tuple(fresh), limits, rubric.timezone))
+    for result, now in zip(results, fresh):
+        if now != result or not (layout.submission_folder(out, result.submission) / layout.INSTRUCTOR).is_file():
+            write_result(out, now, titles, keep_previous=False)
+    return tuple(fresh)
+
+
+def finish(
+    out: Path,
+    results,
+    rubric: Rubric,
+    rules: standing.Rules,
+    run_facts: dict,
+    similarity=None,
+    sources: dict | None = None,
+) -> tuple[tuple, standing.Standing]:
+    """The class step (the module's steps 1 to 3); returns the results as written and the standing."""
+    out = Path(out)
+    current = update(out, results, rubric, rules, sources, rubric.attempts)
+    found = standing.build(current, rules.policy)
+    cache.write_atomic(out / layout.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
+    said = {**run_facts, **facts(rules, found, current)}
+    report = class_report.render(found, rubric, said, similarity)
+    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    record = {
+        "policy": rules.policy,
+        "deadline": rules.deadline.words() if rules.deadline else "",
+        "submissions": sorted(result.submission for result in current),
+    }
+    cache.write_atomic(out / layout.CLASS, json.dumps(record, indent=1).encode(), 0o644)
+    return tuple(current), found

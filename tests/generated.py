@@ -17,17 +17,23 @@ CLASS_SIZE = 300
 RING = 12  # near copies of one submission: pairs the whole class's similarity lists, a shard's would not
 RING_SOURCE = Path(__file__).parent / "similarity" / "loop-style"  # written apart from the examples
 AGAIN = 10  # the last ten submissions are second attempts, an hour later, of the ten before them
+EXTENDED = CLASS_SIZE - AGAIN - 5  # a student with a second attempt and an extension that covers it
 START = datetime.datetime(2026, 11, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=-8)))  # one a minute from it
 
 
 def light_rubric(folder: Path) -> Path:
     """grading.yml without the Cranfield checks (nine tenths of the calls: the class-level step is
-    what is measured), allowing one graded attempt a day."""
+    what is measured), allowing one graded attempt a day, due before the second attempts (10% an
+    hour late) but for the student of EXTENDED, whose extension (extensions.csv beside it) covers theirs."""
     data = yaml.safe_load(paths.RUBRIC.read_text())
     for question in data["questions"].values():
         question["checks"] = [check for check in question["checks"] if check["kind"] in ("examples", "edge", "random")]
     data["total"] = sum(check["points"] for question in data["questions"].values() for check in question["checks"])
     data["attempts"] = {"per_period": 1, "period_hours": 24}
+    due = START + datetime.timedelta(minutes=300)
+    data["deadline"] = {"due": due.isoformat(), "penalty": 10, "per": "hour", "extensions": "extensions.csv"}
+    extended = (due + datetime.timedelta(hours=2)).isoformat()
+    (folder / "extensions.csv").write_text(f"email,due\ns{EXTENDED}@example.edu,{extended}\n")
     path = folder / "grading.yml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path

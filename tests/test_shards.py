@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from generated import CLASS_SIZE, RING, generated_class, light_rubric, roster, students, without_timing
+from generated import AGAIN, CLASS_SIZE, EXTENDED, RING, generated_class, light_rubric, roster, students, without_timing
 
 from autograder import paths
 from autograder.lms import export
@@ -327,6 +327,9 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     rows = list(csv.DictReader((tmp_path / "merged" / layout.GRADES).open()))
     flagged = [row["submission"] for row in rows if "attempts: over the attempt limit" in row["flags"]]
     assert flagged == ids[students() :]
+    late = sorted(row["email"] for row in rows if row["late"].startswith("late by"))
+    again = {f"s{number}@example.edu" for number in range(students() - AGAIN, students())}
+    assert len(rows) == students() and late == sorted(again - {f"s{EXTENDED}@example.edu"})
     imports = [export.build("moodle", roster(tmp_path), folder, "Lab 05") for folder in (single, tmp_path / "merged")]
     assert imports[0].text == imports[1].text
     assert f"{students()} of {students()} roster students graded" in imports[1].summary

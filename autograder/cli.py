@@ -56,8 +56,9 @@ def _requirements(args) -> int:
 
 def _grade(args) -> int:
     from autograder.grading.results import Status, points
-    from autograder.local import batch
+    from autograder.local import batch, shards
 
+    shard = shards.parse(args.shard) if args.shard else None
     summary = batch.grade_batch(
         args.paths,
         args.out,
@@ -69,6 +70,7 @@ def _grade(args) -> int:
         python=args.child_python,
         seed=args.seed,
         extensions=args.extensions,
+        shard=shard,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -83,12 +85,30 @@ def _grade(args) -> int:
         print(f"  {submission}: again because {why}{change} (the previous grade kept as grade.previous.json)")
     if len(summary.changes) > 20:
         print(f"  ... and {len(summary.changes) - 20} more")
+    if shard is not None:
+        print(
+            f"shard {shard}: {summary.out}/{shards.MANIFEST}; once every shard is done: python -m autograder merge "
+            f"OUT SHARD_OUT... (the {shard.count} shards' --out folders) for grades.csv and the class report"
+        )
+        return 0
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     if similar:
         print(f"similar code: {similar} pair{'s' if similar > 1 else ''} of submissions worth a look (class report)")
     print(
         f"class report: {summary.out}/index.html; grades: {summary.out}/grades.csv; per submission: "
         f"{summary.out}/submissions/<submission>/feedback.html, feedback.md, results.json"
+    )
+    return 0
+
+
+def _merge(args) -> int:
+    from autograder.local import merge
+
+    summary = merge.merge(args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions)
+    similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
+    print(
+        f"merged {summary.shards} shards: {len(summary.results)} submissions in {summary.seconds:.1f} s; "
+        f"{similar} similar pair(s); class report: {summary.out}/index.html; grades: {summary.out}/grades.csv"
     )
     return 0
 
@@ -115,6 +135,7 @@ def _build(args) -> int:
     if args.with_cranfield and args.target != "gradescope":
         raise ValueError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
+        from autograder.grading import rubric as rubrics
         from autograder.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
@@ -122,6 +143,8 @@ def _build(args) -> int:
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        for note in prairielearn.notes(rubrics.load()):
+            print(f"note: {note}")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
             f"{image}; copy {folders['question']} into your course's questions/{prairielearn.QUESTION_ID}/ and "
@@ -166,6 +189,12 @@ def _reference(args) -> int:
 
     print(f"wrote {reference.write()}")
     return 0
+
+
+_EXTENSIONS = (
+    "a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
+    "grading.yml's deadline.extensions names, if any"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -230,10 +259,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--extensions",
         type=Path,
         default=None,
-        help="a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
-        "grading.yml's deadline.extensions names, if any",
+        help=_EXTENSIONS,
+    )
+    grade.add_argument(
+        "--shard",
+        default=None,
+        metavar="I/N",
+        help="grade only shard I of N (a stable share of the class, by submission id) into OUT, for `merge`; "
+        "auto/N or auto: I from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm)",
     )
     grade.set_defaults(run=_grade)
+
+    merging = commands.add_parser(
+        "merge",
+        help="make one batch in OUT (grades.csv, the class report, the similarity over the whole class) of the "
+        "output folders of every shard of a class (grade --shard I/N)",
+    )
+    merging.add_argument("out", type=Path, metavar="OUT")
+    merging.add_argument("shards", type=Path, nargs="+", metavar="SHARD_OUT")
+    merging.add_argument(
+        "--rubric",
+        type=Path,
+        default=None,
+        help="the grading.yml whose class-level sections (similarity, students, deadline, attempts) to use "
+        "(default: the shards'; it must grade as theirs did)",
+    )
+    merging.add_argument("--extensions", type=Path, default=None, help=_EXTENSIONS)
+    merging.add_argument("--jobs", type=int, default=None, help="processes for the similarity (default: usable CPUs)")
+    merging.set_defaults(run=_merge)
 
     doctor = commands.add_parser(
         "doctor",

@@ -24,6 +24,8 @@ every section: `make test` runs it (tests/test_benchmark.py) so that the script 
 checks that every section produced figures, never what they are.
 With --container (as root): only run_autograder in a simulated Gradescope root (bench/container.py).
 With --worst: only what the worst submissions cost the grader (bench/worst_case.py).
+With --shards N [--full-rubric]: only a class of --submissions graded as one batch and as N shards
+merged, step by step, and whether the merge equals the batch (bench/shards_batch.py).
 With --hostile-files [--checkout DIR]: only what the alias bomb in submission_metadata.yml costs the
 grader, beside a clean metadata file (bench/hostile_metadata.py; DIR: another checkout's grader).
 """
@@ -356,6 +358,8 @@ def main(argv=None) -> int:
     parser.add_argument("--container", action="store_true", help="only run_autograder's time and memory (as root)")
     parser.add_argument("--worst", action="store_true", help="only what the worst submissions cost the grader")
     parser.add_argument("--similarity", action="store_true", help="only section 6, the class report's code similarity")
+    parser.add_argument("--shards", type=int, default=0, help="only a class graded as one batch and as N shards merged")
+    parser.add_argument("--full-rubric", action="store_true", help="with --shards: every check, Cranfield's included")
     parser.add_argument(
         "--hostile-files", action="store_true", help="only what a hostile submission_metadata.yml costs the grader"
     )
@@ -376,6 +380,13 @@ def main(argv=None) -> int:
             import hostile_metadata as hostile
 
             hostile.report(work, checkout=(args.checkout or hostile.ROOT).resolve())
+            return 0
+        if args.shards:
+            import shards_batch
+
+            figures = shards_batch.report(work, max(args.submissions, 32), args.shards, full=args.full_rubric)
+            if args.json:
+                args.json.write_text(json.dumps({"shards": figures}, indent=1, sort_keys=True))
             return 0
         if args.worst:
             import worst_case

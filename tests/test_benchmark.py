@@ -72,6 +72,28 @@ def test_every_section_of_the_benchmark_produces_figures(tmp_path, cranfield):
     assert len(figures["overhead"]["auto_children"]) == len(figures["overhead"]["none_children"]) == 1
 
 
+@pytest.mark.slow
+@pytest.mark.sandbox
+def test_the_shards_section_produces_figures_and_compares_the_merge(tmp_path):
+    """Does `bench/benchmark.py --shards 2 --smoke` grade its class as one batch and as two shards,
+    merge them, and give finite figures for every step and the merge's equality with the batch?"""
+    out = tmp_path / "figures.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "benchmark.py"), "--shards", "2", "--smoke", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=paths.ROOT,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    figures = json.loads(out.read_text())["shards"]
+    assert [len(figures["shard"]), sum(item["submissions"] for item in figures["shard"])] == [2, figures["size"]]
+    for step in (figures["single"], *figures["shard"], figures["merge"]):
+        assert step["seconds"] > 0 and math.isfinite(step["peak_mib"])
+    assert figures["same_grades_csv"] is True and figures["same_report"] is True
+    assert "shards in parallel" in done.stdout
+
+
 def test_without_otter_the_comparison_says_so_instead_of_crashing(tmp_path, monkeypatch, capsys):
     """Where otter-grader is not installed, does the otter section say it is unavailable (and
     print the rest) rather than fail?"""

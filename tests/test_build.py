@@ -265,3 +265,35 @@ def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root)
     assert f"uid {pwd.getpwnam('lab05-student').pw_uid}" in run.stdout
     assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
     assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")
+
+
+def test_run_autograder_refuses_an_attempt_over_the_limit(gradescope_root):
+    """grading.yml allowing one graded attempt a day and Gradescope's metadata showing one an hour
+    before: does run_autograder keep that attempt's score and tests under a message saying when the
+    next attempt is, without grading (the solutions it was given would score 100)?"""
+    rubric = gradescope_root / "source" / "grading.yml"
+    original = rubric.read_bytes()
+    metadata = gradescope_root / "submission_metadata.json"
+    test = {"name": "accuracy: hidden edge cases", "score": 42.5, "max_score": 100, "status": "failed", "output": ""}
+    earlier = {"score": 42.5, "output": "before", "tests": [{**test, "visibility": "visible"}]}
+    metadata.write_text(
+        json.dumps(
+            {
+                "created_at": "2026-12-02T10:00:00.123456-08:00",
+                "previous_submissions": [
+                    {"submission_time": "2026-12-02T09:00:00.5-08:00", "score": 42.5, "results": earlier}
+                ],
+            }
+        )
+    )
+    try:
+        zone = b"deadline: {due: 2026-12-05 23:59, timezone: America/Los_Angeles}\n"
+        rubric.write_bytes(original + b"attempts: {per_period: 1, period_hours: 24}\n" + zone)
+        files = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
+        document = run_autograder(gradescope_root, files, "auto")
+    finally:
+        rubric.write_bytes(original)
+        metadata.unlink()
+    assert document["score"] == 42.5 and document["tests"] == earlier["tests"]
+    assert "available from 2026-12-03 17:01 UTC (09:01 PST, America/Los_Angeles)" in document["output"]
+    assert document["output"].endswith("before") and document["extra_data"] == {"lab05_attempt": "over the limit"}

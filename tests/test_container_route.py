@@ -196,3 +196,23 @@ def test_an_interrupt_sent_to_the_container_stops_the_batch(tmp_path, cranfield,
     assert "interrupted: what was written is kept" in stderr
     assert_kept_whole(out, 6)
     assert {path.stat().st_uid for path in out.rglob("*")} == {OWNER}
+
+
+@pytest.mark.sandbox
+def test_container_merges_shards_and_hands_the_output_back(tmp_path, cranfield, private_cache):
+    """Does `merge` in the container (its options before OUT) write the merged batch and give
+    every folder and file it wrote to the owner of the folder OUT went into?"""
+    from autograder.local import batch, shards
+
+    (tmp_path / "class").mkdir()
+    shard = tmp_path / "shard"
+    batch.grade_batch([tmp_path / "class"], shard, jobs=1, progress=False, shard=shards.Shard(1, 1))
+    host = tmp_path / "host"
+    host.mkdir()
+    os.chown(host, OWNER, OWNER)
+    out = host / "course" / "merged"
+    done = container_sim.run(["merge", "--jobs", "1", str(out), str(shard)], **private_cache)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (out / "grades.csv").is_file() and (out / "index.html").is_file()
+    owners = {(path.stat().st_uid, path.stat().st_gid) for path in [host / "course", *(host / "course").rglob("*")]}
+    assert owners == {(OWNER, OWNER)}

@@ -172,6 +172,7 @@ INFO_ASSESSMENT_SCHEMA = {
                                 "maxPoints": POINTS,
                                 "maxAutoPoints": POINTS,
                                 "manualPoints": POINTS,
+                                "gradeRateMinutes": {"type": "number", "minimum": 0},
                             },
                         },
                     },
@@ -198,6 +199,21 @@ def test_sample_assessment_uses_the_question_for_the_rubric_s_points(built):
     total = rubrics.load(paths.RUBRIC).total
     assert questions[0]["autoPoints"] == questions[0]["maxAutoPoints"] == total == 100
     assert "points" not in questions[0] and document["type"] == "Homework"
+
+
+def test_sample_assessment_with_a_grade_rate_is_valid():
+    """With attempts limited per period, is gradeRateMinutes on the question of the sample (where
+    PrairieLearn reads it: a question, zone or assessment of infoAssessment.json) and still valid?"""
+    import jsonschema
+
+    limited = rubrics.parse(paths.RUBRIC.read_text() + "attempts: {per_period: 4, period_hours: 24}\n")
+    document = prairielearn.assessment(limited)
+    jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
+    assert document["zones"][0]["questions"][0]["gradeRateMinutes"] == 360
+    broken = json.loads(json.dumps(document))
+    broken["zones"][0]["questions"][0]["gradeRateMinutes"] = -1
+    with pytest.raises(jsonschema.ValidationError, match="gradeRateMinutes"):
+        jsonschema.validate(broken, INFO_ASSESSMENT_SCHEMA)
 
 
 @pytest.mark.parametrize(

@@ -1,32 +1,47 @@
 """What ``run_autograder`` calls in Gradescope's container: grade ``ROOT/submission`` into
 ``ROOT/results/results.json`` with the same session a local batch uses (``grading.oneshot``:
 the machine's facts and the grader's log on stdout, which only instructors see, and a watchdog
-on the overall time limit)."""
+on the overall time limit). When ``grading.yml`` limits attempts, ``attempts.gate`` first reads
+``ROOT/submission_metadata.json``: a submission over the limit is not run, and keeps the last
+graded attempt's results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from autograder import cache, paths
+from autograder.gradescope import attempts
 from autograder.grading import intake, oneshot
 from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 
 
 def run(
-    root: Path = Path("/autograder"), isolation: str = "auto", uid: int = DEFAULT_UID, python: str | None = None
+    root: Path = Path("/autograder"),
+    isolation: str = "auto",
+    uid: int = DEFAULT_UID,
+    python: str | None = None,
+    rubric_path: Path = paths.RUBRIC,
+    log=print,
 ) -> dict:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
     there). If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
+    refused = attempts.gate(Path(root), rubric_path, log)
+    if refused is not None:
+        cache.write_json_atomic(results / "results.json", refused, mode=0o644)
+        return refused
     source = intake.Source("submission", Path(root) / "submission")
     return oneshot.grade_one(
         source,
         results / "results.json",
-        gradescope_json.document,
-        gradescope_json.failed,
+        attempts.render_marked(gradescope_json.document),
+        attempts.failed_marked(gradescope_json.failed),
         isolation,
         uid,
         python,
         platform="Gradescope",
+        log=log,
+        rubric_path=rubric_path,
     )

@@ -1,5 +1,6 @@
 """The rubric (``grading.yml``): questions, checks, points, visibility, limits, the class report's
-similarity analysis, whose submission counts for a student and the deadline. Validated on load.
+similarity analysis, whose submission counts for a student, the deadline and the attempt limits.
+Validated on load.
 
 Every error names the file, the field and the fix, e.g.
 ``grading.yml: questions.q2.checks[1].kind: 'edges' is not a kind; use one of: ...``.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.grading import attempts as attempt_limits
 from autograder.grading import deadlines, standing
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
@@ -85,10 +87,19 @@ class Rubric:
     # of the digest, like the similarity section, so changing them regrades nothing
     policy: str = standing.DEFAULT_POLICY  # which submission of a student counts (``standing.POLICIES``)
     deadline: deadlines.Deadline | None = None  # None: nothing is late
+    # how many submissions of a student are graded (``grading/attempts.py``): class-level too, left
+    # out of the digest (changing it regrades nothing)
+    attempts: attempt_limits.AttemptLimits = field(default_factory=attempt_limits.AttemptLimits)
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
         return tuple(check for question in self.questions for check in question.checks)
+
+    @property
+    def timezone(self) -> str:
+        """The course's IANA timezone, the one setting for it: ``deadline.timezone`` ("": none, times
+        are said in UTC alone, e.g. the attempt limits' next attempt)."""
+        return self.deadline.zone if self.deadline is not None else ""
 
 
 _TOP = {
@@ -103,12 +114,14 @@ _TOP = {
     "scoring": str,
     "students": dict,
     "deadline": dict,
+    "attempts": dict,
 }
-_CLASS_LEVEL = ("similarity", "students", "deadline")  # read by the class step only: not in the digest
+#: Read by the class step (and the platforms' attempt gates) only: not in the digest.
+_CLASS_LEVEL = ("similarity", "students", "deadline", "attempts")
 _LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
 _QUESTION = {"title": str, "checks": list}
 _CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
-_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "students", "deadline"}
+_OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "students", "deadline", "attempts"}
 _SIMILARITY = ("enabled", "threshold")
 
 
@@ -255,6 +268,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
     similarity = _similarity(data.get("similarity", {}), fail)
+    limits_on_attempts = attempt_limits.validate(data.get("attempts", {}), fail)
     allowed = data.get("allowed_imports", ["numpy"])
     for name in allowed:
         if not isinstance(name, str) or not name.isidentifier():
@@ -288,6 +302,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
         _policy(data.get("students", {}), fail),
         deadlines.from_rubric(data.get("deadline", {}), fail),
+        limits_on_attempts,
     )
 
 

@@ -182,6 +182,15 @@ def _order(row: Row) -> tuple:
     return key(student.name), key(student.email), key(student.sid), row.chosen.submission
 
 
+def people(results) -> dict[str, tuple]:
+    """Each student (a key naming them) -> their submissions, each once, in the order given (a
+    group's submission is each member's): who is who as ``build`` and ``owners`` say it."""
+    return {
+        ":".join(person): tuple({result.submission: result for _, result in entries}.values())
+        for person, entries in _people(results).items()
+    }
+
+
 def owners(results) -> dict[str, str]:
     """Who made each submission: its first student's person (one person however many of their
     emails, SIDs and names the submissions give), else the submission itself. The one place that

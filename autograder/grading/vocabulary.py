@@ -81,6 +81,7 @@ class FlagKind(StrEnum):
     FILES = "files"  # something in the submission's files was ignored
     GRADER = "grader"  # the grader itself failed on this submission
     UNIMPORTED = "unimported"  # a graded file raised an exception when imported (its functions got nothing)
+    ATTEMPTS = "attempts"  # over grading.yml's attempt limits (a local batch's class-level step says so)
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
 (Gradescope), ``feedback.md``, ``feedback.html``, ``instructor.html`` and ``grade.json`` (the full
 result, last: its presence marks the submission done), each atomically (``reports/layout.py``,
-``local/classwork.py: write_result``). At the end the class step (``local/classwork.py: finish``)
-rewrites ``OUT/grades.csv`` (a row per student), the class report ``OUT/index.html``, with the
-code similarity of every submission of the batch (graded now or before; ``grading.yml`` can turn
-it off), and ``OUT/class.json``. Killing
-the batch loses nothing already written; running it again skips what is done (``force``
-regrades), and a submission whose files, rubric or reference changed is graded again.
+``local/classwork.py: write_result``). At the end ``finish``, the class step, computes the code
+similarity of every submission of the batch (graded now or before; ``grading.yml`` can turn it
+off) and has ``local/classwork.py: finish`` rewrite ``OUT/grades.csv`` (a row per student), the
+class report ``OUT/index.html`` and ``OUT/class.json``; ``merge`` (``local/merge.py``) runs the
+same step over the shards of a class (``local/shards.py``: a share graded, a manifest written
+instead). Killing the batch loses nothing already written; running it again skips what is done
+(``force`` regrades), and a submission whose files, rubric or reference changed is graded again.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from autograder.grading import intake, payloads, scoring, similarity, standing
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
-from autograder.local import classwork
+from autograder.local import classwork, shards
 from autograder.local.classwork import write_result
 from autograder.paths import RUBRIC
 from autograder.reports import layout
@@ -51,6 +52,7 @@ class BatchSummary:
     similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
     rescored: int = 0  # scored again from their stored answers (only points, visibility or scoring changed)
     changes: tuple = ()  # (submission, why graded or rescored again, score before, score now), for the summary
+    shard: shards.Shard | None = None  # a share of the class (no class-level outputs: ``merge`` makes them)
 
 
 def usable_cpus() -> int:
@@ -174,24 +176,19 @@ def grade_batch(
     progress: bool = True,
     seed: str | None = None,
     extensions: Path | None = None,
+    shard: shards.Shard | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
-    ``extensions``: the students' extensions file (else the one grading.yml names, if any)."""
+    ``extensions``: the students' extensions file (else the one grading.yml names, if any);
+    ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
-    sources = intake.discover(paths)
+    everyone = intake.discover(paths)
+    sources = everyone if shard is None else shards.share(everyone, shard)
     rules = classwork.rules(rubrics.load(rubric_path), rubric_path, extensions)  # a bad file stops it here
-    for note in (note for source in sources for note in source.notes):  # kept as the submission's flag too
-        print(f"warning: {note}", file=sys.stderr)
-    by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
-    if rules.deadline is not None and by_files:
-        print(
-            f"warning: {by_files} submission time(s) taken from the files' modification times (no created_at in "
-            "Gradescope's submission_metadata.yml): copying or unzipping may have changed them",
-            file=sys.stderr,
-        )
+    classwork.warn(sources, rules)
     by_id = {source.id: source for source in sources}
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
@@ -290,22 +287,29 @@ def grade_batch(
                     _stop(pool)
                     raise
     results = tuple(finished[source.id] for source in sources)
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs, standing.owners(results))
-    seconds = time.monotonic() - started
-    facts = {
+    run = {  # the report's facts, in its order; finish says the submissions, time taken and similarity
         "graded at (UTC)": stamp,
         "submissions": len(results),
         "graded in this run": len(todo),
         "skipped (already graded)": len(sources) - len(todo),
-        "time taken": f"{seconds:.1f} s",
+        "time taken": "",
         "jobs": jobs,
         "isolation": session.isolation.mode,
-        "similarity": similar_fact,
+        "similarity": "",
         "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
         "reference": f"expected.json {session.plan.reference_digest}",
         "grader": f"lab05-autograder {_version()}",
     }
-    results, _ = classwork.finish(out, results, rubric, rules, facts, similar, by_id)
+    if shard is None:
+
+        def taken() -> str:
+            return f"{time.monotonic() - started:.1f} s"
+
+        results, similar = finish(out, results, files, rubric, rules, jobs, taken, run, by_id)
+    else:  # its share only: ``merge`` runs the class-level step over every shard
+        results = classwork.update(out, results, rubric, rules, by_id)
+        similar = shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
+    seconds = time.monotonic() - started
     finished = {result.submission: result for result in results}
     changes = tuple(
         (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
@@ -313,7 +317,20 @@ def grade_batch(
         if source.id in reasons
     )
     skipped = len(sources) - len(todo) - len(rescored)
-    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes)
+    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
+
+
+def finish(out: Path, results: tuple, files: dict, rubric, rules, jobs: int, taken, run: dict, sources=None):
+    """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
+    every submission (``files``: id -> graded file -> content; a student's own submissions never
+    paired, ``standing.owners``), then ``classwork.finish`` (each result brought up to date, the
+    attempt limits flagged, grades.csv, the class report, class.json), the report's facts ``run``'s
+    (``taken()``: the time taken, said when the report is written). Returns the results as written
+    and the similarity (None when off or failed)."""
+    similar, similar_fact = _similarity(files, rubric.similarity, jobs, standing.owners(results))
+    facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}
+    results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
+    return results, similar
 
 
 @contextlib.contextmanager

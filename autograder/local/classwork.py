@@ -4,10 +4,13 @@ merge of shards): from every submission's result to the class's files.
 ``finish`` takes the results (graded now, or read back from their ``grade.json``) and the class's
 rules (``rules``: the policy, the deadline and the extensions), and
 
-1. brings each result up to date: its students and submission time from its source (when the
-   sources are known: a batch re-reads Gradescope's metadata every run) and its lateness under the
-   rules (``standing.stamp``); a result that changed is written again (``write_result``: its
-   feedback tells its student how late it was), without replacing ``grade.previous.json``;
+1. brings each result up to date (``update``): its students and submission time from its source
+   (when the sources are known: a batch re-reads Gradescope's metadata every run), its lateness
+   under the rules (``standing.stamp``) and, over the whole class, its flag when it is over the
+   attempt limits (``attempts.with_flags``); a result that changed is written again
+   (``write_result``: its feedback tells its student how late it was), without replacing
+   ``grade.previous.json`` (a shard of a class brings its share up to date without the attempt
+   flags, which need every submission of a student: its merge's class step adds them);
 2. decides the standing (``grading/standing.py``): one row per student, the submission that
    counts, the superseded ones;
 3. writes ``OUT/grades.csv`` (a row per student), ``OUT/index.html`` (the class report) and, last,
@@ -21,11 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 from autograder import cache
-from autograder.grading import extensions, intake, standing
+from autograder.grading import attempts, extensions, intake, standing
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, instructor_html, layout, text
@@ -47,6 +51,20 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
             )
         found = extensions.read(Path(extensions_path), deadline)
     return standing.Rules(rubric.policy, deadline, found)
+
+
+def warn(sources, rules: standing.Rules) -> None:
+    """Say on stderr what the instructor should know of the sources before they are graded: their
+    notes (kept as their flags too), and submission times taken from files when a deadline reads them."""
+    for note in (note for source in sources for note in source.notes):
+        print(f"warning: {note}", file=sys.stderr)
+    by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
+    if rules.deadline is not None and by_files:
+        print(
+            f"warning: {by_files} submission time(s) taken from the files' modification times (no created_at in "
+            "Gradescope's submission_metadata.yml): copying or unzipping may have changed them",
+            file=sys.stderr,
+        )
 
 
 def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResult:
@@ -99,6 +117,30 @@ def facts(rules: standing.Rules, found: standing.Standing, results) -> dict:
     return said
 
 
+def update(
+    out: Path,
+    results,
+    rubric: Rubric,
+    rules: standing.Rules,
+    sources: dict | None = None,
+    limits: attempts.AttemptLimits | None = None,
+) -> tuple:
+    """Step 1: the results up to date, those that changed written again; ``limits``: the attempt
+    limits to flag by (given only for a whole class)."""
+    titles = {question.id: question.title for question in rubric.questions}
+    sources = sources or {}
+    fresh = [
+        standing.stamp(identify(result, sources[result.submission]) if result.submission in sources else result, rules)
+        for result in results
+    ]
+    if limits is not None:
+        fresh = list(attempts.with_flags(tuple(fresh), limits, rubric.timezone))
+    for result, now in zip(results, fresh):
+        if now != result or not (layout.submission_folder(out, result.submission) / layout.INSTRUCTOR).is_file():
+            write_result(out, now, titles, keep_previous=False)
+    return tuple(fresh)
+
+
 def finish(
     out: Path,
     results,
@@ -110,15 +152,7 @@ def finish(
 ) -> tuple[tuple, standing.Standing]:
     """The class step (the module's steps 1 to 3); returns the results as written and the standing."""
     out = Path(out)
-    titles = {question.id: question.title for question in rubric.questions}
-    current = []
-    for result in results:
-        fresh = identify(result, sources[result.submission]) if sources and result.submission in sources else result
-        fresh = standing.stamp(fresh, rules)
-        folder = layout.submission_folder(out, result.submission)
-        if fresh != result or not (folder / layout.INSTRUCTOR).is_file():
-            write_result(out, fresh, titles, keep_previous=False)
-        current.append(fresh)
+    current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     cache.write_atomic(out / layout.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
     said = {**run_facts, **facts(rules, found, current)}

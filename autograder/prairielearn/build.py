@@ -13,7 +13,10 @@ Docker build context: the ``Dockerfile``, the ``entrypoint`` and the engine alon
 (``grading.shipment.engine_entries``) under ``source/``: the image is pulled from a public
 registry, so nothing in it is secret. ``OUT/assessment/`` holds a sample ``infoAssessment.json``
 (``assessment``): a homework whose one question is this one, worth the rubric's total; without an
-assessment students never see a question.
+assessment students never see a question. ``grading.yml``'s attempt limit per period becomes the
+question's ``gradeRateMinutes`` there (PrairieLearn sets it per question, zone or assessment in
+``infoAssessment.json``, not in the question's ``info.json`` nor in ``allowAccess`` rules); PrairieLearn
+has no cap on a question's graded submissions in all that the build could set (``notes``).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ import uuid
 from pathlib import Path
 
 from autograder import cache, paths
+from autograder.grading import attempts, shipment
 from autograder.grading import rubric as rubrics
-from autograder.grading import shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ENTRYPOINT = "/lab05/entrypoint"  # where the Dockerfile puts it
@@ -70,7 +73,13 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict:
     """A sample ``infoAssessment.json``: a Homework whose one zone holds the question, worth the
     rubric's total (PrairieLearn scales the grader's score in [0, 1] by it; on a Homework the best
     submission counts). Its uuid is derived from the rubric's title, like the question's. It sets
-    no dates: students see it once its Access page releases it."""
+    no dates: students see it once its Access page releases it. With ``attempts.per_period`` in the
+    rubric, the question waits ``gradeRateMinutes`` between gradings (``attempts.grade_rate_minutes``:
+    the period shared evenly, so 3 in 24 hours is one every 480 minutes)."""
+    question: dict = {"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}
+    rate = attempts.grade_rate_minutes(rubric.attempts)
+    if rate:
+        question["gradeRateMinutes"] = rate
     return {
         "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
         "type": "Homework",
@@ -80,10 +89,28 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict:
         "zones": [
             {
                 "title": rubric.title,
-                "questions": [{"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}],
+                "questions": [question],
             }
         ],
     }
+
+
+def notes(rubric: rubrics.Rubric) -> list[str]:
+    """What of the rubric the build cannot carry over to PrairieLearn, in words for the instructor."""
+    said = []
+    limits = rubric.attempts
+    if limits.per_period and limits.per_period > 1:
+        said.append(
+            f"attempts: PrairieLearn allows one grading every gradeRateMinutes, so {limits.per_period} in "
+            f"{limits.period_hours:g} hours became one every {attempts.grade_rate_minutes(limits)} minutes "
+            "(the same number in a period, never in a burst)"
+        )
+    if limits.total:
+        said.append(
+            f"attempts: PrairieLearn has no cap on a question's graded submissions in all: the total of "
+            f"{limits.total} is not applied there (its Access page's end date is the nearest PrairieLearn setting)"
+        )
+    return said
 
 
 def _template(name: str, **values) -> bytes:

@@ -1,0 +1,259 @@
+"""``merge OUT SHARD_OUT...``: the shards of a class (``grade --shard I/N``) made one batch in OUT.
+
+The shards must be all of one class and one grading, or nothing is written: every shard's
+``shard.json`` present, the same number of shards, each index once, the same class, the same
+rubric, reference and grader (their digests, and the rubric's text, which the class-level step
+reads: ``--rubric`` chooses another with the same digest), and every submission in the shard its id
+hashes to, graded with those digests. Then each submission's files are linked into
+``OUT/submissions/`` (copied across file systems), and ``batch.finish``, the batch's own
+class-level step, computes the code similarity over the whole class (from the graded files the
+shards kept) and has ``classwork.finish`` flag the attempts over the limits and write grades.csv
+(a row per student, under the rubric's policy, deadline and the extensions), the class report and
+class.json: the same outputs a single batch of the class writes, the timing facts aside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.grading import rubric as rubrics
+from autograder.grading.results import SubmissionResult
+from autograder.grading.similarity import Similarity
+from autograder.local import batch, classwork, shards
+from autograder.reports import layout
+
+#: What a merged shard must agree on, and how a message names it.
+AGREED = {
+    "of": "the number of shards",
+    "class": "the class (the submissions found)",
+    "rubric_digest": "the rubric's digest (what grading reads of grading.yml)",
+    "reference_digest": "the hidden reference's digest",
+    "grader_digest": "the grader's digest (its code and the plan's data)",
+}
+
+#: A manifest's fields and their types (anything else: the shard is graded again).
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "shard": int,
+    "of": int,
+    "class": list,
+    "submissions": list,
+    "rubric_digest": str,
+    "reference_digest": str,
+    "grader_digest": str,
+    "rubric": str,
+    "rubric_path": str,
+    "seconds": (int, float),
+    "run": dict,
+}
+
+
+@dataclass(frozen=True)
+class MergeSummary:
+    results: tuple  # every submission of the class, in id order
+    shards: int
+    seconds: float
+    out: Path
+    similarity: Similarity | None = None
+
+
+def _manifest(folder: Path) -> dict:
+    path = folder / shards.MANIFEST
+    if not path.is_file():
+        finished = (folder / layout.GRADES).is_file()
+        raise ValueError(
+            f"{folder} is not a finished shard (no {shards.MANIFEST}): "
+            + (
+                "it is a whole batch, graded without --shard"
+                if finished
+                else "grade it with `grade PATH... --shard I/N --out DIR` (again, if it stopped: it continues)"
+            )
+        )
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path} cannot be read ({str(error)[:100]}): grade the shard again") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != shards.FORMAT:
+        raise ValueError(f"{path} is not a shard's manifest of this grader ({shards.FORMAT}): grade the shard again")
+    for key, kind in FIELDS.items():
+        if isinstance(manifest.get(key), bool) or not isinstance(manifest.get(key), kind):
+            raise ValueError(
+                f"{path}: {key} is missing or not a {getattr(kind, '__name__', 'number')}: grade the shard again"
+            )
+    for submission in manifest["class"] + manifest["submissions"]:
+        if not isinstance(submission, str) or not re.fullmatch(r"[A-Za-z0-9@_-][A-Za-z0-9._@-]*", submission):
+            raise ValueError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
+    manifest["folder"] = folder
+    return manifest
+
+
+def _name(manifest: dict) -> str:
+    return f"shard {manifest['shard']}/{manifest['of']} ({manifest['folder']})"
+
+
+def _differs(key: str, first, other) -> str:
+    if key != "class":
+        return f"{first[key]!r} in {_name(first)}, {other[key]!r} here"
+    mine, theirs = set(other["class"]), set(first["class"])
+    extra, missing = sorted(mine - theirs), sorted(theirs - mine)
+    parts = [f"{len(mine)} submissions, {len(theirs)} in {_name(first)}"]
+    if extra:
+        parts.append(f"only here: {', '.join(extra[:5])}")
+    if missing:
+        parts.append(f"only there: {', '.join(missing[:5])}")
+    return "; ".join(parts) + ": grade every shard from the same class folder"
+
+
+def check(manifests: list[dict]) -> None:
+    """Refuse shards that are not all of one class and one grading (``ValueError`` naming the
+    shard and what differs)."""
+    if not manifests:
+        raise ValueError("merge needs the output folders of the shards (SHARD_OUT...)")
+    first = manifests[0]
+    for manifest in manifests[1:]:
+        for key, what in AGREED.items():
+            if manifest[key] != first[key]:
+                raise ValueError(f"{_name(manifest)} differs in {what}: {_differs(key, first, manifest)}")
+    seen: dict[int, dict] = {}
+    for manifest in manifests:
+        index = manifest["shard"]
+        if index in seen:
+            raise ValueError(
+                f"shard {index}/{first['of']} is given twice: {seen[index]['folder']} and {manifest['folder']}"
+            )
+        seen[index] = manifest
+    missing = [str(index) for index in range(1, first["of"] + 1) if index not in seen]
+    if missing:
+        raise ValueError(
+            f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {first['of']} missing: give every "
+            "shard's output folder (a shard that did not finish: run it again)"
+        )
+    where: dict[str, dict] = {}
+    for manifest in manifests:
+        for submission in manifest["submissions"]:
+            owner = shards.owner(submission, first["of"])
+            if submission in where:
+                raise ValueError(f"{submission} is in {_name(where[submission])} and in {_name(manifest)}")
+            if owner != manifest["shard"]:
+                raise ValueError(f"{_name(manifest)} holds {submission}, which belongs to shard {owner}/{first['of']}")
+            where[submission] = manifest
+    ungraded = sorted(set(first["class"]) - set(where))
+    if ungraded:
+        raise ValueError(
+            f"{len(ungraded)} submission(s) of the class are in no shard ({', '.join(ungraded[:5])}): run "
+            f"shard {shards.owner(ungraded[0], first['of'])}/{first['of']} again"
+        )
+
+
+def _read(manifest: dict) -> tuple[list, dict]:
+    """The shard's results and graded files, each result checked against its manifest."""
+    results, files = [], {}
+    for submission in manifest["submissions"]:
+        path = layout.submission_folder(manifest["folder"], submission) / "grade.json"
+        try:
+            result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            raise ValueError(
+                f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
+            ) from None
+        stamps = {"rubric_digest": result.rubric_digest, "reference_digest": result.reference_digest}
+        stamps["grader_digest"] = result.grader_digest
+        for key, value in stamps.items():
+            if value != manifest[key]:
+                raise ValueError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
+        folder = shards.graded_folder(manifest["folder"], submission)
+        files[submission] = {path.name: path.read_bytes() for path in sorted(folder.glob("*")) if path.is_file()}
+        results.append(result)
+    return results, files
+
+
+def _place(source: Path, target: Path) -> None:
+    """``source`` at ``target``, replacing it: a hard link, or a copy across file systems."""
+    temporary = target.with_name(f".{target.name}.merging")
+    temporary.unlink(missing_ok=True)
+    try:
+        os.link(source, temporary)
+    except OSError:
+        shutil.copyfile(source, temporary)
+    os.replace(temporary, target)
+
+
+def _link(manifest: dict, out: Path) -> None:
+    for submission in manifest["submissions"]:
+        folder = layout.submission_folder(manifest["folder"], submission)
+        target = layout.submission_folder(out, submission)
+        target.mkdir(parents=True, exist_ok=True)
+        for path in sorted(folder.iterdir()):
+            if path.is_file():
+                _place(path, target / path.name)
+
+
+def _rubric(manifests: list[dict], rubric_path: Path | None):
+    first = manifests[0]
+    if rubric_path is not None:
+        rubric = rubrics.load(rubric_path)
+        if rubric.digest != first["rubric_digest"]:
+            raise ValueError(
+                f"{rubric_path} grades otherwise than the shards' rubric (another digest): the class-level "
+                "step may read another similarity or attempts section, never other checks or points"
+            )
+        return rubric
+    for manifest in manifests[1:]:
+        if manifest["rubric"] != first["rubric"]:
+            raise ValueError(
+                f"{_name(manifest)}'s grading.yml differs from {_name(first)}'s in what only the class-level step "
+                "reads (e.g. similarity): give the one to use with --rubric FILE"
+            )
+    return rubrics.parse(first["rubric"], first["rubric_path"])
+
+
+def _run(manifests: list[dict]) -> dict:
+    """The merged report's facts: when the last shard was graded, what all of them graded."""
+    runs = [manifest["run"] for manifest in manifests]
+    run = dict(runs[0])
+    run["graded at (UTC)"] = max(item["graded at (UTC)"] for item in runs)
+    for key in ("graded in this run", "skipped (already graded)"):
+        run[key] = sum(item[key] for item in runs)
+    jobs = sorted({item["jobs"] for item in runs})
+    run["jobs"] = jobs[0] if len(jobs) == 1 else f"{jobs[0]} to {jobs[-1]} (by shard)"
+    run["isolation"] = ", ".join(sorted({item["isolation"] for item in runs}))
+    return run
+
+
+def merge(
+    out, folders, rubric_path: Path | None = None, jobs: int | None = None, extensions: Path | None = None
+) -> MergeSummary:
+    """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together);
+    ``extensions``: the students' extensions file (else the one the rubric names, if any)."""
+    started = time.monotonic()
+    out = Path(out)
+    folders = [Path(folder) for folder in folders]
+    if any(out.resolve() == folder.resolve() for folder in folders):
+        raise ValueError(f"{out} is one of the shards: merge into another folder")
+    manifests = [_manifest(folder) for folder in folders]
+    check(manifests)
+    rubric = _rubric(manifests, rubric_path)
+    rules = classwork.rules(rubric, rubric_path or Path(manifests[0]["rubric_path"]), extensions)
+    results, files = [], {}
+    for manifest in manifests:
+        found, graded = _read(manifest)
+        results += found
+        files.update(graded)
+    out.mkdir(parents=True, exist_ok=True)
+    os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
+    for manifest in manifests:
+        _link(manifest, out)
+    results.sort(key=lambda result: result.submission)
+    slowest = max(manifest["seconds"] for manifest in manifests)
+
+    def taken() -> str:
+        return f"{slowest:.1f} s (the longest of {len(manifests)} shards), merged in {time.monotonic() - started:.1f} s"
+
+    run = _run(manifests)
+    written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs or batch.usable_cpus(), taken, run)
+    return MergeSummary(written, len(manifests), time.monotonic() - started, out, similar)

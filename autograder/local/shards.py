@@ -1,0 +1,131 @@
+"""A class graded on more than one machine: ``grade --shard I/N`` grades a stable share of the
+class into its own output folder, and ``merge`` (``local/merge.py``) makes one batch of them.
+
+A submission's shard is a hash of its id (``owner``): adding a submission to the class never moves
+another, and every machine computes the same share from the same class folder. A shard writes its
+submissions' usual files, a copy of their graded files (``submissions/<id>/graded/``: the code
+similarity is computed over the whole class when the shards are merged) and, last, its manifest
+``shard.json``: which shard of how many, the whole class's ids, the digests of the rubric, the
+reference and the grader, the rubric's text and the facts of the run. A shard writes no grades.csv
+and no class report: those are the merged batch's.
+
+``--shard auto`` takes the shard from the scheduler: a Kubernetes Indexed Job's
+``JOB_COMPLETION_INDEX`` (0-based; give the count as ``auto/N``) or a Slurm array's
+``SLURM_ARRAY_TASK_ID`` (counted from ``SLURM_ARRAY_TASK_MIN`` by ``SLURM_ARRAY_TASK_STEP``; the
+count from ``SLURM_ARRAY_TASK_COUNT`` unless given). docs/SCALING.md has both set-ups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import cache
+from autograder.reports import layout
+
+MANIFEST = "shard.json"
+FORMAT = "lab05-shard/1"
+GRADED = "graded"  # submissions/<id>/graded/<file>: the graded files as read, for the merged similarity
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard ``index`` (1 to ``count``) of ``count``."""
+
+    index: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+def owner(submission: str, count: int) -> int:
+    """The shard (1 to ``count``) that grades ``submission``: a hash of its id alone."""
+    digest = hashlib.sha256(f"lab05-shard:{submission}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def share(sources: list, shard: Shard) -> list:
+    """The submissions of ``sources`` that ``shard`` grades, in their order."""
+    return [source for source in sources if owner(source.id, shard.count) == shard.index]
+
+
+def _number(text: str, what: str, given: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--shard {given}: {what} {text!r} is not a whole number") from None
+
+
+def parse(text: str, environ=os.environ) -> Shard:
+    """``I/N`` (1 <= I <= N), ``auto/N`` or ``auto`` (the scheduler's index); ``ValueError`` saying
+    what to give otherwise."""
+    head, _, tail = text.partition("/")
+    count = _number(tail, "the number of shards", text) if tail else 0
+    if head == "auto":
+        index, count = _scheduled(environ, count, text)
+    else:
+        if not tail:
+            raise ValueError(f"--shard {text}: give it as I/N, e.g. 2/4 (the second of four shards), or as auto")
+        index = _number(head, "the shard", text)
+    if count < 1 or not 1 <= index <= count:
+        raise ValueError(f"--shard {text}: the shard must be 1 to N of N shards (N at least 1), e.g. 2/4")
+    return Shard(index, count)
+
+
+def _scheduled(environ, count: int, given: str) -> tuple[int, int]:
+    """The 1-based index (and the count) a scheduler gives this task."""
+    if environ.get("JOB_COMPLETION_INDEX", "") != "":
+        if not count:
+            raise ValueError(
+                f"--shard {given}: a Kubernetes Indexed Job does not tell its pods how many there are: give "
+                "--shard auto/N, N the Job's completions"
+            )
+        return _number(environ["JOB_COMPLETION_INDEX"], "JOB_COMPLETION_INDEX", given) + 1, count
+    if environ.get("SLURM_ARRAY_TASK_ID", "") != "":
+        task = _number(environ["SLURM_ARRAY_TASK_ID"], "SLURM_ARRAY_TASK_ID", given)
+        first = _number(environ.get("SLURM_ARRAY_TASK_MIN", "0") or "0", "SLURM_ARRAY_TASK_MIN", given)
+        step = _number(environ.get("SLURM_ARRAY_TASK_STEP", "1") or "1", "SLURM_ARRAY_TASK_STEP", given)
+        if not count:
+            count = _number(environ.get("SLURM_ARRAY_TASK_COUNT", "0") or "0", "SLURM_ARRAY_TASK_COUNT", given)
+        return (task - first) // max(step, 1) + 1, count
+    raise ValueError(
+        f"--shard {given}: neither JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (a "
+        "Slurm array) is set: give the shard as I/N"
+    )
+
+
+def graded_folder(out: Path, submission: str) -> Path:
+    return layout.submission_folder(out, submission) / GRADED
+
+
+def write(
+    out: Path, shard: Shard, everyone: list, results: tuple, files: dict, session, rubric_path, seed, run, started
+):
+    """A finished shard's graded files (``files``: id -> graded file -> content) and, last, its
+    manifest (its presence marks the shard done). None: a shard has no similarity."""
+    for result in results:
+        for name, data in files.get(result.submission, {}).items():
+            cache.write_atomic(graded_folder(out, result.submission) / name, data, 0o600)
+    plan = session.plan
+    manifest = {
+        "format": FORMAT,
+        "shard": shard.index,
+        "of": shard.count,
+        "class": [source.id for source in everyone],
+        "submissions": [result.submission for result in results],
+        "rubric_digest": plan.rubric.digest,
+        "reference_digest": plan.reference_digest,
+        "grader_digest": plan.key[:16],
+        "rubric": Path(rubric_path).read_text(encoding="utf-8"),
+        "rubric_path": str(rubric_path),
+        "seed": seed or "",
+        "seconds": round(time.monotonic() - started, 1),
+        "run": run,
+    }
+    cache.write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), 0o600)
+    return None

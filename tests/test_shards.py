@@ -1,0 +1,335 @@
+"""A class graded on more than one machine: ``grade --shard I/N`` and ``merge``.
+
+The share of each submission (a hash of its id: stable when the class grows), ``--shard``'s forms
+(Kubernetes' and Slurm's indices), merge's refusals (shards of other gradings, classes, counts;
+missing, repeated and overlapping shards), and shard + merge against a single batch of the same
+class: the examples, and a generated class of 300 with students and an LMS roster.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from generated import AGAIN, CLASS_SIZE, EXTENDED, RING, generated_class, light_rubric, roster, students, without_timing
+
+from autograder import paths
+from autograder.lms import export
+from autograder.local import batch, merge, shards
+from autograder.reports import layout
+
+# ---------------------------------------------------------------- which shard grades what
+
+#: id: (--shard, environment, the shard)
+FORMS = {
+    "second of four": ("2/4", {}, shards.Shard(2, 4)),
+    "one shard": ("1/1", {}, shards.Shard(1, 1)),
+    "kubernetes first": ("auto/4", {"JOB_COMPLETION_INDEX": "0"}, shards.Shard(1, 4)),
+    "kubernetes last": ("auto/4", {"JOB_COMPLETION_INDEX": "3"}, shards.Shard(4, 4)),
+    "slurm from 1": (
+        "auto",
+        {"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"},
+        shards.Shard(3, 4),
+    ),
+    "slurm from 0": (
+        "auto",
+        {"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"},
+        shards.Shard(1, 4),
+    ),
+    "slurm with a step": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "10",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_STEP": "5",
+            "SLURM_ARRAY_TASK_COUNT": "3",
+        },
+        shards.Shard(3, 3),
+    ),
+    "slurm, count given": ("auto/8", {"SLURM_ARRAY_TASK_ID": "7"}, shards.Shard(8, 8)),
+}
+
+
+@pytest.mark.parametrize("case", FORMS.values(), ids=FORMS.keys())
+def test_shard_forms(case):
+    """Is each form of --shard (I/N, and auto from a Kubernetes Indexed Job's or a Slurm array's
+    variables) read as the right shard of the right count?"""
+    text, environ, expected = case
+    assert shards.parse(text, environ) == expected
+
+
+#: id: (--shard, environment, what the message says)
+WRONG_FORMS = {
+    "no count": ("2", {}, "give it as I/N"),
+    "shard 0": ("0/4", {}, "1 to N of N"),
+    "past the last": ("5/4", {}, "1 to N of N"),
+    "no shards": ("1/0", {}, "1 to N of N"),
+    "not a number": ("two/4", {}, "'two' is not a whole number"),
+    "auto without a scheduler": ("auto/4", {}, "neither JOB_COMPLETION_INDEX"),
+    "kubernetes without a count": ("auto", {"JOB_COMPLETION_INDEX": "1"}, "give --shard auto/N"),
+    "kubernetes index past the count": ("auto/2", {"JOB_COMPLETION_INDEX": "2"}, "1 to N of N"),
+    "slurm without a count": ("auto", {"SLURM_ARRAY_TASK_ID": "2"}, "1 to N of N"),
+}
+
+
+@pytest.mark.parametrize("case", WRONG_FORMS.values(), ids=WRONG_FORMS.keys())
+def test_wrong_shard_forms_say_what_to_give(case):
+    """Is a --shard that names no shard refused with a message saying what to give?"""
+    text, environ, message = case
+    with pytest.raises(ValueError, match=re.escape(message)):
+        shards.parse(text, environ)
+
+
+IDS = [f"submission_{number:06d}" for number in range(300)]
+
+
+def test_a_submission_keeps_its_shard_when_the_class_grows():
+    """Adding 50 submissions to a class of 300: does every submission stay in its shard (a share by
+    position in the class, e.g. every fourth, would move most of them)?"""
+    before = {submission: shards.owner(submission, 4) for submission in IDS}
+    grown = sorted(IDS + [f"late_{number}" for number in range(50)])
+    assert {submission: shards.owner(submission, 4) for submission in grown if submission in before} == before
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 8])
+def test_shares_cover_the_class_once_and_are_balanced(count):
+    """Does every submission of a class of 300 fall in exactly one of the shares, each share within
+    40% of an even split (a hash of the id)?"""
+    sources = [type("Source", (), {"id": submission})() for submission in IDS]
+    shares = [shards.share(sources, shards.Shard(index, count)) for index in range(1, count + 1)]
+    assert sorted(source.id for share in shares for source in share) == IDS
+    assert all(abs(len(share) - 300 / count) <= 0.4 * 300 / count for share in shares), [len(s) for s in shares]
+
+
+# ---------------------------------------------------------------- merge's refusals
+
+
+def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[dict]:
+    """The manifests of a class's shards, as ``grade --shard`` writes them; ``changes``: shard ->
+    the fields it has otherwise."""
+    made = []
+    for index in range(1, count + 1):
+        manifest = {
+            "format": shards.FORMAT,
+            "shard": index,
+            "of": count,
+            "class": list(ids),
+            "submissions": [submission for submission in ids if shards.owner(submission, count) == index],
+            "rubric_digest": "r" * 64,
+            "reference_digest": "e" * 16,
+            "grader_digest": "g" * 16,
+            "rubric": "title: x\n",
+            "rubric_path": "grading.yml",
+            "seconds": 1.0,
+            "run": {},
+            "folder": Path(f"out/shard{index}"),
+        }
+        manifest.update((changes or {}).get(index, {}))
+        made.append(manifest)
+    return made
+
+
+def _moved(count: int) -> tuple[str, int]:
+    """A submission of shard 1 and another shard."""
+    return next(s for s in IDS[:40] if shards.owner(s, count) == 1), 2
+
+
+#: id: (the manifests, what the message says)
+REFUSED = {
+    "another rubric": (
+        _manifests(3, {2: {"rubric_digest": "x" * 64}}),
+        "shard 2/3 (out/shard2) differs in the rubric's digest",
+    ),
+    "another reference": (
+        _manifests(2, {2: {"reference_digest": "x" * 16}}),
+        "shard 2/2 (out/shard2) differs in the hidden reference",
+    ),
+    "another grader": (
+        _manifests(2, {2: {"grader_digest": "x" * 16}}),
+        "shard 2/2 (out/shard2) differs in the grader's digest",
+    ),
+    "another count": (_manifests(2, {2: {"of": 3}}), "shard 2/3 (out/shard2) differs in the number of shards"),
+    "another class": (
+        _manifests(2, {2: {"class": IDS[:41]}}),
+        "differs in the class (the submissions found): 41 submissions, 40 in shard 1/2 (out/shard1); only here: "
+        "submission_000040",
+    ),
+    "a shard twice": (_manifests(2)[:1] + _manifests(2)[:1], "shard 1/2 is given twice"),
+    "a shard missing": (_manifests(3)[:2], "shard 3 of 3 missing"),
+    "two shards missing": (_manifests(4)[:2], "shards 3, 4 of 4 missing"),
+    "a submission in two shards": (
+        _manifests(2, {2: {"submissions": [*_manifests(2)[1]["submissions"], _moved(2)[0]]}}),
+        f"{_moved(2)[0]} is in shard 1/2 (out/shard1) and in shard 2/2 (out/shard2)",
+    ),
+    "a submission in another's shard": (
+        _manifests(2, {1: {"submissions": []}, 2: {"submissions": IDS[:40]}}),
+        f"shard 2/2 (out/shard2) holds {_moved(2)[0]}, which belongs to shard 1/2",
+    ),
+    "a submission in no shard": (
+        _manifests(2, {1: {"submissions": _manifests(2)[0]["submissions"][1:]}}),
+        f"1 submission(s) of the class are in no shard ({_manifests(2)[0]['submissions'][0]}): run shard 1/2 again",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED.values(), ids=REFUSED.keys())
+def test_merge_refuses_shards_that_do_not_fit(case):
+    """Are shards of another grading, class or count, missing, repeated or overlapping shards
+    refused, the message naming the shard and what differs?"""
+    manifests, message = case
+    with pytest.raises(ValueError, match=re.escape(message)):
+        merge.check(manifests)
+
+
+def test_merge_accepts_the_shards_of_one_class():
+    """Do the shards of one class and grading pass the check (so that the refusals above are about
+    what they change)?"""
+    for count in (1, 2, 3, 4):
+        merge.check(_manifests(count))
+
+
+#: id: (what is in the shard's folder, what the message says)
+NOT_SHARDS = {
+    "empty folder": ({}, "is not a finished shard (no shard.json): grade it with"),
+    "a whole batch": ({"grades.csv": "submission\n"}, "it is a whole batch, graded without --shard"),
+    "not JSON": ({"shard.json": "{"}, "cannot be read"),
+    "another format": ({"shard.json": json.dumps({"format": "other"})}, "is not a shard's manifest of this grader"),
+    "a field missing": (
+        {"shard.json": json.dumps({k: v for k, v in _manifests(1)[0].items() if k not in ("folder", "of")})},
+        "of is missing or not a int",
+    ),
+    "a path as an id": (
+        {"shard.json": json.dumps({**_manifests(1)[0], "folder": "", "submissions": ["../../etc"]})},
+        "'../../etc' is not a submission id",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", NOT_SHARDS.values(), ids=NOT_SHARDS.keys())
+def test_merge_refuses_what_is_not_a_finished_shard(case, tmp_path):
+    """Is a folder that is not a finished shard's output refused, saying what it is and what to do,
+    before anything is written?"""
+    files, message = case
+    folder = tmp_path / "shard"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        merge.merge(tmp_path / "merged", [folder])
+    assert not (tmp_path / "merged").exists()
+
+
+def test_merge_refuses_to_write_into_a_shard(tmp_path):
+    """Is OUT refused when it is one of the shards' folders?"""
+    with pytest.raises(ValueError, match="is one of the shards"):
+        merge.merge(tmp_path, [tmp_path])
+
+
+# ---------------------------------------------------------------- shard + merge == one batch
+
+
+def assert_same_batch(single: Path, merged: Path, ids: list[str]) -> None:
+    """grades.csv byte for byte, the class report but its timing, and every submission's files
+    (grade.json but its time and sandbox uid)."""
+    assert (merged / layout.GRADES).read_bytes() == (single / layout.GRADES).read_bytes()
+    report = (merged / layout.REPORT).read_text()
+    assert without_timing(report) == without_timing((single / layout.REPORT).read_text())
+    assert report != without_timing(report)  # the masks above removed something: they are not vacuous
+    for submission in ids:
+        one, other = layout.submission_folder(single, submission), layout.submission_folder(merged, submission)
+        assert sorted(path.name for path in other.iterdir()) == sorted(path.name for path in one.iterdir())
+        for name in ("results.json", "feedback.md", "feedback.html"):
+            assert (other / name).read_bytes() == (one / name).read_bytes(), (submission, name)
+        grades = [json.loads((folder / "grade.json").read_text()) for folder in (one, other)]
+        for grade in grades:
+            grade.pop("execution_time"), grade.pop("instructor_log")
+        assert grades[0] == grades[1], submission
+
+
+def graded_in_shards(paths_, out: Path, count: int, seed: str, rubric: Path = paths.RUBRIC) -> list[Path]:
+    folders = []
+    for index in range(1, count + 1):
+        folder = out / f"shard{index}"
+        summary = batch.grade_batch(
+            paths_, folder, jobs=2, progress=False, seed=seed, shard=shards.Shard(index, count), rubric_path=rubric
+        )
+        assert summary.shard == shards.Shard(index, count)
+        assert not (folder / layout.GRADES).exists() and (folder / shards.MANIFEST).is_file()
+        folders.append(folder)
+    return folders
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_shards_of_the_examples_merge_into_the_single_batch(tmp_path, cranfield):
+    """Graded as 3 shards (one of them empty) and merged: are grades.csv, the class report (its
+    similarity section included) and every submission's files those of the examples graded as one
+    batch with the same seed, and is an LMS import of both the same?"""
+    examples = [paths.ROOT / "examples" / "submissions"]
+    single = tmp_path / "single"
+    summary = batch.grade_batch(examples, single, jobs=2, progress=False, seed="shards")
+    folders = graded_in_shards(examples, tmp_path, 3, "shards")
+    merged = merge.merge(tmp_path / "merged", folders)
+    ids = [result.submission for result in summary.results]
+    assert [result.submission for result in merged.results] == ids and len(ids) == 5
+    assert merged.similarity is not None and merged.similarity.pairs  # the section has pairs to compare
+    assert_same_batch(single, tmp_path / "merged", ids)
+    roster = Path(__file__).parent / "fixtures" / "lms" / "moodle.csv"
+    imports = [export.build("moodle", roster, folder, "Lab 05").text for folder in (single, tmp_path / "merged")]
+    assert imports[0] == imports[1]
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
+    """Shard 3/3 of the examples (empty) graded with other points: does merge refuse it, naming the
+    shard and the rubric, and write nothing?"""
+    examples = [paths.ROOT / "examples" / "submissions"]
+    other = tmp_path / "grading.yml"
+    other.write_text(paths.RUBRIC.read_text().replace('title: "Lab 05', 'title: "Lab 05 (again)', 1))
+    folders = graded_in_shards(examples, tmp_path, 3, "shards")
+    shutil.rmtree(folders[2])
+    batch.grade_batch(
+        examples, folders[2], jobs=1, progress=False, seed="x", shard=shards.Shard(3, 3), rubric_path=other
+    )
+    with pytest.raises(ValueError, match=re.escape(f"shard 3/3 ({folders[2]}) differs in the rubric's digest")):
+        merge.merge(tmp_path / "merged", folders)
+    assert not (tmp_path / "merged").exists()
+
+
+# ---------------------------------------------------------------- a class of 300
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfield):
+    """A class of 300 graded as one batch, and as 4 shards merged: the same grades.csv (the second
+    attempts flagged over the limit), class report (the similarity over the whole class: the ring of
+    near copies spans the shards), submissions' files and Moodle import, every student graded?"""
+    people = generated_class(tmp_path / "class")
+    rubric = light_rubric(tmp_path)
+    single = tmp_path / "single"
+    summary = batch.grade_batch([people], single, jobs=2, progress=False, seed="300", rubric_path=rubric)
+    folders = graded_in_shards([people], tmp_path, 4, "300", rubric)
+    merged = merge.merge(tmp_path / "merged", folders)
+    ids = [result.submission for result in summary.results]
+    assert len(ids) == CLASS_SIZE and [result.submission for result in merged.results] == ids
+    members = {f"submission_{number:06d}" for number in range(RING)}
+    ring = {pair for pair in merged.similarity.pairs if {pair.a, pair.b} <= members}
+    assert len(ring) == RING * (RING - 1) // 2
+    spans = {frozenset(shards.owner(submission, 4) for submission in (pair.a, pair.b)) for pair in ring}
+    assert any(len(span) == 2 for span in spans)  # pairs across shards: no shard alone could list them
+    assert_same_batch(single, tmp_path / "merged", ids)
+    rows = list(csv.DictReader((tmp_path / "merged" / layout.GRADES).open()))
+    flagged = [row["submission"] for row in rows if "attempts: over the attempt limit" in row["flags"]]
+    assert flagged == ids[students() :]
+    late = sorted(row["email"] for row in rows if row["late"].startswith("late by"))
+    again = {f"s{number}@example.edu" for number in range(students() - AGAIN, students())}
+    assert len(rows) == students() and late == sorted(again - {f"s{EXTENDED}@example.edu"})
+    imports = [export.build("moodle", roster(tmp_path), folder, "Lab 05") for folder in (single, tmp_path / "merged")]
+    assert imports[0].text == imports[1].text
+    assert f"{students()} of {students()} roster students graded" in imports[1].summary

@@ -71,6 +71,7 @@ def _grade(args) -> int:
         seed=args.seed,
         extensions=args.extensions,
         shard=shard,
+        known=tuple(args.known),
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -104,7 +105,9 @@ def _grade(args) -> int:
 def _merge(args) -> int:
     from autograder.local import merge
 
-    summary = merge.merge(args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions)
+    summary = merge.merge(
+        args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions, known=args.known
+    )
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     print(
         f"merged {summary.shards} shards: {len(summary.results)} submissions in {summary.seconds:.1f} s; "
@@ -191,6 +194,10 @@ def _reference(args) -> int:
     return 0
 
 
+_KNOWN = (
+    "a folder (or archive, or Gradescope export) of an earlier term's submissions: the similarity compares "
+    "every submission with each of them too (listed as known:<folder>/<submission>); repeat for several"
+)
 _EXTENSIONS = (
     "a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
     "grading.yml's deadline.extensions names, if any"
@@ -261,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=_EXTENSIONS,
     )
+    grade.add_argument("--known", type=Path, action="append", default=[], metavar="FOLDER", help=_KNOWN)
     grade.add_argument(
         "--shard",
         default=None,
@@ -285,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the shards'; it must grade as theirs did)",
     )
     merging.add_argument("--extensions", type=Path, default=None, help=_EXTENSIONS)
+    merging.add_argument("--known", type=Path, action="append", default=[], metavar="FOLDER", help=_KNOWN)
     merging.add_argument("--jobs", type=int, default=None, help="processes for the similarity (default: usable CPUs)")
     merging.set_defaults(run=_merge)
 

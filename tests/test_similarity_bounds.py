@@ -18,7 +18,7 @@ from autograder.grading import rubric, shipment, similarity
 from autograder.grading.results import Status, SubmissionResult
 from autograder.grading.similarity import SimilaritySettings
 from autograder.lab import spec
-from autograder.local import batch
+from autograder.local import classwork
 from autograder.reports import class_report
 
 HERE = Path(__file__).parent / "similarity"
@@ -127,9 +127,9 @@ def test_the_class_report_names_what_was_left_out(tmp_path):
 
 def test_a_batch_of_one_runs_no_analysis():
     """With one submission there is nothing to compare: is the analysis not run, and said so?"""
-    found, fact = batch._similarity({"alone": LOOPS}, SimilaritySettings(), jobs=1)
+    found, fact = classwork.similarity_of({"alone": LOOPS}, SimilaritySettings(), jobs=1)
     assert found is None and fact == "not run: a batch of one submission has nothing to compare"
-    found, fact = batch._similarity({"copy": COPY, "loop-style": LOOPS}, SimilaritySettings(), jobs=1)
+    found, fact = classwork.similarity_of({"copy": COPY, "loop-style": LOOPS}, SimilaritySettings(), jobs=1)
     assert found is not None and "1 pair at or above 0.5 among 2 submissions" in fact
 
 
@@ -171,3 +171,32 @@ def test_the_platforms_graders_do_not_install_the_analysis():
     analysis' libraries?"""
     shipped = shipment.requirements().decode().lower()
     assert "pygments" not in shipped and "copydetect" not in shipped and "batch.txt" not in shipment.REQUIREMENT_FILES
+
+
+def test_an_earlier_terms_submissions_are_known_sources(tmp_path):
+    """Given a folder of an earlier term's submissions (``grade --known``), is a copy of one of them
+    paired with it as ``known:<folder>/<submission>``, while an honest submission is paired with
+    none of them, and is the folder read as ``grade`` reads a class?"""
+    earlier = tmp_path / "term-2025"
+    for name, text in LOOPS.items():
+        (earlier / "alice" / spec.PACKAGE / name).parent.mkdir(parents=True, exist_ok=True)
+        (earlier / "alice" / spec.PACKAGE / name).write_text(text, encoding="utf-8")
+    arrays = {name: (HERE / "array-style" / name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
+    found, _ = classwork.similarity_of({"copy": COPY, "honest": arrays}, SimilaritySettings(), 1, known=(earlier,))
+    pairs = {(pair.a, pair.b) for pair in found.pairs}
+    assert ("copy", "known:term-2025/alice") in pairs
+    assert not any("honest" in pair and "known:term-2025/alice" in pair for pair in pairs)
+    without, _ = classwork.similarity_of({"copy": COPY, "honest": arrays}, SimilaritySettings(), 1)
+    assert not any("known:term-2025/alice" in pair for pair in {(p.a, p.b) for p in without.pairs})
+
+
+def test_grade_and_merge_take_earlier_terms_folders():
+    """Do ``grade`` and ``merge`` take ``--known FOLDER`` (repeated) for the similarity's known
+    sources, and none by default?"""
+    from autograder import cli
+
+    parser = cli.build_parser()
+    graded = parser.parse_args(["grade", "in", "--out", "o", "--known", "t1", "--known", "t2"])
+    merged = parser.parse_args(["merge", "o", "s1", "s2", "--known", "t1"])
+    assert graded.known == [Path("t1"), Path("t2")] and merged.known == [Path("t1")]
+    assert parser.parse_args(["grade", "in", "--out", "o"]).known == []

@@ -177,11 +177,13 @@ def grade_batch(
     seed: str | None = None,
     extensions: Path | None = None,
     shard: shards.Shard | None = None,
+    known: tuple = (),
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
     ``extensions``: the students' extensions file (else the one grading.yml names, if any);
-    ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs."""
+    ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs;
+    ``known``: folders of earlier terms' submissions the similarity compares every one with."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
@@ -305,7 +307,7 @@ def grade_batch(
         def taken() -> str:
             return f"{time.monotonic() - started:.1f} s"
 
-        results, similar = finish(out, results, files, rubric, rules, jobs, taken, run, by_id)
+        results, similar = finish(out, results, files, rubric, rules, jobs, taken, run, by_id, known)
     else:  # its share only: ``merge`` runs the class-level step over every shard
         results = classwork.update(out, results, rubric, rules, by_id)
         similar = shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
@@ -320,14 +322,17 @@ def grade_batch(
     return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
 
 
-def finish(out: Path, results: tuple, files: dict, rubric, rules, jobs: int, taken, run: dict, sources=None):
+def finish(
+    out: Path, results: tuple, files: dict, rubric, rules, jobs: int, taken, run: dict, sources=None, known: tuple = ()
+):
     """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
     every submission (``files``: id -> graded file -> content; a student's own submissions never
     paired, ``standing.owners``), then ``classwork.finish`` (each result brought up to date, the
     attempt limits flagged, grades.csv, the class report, class.json), the report's facts ``run``'s
-    (``taken()``: the time taken, said when the report is written). Returns the results as written
-    and the similarity (None when off or failed)."""
-    similar, similar_fact = _similarity(files, rubric.similarity, jobs, standing.owners(results))
+    (``taken()``: the time taken, said when the report is written); ``known``: folders of earlier
+    terms' submissions, compared with every submission. Returns the results as written and the
+    similarity (None when off or failed)."""
+    similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, standing.owners(results), known)
     facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}
     results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
     return results, similar
@@ -366,25 +371,6 @@ def _stop(pool) -> None:
     writer = getattr(results, "_writer", None)
     if writer is not None:
         writer.close()
-
-
-def _similarity(files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None):
-    """The batch's code similarity (or None) and the report's line about it, every submission also
-    compared with the solution (``solutions/``); a failure costs the section only, never the batch."""
-    if not settings.enabled:
-        return None, "off (grading.yml: similarity.enabled)"
-    if len(files) < 2:
-        return None, "not run: a batch of one submission has nothing to compare"
-    try:
-        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=similarity.known_solution())
-    except Exception as error:  # a grader bug: the grades stand, the report says so
-        return None, f"failed: {type(error).__name__}: {error}"[:300]
-    pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")
-    left_out = f"; {len(found.skipped)} file(s) left out, listed under Similar code" if found.skipped else ""
-    return found, (
-        f"{pairs} at or above {settings.threshold:g} among {found.submissions} submissions "
-        f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s{left_out})"
-    )
 
 
 def _version() -> str:

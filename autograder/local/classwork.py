@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from autograder import cache
-from autograder.grading import attempts, extensions, intake, standing
+from autograder.grading import attempts, extensions, intake, similarity, standing
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, instructor_html, layout, text
@@ -165,3 +165,36 @@ def finish(
     }
     cache.write_atomic(out / layout.CLASS, json.dumps(record, indent=1).encode(), 0o644)
     return tuple(current), found
+
+
+def known_sources(folders) -> dict[str, dict]:
+    """The submissions in ``folders`` (earlier terms' batches, folders or archives as ``grade``
+    reads them), each a known source labelled ``<folder>/<submission>``."""
+    found: dict[str, dict] = {}
+    for folder in folders:
+        for source in intake.discover([folder]):
+            found[f"{Path(folder).name}/{source.id}"] = intake.read(source).files
+    return found
+
+
+def similarity_of(
+    files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None, known: tuple = ()
+):
+    """The batch's code similarity (or None) and the report's line about it, every submission also
+    compared with the solution (``solutions/``) and the submissions of the ``known`` folders (earlier
+    terms); a failure costs the section only, never the batch."""
+    if not settings.enabled:
+        return None, "off (grading.yml: similarity.enabled)"
+    if len(files) < 2:
+        return None, "not run: a batch of one submission has nothing to compare"
+    try:
+        sources = {**similarity.known_solution(), **known_sources(known)}
+        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources)
+    except Exception as error:  # a grader bug: the grades stand, the report says so
+        return None, f"failed: {type(error).__name__}: {error}"[:300]
+    pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")
+    left_out = f"; {len(found.skipped)} file(s) left out, listed under Similar code" if found.skipped else ""
+    return found, (
+        f"{pairs} at or above {settings.threshold:g} among {found.submissions} submissions "
+        f"({found.candidates} compared in detail, {sum(found.seconds.values()):.1f} s{left_out})"
+    )

@@ -226,10 +226,16 @@ def _run(manifests: list[dict]) -> dict:
 
 
 def merge(
-    out, folders, rubric_path: Path | None = None, jobs: int | None = None, extensions: Path | None = None
+    out,
+    folders,
+    rubric_path: Path | None = None,
+    jobs: int | None = None,
+    extensions: Path | None = None,
+    known: tuple = (),
 ) -> MergeSummary:
     """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together);
-    ``extensions``: the students' extensions file (else the one the rubric names, if any)."""
+    ``extensions``: the students' extensions file (else the one the rubric names, if any);
+    ``known``: folders of earlier terms' submissions the similarity compares every one with."""
     started = time.monotonic()
     out = Path(out)
     folders = [Path(folder) for folder in folders]
@@ -255,5 +261,6 @@ def merge(
         return f"{slowest:.1f} s (the longest of {len(manifests)} shards), merged in {time.monotonic() - started:.1f} s"
 
     run = _run(manifests)
-    written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs or batch.usable_cpus(), taken, run)
+    jobs = jobs or batch.usable_cpus()
+    written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs, taken, run, known=tuple(known))
     return MergeSummary(written, len(manifests), time.monotonic() - started, out, similar)

@@ -203,7 +203,8 @@ def test_killed_batch_loses_nothing(tmp_path, cranfield):
 
 
 def test_gradescope_export_names_students(tmp_path, cranfield):
-    """For Gradescope's export layout, do the students' names, emails and SIDs reach grades.csv?"""
+    """For Gradescope's export layout, do the students' names, emails and SIDs reach grades.csv, a
+    group's members each on a row of their own with the group's submission and points?"""
     export = tmp_path / "export"
     subs.write(export / "submission_101", {})
     subs.write(export / "submission_102", {"runs.py": paths.handout_file("runs.py").read_text()})
@@ -213,15 +214,22 @@ def test_gradescope_export_names_students(tmp_path, cranfield):
         "    :sid: '1912'\n  - :name: Grace Hopper\n    :email: grace@example.edu\n    :sid: '1906'\n"
     )
     batch.grade_batch([export], tmp_path / "out", jobs=2, progress=False)
-    rows = {row["submission"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
-    assert (rows["submission_101"]["name"], rows["submission_101"]["sid"], rows["submission_101"]["total"]) == (
-        "Ada Lovelace",
+    rows = {row["name"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
+    assert set(rows) == {"Ada Lovelace", "Alan Turing", "Grace Hopper"}  # a row per student, group members each
+    ada = rows["Ada Lovelace"]
+    assert (ada["submission"], ada["sid"], ada["email"], ada["total"]) == (
+        "submission_101",
         "1815",
+        "ada@example.edu",
         "100",
     )
-    assert rows["submission_102"]["name"] == "Alan Turing; Grace Hopper"
-    assert rows["submission_102"]["email"] == "alan@example.edu; grace@example.edu"
-    assert float(rows["submission_102"]["total"]) == 100 - 18
+    for name, email, sid in (
+        ("Alan Turing", "alan@example.edu", "1912"),
+        ("Grace Hopper", "grace@example.edu", "1906"),
+    ):
+        row = rows[name]
+        assert (row["submission"], row["email"], row["sid"]) == ("submission_102", email, sid)
+        assert float(row["total"]) == 100 - 18
 
 
 def _cli(*args):

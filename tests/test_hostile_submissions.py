@@ -783,11 +783,11 @@ def test_nothing_forged_survives(graded):
     out = folder / "out"
     written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
     assert written == sorted(
-        ["grades.csv", "index.html"]
+        ["class.json", "grades.csv", "index.html"]
         + [
             f"submissions/{r.submission}/{name}"
             for r in {r.submission: r for r in results.values()}.values()
-            for name in ("feedback.html", "feedback.md", "grade.json", "results.json")
+            for name in ("feedback.html", "feedback.md", "grade.json", "instructor.html", "results.json")
         ]
     )
     assert results["forge-results"].score == 0

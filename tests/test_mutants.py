@@ -49,7 +49,10 @@ def test_points_are_lost_only_where_the_mutant_is(outcomes):
 
 
 def test_most_mutants_get_a_diagnosis_of_their_function(outcomes):
-    """Do at least 85% of the sampled mutants get a diagnosis on a function they affect?"""
+    """Do at least 80% of the sampled mutants get a diagnosis on a function they affect? (Only true
+    explanations are shown, issue 20: a diagnosis whose premise fails on one case is dropped, so
+    an operator swap such as & -> ^ may get none; 25 of this sample's 30 got one, 2026-12-02, and
+    tests/test_true_diagnoses.py checks that every one shown is true.)"""
     _, graded = outcomes
     undiagnosed = [o.mutant.id for o in graded if not o.diagnosed]
-    assert len(undiagnosed) <= 0.15 * len(graded), undiagnosed
+    assert len(undiagnosed) <= 0.20 * len(graded), undiagnosed

@@ -30,7 +30,11 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
     their stored answers (no child started), say why, change the buggy one's score, and keep the
     previous grade.json beside the new one?"""
     subs.write(tmp_path / "in" / "correct", {})
-    buggy = subs.with_function("metrics.py", "def precision_at_k(ranking, judgments, k, rel=1):\n    return 0.5\n")
+    buggy = subs.with_function(  # P@k divided by the documents returned (a constant answer would earn nothing)
+        "metrics.py",
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    top = list(ranking)[:k]\n"
+        "    return sum(judgments.get(d, 0) >= rel for d in top) / max(len(top), 1)\n",
+    )
     subs.write(tmp_path / "in" / "buggy", {"metrics.py": buggy})
     first = batch.grade_batch(
         [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=_rubric(tmp_path)

@@ -33,7 +33,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from autograder import paths
 from autograder.grading import fingerprints, kgrams
 from autograder.lab.spec import GRADED_FILES
 
@@ -188,8 +187,9 @@ def _within_budget(distinct: dict[str, str]) -> tuple[list[str], set[str]]:
     return sorted(kept), left
 
 
-def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
-    """``a`` and ``b`` compared file by file; ``prints`` and ``tokens`` are keyed by (submission, file)."""
+def _pair(a: str, b: str, prints: dict, tokens: dict, memo: dict) -> Pair | None:
+    """``a`` and ``b`` compared file by file; ``prints`` and ``tokens`` keyed by (submission, file),
+    one object per distinct file; ``memo``: the comparisons made, by those objects (copies once)."""
     matched_a = matched_b = size_a = size_b = 0.0
     files = []
     for name in GRADED_FILES:
@@ -198,7 +198,10 @@ def _pair(a: str, b: str, prints: dict, tokens: dict) -> Pair | None:
         size_b += float(made_b.coverage) if made_b is not None else 0.0
         if made_a is None or made_b is None:
             continue
-        match = fingerprints.compare(made_a, made_b, tokens[a, name], tokens[b, name])
+        key = (id(made_a), id(made_b), id(tokens[a, name]), id(tokens[b, name]))
+        if key not in memo:
+            memo[key] = fingerprints.compare(made_a, made_b, tokens[a, name], tokens[b, name])
+        match = memo[key]
         if match is not None:
             matched_a, matched_b = matched_a + match.matched_a, matched_b + match.matched_b
             files.append(FileMatch(name, match.lines_a, match.lines_b, match.links))
@@ -318,8 +321,13 @@ def analyse(
 
     ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
     involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
-    prints = {key: fingerprints.fingerprint(tokens[key], ignored[key[1]]) for key in sorted(involved)}
-    pairs = [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens)) is not None]
+    made: dict = {}  # one fingerprint per distinct file: identical copies compared once
+    for key in sorted(involved):
+        if (digests[key], key[1]) not in made:
+            made[digests[key], key[1]] = fingerprints.fingerprint(tokens[key], ignored[key[1]])
+    prints = {key: made[digests[key], key[1]] for key in involved}
+    memo: dict = {}
+    pairs = [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo)) is not None]
     pairs += _against_known(ids, sorted(set(everything) - set(submissions)), found, tokens, boilerplate, settings)
     pairs = sorted((p for p in pairs if p.score >= settings.threshold), key=lambda p: (-p.score, p.a, p.b))
     listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
@@ -340,12 +348,6 @@ def analyse(
         left_out,
         _identical(ids, digests, owners),
     )
-
-
-def known_solution() -> dict[str, dict[str, str]]:
-    """The instructor's solution (``solutions/``), a known source every batch is compared with."""
-    files = {name: paths.solution_file(name) for name in GRADED_FILES}
-    return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
 
 
 def same_student(a: str, b: str, owners: Mapping[str, str] | None) -> bool:
@@ -392,7 +394,7 @@ def _against_known(ids: list[str], known: list[str], found: dict, tokens: dict, 
             for key in keys:
                 if key not in plain:
                     plain[key] = fingerprints.fingerprint(tokens[key], boilerplate)
-            pair = _pair(sid, source, plain, tokens)
+            pair = _pair(sid, source, plain, tokens, {})
             if pair is not None:
                 pairs.append(pair)
     return pairs

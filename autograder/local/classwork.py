@@ -28,7 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from autograder import cache
+from autograder import cache, paths
 from autograder.grading import attempts, extensions, intake, similarity, standing
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
@@ -167,6 +167,12 @@ def finish(
     return tuple(current), found
 
 
+def known_solution() -> dict[str, dict[str, str]]:
+    """The instructor's solution (``solutions/``), a known source every batch is compared with."""
+    files = {name: paths.solution_file(name) for name in similarity.GRADED_FILES}
+    return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
+
+
 def known_sources(folders) -> dict[str, dict]:
     """The submissions in ``folders`` (earlier terms' batches, folders or archives as ``grade``
     reads them), each a known source labelled ``<folder>/<submission>``."""
@@ -188,7 +194,7 @@ def similarity_of(
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        sources = {**similarity.known_solution(), **known_sources(known)}
+        sources = {**known_solution(), **known_sources(known)}
         found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]

@@ -26,7 +26,7 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab import spec
 from autograder.lab.spec import CheckKind
-from autograder.prairielearn import build as prairielearn
+from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import prairielearn_json
 
 CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
@@ -133,7 +133,7 @@ def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
 
 
 #: PrairieLearn's schema of infoAssessment.json, the part a sample uses, transcribed from
-#: apps/prairielearn/src/schemas/schemas/infoAssessment.json in github.com/PrairieLearn/PrairieLearn
+#: apps/platforms/prairielearn/src/schemas/schemas/infoAssessment.json in github.com/PrairieLearn/PrairieLearn
 #: (2026-12; definitions ZoneAssessmentJsonSchema, ZoneQuestionBlockJsonSchema, PointsJsonSchema,
 #: QuestionIdJsonSchema): the required properties and their types, and no property the schema lacks
 #: (it allows no others: additionalProperties false).

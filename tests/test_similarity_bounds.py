@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
-from autograder.grading import rubric, shipment, similarity
+from autograder.grading import rubric
 from autograder.grading.results import Status, SubmissionResult
-from autograder.grading.similarity import SimilaritySettings
 from autograder.lab import spec
 from autograder.local import classwork
+from autograder.platforms.common import shipment
 from autograder.reports import class_report
+from autograder.similarity import compare as similarity
+from autograder.similarity.compare import SimilaritySettings
 
 HERE = Path(__file__).parent / "similarity"
 LOOPS = {name: (HERE / "loop-style" / name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
@@ -93,7 +95,7 @@ def test_the_batch_stops_reading_when_its_time_runs_out(monkeypatch):
 def test_reading_one_file_stops_at_its_deadline(step):
     """Do both steps of reading a file look at the clock while they work, and stop past the
     deadline (a long file of one-character tokens takes seconds to tokenize)?"""
-    from autograder.grading import fingerprints, kgrams
+    from autograder.similarity import fingerprints, kgrams
 
     code = "a + " * 30000
     passed = time.monotonic() - 1
@@ -139,7 +141,7 @@ import json, sys
 print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in {libraries!r} or name in {modules!r})))
 """
 LIBRARIES = ("matplotlib", "copydetect", "pygments", "numpy")
-ANALYSIS = ("autograder.grading.similarity", "autograder.grading.fingerprints", "autograder.grading.kgrams")
+ANALYSIS = ("autograder.similarity.compare", "autograder.similarity.fingerprints", "autograder.similarity.kgrams")
 RUNS = [
     (
         "the analysis of a batch",
@@ -149,7 +151,8 @@ RUNS = [
     ),
     (
         "the platforms' entry points",
-        "import autograder.gradescope.entry, autograder.prairielearn.entry, autograder.grading.oneshot",
+        "import autograder.platforms.gradescope.entry, autograder.platforms.prairielearn.entry, "
+        "autograder.platforms.common.oneshot",
         set(LIBRARIES),
     ),
 ]

@@ -4,7 +4,7 @@ arguments from the same JSON (``sandbox/child/harness.py``)."""
 
 from __future__ import annotations
 
-from autograder.sandbox.child import probes
+from autograder.sandbox.child import toy_measures
 
 
 def resolve(value, tables=None):
@@ -16,7 +16,7 @@ def resolve(value, tables=None):
         if tag == "$ref" and tables is not None:
             return tables[arg[0]][arg[1]]
         if tag == "$measure":
-            return probes.measure(arg)
+            return toy_measures.measure(arg)
         if tag in ("$tuple", "$readonly", "$array"):
             return arg
     return value

@@ -1,6 +1,6 @@
 """evaluate(run, qrels, measure): {query_id: measure(ranking, judgments)} over the qrels (Part V).
 
-It is checked with simple measures of the grader's own (``sandbox/child/probes.py``), never with
+It is checked with simple measures of the grader's own (``sandbox/child/toy_measures.py``), never with
 reference metric code, which a submission could borrow inside the child.
 """
 

@@ -39,7 +39,7 @@ GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 _channel = -1  # the channel's file descriptor, from the configuration
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the child's own modules, read before enclosing
 import jail
-import probes
+import toy_measures
 from values import encode
 
 sys.path.pop(0)
@@ -108,7 +108,7 @@ def resolve(value, context):
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag == "$measure":
-            return probes.measure(arg)
+            return toy_measures.measure(arg)
         if tag == "$search":
             context["search"] = Replay(arg["results"], arg["titles"], arg["overfull"])
             return context["search"]

@@ -531,7 +531,7 @@ def test_renderer_cuts_long_feedback_to_stay_under_1_mb():
     """With feedback far past 1 MiB (long error messages in every check, in letters JSON escapes
     to 6 bytes each): is the document under the limit, and does it say that text was cut?"""
     checks = [_check(0, "é" * 200_000, failing=6) for _ in range(36)]
-    assert sum(len(prairielearn_json.text.check_text(check)) for check in checks) > 5 * MAX_RESULTS
+    assert sum(len(prairielearn_json.markdown.check_text(check)) for check in checks) > 5 * MAX_RESULTS
     raw = json.dumps(prairielearn_json.document(_result(checks))).encode()
     check_results(raw)
     assert re.search(r"more characters cut: PrairieLearn keeps results under 1 MB", raw.decode())

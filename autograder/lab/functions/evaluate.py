@@ -14,7 +14,7 @@ MEASURES = ("ranking_length", "judged_in_ranking", "grade_of_first", "judgments_
 def answers(made, resolve) -> list:
     """The right answers, with the grader's measures (``resolve`` builds them from their names)."""
     return [
-        {query: resolve(measure)(run.get(query, []), judgments) for query, judgments in qrels.items()}
+        {query: resolve(measure)(resolve(run).get(query, []), judgments) for query, judgments in qrels.items()}
         for run, qrels, measure in (case.args for case in made)
     ]
 

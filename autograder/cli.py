@@ -37,7 +37,7 @@ def _seed(args) -> int:
 
 
 def _stubs(args) -> int:
-    from autograder.lab import stubs
+    from autograder.handout import stubs
 
     changed = stubs.write_stubs()
     print(f"regenerated {', '.join(changed)}" if changed else "the stubs are up to date")
@@ -45,7 +45,7 @@ def _stubs(args) -> int:
 
 
 def _requirements(args) -> int:
-    from autograder.lab import requirements
+    from autograder.handout import requirements
 
     before = requirements.TARGET.read_text(encoding="utf-8") if requirements.TARGET.is_file() else ""
     target = requirements.write()
@@ -117,7 +117,7 @@ def _merge(args) -> int:
 
 
 def _gradescope(args) -> int:
-    from autograder.gradescope import entry
+    from autograder.platforms.gradescope import entry
 
     document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
     print(f"score {document['score']}; results in {args.root}/results/results.json")
@@ -127,7 +127,7 @@ def _gradescope(args) -> int:
 def _doctor(args) -> int:
     import json
 
-    from autograder.grading import doctor
+    from autograder.platforms.common import doctor
 
     findings = doctor.examine(args.child_python, args.uid)
     print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
@@ -139,7 +139,7 @@ def _build(args) -> int:
         raise ValueError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.grading import rubric as rubrics
-        from autograder.prairielearn import build as prairielearn
+        from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
         folders = prairielearn.build(args.out, image=image)
@@ -155,8 +155,8 @@ def _build(args) -> int:
             "images too)"
         )
         return 0
-    from autograder.gradescope import build
-    from autograder.lab import handout
+    from autograder.handout import build as handout
+    from autograder.platforms.gradescope import build
 
     built = {
         "autograder": build.build(args.out / "autograder.zip"),
@@ -178,7 +178,7 @@ def _export(args) -> int:
 
 
 def _prairielearn(args) -> int:
-    from autograder.prairielearn import entry
+    from autograder.platforms.prairielearn import entry
 
     document = entry.run(
         args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, rubric_path=args.rubric

@@ -127,7 +127,7 @@ def make_class(count: int, seed: int = 14) -> tuple[dict, list, list]:
 _RUN = """
 import json, os, sys, time
 started = time.perf_counter()
-from autograder.grading import similarity
+from autograder.similarity import compare as similarity
 imported = time.perf_counter() - started
 batch = json.load(open(sys.argv[1]))
 before = os.times()
@@ -206,7 +206,7 @@ def report(work: Path, count: int, repetitions: int) -> dict:
 
 _HOSTILE = """
 import json, random, sys, time
-from autograder.grading import similarity
+from autograder.similarity import compare as similarity
 honest = json.load(open(sys.argv[1]))
 kind = sys.argv[2]
 if kind == "parentheses":

@@ -23,6 +23,12 @@ def bug(id, file, source, *loses, misconception=""):
     return Bug(id, file, source, frozenset(loses), misconception)
 
 
+#: Bugs that are slips of Python rather than misconceptions of the notes: they must lose points, and
+#: no catalogue entry names them (the reason, each).
+UNNAMED = {
+    "evaluate-truth-of-a-ranking": "`run.get(q) or []` asks a numpy array ranking for its truth: ValueError",
+}
+
 BUGS = [
     bug(
         "p-over-ranking-length",
@@ -347,6 +353,15 @@ BUGS = [
         """,
         "evaluate",
         misconception="evaluate-over-run",
+    ),
+    bug(
+        "evaluate-truth-of-a-ranking",
+        "metrics.py",
+        """
+        def evaluate(run, qrels, measure):
+            return {q: measure(run.get(q) or [], judgments) for q, judgments in qrels.items()}
+        """,
+        "evaluate",
     ),
     bug(
         "differences-signed",

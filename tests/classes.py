@@ -17,8 +17,8 @@ from pathlib import Path
 import subs
 
 from autograder import paths
-from autograder.grading import deadlines
 from autograder.grading import rubric as rubrics
+from autograder.grading.course import deadlines
 from autograder.grading.intake import METADATA_TIME
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Student, SubmissionResult
 from autograder.lab.spec import CheckKind

@@ -42,8 +42,8 @@ def cranfield(lab05):
 
 def build_dist(out: Path) -> dict:
     """autograder.zip and handout.zip built into ``out``."""
-    from autograder.gradescope import build
-    from autograder.lab import handout
+    from autograder.handout import build as handout
+    from autograder.platforms.gradescope import build
 
     return {"autograder": build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
 

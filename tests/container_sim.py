@@ -22,7 +22,7 @@ import pyseccomp as seccomp
 
 from autograder import paths
 from autograder.grading.results import SubmissionResult
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 ENTRYPOINT = paths.PACKAGE / "local" / "templates" / "entrypoint"
 
@@ -92,7 +92,7 @@ def grade(inputs: Path, out: Path, rubric: Path, jobs: int = 2, **environment) -
     if done.returncode != 0:
         raise AssertionError(f"the container's grade exited with {done.returncode}: {done.stderr[-3000:]}")
     found = {}
-    for path in sorted((out / layout.SUBMISSIONS).glob("*/grade.json")):
+    for path in sorted((out / output_paths.SUBMISSIONS).glob("*/grade.json")):
         result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
         found[result.submission] = result
     return found

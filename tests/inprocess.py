@@ -10,7 +10,7 @@ import signal
 import traceback
 from pathlib import Path
 
-from autograder.grading import grader, payloads, runchecks, scoring
+from autograder.grading import grader, payloads, runfile_checks, scoring
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child import harness
 from autograder.sandbox.child.values import encode
@@ -92,6 +92,6 @@ def answers(functions: dict, plan, submission, folder: Path, only=None, others: 
 def grade(plan, submission, outcomes: list) -> tuple:
     """``(checks, files)``: the checks, scored and diagnosed, of a submission whose calls were
     answered ``outcomes``, and the run files its writer left (read once: reading lets a file's text go)."""
-    files = runchecks.read_all(plan, outcomes, frozenset(), submission.scenario_calls)
+    files = runfile_checks.read_all(plan, outcomes, frozenset(), submission.scenario_calls)
     checks = scoring.score_checks(plan, submission.planned, outcomes, {}, files, frozenset())
     return grader._diagnosed(plan, submission.planned, outcomes, checks, files), files

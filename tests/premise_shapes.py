@@ -1,4 +1,4 @@
-"""The independent checker's premises of the answer shapes (``grading/shapes.py`` and
+"""The independent checker's premises of the answer shapes (``grading/diagnosis/shapes.py`` and
 ``shapes_items.py``): each reads the cases as ``premises.Seen`` does and says what contradicts the
 shape, or None. A shape with no premise here is a contradiction (``premises.shape``)."""
 

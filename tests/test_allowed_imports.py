@@ -12,8 +12,8 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.grading import doctor
 from autograder.grading import rubric as rubrics
+from autograder.platforms.common import doctor
 
 
 def _handout_check():

@@ -1,4 +1,4 @@
-"""Answers without computation are flagged (``grading/answer_tables.py``): no honest graded file,
+"""Answers without computation are flagged (``grading/integrity/answer_tables.py``): no honest graded file,
 in any style, gets a flag; every table attack does, with evidence an instructor can judge in
 seconds; the flag reaches grades.csv and the class report, never the student, and changes no score."""
 
@@ -22,11 +22,17 @@ import subs
 import test_value_variants
 
 from autograder import paths
-from autograder.grading import answer_code, answer_tables
-from autograder.grading.answer_tables import CODE_NODES, COMPARISONS, CONSTANTS, LITERAL_CONSTANTS, PRECISE_NUMBERS
+from autograder.grading.integrity import answer_code, answer_tables
+from autograder.grading.integrity.answer_tables import (
+    CODE_NODES,
+    COMPARISONS,
+    CONSTANTS,
+    LITERAL_CONSTANTS,
+    PRECISE_NUMBERS,
+)
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
-from autograder.reports import feedback_html, gradescope_json, prairielearn_json, text
+from autograder.reports import feedback_html, gradescope_json, markdown, prairielearn_json
 
 CORPUS = Path(__file__).parent / "answer_tables"
 HONEST = sorted((CORPUS / "honest").glob("*.py"))
@@ -461,7 +467,7 @@ def test_the_student_view_never_shows_the_flag():
     assert [flag.kind for flag in result.student_view().flags] == [FlagKind.LIBRARY]
     assert marker in json.dumps(result.to_dict())
     shown = [
-        text.markdown(result),
+        markdown.markdown(result),
         feedback_html.render(result, None, "../../index.html"),
         json.dumps(gradescope_json.document(result)),
         json.dumps(prairielearn_json.document(result)),

@@ -87,7 +87,9 @@ def test_nothing_points_outside_the_repository():
 
 
 ENGINE = [
-    path for folder in ("grading", "sandbox", "reports") for path in sorted((paths.PACKAGE / folder).rglob("*.py"))
+    path
+    for folder in ("grading", "sandbox", "reports", "similarity", "platforms")
+    for path in sorted((paths.PACKAGE / folder).rglob("*.py"))
 ]
 
 

@@ -16,12 +16,13 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.gradescope import attempts as gradescope_attempts
-from autograder.gradescope import entry
-from autograder.grading import attempts, intake
+from autograder.grading import intake
 from autograder.grading import rubric as rubrics
+from autograder.grading.course import attempts
 from autograder.grading.results import Status, Student, SubmissionResult
-from autograder.prairielearn import build as prairielearn
+from autograder.platforms.gradescope import attempts as gradescope_attempts
+from autograder.platforms.gradescope import entry
+from autograder.platforms.prairielearn import build as prairielearn
 
 UTC = datetime.timezone.utc
 NOW = datetime.datetime(2026, 12, 2, 14, 0, tzinfo=UTC)

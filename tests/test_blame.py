@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from autograder.sandbox import runner
-from autograder.sandbox.channel import AFTER_HANG_SECONDS, MAX_BANNED, STRIKES, OutcomeStatus, Reader, SandboxResult
-from autograder.sandbox.settings import Call, Isolation, Limits, Mode
+from autograder.sandbox.channel import OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.settings import AFTER_HANG_SECONDS, MAX_BANNED, STRIKES, Call, Isolation, Limits, Mode
 
 LIMITS = Limits(call_seconds=1, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
 CALLS = [

@@ -17,11 +17,12 @@ from pathlib import Path
 import classes
 import pytest
 
-from autograder.grading import similarity, standing
+from autograder.grading.course import standing
 from autograder.grading.results import Diagnosis
 from autograder.lms import export
 from autograder.local import classwork
-from autograder.reports import layout
+from autograder.reports import output_paths
+from autograder.similarity import compare as similarity
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lms"
 POLICIES = list(standing.POLICIES)
@@ -201,7 +202,7 @@ def test_the_feedback_tells_the_student_how_late(case, batch):
     submitted, when it was due, and what the lateness cost?"""
     submission, said = case
     _, out = batch
-    folder = layout.submission_folder(out, submission)
+    folder = output_paths.submission_folder(out, submission)
     assert said in (folder / "feedback.md").read_text(encoding="utf-8")
     html = (folder / "feedback.html").read_text(encoding="utf-8")
     plain = said.replace("**", "").removeprefix("Lateness: ")
@@ -237,15 +238,15 @@ def test_a_later_deadline_restamps_the_feedback_without_regrading(tmp_path):
     out = finished(tmp_path, "latest")
     later = classes.rubric_text("latest", classes.DEADLINE.replace("due: 2026-12-05 23:59", "due: 2026-12-06 23:59"))
     from autograder.grading import rubric as rubrics
-    from autograder.lms import graded
+    from autograder.lms import batch_results
 
     moved = rubrics.parse(later)
-    stored = graded.read(out).results
+    stored = batch_results.read(out).results
     classwork.finish(out, stored, moved, classwork.rules(moved, tmp_path / "grading.yml"), {})
-    folder = layout.submission_folder(out, "submission_1003")
+    folder = output_paths.submission_folder(out, "submission_1003")
     assert "**Lateness:** on time" in (folder / "feedback.md").read_text(encoding="utf-8")
     assert '"seconds": 0' in (folder / "grade.json").read_text(encoding="utf-8").replace('"seconds":0', '"seconds": 0')
-    assert not (folder / layout.PREVIOUS).exists()
+    assert not (folder / output_paths.PREVIOUS).exists()
 
 
 def _autograder(*args):

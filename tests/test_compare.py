@@ -6,7 +6,7 @@ import json
 import pytest
 
 from autograder.grading import judge
-from autograder.sandbox import channel
+from autograder.sandbox import channel, settings
 from autograder.sandbox.channel import Outcome
 
 DEEP = {"type": "list", "items": [], "length": 0}
@@ -34,7 +34,7 @@ def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
     status, message = judge.verdict(Outcome("value", value=encoded), expected)
     assert status == "fail" and message
     json.dumps(judge.plain(encoded))  # storable
-    from autograder.reports import text as feedback
+    from autograder.reports import markdown as feedback
 
     feedback.value_text(judge.plain(encoded))  # renderable (no recursion error)
 
@@ -54,7 +54,7 @@ def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
 )
 def test_channel_lines_are_parsed_defensively(line, parsed):
     """Is only a small, shallow JSON object accepted from the channel?"""
-    assert (channel.parse_line(line, channel.LINE_LIMIT) is not None) == parsed
+    assert (channel.parse_line(line, settings.LINE_LIMIT) is not None) == parsed
 
 
 def test_expected_error_and_other_errors():

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from autograder import paths
-from autograder.sandbox import filters
+from autograder.sandbox import seccomp
 from autograder.sandbox.child import confine
 
 CHILD = paths.PACKAGE / "sandbox" / "child"
@@ -73,7 +73,7 @@ def _try(setup: dict) -> dict:
 def test_seccomp_filter_refuses_every_socket_but_pairs_and_every_new_process():
     """With the grader's filter, is every socket refused (EACCES), and every new process and a lower
     priority (EPERM), while socketpairs and threads still work?"""
-    found = _try({"seccomp": base64.b64encode(filters.child_filter()).decode()})
+    found = _try({"seccomp": base64.b64encode(seccomp.child_filter()).decode()})
     assert found["AF_INET"] == found["AF_INET6"] == found["AF_UNIX"] == 13
     assert found["subprocess"] == found["fork"] == found["nice"] == found["sigterm"] == 1
     assert found["socketpair"] == found["thread"] == found["sigusr1"] == "allowed"

@@ -19,8 +19,8 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.grading import shipment
 from autograder.lab.solution import load_lab05
+from autograder.platforms.common import shipment
 
 DOCKERFILE = paths.ROOT / "Dockerfile"
 DOCKERIGNORE = paths.ROOT / ".dockerignore"

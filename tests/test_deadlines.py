@@ -1,4 +1,4 @@
-"""The late policy's rule (``grading/deadlines.py``) on small worked examples: on time, late by the
+"""The late policy's rule (``grading/course/deadlines.py``) on small worked examples: on time, late by the
 started hour or day, the cap, the last accepted time (moved by an extension), no due date; the
 times it reads; grading.yml's deadline section and its errors; the extensions file and its errors."""
 
@@ -11,8 +11,9 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.grading import deadlines, extensions, intake, rubric
-from autograder.grading.deadlines import Deadline, Late
+from autograder.grading import intake, rubric
+from autograder.grading.course import deadlines, extensions
+from autograder.grading.course.deadlines import Deadline, Late
 
 CST = datetime.timezone(datetime.timedelta(hours=-6))
 DUE = datetime.datetime(2026, 12, 5, 23, 59, tzinfo=CST)

@@ -210,7 +210,7 @@ def test_a_gain_bug_is_not_hinted_at_the_discount(graded):
 def test_conditions_name_only_the_functions_parameters(graded):
     """For every function and every feature its cases have, do the feature's phrase and hint name
     only the tuning parameters the function takes (no 'n' or 'gain' for precision_at_k)?"""
-    from autograder.grading import conditions
+    from autograder.grading.diagnosis import conditions
     from autograder.lab import features
 
     seen: dict[str, set] = {}

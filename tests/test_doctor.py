@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from autograder.grading import doctor
+from autograder.platforms.common import doctor
 from autograder.sandbox import machine
 from autograder.sandbox.settings import Limits
 

@@ -28,7 +28,15 @@ from autograder.grading.results import (
 from autograder.lab.cases import Case, raises
 from autograder.lab.spec import CheckKind
 from autograder.local import batch
-from autograder.reports import class_report, class_tables, feedback, feedback_html, grades_csv, gradescope_json, text
+from autograder.reports import (
+    class_report,
+    class_tables,
+    feedback,
+    feedback_html,
+    grades_csv,
+    gradescope_json,
+    markdown,
+)
 from autograder.sandbox.channel import Outcome
 
 S = CaseStatus
@@ -240,7 +248,7 @@ def _gradescope(result) -> str:
 
 
 PAGES = {
-    "feedback.md": text.markdown,
+    "feedback.md": markdown.markdown,
     "feedback.html": feedback_html.render,
     "results.json": _gradescope,
 }
@@ -303,7 +311,7 @@ def test_the_three_renderings_say_the_same(said):
 def test_the_summary_comes_first_and_links_to_the_detail():
     """Is feedback.md's first section the summary, one line per function, a function with a detail
     linked to it, and the detail after the summary?"""
-    page = text.markdown(_result(), {"q2": "Part II", "q4": "Part IV"})
+    page = markdown.markdown(_result(), {"q2": "Part II", "q4": "Part IV"})
     headings = re.findall(r"^## (.+)$", page, re.M)
     assert headings == ["Summary", "precision_at_k"]
     assert "  - ✗ [precision_at_k](#precision_at_k) (" in page and "  - ✓ recall_at_k (" in page

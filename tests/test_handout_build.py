@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from autograder.lab import handout
+from autograder.handout import build as handout
 
 pytestmark = [pytest.mark.cranfield]
 

@@ -28,7 +28,7 @@ from conftest import ARTIFACTS
 from packaging.requirements import Requirement
 
 from autograder import paths
-from autograder.lab import handout
+from autograder.handout import build as handout
 from autograder.lab.spec import GRADED_FILES
 
 pytestmark = [pytest.mark.slow, pytest.mark.cranfield]

@@ -14,8 +14,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from autograder.lab import requirements
-from autograder.lab.requirements import PYTHONS
+from autograder.handout import requirements
+from autograder.handout.requirements import PYTHONS
 
 
 def test_committed_file_pins_the_graders_versions():

@@ -16,7 +16,7 @@ import zipfile
 import hidden_scan
 import pytest
 
-from autograder.prairielearn import build as prairielearn
+from autograder.platforms.prairielearn import build as prairielearn
 
 pytestmark = [pytest.mark.cranfield, pytest.mark.slow]
 

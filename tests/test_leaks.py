@@ -25,11 +25,11 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.grading.vocabulary import SHOWN_ERRORS
 from autograder.local import batch
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
-STUDENT_FILES = layout.STUDENT_FILES  # results.json, feedback.md, feedback.html
+STUDENT_FILES = output_paths.STUDENT_FILES  # results.json, feedback.md, feedback.html
 PLATFORMS = ("gradescope", "prairielearn")
 
 
@@ -63,9 +63,9 @@ def local(request, tmp_path_factory, cranfield):
         batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=rubric, **MODES[mode])
     seen = {}
     for channel in leaks.CHANNELS:
-        where = layout.submission_folder(folder / "out", f"leak-{channel}")
+        where = output_paths.submission_folder(folder / "out", f"leak-{channel}")
         seen[channel] = {name: (where / name).read_text(encoding="utf-8") for name in STUDENT_FILES}
-        for name in ("grade.json", layout.INSTRUCTOR):
+        for name in ("grade.json", output_paths.INSTRUCTOR):
             seen[channel][name] = (where / name).read_text(encoding="utf-8")
     return mode, seen
 
@@ -97,7 +97,7 @@ def _leaked(seen: dict, secrets) -> dict:
     found = {}
     for channel, pages in seen.items():
         for name, text in pages.items():
-            if name not in layout.STUDENT_FILES:
+            if name not in output_paths.STUDENT_FILES:
                 continue
             hits = leaks.hidden_found(_unescaped(name, text), tokens, numbers)
             if hits:
@@ -138,7 +138,7 @@ def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local,
     tokens, numbers = secrets
     for channel, pages in seen.items():
         found = {name: leaks.hidden_found(_unescaped(name, text), tokens, numbers) for name, text in pages.items()}
-        calls = _unescaped(layout.INSTRUCTOR, pages[layout.INSTRUCTOR]).replace("'", '"')  # repr as JSON
+        calls = _unescaped(output_paths.INSTRUCTOR, pages[output_paths.INSTRUCTOR]).replace("'", '"')  # repr as JSON
         assert leaks.hidden_found(calls, tokens, numbers), (mode, channel)
         assert not any(found[name] for name in STUDENT_FILES), (mode, channel)
 

@@ -30,7 +30,7 @@ import subs
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
-from autograder.grading import standing
+from autograder.grading.course import standing
 from autograder.grading.results import CheckResult, Student, SubmissionResult, points
 from autograder.lab.spec import CheckKind
 from autograder.lms import export, tables

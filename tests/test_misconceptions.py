@@ -3,10 +3,12 @@ answers are recognised as that misconception, and the reference solution's match
 
 import pytest
 
-from autograder.grading import diagnosis, reference, rubric, run_diagnosis
 from autograder.grading import plan as planning
+from autograder.grading import reference, rubric
+from autograder.grading.diagnosis import answers as diagnosis
+from autograder.grading.diagnosis import run_files
 from autograder.grading.results import CaseStatus
-from autograder.grading.runchecks import RunFile
+from autograder.grading.runfile_checks import RunFile
 from autograder.lab import spec, variants
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.labkit.case import RAISES
@@ -72,7 +74,7 @@ def _file(scenario, table, searches) -> RunFile:
         )
     if isinstance(table, tuple):
         return RunFile(None, [], f"raised {table[1]}", raised=(table[1], "Exception"), failed=CaseStatus.ERROR)
-    return RunFile(table, run_diagnosis.right_calls(scenario) if searches is None else searches, None)
+    return RunFile(table, run_files.right_calls(scenario) if searches is None else searches, None)
 
 
 @pytest.mark.parametrize("misconception, function", PAIRS, ids=[f"{m}[{f}]" for m, f in PAIRS])

@@ -26,7 +26,7 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab import spec
 from autograder.lab.spec import CheckKind
-from autograder.prairielearn import build as prairielearn
+from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import prairielearn_json
 
 CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
@@ -133,7 +133,7 @@ def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
 
 
 #: PrairieLearn's schema of infoAssessment.json, the part a sample uses, transcribed from
-#: apps/prairielearn/src/schemas/schemas/infoAssessment.json in github.com/PrairieLearn/PrairieLearn
+#: apps/platforms/prairielearn/src/schemas/schemas/infoAssessment.json in github.com/PrairieLearn/PrairieLearn
 #: (2026-12; definitions ZoneAssessmentJsonSchema, ZoneQuestionBlockJsonSchema, PointsJsonSchema,
 #: QuestionIdJsonSchema): the required properties and their types, and no property the schema lacks
 #: (it allows no others: additionalProperties false).
@@ -531,7 +531,7 @@ def test_renderer_cuts_long_feedback_to_stay_under_1_mb():
     """With feedback far past 1 MiB (long error messages in every check, in letters JSON escapes
     to 6 bytes each): is the document under the limit, and does it say that text was cut?"""
     checks = [_check(0, "é" * 200_000, failing=6) for _ in range(36)]
-    assert sum(len(prairielearn_json.text.check_text(check)) for check in checks) > 5 * MAX_RESULTS
+    assert sum(len(prairielearn_json.markdown.check_text(check)) for check in checks) > 5 * MAX_RESULTS
     raw = json.dumps(prairielearn_json.document(_result(checks))).encode()
     check_results(raw)
     assert re.search(r"more characters cut: PrairieLearn keeps results under 1 MB", raw.decode())

@@ -10,7 +10,7 @@ import pytest
 import subs
 
 from autograder.local import batch
-from autograder.reports import layout
+from autograder.reports import output_paths
 from autograder.sandbox import runner
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
@@ -55,7 +55,7 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
     assert {why for _, why, _, _ in second.changes} == {"the rubric's points, visibility or scoring changed"}
     after = {result.submission: result.score for result in second.results}
     assert after["correct"] == before["correct"] == 100 and after["buggy"] != before["buggy"]
-    previous = tmp_path / "out" / "submissions" / "buggy" / layout.PREVIOUS
+    previous = tmp_path / "out" / "submissions" / "buggy" / output_paths.PREVIOUS
     assert json.loads(previous.read_text())["rubric_digest"] != second.results[0].rubric_digest
 
 

@@ -20,7 +20,7 @@ from generated import AGAIN, CLASS_SIZE, EXTENDED, RING, generated_class, light_
 from autograder import paths
 from autograder.lms import export
 from autograder.local import batch, merge, shards
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 # ---------------------------------------------------------------- which shard grades what
 
@@ -235,12 +235,15 @@ def test_merge_refuses_to_write_into_a_shard(tmp_path):
 def assert_same_batch(single: Path, merged: Path, ids: list[str]) -> None:
     """grades.csv byte for byte, the class report but its timing, and every submission's files
     (grade.json but its time and sandbox uid)."""
-    assert (merged / layout.GRADES).read_bytes() == (single / layout.GRADES).read_bytes()
-    report = (merged / layout.REPORT).read_text()
-    assert without_timing(report) == without_timing((single / layout.REPORT).read_text())
+    assert (merged / output_paths.GRADES).read_bytes() == (single / output_paths.GRADES).read_bytes()
+    report = (merged / output_paths.REPORT).read_text()
+    assert without_timing(report) == without_timing((single / output_paths.REPORT).read_text())
     assert report != without_timing(report)  # the masks above removed something: they are not vacuous
     for submission in ids:
-        one, other = layout.submission_folder(single, submission), layout.submission_folder(merged, submission)
+        one, other = (
+            output_paths.submission_folder(single, submission),
+            output_paths.submission_folder(merged, submission),
+        )
         assert sorted(path.name for path in other.iterdir()) == sorted(path.name for path in one.iterdir())
         for name in ("results.json", "feedback.md", "feedback.html"):
             assert (other / name).read_bytes() == (one / name).read_bytes(), (submission, name)
@@ -258,7 +261,7 @@ def graded_in_shards(paths_, out: Path, count: int, seed: str, rubric: Path = pa
             paths_, folder, jobs=2, progress=False, seed=seed, shard=shards.Shard(index, count), rubric_path=rubric
         )
         assert summary.shard == shards.Shard(index, count)
-        assert not (folder / layout.GRADES).exists() and (folder / shards.MANIFEST).is_file()
+        assert not (folder / output_paths.GRADES).exists() and (folder / shards.MANIFEST).is_file()
         folders.append(folder)
     return folders
 
@@ -324,7 +327,7 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     spans = {frozenset(shards.owner(submission, 4) for submission in (pair.a, pair.b)) for pair in ring}
     assert any(len(span) == 2 for span in spans)  # pairs across shards: no shard alone could list them
     assert_same_batch(single, tmp_path / "merged", ids)
-    rows = list(csv.DictReader((tmp_path / "merged" / layout.GRADES).open()))
+    rows = list(csv.DictReader((tmp_path / "merged" / output_paths.GRADES).open()))
     flagged = [row["submission"] for row in rows if "attempts: over the attempt limit" in row["flags"]]
     assert flagged == ids[students() :]
     late = sorted(row["email"] for row in rows if row["late"].startswith("late by"))

@@ -18,12 +18,14 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.grading import fingerprints, rubric, similarity
+from autograder.grading import rubric
 from autograder.grading.results import Status, Student, SubmissionResult
 from autograder.grading.rubric import RubricError
-from autograder.grading.similarity import SimilaritySettings
 from autograder.lab import spec
 from autograder.reports import class_report
+from autograder.similarity import compare as similarity
+from autograder.similarity import fingerprints
+from autograder.similarity.compare import SimilaritySettings
 
 HERE = Path(__file__).parent / "similarity"
 DEFAULT = SimilaritySettings()
@@ -309,7 +311,7 @@ def test_tokenizing_in_forked_workers_gives_the_same_result(monkeypatch):
 
 _SCRIPT = """
 import json, sys
-from autograder.grading import similarity
+from autograder.similarity import compare as similarity
 batch = json.load(sys.stdin)
 result = similarity.analyse(batch, similarity.SimilaritySettings(threshold=0.01))
 print(json.dumps([[p.a, p.b, round(p.share_a, 9), round(p.share_b, 9), [list(map(list, f.lines_a)) for f in p.files]]

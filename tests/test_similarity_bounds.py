@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
-from autograder.grading import rubric, shipment, similarity
+from autograder.grading import rubric
 from autograder.grading.results import Status, SubmissionResult
-from autograder.grading.similarity import SimilaritySettings
 from autograder.lab import spec
 from autograder.local import classwork
+from autograder.platforms.common import shipment
 from autograder.reports import class_report
+from autograder.similarity import compare as similarity
+from autograder.similarity.compare import SimilaritySettings
 
 HERE = Path(__file__).parent / "similarity"
 LOOPS = {name: (HERE / "loop-style" / name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
@@ -93,7 +95,7 @@ def test_the_batch_stops_reading_when_its_time_runs_out(monkeypatch):
 def test_reading_one_file_stops_at_its_deadline(step):
     """Do both steps of reading a file look at the clock while they work, and stop past the
     deadline (a long file of one-character tokens takes seconds to tokenize)?"""
-    from autograder.grading import fingerprints, kgrams
+    from autograder.similarity import fingerprints, kgrams
 
     code = "a + " * 30000
     passed = time.monotonic() - 1
@@ -139,31 +141,36 @@ import json, sys
 print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in {libraries!r} or name in {modules!r})))
 """
 LIBRARIES = ("matplotlib", "copydetect", "pygments", "numpy")
-ANALYSIS = ("autograder.grading.similarity", "autograder.grading.fingerprints", "autograder.grading.kgrams")
+ANALYSIS = ("autograder.similarity.compare", "autograder.similarity.fingerprints", "autograder.similarity.kgrams")
+PLATFORMS = ("autograder.platforms.gradescope.entry", "autograder.platforms.prairielearn.entry")
 RUNS = [
     (
         "the analysis of a batch",
-        "from autograder.grading import similarity\n"
-        "similarity.analyse({'a': {'metrics.py': 'x = 1\\n' * 50}, 'b': {'metrics.py': 'y = 2\\n' * 50}})",
+        "from autograder.similarity import compare\n"
+        "compare.analyse({'a': {'metrics.py': 'x = 1\\n' * 50}, 'b': {'metrics.py': 'y = 2\\n' * 50}})",
         {"matplotlib", "copydetect"},
+        set(ANALYSIS),
     ),
     (
         "the platforms' entry points",
-        "import autograder.gradescope.entry, autograder.prairielearn.entry, autograder.grading.oneshot",
-        set(LIBRARIES),
+        "import autograder.platforms.gradescope.entry, autograder.platforms.prairielearn.entry, "
+        "autograder.platforms.common.oneshot",
+        set(LIBRARIES) | set(ANALYSIS),
+        set(PLATFORMS),
     ),
 ]
 
 
-@pytest.mark.parametrize("setup, banned", [row[1:] for row in RUNS], ids=[row[0] for row in RUNS])
-def test_no_plotting_library_and_no_similarity_where_it_is_not_used(setup, banned):
+@pytest.mark.parametrize("setup, banned, seen", [row[1:] for row in RUNS], ids=[row[0] for row in RUNS])
+def test_no_plotting_library_and_no_similarity_where_it_is_not_used(setup, banned, seen):
     """Does the analysis import no plotting library (nor copydetect, whose detector imports one),
-    and do the platforms' graders (one submission per run) import none of the analysis' libraries?"""
-    code = _IMPORTS.format(setup=setup, libraries=LIBRARIES, modules=ANALYSIS)
+    and do the platforms' graders (one submission per run) import neither the analysis nor its
+    libraries?"""
+    code = _IMPORTS.format(setup=setup, libraries=LIBRARIES, modules=ANALYSIS + PLATFORMS)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=paths.ROOT)
     imported = {name.split(".")[0] if name.split(".")[0] in LIBRARIES else name for name in json.loads(done.stdout)}
     assert imported & banned == set()
-    assert imported & set(ANALYSIS), "the analysis' own modules were not seen: the check would pass vacuously"
+    assert seen <= imported, "the modules run were not seen: the check would pass vacuously"
 
 
 def test_the_platforms_graders_do_not_install_the_analysis():

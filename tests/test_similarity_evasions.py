@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
-from autograder.grading import similarity
-from autograder.grading.similarity import KNOWN, SimilaritySettings
 from autograder.lab import spec
 from autograder.reports import similarity_html
+from autograder.similarity import compare as similarity
+from autograder.similarity.compare import KNOWN, SimilaritySettings
 
 sys.path.insert(0, str(paths.ROOT / "tools"))
 import evasions

@@ -6,7 +6,8 @@ import importlib.util
 import pytest
 
 from autograder import paths
-from autograder.lab import spec, stubs
+from autograder.handout import stubs
+from autograder.lab import spec
 
 
 def _module(path, name):

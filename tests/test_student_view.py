@@ -9,7 +9,7 @@ import pytest
 
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
-from autograder.reports import feedback_html, gradescope_json, text
+from autograder.reports import feedback_html, gradescope_json, markdown
 
 HIDDEN = 0.7310585786  # distinctive: no public number or score looks like it
 PUBLIC = 0.4142135623
@@ -17,7 +17,7 @@ PUBLIC = 0.4142135623
 
 def _forms(value: float) -> list[str]:
     """The ways a renderer could print the value."""
-    return [repr(value), f"{value:.6f}", f"{value:.4f}", text.value_text(value), str(round(value, 3))]
+    return [repr(value), f"{value:.6f}", f"{value:.4f}", markdown.value_text(value), str(round(value, 3))]
 
 
 def _case(status: CaseStatus, public: bool, value: float, case_id: str) -> CaseResult:
@@ -70,7 +70,7 @@ def _result() -> SubmissionResult:
 
 RENDERERS = {
     "results.json": lambda result: json.dumps(gradescope_json.document(result)),
-    "feedback.md": text.markdown,
+    "feedback.md": markdown.markdown,
     "feedback.html": feedback_html.render,
 }
 

@@ -16,11 +16,12 @@ import pytest
 import subs
 
 from autograder import paths
-from autograder.grading import intake, oneshot
+from autograder.grading import intake
 from autograder.grading.grader import OVERALL_TIME
 from autograder.grading.results import FlagKind, Status
 from autograder.grading.session import Session
 from autograder.lab.spec import CheckKind
+from autograder.platforms.common import oneshot
 from autograder.reports import gradescope_json
 
 pytestmark = pytest.mark.sandbox
@@ -92,7 +93,8 @@ def test_a_grader_that_cannot_run_says_where_the_details_are(tmp_path):
 HANG = """
 import sys, time
 from pathlib import Path
-from autograder.grading import intake, oneshot
+from autograder.grading import intake
+from autograder.platforms.common import oneshot
 from autograder.grading.session import Session
 from autograder.lab.spec import CheckKind
 from autograder.reports import gradescope_json

@@ -10,7 +10,7 @@ import premises
 from inprocess import answers, grade
 
 from autograder import paths
-from autograder.grading import inputs, reference, rubric, runchecks
+from autograder.grading import inputs, reference, rubric, runfile_checks
 from autograder.grading import plan as planning
 from autograder.grading.results import DiagnosisKind
 from autograder.lab import spec
@@ -106,7 +106,7 @@ def _scenarios(built, checks) -> list:
     failed: dict[str, bool] = {}
     for check in checks:
         for case in check.cases if check.function == WRITER else ():
-            name = runchecks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id)
             if name in built.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     return [

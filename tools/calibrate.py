@@ -22,9 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder import paths  # noqa: E402
-from autograder.grading import diagnosis, reference, runchecks, scoring  # noqa: E402
 from autograder.grading import plan as planning  # noqa: E402
+from autograder.grading import (  # noqa: E402
+    reference,
+    runfile_checks,
+    scoring,
+)
 from autograder.grading import rubric as rubrics  # noqa: E402
+from autograder.grading.diagnosis import answers as diagnosis  # noqa: E402
 from autograder.lab import cranfield, variants  # noqa: E402
 from autograder.lab.functions.registry import run_writer  # noqa: E402
 from autograder.lab.misconceptions import catalogue  # noqa: E402
@@ -61,14 +66,14 @@ def share_lost(built, submission, item, function: str) -> float:
     files = {}
     for name, scenario in built.scenarios.items():
         if scenario.raises:  # the right writer refuses these arguments
-            files[name] = runchecks.read(_outcome("raises", scenario.raises), "")
+            files[name] = runfile_checks.read(_outcome("raises", scenario.raises), "")
             continue
         rows = variants.rows(scenario)
         if function == run_writer() and function in item.variants:
             candidates = list(item.variants[function](scenario))
             rows = candidates[0] if candidates else rows
         searches = [[text, scenario.k] for _, text in scenario.queries]
-        files[name] = runchecks.RunFile([list(map(str, row)) for row in rows], searches, None)
+        files[name] = runfile_checks.RunFile([list(map(str, row)) for row in rows], searches, None)
     checks = scoring.score_checks(built, submission.planned, outcomes, {}, files)
     mine = [check for check in checks if check.function == function]
     possible = sum(check.max_score for check in mine)

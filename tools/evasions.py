@@ -1,4 +1,4 @@
-"""Disguised copies of a graded file, for measuring the code similarity (``grading/similarity.py``).
+"""Disguised copies of a graded file, for measuring the code similarity (``similarity/compare.py``).
 
     .venv/bin/python tools/evasions.py FILE [EVASION ...] [--seed S]   # prints the disguised file
 
@@ -517,7 +517,7 @@ def disguise(source: str, chosen, keep: frozenset[str], rng: random.Random) -> s
 
 def handout_names() -> frozenset[str]:
     """The names the handout's files define and their functions' parameters: never renamed."""
-    from autograder.grading import fingerprints
+    from autograder.similarity import fingerprints
 
     return fingerprints.handout(list(fingerprints.handout_files().values())).names
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from autograder import paths
 from autograder.grading import inputs
-from autograder.grading.diagnosis import same
+from autograder.grading.diagnosis.answers import same
 from autograder.lab import cases as lab_cases
 from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import evasions
 
-from autograder.grading import similarity
 from autograder.lab.spec import GRADED_FILES
+from autograder.similarity import compare as similarity
 
 EVERY_PAIR = similarity.SimilaritySettings(threshold=0.0001)
 

@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import answer_tables, diagnosis, intake, libraries, payloads, runchecks, scoring
+from autograder.grading import intake, payloads, runfile_checks, scoring
+from autograder.grading.diagnosis import answers as diagnosis
+from autograder.grading.integrity import answer_tables, libraries
 from autograder.grading.plan import Plan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
-from autograder.sandbox.channel import STARTUP_SECONDS, Outcome, OutcomeStatus, SandboxResult
-from autograder.sandbox.settings import Isolation, Limits, Package
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.settings import STARTUP_SECONDS, Isolation, Limits, Package
 
 _TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
 OVERALL_TIME = "not run: the autograder's overall time limit ran out"
@@ -189,7 +191,7 @@ def grade(
     scans = {name: libraries.scan(data) for name, data in staged.files.items()}
     planned = submission.planned
     unimported = frozenset(name for name, outcome in result.imports.items() if outcome.status != OutcomeStatus.OK)
-    files = runchecks.read_all(plan, result.outcomes, unimported, submission.scenario_calls)
+    files = runfile_checks.read_all(plan, result.outcomes, unimported, submission.scenario_calls)
     zeroed = libraries.zeroed(scans, result.banned_imports)
     checks = scoring.score_checks(plan, planned, result.outcomes, zeroed, files, unimported)
     checks = _diagnosed(plan, planned, result.outcomes, checks, files)

@@ -4,19 +4,21 @@ arguments from the same JSON (``sandbox/child/harness.py``)."""
 
 from __future__ import annotations
 
-from autograder.sandbox.child import probes
+from autograder.labkit.case import CONTRACT_TAGS
+from autograder.sandbox.child import toy_measures
 
 
 def resolve(value, tables=None):
     """``value`` with ``{"$measure": name}`` and ``{"$ref": [table, key]}`` built, and the plain
-    data of ``{"$tuple": items}`` and ``{"$readonly": mapping}`` (a tuple, a read-only mapping in
-    the child: the same values here)."""
+    data of ``{"$tuple": items}``, ``{"$readonly": mapping}``, ``{"$array": items}`` and
+    ``{"$arrays": mapping}`` (a tuple, a read-only mapping, numpy arrays in the child: the same
+    values here)."""
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag == "$ref" and tables is not None:
             return tables[arg[0]][arg[1]]
         if tag == "$measure":
-            return probes.measure(arg)
-        if tag in ("$tuple", "$readonly", "$array"):
+            return toy_measures.measure(arg)
+        if tag in CONTRACT_TAGS:
             return arg
     return value

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading import deadlines, metadata
+from autograder.grading.course import deadlines, metadata
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
 WANTED = " and ".join(f"{PACKAGE}/{name}" for name in GRADED_FILES)  # what a submission holds, in words

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from autograder.grading.deadlines import Late
+from autograder.grading.course.deadlines import Late
 from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
     _WHY,
     NOT_IMPLEMENTED_ERRORS,

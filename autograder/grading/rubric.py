@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading import attempts as attempt_limits
-from autograder.grading import deadlines, standing
-from autograder.grading.similarity import SimilaritySettings
+from autograder.grading.course import attempts as attempt_limits
+from autograder.grading.course import deadlines, standing
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
 
@@ -35,6 +34,15 @@ SCORING = ("groups", "proportional", "all")
 
 class RubricError(ValueError):
     """The rubric file is invalid; the message says where and how to fix it."""
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """``grading.yml``'s ``similarity:`` section (the defaults are here, once); its
+    rule lives in ``similarity/``, which only a batch imports."""
+
+    enabled: bool = True
+    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
 
 
 @dataclass(frozen=True)
@@ -87,7 +95,7 @@ class Rubric:
     # of the digest, like the similarity section, so changing them regrades nothing
     policy: str = standing.DEFAULT_POLICY  # which submission of a student counts (``standing.POLICIES``)
     deadline: deadlines.Deadline | None = None  # None: nothing is late
-    # how many submissions of a student are graded (``grading/attempts.py``): class-level too, left
+    # how many submissions of a student are graded (``grading/course/attempts.py``): class-level too, left
     # out of the digest (changing it regrades nothing)
     attempts: attempt_limits.AttemptLimits = field(default_factory=attempt_limits.AttemptLimits)
 

@@ -1,7 +1,7 @@
 """From the child's outcomes to check results: every case judged, every check scored.
 
 Cases of calls are judged by ``judge.verdict``; the run writer's checks read the run files it
-wrote (``runchecks``). A check's points come from its cases by the rubric's scoring
+wrote (``runfile_checks``). A check's points come from its cases by the rubric's scoring
 (``grading.rubric.SCORING``, ``points``): by default its cases are grouped by what they test, each
 group is passed or not, and the points are shared between the groups, so a misconception costs
 its concept's share however few cases it shows on.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from autograder.grading import judge, runchecks
+from autograder.grading import judge, runfile_checks
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, shown_error
 from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
 from autograder.labkit.case import RAISES
@@ -171,16 +171,16 @@ def score_checks(
     planned_cases: list,
     outcomes: list,
     zeroed: dict[str, str],
-    files: dict[str, runchecks.RunFile],
+    files: dict[str, runfile_checks.RunFile],
     unimported: frozenset = frozenset(),
 ) -> tuple[CheckResult, ...]:
     """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
     the reason its checks get no credit (e.g. an evaluation library); ``files`` are the run
-    files the run writer wrote (``runchecks.read_all``); ``unimported``: the graded files that did not import."""
+    files the run writer wrote (``runfile_checks.read_all``); ``unimported``: the graded files that did not import."""
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
         cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))
-    for name, found in runchecks.cases(plan, files).items():
+    for name, found in runfile_checks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
     for name, found in argument_cases(planned_cases, outcomes).items():
         cases.setdefault(name, []).extend(found)

@@ -5,7 +5,9 @@ comes from elsewhere: the notes (examples), the reference solution (edge cases, 
 in ``paths.EDGE_CASES`` and values in ``paths.REFERENCE``, the hidden reference) or
 ``ir_measures`` computed live (random cases). Inputs may name
 grader-side objects the child builds: ``{"$measure": name}`` (the grader's own measures for
-``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``.
+``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``, and the
+contract's other types: ``{"$tuple": items}``, ``{"$readonly": mapping}``, ``{"$array": items}``,
+``{"$arrays": mapping}`` (a run whose rankings are numpy arrays).
 """
 
 from __future__ import annotations
@@ -304,12 +306,14 @@ def run_cases(function: str, measures: tuple):
             qrels = {q: _random_judgments(rng) for q in query_ids}
             run = {q: _random_ranking(rng) for q in query_ids + [str(rng.randint(30, 40))] if rng.random() < 0.75}
             measure = rng.choice(list(measures))
+            arrays = number % 3 == 2  # the contract's sequences include 1-D numpy arrays, a run's rankings too
             found.append(
                 Case(
                     f"random-{function}-{number:03d}",
                     function,
-                    f"random run of {len(run)} and qrels of {len(qrels)} queries, measure {measure}",
-                    (run, qrels, {"$measure": measure}),
+                    f"random run of {len(run)} and qrels of {len(qrels)} queries"
+                    f"{', its rankings numpy arrays' if arrays else ''}, measure {measure}",
+                    ({"$arrays": run} if arrays else run, qrels, {"$measure": measure}),
                     public=True,
                 )
             )

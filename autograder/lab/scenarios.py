@@ -2,7 +2,7 @@
 
 A *scenario* is one call: a system name, a replayed search function (its results per query
 text), the queries in order, and k. The child replays the search function and returns the file
-``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runchecks``).
+``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runfile_checks``).
 """
 
 from __future__ import annotations

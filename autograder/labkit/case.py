@@ -39,6 +39,11 @@ class Case:
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+#: The tags that ask the child for the contract's other sequences and mappings (a tuple, a read-only
+#: mapping, a 1-D numpy array, a run whose rankings are numpy arrays): the same data in the parent.
+CONTRACT_TAGS = ("$tuple", "$readonly", "$array", "$arrays")
+
+
 def _show(value) -> str:
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
@@ -49,6 +54,8 @@ def _show(value) -> str:
                 return f"MappingProxyType({arg!r})"
             if tag == "$array":
                 return f"numpy.array({arg!r})"
+            if tag == "$arrays":
+                return "{" + ", ".join(f"{key!r}: numpy.array({items!r})" for key, items in arg.items()) + "}"
             return {"$measure": str(arg), "$search": "search_fn", "$queries": "queries", "$path": repr(arg)}.get(
                 tag, repr(value)
             )
@@ -57,8 +64,9 @@ def _show(value) -> str:
 
 def plain(value):
     """An argument's plain data: a tuple's items, a read-only mapping's (``{"$tuple": ...}``,
-    ``{"$readonly": ...}`` ask the child to pass the contract's other sequences and mappings)."""
-    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("$tuple", "$readonly", "$array"):
+    ``{"$readonly": ...}``, ``{"$array": ...}``, ``{"$arrays": ...}`` ask the child to pass the
+    contract's other sequences and mappings)."""
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in CONTRACT_TAGS:
         return next(iter(value.values()))
     return value
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
-from autograder.grading import standing
+from autograder.grading.course import standing
 from autograder.grading.results import points
-from autograder.lms import blackboard, canvas, graded, moodle, roster, tables
+from autograder.lms import batch_results, blackboard, canvas, moodle, roster, tables
 
 FORMATS = {"canvas": canvas.FORMAT, "moodle": moodle.FORMAT, "blackboard": blackboard.FORMAT}
 
@@ -33,7 +33,7 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
     if lms not in FORMATS:
         raise ValueError(f"unknown LMS {lms!r}: choose one of {', '.join(sorted(FORMATS))}")
     form = FORMATS[lms]
-    batch = graded.read(batch_dir)
+    batch = batch_results.read(batch_dir)
     gradebook = form.read(tables.read(roster_path))
     if not gradebook.people:
         raise ValueError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")

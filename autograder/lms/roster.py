@@ -2,7 +2,7 @@
 
 A roster is the LMS's own gradebook export, read by one LMS module into a ``Gradebook``: its
 people (each a row, with the emails and SIDs the LMS knows them by) and the grade columns an
-import may fill. The batch's students come from its standing (``grading/standing.py``: one row
+import may fill. The batch's students come from its standing (``grading/course/standing.py``: one row
 per student, the submission that counts under the batch's policy, its late penalty applied);
 each student is matched to the one roster row holding their email or their SID (compared
 without surrounding blanks, case-insensitively; a SID stays a string, so leading zeros count).
@@ -26,7 +26,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from autograder.grading import deadlines, standing
+from autograder.grading.course import deadlines, standing
 from autograder.grading.results import FlagKind, Status, Student, points
 from autograder.lms import closest
 from autograder.lms.tables import Table

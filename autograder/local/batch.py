@@ -3,7 +3,7 @@
 ``grade_batch`` prepares once (rubric, reference, plan, isolation), grades the submissions
 in ``jobs`` worker processes and writes, as each finishes, ``OUT/submissions/<id>/results.json``
 (Gradescope), ``feedback.md``, ``feedback.html``, ``instructor.html`` and ``grade.json`` (the full
-result, last: its presence marks the submission done), each atomically (``reports/layout.py``,
+result, last: its presence marks the submission done), each atomically (``reports/output_paths.py``,
 ``local/classwork.py: write_result``). At the end ``finish``, the class step, computes the code
 similarity of every submission of the batch (graded now or before; ``grading.yml`` can turn it
 off) and has ``local/classwork.py: finish`` rewrite ``OUT/grades.csv`` (a row per student), the
@@ -29,15 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import tempdirs
-from autograder.grading import intake, payloads, scoring, similarity, standing
+from autograder.grading import intake, payloads, scoring
 from autograder.grading import rubric as rubrics
+from autograder.grading.course import standing
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.local import classwork, shards
 from autograder.local.classwork import write_result
 from autograder.paths import RUBRIC
-from autograder.reports import layout
+from autograder.reports import output_paths
 from autograder.sandbox import isolation as isolations
+from autograder.similarity import compare as similarity
 
 _worker: dict = {}
 
@@ -75,7 +77,7 @@ def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResul
 
 def _stored(out: Path, staged: intake.Staged) -> SubmissionResult | None:
     """The grade stored for this submission's id (None: none, or unreadable)."""
-    path = layout.submission_folder(out, staged.source.id) / "grade.json"
+    path = output_paths.submission_folder(out, staged.source.id) / "grade.json"
     if not path.is_file():
         return None
     try:

@@ -11,7 +11,7 @@ rules (``rules``: the policy, the deadline and the extensions), and
    (``write_result``: its feedback tells its student how late it was), without replacing
    ``grade.previous.json`` (a shard of a class brings its share up to date without the attempt
    flags, which need every submission of a student: its merge's class step adds them);
-2. decides the standing (``grading/standing.py``): one row per student, the submission that
+2. decides the standing (``grading/course/standing.py``): one row per student, the submission that
    counts, the superseded ones;
 3. writes ``OUT/grades.csv`` (a row per student), ``OUT/index.html`` (the class report) and, last,
    ``OUT/class.json``: the batch's submissions and the policy, which the LMS exports read to apply
@@ -29,10 +29,20 @@ from dataclasses import replace
 from pathlib import Path
 
 from autograder import cache, paths
-from autograder.grading import attempts, extensions, intake, similarity, standing
+from autograder.grading import intake
+from autograder.grading.course import attempts, extensions, standing
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
-from autograder.reports import class_report, feedback_html, grades_csv, gradescope_json, instructor_html, layout, text
+from autograder.reports import (
+    class_report,
+    feedback_html,
+    grades_csv,
+    gradescope_json,
+    instructor_html,
+    markdown,
+    output_paths,
+)
+from autograder.similarity import compare as similarity
 
 
 def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None) -> standing.Rules:
@@ -82,16 +92,16 @@ def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResul
 def write_result(out: Path, result: SubmissionResult, titles: dict, keep_previous: bool = True) -> None:
     """The submission's files (``layout``); a grade it replaces is kept beside it
     (``grade.previous.json``) unless ``keep_previous`` is false (the same grade, told again)."""
-    folder = layout.submission_folder(out, result.submission)
+    folder = output_paths.submission_folder(out, result.submission)
     folder.mkdir(parents=True, exist_ok=True)
     if keep_previous and (folder / "grade.json").is_file():
-        os.replace(folder / "grade.json", folder / layout.PREVIOUS)
+        os.replace(folder / "grade.json", folder / output_paths.PREVIOUS)
     cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
-    cache.write_atomic(folder / "feedback.md", text.markdown(result, titles).encode(), 0o644)
-    html = feedback_html.render(result, titles, layout.report_link())
+    cache.write_atomic(folder / "feedback.md", markdown.markdown(result, titles).encode(), 0o644)
+    html = feedback_html.render(result, titles, output_paths.report_link())
     cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
-    instructor = instructor_html.render(result, titles, layout.report_link())
-    cache.write_atomic(folder / layout.INSTRUCTOR, instructor.encode(), 0o600)
+    instructor = instructor_html.render(result, titles, output_paths.report_link())
+    cache.write_atomic(folder / output_paths.INSTRUCTOR, instructor.encode(), 0o600)
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
@@ -136,7 +146,10 @@ def update(
     if limits is not None:
         fresh = list(attempts.with_flags(tuple(fresh), limits, rubric.timezone))
     for result, now in zip(results, fresh):
-        if now != result or not (layout.submission_folder(out, result.submission) / layout.INSTRUCTOR).is_file():
+        if (
+            now != result
+            or not (output_paths.submission_folder(out, result.submission) / output_paths.INSTRUCTOR).is_file()
+        ):
             write_result(out, now, titles, keep_previous=False)
     return tuple(fresh)
 
@@ -154,16 +167,16 @@ def finish(
     out = Path(out)
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
-    cache.write_atomic(out / layout.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
+    cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
     said = {**run_facts, **facts(rules, found, current)}
     report = class_report.render(found, rubric, said, similarity)
-    cache.write_atomic(out / layout.REPORT, report.encode(), 0o644)
+    cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)
     record = {
         "policy": rules.policy,
         "deadline": rules.deadline.words() if rules.deadline else "",
         "submissions": sorted(result.submission for result in current),
     }
-    cache.write_atomic(out / layout.CLASS, json.dumps(record, indent=1).encode(), 0o644)
+    cache.write_atomic(out / output_paths.CLASS, json.dumps(record, indent=1).encode(), 0o644)
     return tuple(current), found
 
 

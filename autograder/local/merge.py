@@ -24,9 +24,9 @@ from pathlib import Path
 
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
-from autograder.grading.similarity import Similarity
 from autograder.local import batch, classwork, shards
-from autograder.reports import layout
+from autograder.reports import output_paths
+from autograder.similarity.compare import Similarity
 
 #: What a merged shard must agree on, and how a message names it.
 AGREED = {
@@ -65,7 +65,7 @@ class MergeSummary:
 def _manifest(folder: Path) -> dict:
     path = folder / shards.MANIFEST
     if not path.is_file():
-        finished = (folder / layout.GRADES).is_file()
+        finished = (folder / output_paths.GRADES).is_file()
         raise ValueError(
             f"{folder} is not a finished shard (no {shards.MANIFEST}): "
             + (
@@ -154,7 +154,7 @@ def _read(manifest: dict) -> tuple[list, dict]:
     """The shard's results and graded files, each result checked against its manifest."""
     results, files = [], {}
     for submission in manifest["submissions"]:
-        path = layout.submission_folder(manifest["folder"], submission) / "grade.json"
+        path = output_paths.submission_folder(manifest["folder"], submission) / "grade.json"
         try:
             result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError, KeyError) as error:
@@ -185,8 +185,8 @@ def _place(source: Path, target: Path) -> None:
 
 def _link(manifest: dict, out: Path) -> None:
     for submission in manifest["submissions"]:
-        folder = layout.submission_folder(manifest["folder"], submission)
-        target = layout.submission_folder(out, submission)
+        folder = output_paths.submission_folder(manifest["folder"], submission)
+        target = output_paths.submission_folder(out, submission)
         target.mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.iterdir()):
             if path.is_file():

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 MANIFEST = "shard.json"
 FORMAT = "lab05-shard/1"
@@ -100,7 +100,7 @@ def _scheduled(environ, count: int, given: str) -> tuple[int, int]:
 
 
 def graded_folder(out: Path, submission: str) -> Path:
-    return layout.submission_folder(out, submission) / GRADED
+    return output_paths.submission_folder(out, submission) / GRADED
 
 
 def write(

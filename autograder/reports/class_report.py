@@ -1,5 +1,5 @@
 """The instructor's class report: one self-contained page (``index.html``) for a whole batch, with
-students as the unit (``grading/standing.py``): each student's submission that counts, the
+students as the unit (``grading/course/standing.py``): each student's submission that counts, the
 others superseded.
 
 Grade distribution and statistics of the students' grades (after late penalties); per question
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import statistics
 
-from autograder.grading import deadlines
+from autograder.grading.course import deadlines
+from autograder.grading.course.standing import POLICIES, Standing, build, grade, label, submitted_at
 from autograder.grading.results import Status, points
-from autograder.grading.standing import POLICIES, Standing, build, grade, label, submitted_at
 from autograder.lab.spec import LAB_NAME
-from autograder.reports import class_tables, layout, similarity_html, svg
+from autograder.reports import class_tables, output_paths, similarity_html, svg
 from autograder.reports.html import FILTER_SCRIPT, SORT_SCRIPT, esc, feedback_link, filter_box, page, sortable, wide
 
 
@@ -137,7 +137,9 @@ def _students(found: Standing, rubric, similarity) -> str:
         scores = result.question_scores()
         diagnoses = len({(d.id, d.function) for c in result.checks for d in c.diagnoses})
         similar, highest = similarity_html.cell(similarity, result.submission)
-        instructor = f'<a href="{esc(layout.link(result.submission, layout.INSTRUCTOR))}">instructor view</a>'
+        instructor = (
+            f'<a href="{esc(output_paths.link(result.submission, output_paths.INSTRUCTOR))}">instructor view</a>'
+        )
         lateness = deadlines.brief(result.late)
         rows.append(
             f'<tr><td data-value="{esc(row.student.name or result.submission)}">{_who(row)}</td>'

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from autograder.grading.course.standing import label
 from autograder.grading.results import DiagnosisKind, FunctionState, Status, Why, functions
-from autograder.grading.standing import label
-from autograder.reports import layout
+from autograder.reports import output_paths
 from autograder.reports.html import esc, sortable, wide
 
 #: The failures a case's row counts apart, in the table's order, with their column headings.
@@ -40,7 +40,7 @@ def link(submission: str, function: str = "", count: int | None = None, text: st
     with how many cases if given."""
     anchor = f"#{function}" if function else ""
     shown = esc(text or submission) + (f" ({count})" if count is not None else "")
-    return f'<a href="{esc(layout.link(submission))}{esc(anchor)}">{shown}</a>'
+    return f'<a href="{esc(output_paths.link(submission))}{esc(anchor)}">{shown}</a>'
 
 
 def _labels(results) -> dict:

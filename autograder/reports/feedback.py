@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.grading import deadlines
+from autograder.grading.course import deadlines
 from autograder.grading.results import (
     CaseResult,
     CaseStatus,

@@ -1,5 +1,5 @@
 """``grades.csv``: one row per student, the engine's own table: who (name, email, SID), the
-submission that counts (``grading/standing.py``) and when it was submitted, its lateness and
+submission that counts (``grading/course/standing.py``) and when it was submitted, its lateness and
 penalty, points per question, the total, the grade after the penalty, status, flags, the
 functions left not implemented (a partly done submission has them) and the student's superseded
 submissions; every cell spreadsheet-safe (``csvcells``: names come from students)."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
-from autograder.grading import deadlines, standing
+from autograder.grading.course import deadlines, standing
 from autograder.grading.results import points
 from autograder.reports import csvcells
 

@@ -1,14 +1,14 @@
 """A grade as Gradescope's ``results.json``: top-level ``score``, ``execution_time``, ``output``,
 and one test per check with ``name``, ``score``, ``max_score``, ``status``, ``output`` and
 ``visibility``. Rendered from the student view: students read it on Gradescope. The texts are
-feedback.md's (``reports/text.py``), rendered by Gradescope as Markdown: the summary on top (only
+feedback.md's (``reports/markdown.py``), rendered by Gradescope as Markdown: the summary on top (only
 the checks every student sees at once, so it tells nothing of a check shown after the due date),
 each check's failing cases in its test."""
 
 from __future__ import annotations
 
 from autograder.grading.results import SubmissionResult
-from autograder.reports import feedback, text
+from autograder.reports import feedback, markdown
 
 
 def document(result: SubmissionResult) -> dict:
@@ -23,7 +23,7 @@ def document(result: SubmissionResult) -> dict:
                 "score": round(check.score, 4),
                 "max_score": check.max_score,
                 "status": "passed" if check.full else "failed",
-                "output": text.check_text(check),
+                "output": markdown.check_text(check),
                 "output_format": "md",
                 "visibility": check.visibility,
                 "tags": [check.question, check.function],
@@ -32,7 +32,7 @@ def document(result: SubmissionResult) -> dict:
     return {
         "score": result.score,
         "execution_time": round(result.execution_time, 3),
-        "output": text.summary_text(result, shown=feedback.at_once),
+        "output": markdown.summary_text(result, shown=feedback.at_once),
         "output_format": "md",
         "stdout_visibility": "hidden",
         "tests": tests,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 #: Every colour once, for the light scheme and the dark one (each text colour at least 4.5:1 on
 #: the backgrounds it is used on: WCAG 2.1 AA, checked by tests/test_accessibility.py with axe-core).
@@ -147,7 +147,7 @@ def esc(value) -> str:
 
 def feedback_link(submission: str, text: str | None = None) -> str:
     """A link from the class report to a submission's feedback page."""
-    return f'<a href="{layout.link(submission)}">{esc(text or submission)}</a>'
+    return f'<a href="{output_paths.link(submission)}">{esc(text or submission)}</a>'
 
 
 def sortable(label: str, numeric: bool = False) -> str:

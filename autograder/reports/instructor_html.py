@@ -11,7 +11,7 @@ writes it. Everything that came from the submission is escaped.
 
 from __future__ import annotations
 
-from autograder.grading import deadlines
+from autograder.grading.course import deadlines
 from autograder.grading.results import SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback, feedback_html

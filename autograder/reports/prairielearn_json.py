@@ -14,7 +14,7 @@ import json
 
 from autograder.grading.results import SubmissionResult
 from autograder.lab.spec import GRADED_FILES, PACKAGE
-from autograder.reports import feedback, text
+from autograder.reports import feedback, markdown
 
 #: PrairieLearn refuses results over 1 MiB; what this renderer allows itself.
 MAX_BYTES = 1_000_000
@@ -35,7 +35,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
             "gradable": False,
             "format_errors": [_cut(problem, message_chars) for problem in result.problems]
             or [f"no {' or '.join(f'{PACKAGE}/{name}' for name in GRADED_FILES)} was found in the submission"],
-            "message": _cut(text.summary_text(result, shown=feedback.at_once), message_chars),
+            "message": _cut(markdown.summary_text(result, shown=feedback.at_once), message_chars),
         }
     tests = [
         {
@@ -43,7 +43,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
             "description": f"{check.question}: {check.function}",
             "points": round(check.score, 4),
             "max_points": check.max_score,
-            "output": _cut(text.check_text(check), output_chars)
+            "output": _cut(markdown.check_text(check), output_chars)
             if check.visibility == "visible"
             else "the details of this check are hidden",
         }
@@ -52,7 +52,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
     return {
         "gradable": True,
         "score": round(result.score / result.max_score, 6) if result.max_score else 0.0,
-        "message": _cut(text.summary_text(result, shown=feedback.at_once), message_chars),
+        "message": _cut(markdown.summary_text(result, shown=feedback.at_once), message_chars),
         "tests": tests,
     }
 

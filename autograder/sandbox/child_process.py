@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from autograder.sandbox import cleanup, leases
-from autograder.sandbox.channel import CHANNEL_LIMIT, parse_line
-from autograder.sandbox.settings import Isolation, Mode
+from autograder.sandbox.channel import parse_line
+from autograder.sandbox.settings import CHANNEL_LIMIT, Isolation, Mode
 
 HARNESS = Path(__file__).resolve().parent / "child" / "harness.py"
 

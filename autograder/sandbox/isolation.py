@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from autograder import cache, paths, tempdirs
-from autograder.sandbox import filters, leases, runner
+from autograder.sandbox import leases, runner, seccomp
 from autograder.sandbox.channel import OutcomeStatus
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
@@ -119,8 +119,8 @@ def jail_isolation(python: str, uids: tuple = (), banned: tuple = (), mode: Mode
     )
     hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
     try:
-        rules = filters.child_filter()
-    except filters.FilterUnavailable:
+        rules = seccomp.child_filter()
+    except seccomp.FilterUnavailable:
         if mode == Mode.UID:
             raise  # without a namespace, the filter is what keeps the network away
         rules = b""  # the jail has no network anyway
@@ -240,7 +240,7 @@ def choose(
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
         try:
             isolation = jail_isolation(python, uids, banned, Mode.UID)
-        except filters.FilterUnavailable as error:
+        except seccomp.FilterUnavailable as error:
             raise IsolationError(f"the uid mode needs a seccomp filter: {error}") from None
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is not None:

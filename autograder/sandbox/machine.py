@@ -20,8 +20,8 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.sandbox import filters
 from autograder.sandbox import isolation as isolations
+from autograder.sandbox import seccomp
 from autograder.sandbox.child import confine
 
 ABILITIES = Path(__file__).resolve().parent / "child" / "abilities.py"
@@ -353,7 +353,7 @@ def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: 
 
 def _filter_builds() -> bool:
     try:
-        filters.child_filter()
-    except filters.FilterUnavailable:
+        seccomp.child_filter()
+    except seccomp.FilterUnavailable:
         return False
     return True

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import tempdirs
-from autograder.sandbox import cleanup, filters
-from autograder.sandbox.channel import STARTUP_SECONDS, STRIKES, Outcome, OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox import cleanup, seccomp
+from autograder.sandbox.channel import Outcome, OutcomeStatus, Reader, SandboxResult
 from autograder.sandbox.child_process import ChildProcess, Output
-from autograder.sandbox.settings import Call, Isolation, Limits, Mode, Package
+from autograder.sandbox.settings import STARTUP_SECONDS, STRIKES, Call, Isolation, Limits, Mode, Package
 
 
 def _environment(home: str) -> dict:
@@ -253,7 +253,7 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
 
 #: What ends a child from outside: the seccomp filter refuses the child sending these itself, and
 #: the kernel sends SIGKILL on its own only at the CPU limit (told apart by the CPU time used).
-OUTSIDE_SIGNALS = frozenset(filters.OUTSIDE_SIGNALS)
+OUTSIDE_SIGNALS = frozenset(seccomp.OUTSIDE_SIGNALS)
 
 
 def _from_outside(child, limits: Limits) -> bool:

@@ -7,6 +7,20 @@ from typing import ClassVar
 
 from autograder.strenum import StrEnum
 
+# What the parent reads of a child's channel, and when it gives up on a function (``channel.py``).
+RUN_LINE_LIMIT = 10 << 20  # one answer of a call returning a run file (at most 4 MiB, escaped as UTF-8 JSON)
+LINE_LIMIT = 1 << 20  # one answer of any other function
+ANSWER_KEPT = 8 << 10  # what is kept of one answer (every right answer is far smaller)
+CHANNEL_LIMIT = 32 << 20  # all channel bytes of one graded file's children (its right answers take ~2 MiB)
+MAX_BRACKETS = 20000  # nesting and items in one answer (a parsed line must stay small)
+MAX_BANNED = 20  # banned-import attempts kept
+STRIKES = 3  # crashes after which a function's other calls are skipped (hangs: its time budget bounds them)
+# A function's calls after one of them hung get this long (plus what the machine's load took):
+# a right answer takes milliseconds, and code that loops on one kind of input then costs the
+# function its budget on a few more of them instead of every case after the second hang.
+AFTER_HANG_SECONDS = 0.5
+STARTUP_SECONDS = 10.0  # the child's start-up and the imports, beyond the per-call limit
+
 
 class Mode(StrEnum):
     """How children are enclosed."""

@@ -1,6 +1,6 @@
 """evaluate(run, qrels, measure): {query_id: measure(ranking, judgments)} over the qrels (Part V).
 
-It is checked with simple measures of the grader's own (``sandbox/child/probes.py``), never with
+It is checked with simple measures of the grader's own (``sandbox/child/toy_measures.py``), never with
 reference metric code, which a submission could borrow inside the child.
 """
 
@@ -14,7 +14,7 @@ MEASURES = ("ranking_length", "judged_in_ranking", "grade_of_first", "judgments_
 def answers(made, resolve) -> list:
     """The right answers, with the grader's measures (``resolve`` builds them from their names)."""
     return [
-        {query: resolve(measure)(run.get(query, []), judgments) for query, judgments in qrels.items()}
+        {query: resolve(measure)(resolve(run).get(query, []), judgments) for query, judgments in qrels.items()}
         for run, qrels, measure in (case.args for case in made)
     ]
 

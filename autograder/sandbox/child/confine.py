@@ -1,6 +1,6 @@
 """Confining the child further with the kernel's own means (standard library only; ctypes).
 
-- ``seccomp(bpf)``: installs the seccomp filter the parent built (``sandbox/filters.py``, with
+- ``seccomp(bpf)``: installs the seccomp filter the parent built (``sandbox/seccomp.py``, with
   libseccomp) as raw BPF, on every thread: no socket of any family, no io_uring, no ptrace, no new
   namespaces. Needs ``no_new_privs`` (set first).
 - ``landlock(read, write)``: where the kernel has Landlock (Linux 5.13+, unprivileged, allowed in

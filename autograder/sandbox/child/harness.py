@@ -39,7 +39,7 @@ GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 _channel = -1  # the channel's file descriptor, from the configuration
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the child's own modules, read before enclosing
 import jail
-import probes
+import toy_measures
 from values import encode
 
 sys.path.pop(0)
@@ -102,13 +102,21 @@ class Replay:
         return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in kept]
 
 
+def _array(items):
+    """``items`` as a 1-D numpy array, or a tuple where the child's environment has no numpy."""
+    try:
+        return importlib.import_module("numpy").array(items)
+    except ImportError:
+        return tuple(items)
+
+
 def resolve(value, context):
     """Build a call's argument from its plain form: the tags name objects built here (the grader's
     measures, a replayed search function, the queries, the run file's path)."""
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag == "$measure":
-            return probes.measure(arg)
+            return toy_measures.measure(arg)
         if tag == "$search":
             context["search"] = Replay(arg["results"], arg["titles"], arg["overfull"])
             return context["search"]
@@ -124,10 +132,9 @@ def resolve(value, context):
         if tag == "$readonly":  # and any mapping
             return types.MappingProxyType(dict(arg))
         if tag == "$array":  # and a 1-D numpy array, where the child's environment has numpy (the
-            try:  # harness itself needs nothing beyond the standard library: without it, a tuple)
-                return importlib.import_module("numpy").array(arg)
-            except ImportError:
-                return tuple(arg)
+            return _array(arg)  # harness itself needs nothing beyond the standard library)
+        if tag == "$arrays":  # a mapping (a run) whose sequences are 1-D numpy arrays
+            return {key: _array(items) for key, items in arg.items()}
     return value
 
 

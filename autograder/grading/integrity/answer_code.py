@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from autograder.grading.answer_flow import Flow, Module, Scope, dotted, own_nodes
+from autograder.grading.integrity.answer_flow import Flow, Module, Scope, dotted, own_nodes
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}

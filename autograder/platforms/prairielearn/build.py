@@ -28,8 +28,9 @@ import uuid
 from pathlib import Path
 
 from autograder import cache, paths
-from autograder.grading import attempts, shipment
 from autograder.grading import rubric as rubrics
+from autograder.grading.course import attempts
+from autograder.platforms.common import shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ENTRYPOINT = "/lab05/entrypoint"  # where the Dockerfile puts it

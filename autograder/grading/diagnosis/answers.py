@@ -15,14 +15,16 @@ For each function that lost points, three kinds of diagnosis, in this order:
    common, each a premise checked against every failing and passing case.
 
 Every diagnosis is thus consistent with every case it is shown for; none states a hidden expected
-value. The run writer's files are diagnosed by ``grading.run_diagnosis``.
+value. The run writer's files are diagnosed by ``grading.diagnosis.run_files``.
 """
 
 from __future__ import annotations
 
 import math
 
-from autograder.grading import conditions, judge, observed, run_diagnosis, shapes
+from autograder.grading import judge
+from autograder.grading.diagnosis import conditions, observed, shapes
+from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
 from autograder.grading.results import Diagnosis, DiagnosisKind
@@ -113,7 +115,7 @@ def _shown(item, function) -> Diagnosis:
 
 def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks=()) -> dict[str, list[Diagnosis]]:
     """{check name: [diagnosis, ...]} for the checks of the functions that lost points (``run_files``:
-    the run writer's ``runchecks.RunFile`` per scenario): the known misconceptions that explain their
+    the run writer's ``runfile_checks.RunFile`` per scenario): the known misconceptions that explain their
     answers, the condition that separates their failing cases, the shapes of their wrong answers."""
     found: dict[str, list[Diagnosis]] = {}
     by_function: dict[str, list] = {}
@@ -125,7 +127,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks
             failing_checks.setdefault(check.function, []).append(check.name)
     for function in sorted(failing_functions):
         if function == WRITER:
-            for check, items in run_diagnosis.diagnose(plan, run_files, checks).items():
+            for check, items in file_diagnosis.diagnose(plan, run_files, checks).items():
                 found.setdefault(check, []).extend(items)
             continue
         cases = observed.judged(by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned))

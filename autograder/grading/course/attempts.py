@@ -11,7 +11,7 @@ nothing about the hidden cases, and the fault may be the platform's.
 
 Time comes from the submissions themselves (the platform's submission times), never from the
 clock, so grading the same submission again gives the same verdict. This module decides; the
-platforms read their own metadata (``gradescope/attempts.py``) and the local batch flags
+platforms read their own metadata (``platforms/gradescope/attempts.py``) and the local batch flags
 (``flagged``).
 """
 
@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from autograder.grading import deadlines, standing
+from autograder.grading.course import deadlines, standing
 from autograder.grading.intake import FILE_TIME
 from autograder.grading.results import Flag, FlagKind, Status
 

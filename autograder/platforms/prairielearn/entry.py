@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading import intake, oneshot
+from autograder.grading import intake
+from autograder.platforms.common import oneshot
 from autograder.reports import prairielearn_json
 from autograder.sandbox.isolation import DEFAULT_UID
 

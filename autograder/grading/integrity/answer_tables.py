@@ -45,7 +45,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from autograder.grading import answer_code
+from autograder.grading.integrity import answer_code
 from autograder.grading.results import Flag, FlagKind
 from autograder.lab.spec import PACKAGE
 

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.grading import idioms
+from autograder.similarity import idioms
 
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

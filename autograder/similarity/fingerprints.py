@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograder import paths
-from autograder.grading import canonical, kgrams
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+from autograder.similarity import canonical, kgrams
 
 #: Matches shorter than this many normalised characters are noise (MOSS's and copydetect's ``k``).
 NOISE = 25

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import archive
-from autograder.grading import shipment
+from autograder.platforms.common import shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 

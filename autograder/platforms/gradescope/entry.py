@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import cache, paths
-from autograder.gradescope import attempts
-from autograder.grading import intake, oneshot
+from autograder.grading import intake
+from autograder.platforms.common import oneshot
+from autograder.platforms.gradescope import attempts
 from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 

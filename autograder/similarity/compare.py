@@ -33,8 +33,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from autograder.grading import fingerprints, kgrams
+from autograder.grading.rubric import SimilaritySettings
 from autograder.lab.spec import GRADED_FILES
+from autograder.similarity import fingerprints, kgrams
 
 #: A pair is reported only if each side has at least this many normalised characters matched.
 MIN_MATCHED = 100
@@ -53,14 +54,6 @@ BATCH_SECONDS = 60.0
 BATCH_CHARS = 20_000_000
 #: Known sources' ids in pairs start with this (``known:solutions``, ``known:<label>/<id>``).
 KNOWN = "known:"
-
-
-@dataclass(frozen=True)
-class SimilaritySettings:
-    """``grading.yml``'s ``similarity:`` section (the defaults are here, once)."""
-
-    enabled: bool = True
-    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
 
 
 def common_limit(submissions: int) -> int:

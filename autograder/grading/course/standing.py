@@ -27,8 +27,8 @@ import datetime
 import re
 from dataclasses import dataclass, replace
 
-from autograder.grading import deadlines
-from autograder.grading.extensions import Extensions, key
+from autograder.grading.course import deadlines
+from autograder.grading.course.extensions import Extensions, key
 from autograder.grading.intake import FILE_TIME
 from autograder.grading.results import Student, SubmissionResult
 

@@ -3,7 +3,7 @@
 Each submission's full result is ``DIR/submissions/<submission>/grade.json``, read through the result
 model (``SubmissionResult.from_dict``); its lateness is stored in it, as its student was told.
 ``DIR/class.json`` is written last when a batch finishes (``local/classwork.py``): it lists exactly
-its submissions and the policy that chose each student's (``grading/standing.py``), which an
+its submissions and the policy that chose each student's (``grading/course/standing.py``), which an
 export applies again. A folder without it is a batch that did not finish, a listed submission
 without its grade.json is an error, and a grade.json it does not list (left by an earlier batch
 into the same folder) is ignored with a note.
@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.grading.course.standing import DEFAULT_POLICY, POLICIES
 from autograder.grading.results import SubmissionResult
-from autograder.grading.standing import DEFAULT_POLICY, POLICIES
-from autograder.reports import layout
+from autograder.reports import output_paths
 
 GRADE_COMMAND = "python -m autograder grade PATH... --out DIR"
 
@@ -51,8 +51,8 @@ def read(folder: Path) -> Batch:
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
-    stored = {path.parent.name: path for path in (folder / layout.SUBMISSIONS).glob("*/grade.json")}
-    record = folder / layout.CLASS
+    stored = {path.parent.name: path for path in (folder / output_paths.SUBMISSIONS).glob("*/grade.json")}
+    record = folder / output_paths.CLASS
     if not stored:
         raise ValueError(
             f"{folder} is not a graded batch (no submissions/<submission>/grade.json in it): grade the submissions "
@@ -60,7 +60,7 @@ def read(folder: Path) -> Batch:
         )
     if not record.is_file():
         raise ValueError(
-            f"{folder} has grade.json files but no {layout.CLASS}: the batch did not finish (or was graded by an "
+            f"{folder} has grade.json files but no {output_paths.CLASS}: the batch did not finish (or was graded by an "
             f"older grader); run the same {GRADE_COMMAND} again (it skips what is already graded), then export"
         )
     listed, policy = _listed(record)
@@ -72,8 +72,8 @@ def read(folder: Path) -> Batch:
         )
     chosen = sorted(set(listed))
     notes = [
-        f"ignored {layout.submission_folder(folder, name) / 'grade.json'}: not in {layout.CLASS} (left by an "
-        "earlier batch into this folder)"
+        f"ignored {output_paths.submission_folder(folder, name) / 'grade.json'}: not in {output_paths.CLASS} "
+        "(left by an earlier batch into this folder)"
         for name in sorted(set(stored) - set(chosen))
     ]
     results = []

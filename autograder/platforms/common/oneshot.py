@@ -21,10 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from autograder import cache, paths, tempdirs
-from autograder.grading import doctor, intake
+from autograder.grading import intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session
+from autograder.platforms.common import doctor
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox.settings import Limits
 

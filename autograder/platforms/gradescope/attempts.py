@@ -1,7 +1,7 @@
 """Attempt limits on Gradescope: ``run_autograder`` reads ``/autograder/submission_metadata.json``
 (Gradescope writes it for every run: the submission's ``created_at`` and its
 ``previous_submissions``, each with ``submission_time``, ``score`` and ``results``) and decides,
-with ``grading/attempts.py``, before any student code runs.
+with ``grading/course/attempts.py``, before any student code runs.
 
 Over the limit, the student's code is not run: the results are those of the last graded attempt
 (its score and tests, as Gradescope's documentation suggests), under a message saying why and
@@ -23,8 +23,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from autograder.grading import attempts
 from autograder.grading import rubric as rubrics
+from autograder.grading.course import attempts
 from autograder.grading.results import Status, SubmissionResult
 
 FILE_NAME = "submission_metadata.json"

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from autograder.grading import conditions, runchecks, shapes
+from autograder.grading import runfile_checks
+from autograder.grading.diagnosis import conditions, shapes
 from autograder.grading.results import CaseStatus, Diagnosis, DiagnosisKind, shown_error
 from autograder.lab import variants
 from autograder.lab.functions.registry import run_writer
@@ -25,7 +26,7 @@ UNJUDGED = (CaseStatus.TIMEOUT, CaseStatus.CRASH, CaseStatus.NOT_RUN, CaseStatus
 RIGHT = ("right",)  # the reference writer's file, byte for byte
 
 
-def left(run: runchecks.RunFile):
+def left(run: runfile_checks.RunFile):
     """What a call of the writer left: its rows, ``RIGHT``, ("raises", classes), ("no file",), or
     None when the call itself was not judged (it hung, crashed or did not run)."""
     if run.canonical:
@@ -136,7 +137,7 @@ def _conditions(plan, checks, files: dict) -> list[Diagnosis]:
         if check.function != WRITER:
             continue
         for case in check.cases:
-            name = runchecks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id)
             if name in plan.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     judged = [

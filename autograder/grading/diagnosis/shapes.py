@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from autograder.grading import judge, shapes_items
+from autograder.grading import judge
+from autograder.grading.diagnosis import shapes_items
 from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import notes_part

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-from autograder.grading import deadlines
+from autograder.grading.course import deadlines
 
 MAX_BYTES = 4 << 20  # a class's extensions fit in a few KiB
 ID_COLUMNS = ("email", "sid", "student")

@@ -1,0 +1,1 @@
+"""The course around a grade: students, deadlines, extensions, attempt limits, who made each submission."""

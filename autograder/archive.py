@@ -12,7 +12,7 @@ from pathlib import Path
 from autograder.cache import write_atomic
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
-EXCLUDED = ("__pycache__", ".OTTER_LOG", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis")
+EXCLUDED = ("__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis")
 
 
 def files_under(folder: Path, prefix: str, skip_suffixes: tuple = (".run",)) -> list[tuple[str, bytes, int]]:

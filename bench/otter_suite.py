@@ -1,8 +1,8 @@
 """The comparison with otter-grader: the same correct submission graded by ``otter run`` with an
 otter suite doing the equivalent checks (the public checks plus all of Cranfield).
 
-otter-grader comes from ``requirements/handout.txt`` (the notebook's ``grader.check``); where it
-is not installed, or ``otter run`` fails, ``unavailable`` says why and the benchmark prints that
+otter-grader comes from ``requirements/test.txt`` (the test tools; the handout does not use otter);
+where it is not installed, or ``otter run`` fails, ``unavailable`` says why and the benchmark prints that
 instead of a ratio.
 """
 
@@ -114,7 +114,7 @@ class Otter:
         self.work, self.cache, self.unavailable, self.score = work, cache, "", ""
         program = otter_program()
         if program is None:
-            self.unavailable = "otter-grader is not installed in this environment (requirements/handout.txt)"
+            self.unavailable = "otter-grader is not installed in this environment (requirements/test.txt)"
             return
         from autograder.lab import cranfield
 

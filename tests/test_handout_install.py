@@ -1,6 +1,8 @@
 """The handout installs from its requirements.txt, as its README says, in a fresh virtual environment:
-on this Python and on Gradescope's 3.10 (where numpy, scikit-learn and matplotlib take their other
-pins). The environment then runs the public checks and the libraries the notebook uses.
+on this Python and on Gradescope's 3.10 (where numpy, scikit-learn, matplotlib and ipykernel take their
+other pins). Without otter-grader: the environment then runs the public checks with pytest, the whole
+notebook in its own kernel (every grader.check passing with the solutions), a check that fails with a
+wrong function, and holds each pinned version.
 
 pip installs from this machine's configured index, mirror and wheel cache, as a student's pip
 installs from PyPI. Each run quotes the install's time and the environment's size (printed, and
@@ -14,9 +16,13 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 import zipfile
 
+import buggy
+import nbformat
+import notebook_run
 import pytest
 from conftest import ARTIFACTS
 from packaging.requirements import Requirement
@@ -27,30 +33,28 @@ from autograder.lab.spec import GRADED_FILES
 
 pytestmark = [pytest.mark.slow, pytest.mark.cranfield]
 
-#: What the environment must do: the notebook's imports, otter's checks, Cranfield, a search and
-#: ir_measures on its run; then it prints each pinned library's version.
-SMOKE = """
-import importlib.metadata, sys
-import matplotlib; matplotlib.use("Agg")
-import ir_measures, otter
-from ir_measures import AP, nDCG
-from lab05 import data, metrics, runs
-from lab05.retrieval import search_bm25
-
-grader = otter.Notebook(tests_dir="tests")
-print(grader.check("q3"))
-queries, qrels = data.load_queries()[:5], data.load_qrels()
-runs.write_run("smoke.run", "bm25", search_bm25, queries, k=10)
-run = ir_measures.read_trec_run("smoke.run")
-scores = ir_measures.calc_aggregate([AP(rel=1), nDCG@10], {q.query_id: qrels[q.query_id] for q in queries}, run)
-print("AP", round(scores[AP(rel=1)], 4))
-for name in sys.argv[1:-1]:
+#: Prints each pinned library's version, then whether otter-grader is there (it must not be).
+VERSIONS = """
+import importlib.metadata, importlib.util, sys
+for name in sys.argv[1:]:
     print("version", name, importlib.metadata.version(name))
-try:
-    importlib.metadata.version(sys.argv[-1])
-except importlib.metadata.PackageNotFoundError:
-    print("missing", sys.argv[-1])
+print("otter", "found" if importlib.util.find_spec("otter") else "missing")
 """
+
+#: The notebook's way to the checks, then q2's check on a wrong precision_at_k, and q3's.
+WRONG_CHECK = """
+import sys
+sys.path.insert(0, "tests")
+from checks import grader
+print(repr(grader.check("q2")))
+print(repr(grader.check("q3")))
+"""
+
+#: P@k that divides by the ranking's length when it is shorter than k: wrong on one q2 case only.
+WRONG_PRECISION = next(bug for bug in buggy.BUGS if bug.id == "p-over-ranking-length")
+
+#: Injected before the notebook's first cell: which interpreter the kernel runs.
+PROBE = "import sys\nprint(sys.prefix)"
 
 
 #: The README's install command; --no-compile writes no .pyc files up front (a third of the time;
@@ -93,13 +97,9 @@ def _size_mb(folder) -> float:
     return total / 1e6
 
 
-#: Installed only by otter's [grading] extra: grader.check must not need it.
-GRADING_EXTRA_ONLY = "pypdf"
-
-
 @pytest.fixture
 def scratch(tmp_path):
-    """A temporary folder removed afterwards (an environment takes about 1 GB; pytest keeps its
+    """A temporary folder removed afterwards (an environment takes about 400 MB; pytest keeps its
     temporary folders of the last runs)."""
     yield tmp_path
     shutil.rmtree(tmp_path, ignore_errors=True)
@@ -107,8 +107,9 @@ def scratch(tmp_path):
 
 @pytest.mark.parametrize("version", [f"{sys.version_info.major}.{sys.version_info.minor}", "3.10"])
 def test_handout_installs_from_its_requirements(cranfield, scratch, version):
-    """In a fresh virtual environment, does `pip install -r requirements.txt` give the pinned versions,
-    and do the public checks, otter, Cranfield, the given search and ir_measures work there?"""
+    """In a fresh virtual environment, does `pip install -r requirements.txt` give the pinned versions
+    without otter-grader, and do the public checks (pytest and grader.check), the whole notebook in
+    the environment's own kernel, Cranfield, the given search and ir_measures work there?"""
     python = sys.executable if version == f"{sys.version_info.major}.{sys.version_info.minor}" else _python(version)
     if python is None:  # this project's machines have it (pyenv): its absence is a failure, not a pass
         pytest.fail(
@@ -142,16 +143,30 @@ def test_handout_installs_from_its_requirements(cranfield, scratch, version):
     (ARTIFACTS / f"handout-install-{version}.txt").write_text(figures + "\n", encoding="utf-8")
     run(bin_python, "-m", "pip", "check")
 
-    checks = run(bin_python, "-m", "pytest", "-p", "no:cacheprovider")
-    assert " passed" in checks and "failed" not in checks, checks
-    assert run(str(venv / "bin" / "jupyter"), "lab", "--version").strip()
-
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
-    assert "otter-grader==" in requirements and "otter-grader[" not in requirements, "otter without its extras"
+    assert "otter" not in requirements.lower(), "the handout's requirements name otter"
     pinned = _pins(requirements, version)
-    output = run(bin_python, "-c", SMOKE, *pinned, GRADING_EXTRA_ONLY)
-    assert f"missing {GRADING_EXTRA_ONLY}" in output, "otter's [grading] extra was installed: check without it"
-    assert "q3 results: All test cases passed!" in output, output
-    assert "AP " in output, output
+    output = run(bin_python, "-c", VERSIONS, *pinned)
+    assert "otter missing" in output, "otter-grader was installed: the handout must not need it"
     installed = dict(line.split()[1:] for line in output.splitlines() if line.startswith("version "))
     assert installed == pinned
+
+    checks = run(bin_python, "-m", "pytest", "-p", "no:cacheprovider")
+    assert " passed" in checks and "failed" not in checks, checks
+
+    notebook = nbformat.read(folder / "lab05.ipynb", as_version=4)
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(PROBE, id="probe"))
+    error = notebook_run.execute(notebook, folder, scratch / "kernels", bin_python)
+    assert error is None, f"the notebook failed in the fresh environment:\n{error}"
+    assert os.path.realpath(notebook_run.cell_text(notebook, "probe").strip()) == os.path.realpath(venv)
+    for question in ("q1", "q2", "q3", "q4", "q5", "q6"):
+        shown = notebook_run.cell_text(notebook, f"check-{question}").strip()
+        assert shown == f"{question} results: All test cases passed!", shown
+    assert "all values agree with ir_measures" in notebook_run.cell_text(notebook, "cranfield-own")
+
+    with open(folder / "lab05" / "metrics.py", "a", encoding="utf-8") as metrics:
+        metrics.write("\n\n" + textwrap.dedent(WRONG_PRECISION.source))
+    shown = run(bin_python, "-c", WRONG_CHECK)
+    assert "q2 results:\n    1 of 14 cases failed, 13 passed; the failed ones:\n" in shown, shown
+    assert "returned 0.6, expected 0.3 (3/10). Hint: P@10 divides by k = 10" in shown, shown
+    assert "q3 results: All test cases passed!" in shown, shown

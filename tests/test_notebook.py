@@ -12,7 +12,6 @@ full run fails with a message saying so, it is not skipped.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import sys
@@ -20,10 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import notebook_run
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 pytestmark = [pytest.mark.slow]
@@ -35,7 +32,6 @@ SOLUTIONS = ROOT / "solutions" / "lab05"
 GRADED_FILES = ("metrics.py", "runs.py")
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6")
 RUN_FILES = {"lab04_tfidf.run", "lab04_bm25.run"}
-CELL_TIMEOUT = 600  # seconds per cell
 
 #: The notes' Part V table, printed truncated to 4 decimals (not rounded).
 NOTES_TABLE = {
@@ -73,13 +69,7 @@ class Execution:
 
     def text(self, cell_id: str) -> str:
         """Everything the cell printed (streams) and its text/plain results, in order."""
-        parts = []
-        for output in self.cell(cell_id).outputs:
-            if output.output_type == "stream":
-                parts.append(output.text)
-            elif output.output_type in ("execute_result", "display_data"):
-                parts.append(output.data.get("text/plain", "") + "\n")
-        return "".join(parts)
+        return notebook_run.cell_text(self.notebook, cell_id)
 
     def require_success(self) -> None:
         if self.error is None:
@@ -104,23 +94,6 @@ def _files(folder: Path) -> set[str]:
     }
 
 
-def _kernel_manager(kernels_dir: Path) -> KernelManager:
-    """A "python3" kernel that runs on this very interpreter, whatever is registered globally."""
-    spec = kernels_dir / "python3"
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(
-        json.dumps(
-            {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "Python 3 (the tests' interpreter)",
-                "language": "python",
-            }
-        ),
-        encoding="utf-8",
-    )
-    return KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels_dir)]))
-
-
 def execute_handout(base: Path, with_solutions: bool, metrics_suffix: str = "") -> Execution:
     """Copy the handout to ``base/assignment``, optionally drop in the solutions (with
     ``metrics_suffix`` appended to metrics.py), run the notebook."""
@@ -128,7 +101,7 @@ def execute_handout(base: Path, with_solutions: bool, metrics_suffix: str = "") 
     shutil.copytree(
         ASSIGNMENT,
         workdir,
-        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.run", ".OTTER_LOG", ".ipynb_checkpoints"),
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.run", ".ipynb_checkpoints"),
     )
     if with_solutions:
         for name in GRADED_FILES:
@@ -140,19 +113,7 @@ def execute_handout(base: Path, with_solutions: bool, metrics_suffix: str = "") 
 
     notebook = nbformat.read(workdir / "lab05.ipynb", as_version=4)
     notebook.cells.insert(0, nbformat.v4.new_code_cell(PROBE, id=PROBE_ID))
-    client = NotebookClient(
-        notebook,
-        km=_kernel_manager(kernels_dir),
-        kernel_name="python3",
-        timeout=CELL_TIMEOUT,
-        resources={"metadata": {"path": str(workdir)}},
-    )
-    error = None
-    try:
-        client.execute()
-    except CellExecutionError as raised:
-        error = raised
-
+    error = notebook_run.execute(notebook, workdir, kernels_dir, sys.executable)
     new_files = _files(workdir) - before
     outside = {name for name in _files(base) - outside_before if not name.startswith(("assignment/", "kernels/"))}
     return Execution(notebook, workdir, error, new_files, outside)
@@ -188,7 +149,8 @@ def wrong_ap(tmp_path_factory) -> Execution:
 
 
 def test_committed_notebook_is_clean():
-    """Is the committed notebook valid, output-free, on kernel python3, with one check per question?"""
+    """Is the committed notebook valid, output-free, on kernel python3, with one check per question,
+    run by the handout's own checker (tests/checks.py), never by otter?"""
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     nbformat.validate(notebook)
     assert notebook.metadata.kernelspec.name == "python3"
@@ -196,7 +158,8 @@ def test_committed_notebook_is_clean():
     dirty = [cell.get("id") for cell in code if cell.outputs or cell.execution_count is not None]
     assert not dirty, f"cells with outputs or execution counts (clear them before committing): {dirty}"
     first = code[0].source
-    assert 'grader = otter.Notebook(tests_dir="tests")' in first and "%autoreload 2" in first
+    assert 'sys.path.insert(0, "tests")\nfrom checks import grader\n' in first and "%autoreload 2" in first
+    assert not re.search(r"^\s*(import|from) otter\b", "\n".join(cell.source for cell in code), re.MULTILINE)
     checks = re.findall(r'grader\.check\("(q\d)"\)', "\n".join(cell.source for cell in code))
     assert tuple(checks) == QUESTIONS
 
@@ -325,13 +288,12 @@ def test_part6_warns_when_the_ap_differs_from_ir_measures(wrong_ap):
 
 def test_failing_checks_show_only_their_message(wrong_ap):
     """Does a failing grader.check show the failed cases only, after a line counting them and the
-    passed ones, each with its own message, without otter's "Error at line" and the test file's
-    source line?"""
+    passed ones, each with its own message (no traceback, no source line of a test file)?"""
     wrong_ap.require_success()
     cell = wrong_ap.cell("check-q3")
     outputs = [output for output in cell.outputs if output.output_type == "execute_result"]
     text, html = outputs[0].data["text/plain"], outputs[0].data["text/html"]
-    assert "Error at line" not in text and "raise " not in text and "Error at line" not in html, text
+    assert "Traceback" not in text and "raise " not in text and "Traceback" not in html, text
     failed = re.findall(r"❌ Test case failed\n\s*(.*)\n", text + "\n")
     assert failed, text
     count = re.search(r"\A(q3 results:)\n\s*(\d+) of (\d+) cases failed, (\d+) passed; the failed ones:\n", text)
@@ -343,10 +305,9 @@ def test_failing_checks_show_only_their_message(wrong_ap):
 
 
 def test_writes_only_the_two_run_files(solved):
-    """Does the notebook write nothing but the two .run files (and otter's log) in its folder?"""
+    """Does the notebook write nothing but the two .run files in its folder (no checker's log)?"""
     solved.require_success()
-    assert solved.new_files >= RUN_FILES
-    assert solved.new_files <= RUN_FILES | {".OTTER_LOG"}, solved.new_files
+    assert solved.new_files == RUN_FILES, solved.new_files
     assert not solved.outside, f"written outside the handout folder: {solved.outside}"
 
 
@@ -362,4 +323,4 @@ def test_stubs_stop_at_the_first_function_to_implement(tmp_path):
     message = str(execution.error)
     assert "confusion_matrix is not implemented yet" in message, message
     assert "lab05/metrics.py" in message, message
-    assert execution.new_files <= {".OTTER_LOG"}, execution.new_files
+    assert not execution.new_files, execution.new_files

@@ -87,32 +87,76 @@ def test_every_case_has_a_question_and_a_value():
         assert case.expected is not None and case.shown
 
 
-OTTER_CHECK = textwrap.dedent("""
+#: The notebook's first lines, then each question's check: what grader.check found, as JSON, and
+#: the modules it loaded from outside the standard library and the handout (the checker needs none).
+GRADER_CHECK = textwrap.dedent("""
     import json, sys
-    import otter
-    grader = otter.Notebook(tests_dir="tests")
+    before = set(sys.modules)
+    sys.path.insert(0, "tests")
+    from checks import grader
     report = {}
     for question in sys.argv[1:]:
         result = grader.check(question)
-        report[question] = [result.passed_all, result.score, result.possible, repr(result)]
+        report[question] = [result.passed_all, result.score, result.possible, repr(result), result._repr_html_()]
+    own = {"__main__", "checks", "public_cases", "lab05", *sys.stdlib_module_names}
+    report["loaded"] = sorted({name.split(".")[0] for name in set(sys.modules) - before} - own)
     print(json.dumps(report))
 """)
 
 
-@pytest.mark.parametrize("graded, passes", [("solutions", True), ("stubs", False)])
-def test_otter_checks_run_the_same_cases(tmp_path, graded, passes):
-    """Does grader.check("qN") run each question's public cases: all pass with the solutions,
-    all fail with the stubs, naming the function?"""
-    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05" if graded == "solutions" else None)
+def _grader_check(handout, questions=QUESTIONS) -> dict:
     result = subprocess.run(
-        [sys.executable, "-c", OTTER_CHECK, *QUESTIONS], cwd=handout, capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", GRADER_CHECK, *questions], cwd=handout, capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report.pop("loaded") == [], "grader.check loaded modules from outside the standard library"
+    return report
+
+
+@pytest.mark.parametrize("graded, passes", [("solutions", True), ("stubs", False)])
+def test_grader_check_runs_the_same_cases(tmp_path, graded, passes):
+    """Does grader.check("qN") run each question's public cases: all pass with the solutions,
+    all fail with the stubs, naming the function?"""
+    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05" if graded == "solutions" else None)
+    report = _grader_check(handout)
     for question in QUESTIONS:
-        passed_all, score, possible, text = report[question]
+        passed_all, score, possible, text, _ = report[question]
         assert possible == len(public_cases.cases_for(question))
         assert passed_all is passes and score == (possible if passes else 0), (question, text)
-        if not passes:
+        if passes:
+            assert text == f"{question} results: All test cases passed!"
+        else:
             for case in public_cases.cases_for(question):
                 assert f"{case.function} is not implemented yet" in text, (question, case.id)
+
+
+def test_grader_check_shows_only_the_failures_after_a_count(tmp_path):
+    """With one wrong function, does grader.check show a count of failed and passed cases, then the
+    failed cases only, each with its message (call, values, hint), in text and in HTML; and do the
+    other questions still pass?"""
+    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05")
+    with open(handout / "lab05" / "metrics.py", "a") as metrics:
+        metrics.write(BUGGY_PRECISION)
+    report = _grader_check(handout, ["q2", "q3"])
+    passed_all, score, possible, text, html = report["q2"]
+    assert (passed_all, score, possible) == (False, possible - 1, len(public_cases.cases_for("q2")))
+    assert text.splitlines()[:2] == [
+        "q2 results:",
+        f"    1 of {possible} cases failed, {possible - 1} passed; the failed ones:",
+    ]
+    assert "toy-p@10-short-ranking result:" in text and text.count("Test case failed") == 1, text
+    assert "returned 0.6, expected 0.3 (3/10). Hint: P@10 divides by k = 10" in text
+    assert f"1 of {possible} cases failed" in html and "returned 0.6, expected 0.3" in html
+    assert "toy-p@1 result" not in text and "toy-recall@5" not in html, "passed cases are not listed"
+    assert report["q3"][0] is True and report["q3"][3] == "q3 results: All test cases passed!"
+
+
+def test_grader_check_names_the_questions_for_an_unknown_one(tmp_path):
+    """Is grader.check("q9") a ValueError that lists the questions there are?"""
+    handout = make_handout(tmp_path / "handout", paths.SOLUTIONS / "lab05")
+    result = subprocess.run(
+        [sys.executable, "-c", GRADER_CHECK, "q9"], cwd=handout, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode != 0
+    assert "ValueError: grader.check('q9'): there is no such question; the questions are ['q1', 'q2'" in result.stderr

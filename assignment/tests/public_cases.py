@@ -1,7 +1,7 @@
 """The notes' worked examples as public checks: one table for pytest and for the notebook.
 
-``test_public.py`` runs every case with pytest; the otter files ``q1.py`` ... ``q6.py`` run
-the cases of one question for ``grader.check("qN")`` in ``lab05.ipynb``. Each case names the
+``test_public.py`` runs every case with pytest; ``checks.py`` runs the cases of one question for
+``grader.check("qN")`` in ``lab05.ipynb``. Each case names the
 function, its input, the value the notes give and, when your value differs, a hint.
 """
 

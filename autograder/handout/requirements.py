@@ -109,11 +109,14 @@ def installed(requirement: Requirement) -> tuple[str, str | None]:
 
 
 def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
-    """What pip would install from ``requirements`` on ``python`` (wheels only, nothing installed):
-    pip keeps to the releases whose Requires-Python admits ``python``."""
+    """What pip would install from ``requirements`` on ``python`` (wheels only, nothing installed),
+    asking the package index a student's pip asks (``--isolated``: no local configuration, whose
+    mirrors or wheel folders may not say which Pythons a release supports): pip keeps to the
+    releases whose Requires-Python admits ``python``, and any other is refused."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
-        command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
+        command = [sys.executable, "-m", "pip", "--isolated", "--disable-pip-version-check", "install", "--dry-run"]
+        command += ["--ignore-installed", "--quiet"]
         command += ["--target", str(Path(scratch) / "target"), "--python-version", python, "--only-binary=:all:"]
         command += ["--report", str(report), *map(str, requirements)]
         done = subprocess.run(command, capture_output=True, text=True)
@@ -122,6 +125,14 @@ def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
             asked = ", ".join(map(str, requirements))
             raise RuntimeError(f"pip cannot resolve {asked} for Python {python}: {' '.join(errors)[:400]}")
         chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
+    for item in chosen:
+        if not serves(item["metadata"].get("requires_python"), python):
+            name, version = item["metadata"]["name"], item["metadata"]["version"]
+            raise RuntimeError(
+                f"pip chose {name} {version} for Python {python}, which requires Python "
+                f"{item['metadata']['requires_python']} (the index pip reached does not say which Pythons its releases "
+                "support): run `python -m autograder requirements` where pip reaches PyPI"
+            )
     return {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"] for item in chosen}
 
 

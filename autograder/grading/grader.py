@@ -50,7 +50,7 @@ class Grading:
     submission: SubmissionPlan = field(default_factory=_no_submission)  # its calls and cases (plan)
     calls: tuple[Call, ...] = ()  # the calls as the sandbox runs them (plan)
     run: SandboxResult = field(default_factory=lambda: SandboxResult([]))  # what the sandbox saw (sandbox)
-    zeroed: dict = field(default_factory=dict)  # function -> why the library rule zeroes it (integrity)
+    zeroed: dict[str, str] = field(default_factory=dict)  # graded file -> why its checks get nothing (integrity)
     integrity: tuple[Flag, ...] = ()  # libraries used, answer tables (integrity)
     unimported: frozenset[str] = frozenset()  # the graded files that did not import (run files)
     files: dict[str, runfile_checks.RunFile] = field(default_factory=dict)  # the run files written (run files)
@@ -233,5 +233,14 @@ def grade(
     flags. ``deadline`` (``time.monotonic()``): a platform's overall limit; calls not started by
     then are not run, and say why. ``seed``: the random cases' seed (a fresh one by default; a
     regrade of the same files passes the stored one to draw the same cases)."""
-    state = Grading(staged, plan, isolation, limits, slot, deadline, seed, started=time.monotonic())
+    state = Grading(
+        staged=staged,
+        plan=plan,
+        isolation=isolation,
+        limits=limits,
+        slot=slot,
+        deadline=deadline,
+        seed=seed,
+        started=time.monotonic(),
+    )
     return run_stages(state)

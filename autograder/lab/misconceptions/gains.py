@@ -102,4 +102,13 @@ ENTRIES = [
         "Part IV, A worked example",
         ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, min(k, len(r)), gain),
     ),
+    m(
+        "ideal-sorted-ascending",
+        ["ndcg_at_k"],
+        "the ideal ranking sorted worst first (sorted() without reverse=True)",
+        "The ideal ranking puts the best documents first: the judged documents sorted by grade, highest first "
+        "(sorted(..., reverse=True)), then cut at k. Sorted lowest first, IDCG is too small and nDCG can pass 1.",
+        "Part IV, A worked example",
+        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, gain, best_first=False),
+    ),
 ]

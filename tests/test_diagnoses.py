@@ -241,6 +241,21 @@ ROWS = [
         shown=("ideal-sorted-ascending",),
         not_said=("check the denominator",),
     ),
+    Row(
+        "dcg_at_k with a 0-based rank in the discount",
+        """
+        def dcg_at_k(ranking, judgments, k, gain="linear"):
+            check(k)
+            if gain not in ("linear", "exp"):
+                raise ValueError(f"unknown gain {gain!r}")
+            total = 0.0
+            for i, d in enumerate(ranking[:k]):
+                g = max(judgments.get(d, 0), 0)
+                total += (2**g - 1 if gain == "exp" else g) / math.log2(i + 1)
+            return total
+        """,
+        shown=("discount-rank-from-0",),
+    ),
 ]
 
 

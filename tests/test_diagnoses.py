@@ -256,6 +256,19 @@ ROWS = [
         """,
         shown=("discount-rank-from-0",),
     ),
+    Row(
+        "accuracy counting the lists, not the sets",
+        """
+        def accuracy(retrieved, relevant, collection_size):
+            if collection_size == 0 or collection_size < len(set(retrieved) | set(relevant)):
+                raise ValueError("collection too small")
+            tp = len(set(retrieved) & set(relevant))
+            fp, fn = len(retrieved) - tp, len(relevant) - tp
+            tn = collection_size - tp - fp - fn
+            return (tp + tn) / collection_size
+        """,
+        shown=("duplicates-counted",),
+    ),
 ]
 
 

@@ -160,6 +160,14 @@ def cells_counted(retrieved, relevant, n, loop_retrieved=False, lengths=False):
     return [tp, fp, fn, tn]
 
 
+def cells_from_lists(retrieved, relevant, n, loop_retrieved=False):
+    """The confusion matrix with FP and FN from the lists' lengths and TN = N - TP - FP - FN; TP by a
+    loop over ``retrieved`` as given (``loop_retrieved``) or from the sets."""
+    tp = sum(doc in set(relevant) for doc in retrieved) if loop_retrieved else len(set(retrieved) & set(relevant))
+    fp, fn = len(retrieved) - tp, len(relevant) - tp
+    return [tp, fp, fn, n - tp - fp - fn]
+
+
 def accuracy_of(matrix, n):
     """(TP + TN) / N of a confusion matrix."""
     return (matrix[0] + matrix[3]) / n

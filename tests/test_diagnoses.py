@@ -149,8 +149,125 @@ ROWS = [
                     value += found / rank
             return value / total if total else 0.0
         """,
-        shown=("r-ignores-rel", "condition-both-positive-below-rel-relevant-retrieved"),
+        # the condition: rel >= 2 (or a grade below it) with a relevant document retrieved, as the grading's cases tell
+        shown=("r-ignores-rel", "condition-both-"),
         not_shown=("shape-",),
+    ),
+    Row(
+        "average precision returning inside its loop",
+        """
+        def average_precision(ranking, judgments, rel=1):
+            check(rel)
+            total = sum(1 for g in judgments.values() if g >= rel)
+            if total == 0:
+                return 0.0
+            found, value = 0, 0.0
+            for rank, doc in enumerate(ranking, start=1):
+                if judgments.get(doc, 0) >= rel:
+                    found += 1
+                    value += found / rank
+                    return value / total
+            return 0.0
+        """,
+        shown=("ap-stops-at-first-relevant",),
+    ),
+    Row(
+        "reciprocal rank over the first 100 ranks",
+        """
+        def reciprocal_rank(ranking, judgments, rel=1):
+            check(rel)
+            for rank in range(1, min(len(ranking), 100) + 1):
+                if judgments.get(ranking[rank - 1], 0) >= rel:
+                    return 1 / rank
+            return 0.0
+        """,
+        shown=("rr-top-100",),
+        not_shown=("rr-top-10",),
+    ),
+    Row(
+        "evaluate giving a missing query 0.0",
+        """
+        def evaluate(run, qrels, measure):
+            return {q: measure(run[q], judgments) if q in run else 0.0 for q, judgments in qrels.items()}
+        """,
+        shown=("evaluate-missing-as-zero",),
+        not_shown=("evaluate-skips-missing", "evaluate-run-lookup"),
+    ),
+    Row(
+        "precision_at_k as np.mean over the top k",
+        """
+        def precision_at_k(ranking, judgments, k, rel=1):
+            import numpy as np
+
+            check(k)
+            check(rel)
+            return float(np.mean([judgments.get(d, 0) >= rel for d in ranking[:k]]))
+        """,
+        shown=("precision-over-ranking-length",),
+    ),
+    Row(
+        "precision_at_k counting the whole ranking",
+        """
+        def precision_at_k(ranking, judgments, k, rel=1):
+            check(k)
+            check(rel)
+            return sum(1 for d in ranking if judgments.get(d, 0) >= rel) / k
+        """,
+        shown=("cutoff-ignored",),
+    ),
+    Row(
+        "dcg_at_k summing the whole ranking",
+        """
+        def dcg_at_k(ranking, judgments, k, gain="linear"):
+            check(k)
+            if gain not in ("linear", "exp"):
+                raise ValueError(f"unknown gain {gain!r}")
+            total = 0.0
+            for i, d in enumerate(ranking, start=1):
+                g = max(judgments.get(d, 0), 0)
+                total += (2**g - 1 if gain == "exp" else g) / math.log2(i + 1)
+            return total
+        """,
+        shown=("cutoff-ignored",),
+    ),
+    Row(
+        "ndcg_at_k with the ideal ranking sorted lowest grade first",
+        """
+        def ndcg_at_k(ranking, judgments, k, gain="linear"):
+            check(k)
+            best = dcg_at_k(sorted(judgments, key=lambda d: judgments[d]), judgments, k, gain)
+            return dcg_at_k(ranking, judgments, k, gain) / best if best > 0 else 0.0
+        """,
+        shown=("ideal-sorted-ascending",),
+        not_said=("check the denominator",),
+    ),
+    Row(
+        "dcg_at_k with a 0-based rank in the discount",
+        """
+        def dcg_at_k(ranking, judgments, k, gain="linear"):
+            check(k)
+            if gain not in ("linear", "exp"):
+                raise ValueError(f"unknown gain {gain!r}")
+            total = 0.0
+            for i, d in enumerate(ranking[:k]):
+                g = max(judgments.get(d, 0), 0)
+                total += (2**g - 1 if gain == "exp" else g) / math.log2(i + 1)
+            return total
+        """,
+        shown=("discount-rank-from-0",),
+    ),
+    Row(
+        "accuracy counting the lists, not the sets",
+        """
+        def accuracy(retrieved, relevant, collection_size):
+            if collection_size == 0 or collection_size < len(set(retrieved) | set(relevant)):
+                raise ValueError("collection too small")
+            tp = len(set(retrieved) & set(relevant))
+            fp, fn = len(retrieved) - tp, len(relevant) - tp
+            tn = collection_size - tp - fp - fn
+            return (tp + tn) / collection_size
+        """,
+        shown=("duplicates-counted",),
     ),
 ]
 
@@ -180,6 +297,7 @@ def _has(ids, wanted: str) -> bool:
     return any(shown == wanted or (wanted.endswith("-") and shown.startswith(wanted)) for shown in ids)
 
 
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value encountered")  # np.mean of []
 @pytest.mark.parametrize("row", ROWS, ids=[row.id for row in ROWS])
 def test_only_true_explanations(graded, row):
     """Are the true diagnoses shown, the false ones of issue 20 not, and none contradicted by a case?"""

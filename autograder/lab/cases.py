@@ -147,11 +147,12 @@ SIZES = [0, 1, 3, 5, 8, 12, 20, 25, 35]  # rankings shorter and longer than the 
 # The random ranking cases cycle through strata of ranking sizes, so that each grading's cases
 # reach every concept whatever its seed: relevant documents only below rank 10 (DEEP), a ranking
 # shorter than k with more relevant documents than it holds (SHORT), no relevant document at all
-# (NONE: the measure's zero guard), then any size twice.
-# Every fourth DEEP case is a long ranking (LONG documents) whose relevant documents all lie
+# (NONE: the measure's zero guard), graded judgments at rel >= 2 with more documents of positive
+# grade than k (GRADED: thresholds, gains and the ideal ranking's cut), then any size.
+# Every second DEEP case is a long ranking (LONG documents) whose relevant documents all lie
 # below rank 100, where a measure must still look; half the NONE cases judge every ranked document.
-STRATA: tuple = ((12, 20, 25, 35), (1, 3, 5, 8), (), (), ())
-DEEP, SHORT, NONE = 0, 1, 2
+STRATA: tuple = ((12, 20, 25, 35), (1, 3, 5, 8), (), (5, 8, 12, 20), ())
+DEEP, SHORT, NONE, GRADED = 0, 1, 2, 3
 LONG = 150
 LONG_POOL = [f"d{i:03d}" for i in range(LONG)]
 
@@ -190,6 +191,20 @@ def _deep(rng: random.Random, ranking: list) -> dict:
     return judgments
 
 
+def _graded(rng: random.Random, ranking: list, top: int, rel: int) -> dict:
+    """Judgments of every grade where thresholds, gains and cut-offs matter: the top ``top`` documents
+    hold one of a positive grade below ``rel`` (relevant at rel=1, not at ``rel``), and the query
+    has more documents of positive grade than ``top``, some never retrieved (so the ideal ranking
+    cut at k leaves some out)."""
+    judgments = {doc: rng.choice([-1, 0, 1, 2, 3, 4]) for doc in ranking if rng.random() < 0.7}
+    judgments[rng.choice(ranking[:top])] = rng.randint(1, rel - 1)
+    positive = sum(grade >= 1 for grade in judgments.values())
+    unretrieved = max(1, top + 1 - positive) + rng.randint(0, 2)
+    for doc in rng.sample([d for d in POOL if d not in ranking], unretrieved):
+        judgments[doc] = rng.choice([1, 2, 3, 4])
+    return judgments
+
+
 def _as_given(rng: random.Random, ranking: list, judgments: dict) -> tuple:
     """The arguments as the contract allows them: now and then a tuple and a read-only mapping, or a
     numpy array."""
@@ -217,17 +232,29 @@ def _count(number: int, noun: str) -> str:
 
 def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
     """Random (ranking, judgments) cases of a metric of one query; ``cutoff``: it takes k; ``gain``:
-    it takes gain (and then no rel; otherwise half of them get rel=2 or 3)."""
+    it takes gain (and then no rel; otherwise half of them, and every GRADED one, get rel=2 or 3)."""
 
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
         for number in range(count):
             stratum = number % len(STRATA)  # every concept reached in every grading, whatever the seed
             ranking = rng.sample(POOL, rng.choice(STRATA[stratum] or SIZES))
-            if stratum == DEEP and number // len(STRATA) % 4 == 3:
+            if stratum == DEEP and number // len(STRATA) % 2 == 1:
                 ranking = rng.sample(LONG_POOL, LONG)
             draw = rng.random()
-            if stratum == NONE:
+            kwargs: dict[str, object] = {}
+            cutoffs = {SHORT: [10, 20, 30], GRADED: [1, 2, 3, 5, 10]}.get(stratum, [1, 2, 3, 5, 10, 20, 30])
+            top = rng.choice(cutoffs if cutoff else [1, 2, 3])  # k, or the top a GRADED case fills without one
+            if cutoff:
+                kwargs["k"] = top
+            rel = 2
+            if gain:
+                kwargs["gain"] = rng.choice(["linear", "exp"])
+            elif stratum == GRADED or rng.random() < 0.5:
+                rel = kwargs["rel"] = rng.choice([2, 3])
+            if stratum == GRADED:  # a threshold above 1 and a cut-off below the query's relevant documents
+                judgments = _graded(rng, ranking, top, rel)
+            elif stratum == NONE:
                 judged = ranking if number // len(STRATA) % 2 else rng.sample(POOL, rng.randint(0, 6))
                 judgments = {doc: rng.choice([-1, 0]) for doc in judged}
             elif stratum == DEEP or (len(ranking) > 10 and draw < 0.3):
@@ -236,13 +263,6 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
                 judgments = _judgments_of(rng, ranking)
             else:
                 judgments = _random_judgments(rng)
-            kwargs: dict[str, object] = {}
-            if cutoff:
-                kwargs["k"] = rng.choice([10, 20, 30] if stratum == SHORT else [1, 2, 3, 5, 10, 20, 30])
-            if gain:
-                kwargs["gain"] = rng.choice(["linear", "exp"])
-            elif rng.random() < 0.5:
-                kwargs["rel"] = rng.choice([2, 3])
             _broken(rng, kwargs, cutoff, gain)
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
             found.append(

@@ -80,10 +80,14 @@ def dcg_value(ranking, judgments, k, gain="linear", discount=log2_discount, clam
     )
 
 
-def ndcg_value(ranking, judgments, k, gain="linear", ideal_from=None, cut=True, ideal_gain=None, **options):
-    """nDCG@k whose ideal ranking comes from ``ideal_from`` (default: all judged documents), cut at
-    k or not, with its own gain; ``options`` go to ``dcg_value`` (discount, clamp)."""
-    ideal = sorted(ideal_from if ideal_from is not None else judgments, key=lambda d: -grade_of(judgments, d))
+def ndcg_value(
+    ranking, judgments, k, gain="linear", ideal_from=None, cut=True, ideal_gain=None, best_first=True, **options
+):
+    """nDCG@k whose ideal ranking comes from ``ideal_from`` (default: all judged documents), sorted best
+    first (or worst first), cut at k or not, with its own gain; ``options`` go to ``dcg_value``
+    (discount, clamp)."""
+    sign = -1 if best_first else 1
+    ideal = sorted(ideal_from if ideal_from is not None else judgments, key=lambda d: sign * grade_of(judgments, d))
     best = dcg_value(ideal, judgments, k if cut else max(len(ideal), 1), ideal_gain or gain, **options)
     return dcg_value(ranking, judgments, k, gain, **options) / best if best > 0 else 0.0
 
@@ -154,6 +158,14 @@ def cells_counted(retrieved, relevant, n, loop_retrieved=False, lengths=False):
     if lengths:
         fp, fn = len(retrieved) - tp, len(relevant) - tp
     return [tp, fp, fn, tn]
+
+
+def cells_from_lists(retrieved, relevant, n, loop_retrieved=False):
+    """The confusion matrix with FP and FN from the lists' lengths and TN = N - TP - FP - FN; TP by a
+    loop over ``retrieved`` as given (``loop_retrieved``) or from the sets."""
+    tp = sum(doc in set(relevant) for doc in retrieved) if loop_retrieved else len(set(retrieved) & set(relevant))
+    fp, fn = len(retrieved) - tp, len(relevant) - tp
+    return [tp, fp, fn, n - tp - fp - fn]
 
 
 def accuracy_of(matrix, n):

@@ -46,7 +46,7 @@ ENTRIES = [
     ),
     m(
         "duplicates-counted",
-        ["confusion_matrix"],
+        ["confusion_matrix", "accuracy"],
         "a doc id listed twice counted twice (the lists counted where sets are due)",
         "retrieved and relevant are collections of documents: a doc id listed twice is one document. Count "
         "with sets: TP = |retrieved ∩ relevant|, FP = |retrieved − relevant|, FN = |relevant − retrieved|.",
@@ -54,6 +54,11 @@ ENTRIES = [
         confusion_matrix=(
             lambda ret, rel, n: variants.cells_counted(ret, rel, n, loop_retrieved=True),
             lambda ret, rel, n: variants.cells_counted(ret, rel, n, lengths=True),
+        ),
+        # FP and FN from the lists' lengths and TN = N - TP - FP - FN; TP from the sets or over the retrieved list
+        accuracy=tuple(
+            lambda ret, rel, n, loop=loop: variants.accuracy_of(variants.cells_from_lists(ret, rel, n, loop), n)
+            for loop in (True, False)
         ),
     ),
     m(

@@ -108,4 +108,13 @@ ENTRIES = [
             lambda a, b, n=2: sorted([q for q in b if q in a], key=lambda q: -abs(a[q] - b[q]))[:n],
         ),
     ),
+    m(
+        "evaluate-missing-as-zero",
+        ["evaluate"],
+        "a query missing from the run given 0.0 instead of the measure of an empty ranking",
+        "evaluate knows nothing of the measure it is given: a query the run lacks is measured on an empty "
+        "ranking, measure([], judgments). Most measures of the notes give 0.0 there, but not every measure does.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(run[q], j) if q in run else 0.0 for q, j in qrels.items()},
+    ),
 ]

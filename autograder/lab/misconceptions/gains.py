@@ -102,4 +102,29 @@ ENTRIES = [
         "Part IV, A worked example",
         ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, min(k, len(r)), gain),
     ),
+    m(
+        "ideal-sorted-ascending",
+        ["ndcg_at_k"],
+        "the ideal ranking sorted worst first (sorted() without reverse=True)",
+        "The ideal ranking puts the best documents first: the judged documents sorted by grade, highest first "
+        "(sorted(..., reverse=True)), then cut at k. Sorted lowest first, IDCG is too small and nDCG can pass 1.",
+        "Part IV, A worked example",
+        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, gain, best_first=False),
+    ),
+    m(
+        "discount-rank-from-0",
+        ["dcg_at_k", "ndcg_at_k"],
+        "the discount's rank counted from 0: log2(0 + 1) = 0 at the first document (ZeroDivisionError)",
+        "Ranks count from 1: the first document has rank 1 and is divided by log2(1 + 1) = 1. With enumerate, "
+        "start at 1 (enumerate(ranking[:k], start=1)) or divide by log2(i + 2) for a 0-based i.",
+        "Part IV, Discount",
+        dcg_at_k=lambda r, j, k, gain="linear": variants.dcg_value(r, j, k, gain, discount=math.log2),
+        ndcg_at_k=(
+            lambda r, j, k, gain="linear": variants.ndcg_value(r, j, k, gain, discount=math.log2),
+            lambda r, j, k, gain="linear": (
+                variants.dcg_value(r, j, k, gain, discount=math.log2),
+                variants.ndcg_value(r, j, k, gain, discount=math.log2),
+            )[1],
+        ),
+    ),
 ]

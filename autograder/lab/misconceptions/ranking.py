@@ -1,7 +1,10 @@
 """Known misconceptions of relevance (grade >= rel) in precision, recall, reciprocal rank and average precision,
-and of precision and recall themselves (Parts II and III; ``ranks`` holds those of RR and AP alone)."""
+of precision and recall themselves, and of the cut-off k (Parts II and III; ``ranks`` holds those of RR and AP
+alone)."""
 
 from __future__ import annotations
+
+import math
 
 from autograder.lab import variants
 from autograder.lab.misconceptions.model import m
@@ -12,10 +15,16 @@ ENTRIES = [
         ["precision_at_k"],
         "P@k divided by the number of documents returned instead of by k",
         "P@k = relevant in the top k / k, even when the ranking has fewer than k documents: the missing "
-        "ranks count as not relevant.",
+        "ranks count as not relevant. (np.mean over the top k divides by its length too, and gives nan for "
+        "an empty ranking.)",
         "Part II, Precision",
-        precision_at_k=lambda r, j, k, rel=1: (
-            (sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(r[:k])) if r[:k] else 0.0
+        precision_at_k=(
+            lambda r, j, k, rel=1: (
+                (sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(r[:k])) if r[:k] else 0.0
+            ),
+            lambda r, j, k, rel=1: (
+                (sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(r[:k])) if r[:k] else math.nan
+            ),
         ),
     ),
     m(
@@ -192,5 +201,21 @@ ENTRIES = [
         "Part I, Relevance judgments",
         precision_at_k=lambda r, j, k, rel=1: sum(doc in j for doc in r[:k]) / k,
         reciprocal_rank=lambda r, j, rel=1: next((1 / rank for rank, doc in enumerate(r, 1) if doc in j), 0.0),
+    ),
+    m(
+        "cutoff-ignored",
+        ["precision_at_k", "recall_at_k", "dcg_at_k", "ndcg_at_k"],
+        "k ignored: the whole ranking counted, not only its top k",
+        "A measure at k reads the top k documents only, ranking[:k]: whatever lies below rank k does not count, "
+        "however relevant (in nDCG@k, in DCG and IDCG alike).",
+        "Part II, Precision and Recall; Part IV, nDCG",
+        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r, j, lambda g: g >= rel)) / k,
+        recall_at_k=lambda r, j, k, rel=1: (
+            sum(variants.hit_flags(r, j, lambda g: g >= rel)) / variants.count_at_least(j, rel)
+            if variants.count_at_least(j, rel)
+            else 0.0
+        ),
+        dcg_at_k=lambda r, j, k, gain="linear": variants.dcg_value(r, j, len(r), gain),
+        ndcg_at_k=lambda r, j, k, gain="linear": variants.ndcg_value(r, j, max(len(r), 1), gain, cut=False),
     ),
 ]

@@ -113,4 +113,27 @@ ENTRIES = [
             r, j, rel, lambda top, found: (found - 1) / len(top)
         ),
     ),
+    m(
+        "ap-stops-at-first-relevant",
+        ["average_precision"],
+        "AP returned at the first relevant document (a return inside the loop)",
+        "AP adds P@i at every relevant rank of the whole ranking before dividing by R: return after the loop, "
+        "once every relevant rank has been added.",
+        "Part III, Average Precision",
+        average_precision=lambda r, j, rel=1: variants.average_precision_over(
+            r[: next((rank for rank, hit in enumerate(variants.hit_flags(r, j, lambda g: g >= rel), 1) if hit), 0)],
+            j,
+            lambda g: g >= rel,
+            lambda found, n: variants.count_at_least(j, rel),
+        ),
+    ),
+    m(
+        "rr-top-100",
+        ["reciprocal_rank"],
+        "RR computed over the top 100 only",
+        "RR reads the whole ranking, however long: a first relevant document at rank 120 gives 1/120, not 0. "
+        "No cut-off belongs to RR unless one is asked for (RR@k).",
+        "Part III, Reciprocal Rank",
+        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r[:100], j, lambda g: g >= rel),
+    ),
 ]

@@ -20,12 +20,12 @@ from autograder.grading.plan import Plan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
-from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
-from autograder.sandbox.settings import STARTUP_SECONDS, Isolation, Limits, Package
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
+from autograder.sandbox.settings import Isolation, Limits, Package
 
 _TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
+_OVERALL = StopReason.OVERALL_TIME_LIMIT
 OVERALL_TIME = "not run: the autograder's overall time limit ran out"
-_OWN_TIME = "the submission's time limit"  # how the runner words its own limit (notes and calls not run)
 
 
 def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
@@ -100,10 +100,11 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
         if outcome.status == OutcomeStatus.ERROR
     ]
     flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
+    flags += [Flag(FlagKind.LIMIT, OVERALL_TIME) for stop in result.stops.values() if stop == _OVERALL]
     flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
     imported = sorted({(module.split(".")[0], where) for module, where in result.disallowed_imports})
     flags += [Flag(FlagKind.IMPORT, f"{module} (not allowed), imported by {where}") for module, where in imported]
-    if "more bytes not kept" in result.stdout + result.stderr:
+    if result.output_dropped:
         flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
     return flags
 
@@ -121,12 +122,11 @@ def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...
 
 
 def _overall_time_ran_out(result: SandboxResult) -> None:
-    """The runner stopped at the platform's overall deadline, not at the submission's own limit:
-    say so in the calls it did not run and in its notes."""
+    """The calls the runner did not run because the platform's overall deadline came first, in the
+    grader's words."""
     for index, outcome in enumerate(result.outcomes):
-        if outcome.status == OutcomeStatus.NOT_RUN and outcome.detail.startswith(_OWN_TIME):
-            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=OVERALL_TIME)
-    result.notes = [OVERALL_TIME if note.startswith(_OWN_TIME) else note for note in result.notes]
+        if outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
+            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)
 
 
 def grade(
@@ -185,9 +185,7 @@ def grade(
             overall_deadline=deadline,
             package=Package(PACKAGE, GRADED_FILES),
         )
-    own_deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
-    if deadline is not None and deadline < own_deadline and time.monotonic() >= deadline:
-        _overall_time_ran_out(result)
+    _overall_time_ran_out(result)
     scans = {name: libraries.scan(data) for name, data in staged.files.items()}
     planned = submission.planned
     unimported = frozenset(name for name, outcome in result.imports.items() if outcome.status != OutcomeStatus.OK)

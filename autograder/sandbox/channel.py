@@ -37,6 +37,20 @@ class OutcomeStatus(StrEnum):
     OK = "ok"  # an import that worked
 
 
+class StopReason(StrEnum):
+    """Why the runner stopped running a graded file's calls (``SandboxResult.stops``), or why one
+    call never ran (``Outcome.stop``, with ``OutcomeStatus.NOT_RUN``)."""
+
+    DONE = "done"  # (a file) every call that was to run ran, and its child said it was done
+    NOTHING_LEFT = "nothing left"  # (a file) its child ended, hung or wrote nonsense with no call left to run
+    IMPORT_FAILED = "import failed"  # (a call) its graded file did not import
+    CRASHES = "crashes"  # (a call) its function crashed ``STRIKES`` times: its other calls were not run
+    BUDGET = "budget"  # (a call) its function used up its time budget
+    TIME_LIMIT = "time limit"  # the submission's own time limit ran out
+    OVERALL_TIME_LIMIT = "overall time limit"  # a platform's overall deadline ran out (it came first)
+    UNKNOWN = "unknown"  # (a call) not run, for none of the reasons above
+
+
 @dataclass
 class Outcome:
     """What became of one call (or one import)."""
@@ -48,6 +62,7 @@ class Outcome:
     detail: str = ""
     secret: bool = False  # an import again after a secret call: its own words were dropped
     mutated: bool = False  # the call changed its arguments (the caller's data)
+    stop: StopReason | None = None  # a call not run: why
 
 
 @dataclass
@@ -65,6 +80,8 @@ class SandboxResult:
     uid: int | None = None  # the sandbox uid its children ran as (leased by this grader)
     disturbed: list = field(default_factory=list)  # calls killed from outside twice: the grader was disturbed
     landlock: int | None = None  # uid mode: the Landlock ABI its children were confined with (0: none)
+    stops: dict[str, StopReason] = field(default_factory=dict)  # graded file -> why its run stopped
+    output_dropped: bool = False  # what the student may see of stdout or stderr went over the output limit
 
 
 def kept(value):
@@ -147,103 +164,149 @@ class Reader:
     def read(self, child, limits, deadline: float) -> str:
         """Read ``child`` (a ``child_process.ChildProcess``) until it is done, hangs, ends or writes nonsense;
         returns which: ``done``, ``timeout``, ``eof`` or ``garbage``."""
-        allowance = limits.call_seconds + STARTUP_SECONDS
-        budget = limits.function_seconds()
-
-        def deadline_of():
-            if self.importing or not self.ready():
-                return min(self.last_message + allowance, deadline)
-            function = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
-            left = max(budget - self.spent.get(function, 0.0), 0.0)
-            self.budget_ran_out = left < limits.call_seconds
-            limit = limits.call_seconds
-            if function in self.hung:
-                limit = min(limit, AFTER_HANG_SECONDS) + self._waited_since_sent(child)
-            return min(self.sent_at + min(limit, left), deadline)
-
-        def line_limit():
-            under_way = self.calls[self.next_index] if self.next_index < len(self.calls) else None
-            return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
-
         self.last_waited, self.last_cpu = child.waited(), child.cpu()
-        for event in child.messages(deadline_of, line_limit):
+        events = child.messages(lambda: self._deadline(child, limits, deadline), self._line_limit)
+        for event in events:
             if event[0] != "message":
                 self.loaded = self._load(child)  # what the call under way waited for a CPU
                 return event[0] if event[0] != "garbage" else "garbage"
-            message = event[1]
             loaded = self._load(child)
             self.last_message = time.monotonic()
             self.seen += 1
-            if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
-                abi = message["landlock"]
-                if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
-                    return "garbage"
-                self.result.landlock = abi
-            elif "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
-                pid = message["jail_pid"]
-                if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
-                    return "garbage"
-                child.watch(pid)
-            elif (
-                "importing" in message
-                and not self.started
-                and self.importing is None
-                and message["importing"] in self.files
-                and message["importing"] not in self.skip_files
-            ):
-                self.importing = message["importing"]
-            elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
-                self.imported += 1
-                error = message.get("error")
-                self.result.imports[self.importing] = Outcome(
-                    OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
-                )
-                if error is not None:
-                    self.skip_files.add(self.importing)
-                self.importing = None
-                self.next_index = self._next(self.next_index)
-            elif message.get("ready") is True and not self.started and self.importing is None:
-                self.started = True
-                self.next_index = self._next(self.next_index)
-                self._send(child)
-            elif "disallowed_import" in message:
-                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
-                if len(self.result.disallowed_imports) < MAX_BANNED:
-                    self.result.disallowed_imports.append((str(message["disallowed_import"])[:100], during))
-            elif "banned_import" in message:
-                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
-                if len(self.result.banned_imports) < MAX_BANNED:
-                    self.result.banned_imports.append((str(message["banned_import"])[:100], during))
-            elif (
-                message.get("i") == self.next_index
-                and self.started
-                and self.sent == self.next_index
-                and self.next_index < len(self.calls)
-            ):
-                seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
-                mutated = message.get("mutated") is True
-                if "error" in message:
-                    outcome = Outcome(
-                        OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated
-                    )
-                else:
-                    outcome = Outcome(
-                        OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
-                    )
-                self.result.outcomes[self.next_index] = outcome
-                function = self.calls[self.next_index].fn
-                charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
-                self.spent[function] = self.spent.get(function, 0.0) + charged
-                self.next_index = self._next(self.next_index + 1)
-                self._send(child)
-            elif message.get("done") is True:
-                return "done" if self.next_index >= len(self.calls) and self.sent is None else "garbage"
-            else:
-                answered = message.get("i")
-                if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
-                    self.duplicate = answered  # an answer came twice: that call split the process
-                return "garbage"
+            ending = self._take(child, event[1], loaded)
+            if ending is not None:
+                return ending
         return "eof"
+
+    def _deadline(self, child, limits, deadline: float) -> float:
+        """When the child must have sent its next message: the import or start-up allowance, else
+        the call under way's limit (less after a hang of its function, never more than what is left
+        of its function's time budget), and never after ``deadline``."""
+        if self.importing or not self.ready():
+            return min(self.last_message + limits.call_seconds + STARTUP_SECONDS, deadline)
+        function = self._under_way().fn if self._under_way() is not None else ""
+        left = max(limits.function_seconds() - self.spent.get(function, 0.0), 0.0)
+        self.budget_ran_out = left < limits.call_seconds
+        limit = limits.call_seconds
+        if function in self.hung:
+            limit = min(limit, AFTER_HANG_SECONDS) + self._waited_since_sent(child)
+        return min(self.sent_at + min(limit, left), deadline)
+
+    def _line_limit(self) -> int:
+        """The longest channel line the call under way may answer with (a run file's is longer)."""
+        under_way = self._under_way()
+        return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
+
+    def _under_way(self):
+        """The call to answer next (None: none is left)."""
+        return self.calls[self.next_index] if self.next_index < len(self.calls) else None
+
+    def _take(self, child, message: dict, loaded: float) -> str | None:
+        """One message from the child, in the order of the channel's protocol: None to read on, else
+        how the child's run ends (``done`` or ``garbage``)."""
+        if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
+            return self._landlock(message["landlock"])
+        if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
+            return self._jail_pid(child, message["jail_pid"])
+        if self._starts_import(message):
+            self.importing = message["importing"]
+        elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
+            self._imported(message.get("error"))
+        elif message.get("ready") is True and not self.started and self.importing is None:
+            self._ready(child)
+        elif "disallowed_import" in message:
+            self._import_seen(self.result.disallowed_imports, message["disallowed_import"])
+        elif "banned_import" in message:
+            self._import_seen(self.result.banned_imports, message["banned_import"])
+        elif self._answers(message):
+            self._answer(child, message, loaded)
+        elif message.get("done") is True:
+            return "done" if self.next_index >= len(self.calls) and self.sent is None else "garbage"
+        else:
+            return self._garbage(message)
+        return None
+
+    def _ready(self, child) -> None:
+        """The child has imported its graded files: calls are under way, the first one is sent."""
+        self.started = True
+        self.next_index = self._next(self.next_index)
+        self._send(child)
+
+    def _garbage(self, message: dict) -> str:
+        """A message out of turn ends the child's run; an answer to a call already answered says that
+        call split the process."""
+        answered = message.get("i")
+        if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
+            self.duplicate = answered  # an answer came twice: that call split the process
+        return "garbage"
+
+    def _landlock(self, abi) -> str | None:
+        """The uid mode's Landlock ABI, as its child's first word only (else garbage)."""
+        if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
+            return "garbage"
+        self.result.landlock = abi
+        return None
+
+    def _jail_pid(self, child, pid) -> str | None:
+        """The jail launcher's child's pid, as its first word only, and a process it launched (else garbage)."""
+        if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
+            return "garbage"
+        child.watch(pid)
+        return None
+
+    def _starts_import(self, message: dict) -> bool:
+        """Does the child say it starts importing a graded file it is to import, before it is ready?"""
+        return (
+            "importing" in message
+            and not self.started
+            and self.importing is None
+            and message["importing"] in self.files
+            and message["importing"] not in self.skip_files
+        )
+
+    def _imported(self, error) -> None:
+        """The graded file being imported is imported (``error`` None) or raised."""
+        assert self.importing is not None
+        self.imported += 1
+        self.result.imports[self.importing] = Outcome(
+            OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
+        )
+        if error is not None:
+            self.skip_files.add(self.importing)
+        self.importing = None
+        self.next_index = self._next(self.next_index)
+
+    def _import_seen(self, seen: list, module) -> None:
+        """A module imported that is flagged, and during what (the file importing or the call under way)."""
+        under_way = self._under_way()
+        during = self.importing or (under_way.fn if under_way is not None else "")
+        if len(seen) < MAX_BANNED:
+            seen.append((str(module)[:100], during))
+
+    def _answers(self, message: dict) -> bool:
+        """Is ``message`` the answer to the call sent and under way?"""
+        return (
+            message.get("i") == self.next_index
+            and self.started
+            and self.sent == self.next_index
+            and self.next_index < len(self.calls)
+        )
+
+    def _answer(self, child, message: dict, loaded: float) -> None:
+        """The call under way answered: keep its outcome, charge its function, send the next call."""
+        took = message.get("t")
+        seconds = took if isinstance(took, (int, float)) else 0.0
+        mutated = message.get("mutated") is True
+        if "error" in message:
+            outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated)
+        else:
+            outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated)
+        self.result.outcomes[self.next_index] = outcome
+        function = self.calls[self.next_index].fn
+        charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
+        self.spent[function] = self.spent.get(function, 0.0) + charged
+        self.next_index = self._next(self.next_index + 1)
+        self._send(child)
 
     def blame(self, ending: str, how: str, stderr: str):
         """Record what ended the child on the call (or import) under way; returns it."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from autograder import tempdirs
 from autograder.sandbox import cleanup, seccomp
-from autograder.sandbox.channel import Outcome, OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.channel import Outcome, OutcomeStatus, Reader, SandboxResult, StopReason
 from autograder.sandbox.child_process import ChildProcess, Output
 from autograder.sandbox.settings import STARTUP_SECONDS, STRIKES, Call, Isolation, Limits, Mode, Package
 
@@ -79,12 +79,27 @@ def run(
     output = Output(limits.output_kb << 10)
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
-    deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
+    time_limit = StopReason.TIME_LIMIT  # which time limit stops it: its own, or a platform's that comes first
+    if overall_deadline is not None and overall_deadline < deadline:
+        deadline, time_limit = overall_deadline, StopReason.OVERALL_TIME_LIMIT
     if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
     files = list(dict.fromkeys(call.file for call in calls))
     package = package or Package()
-    grading = _Grading(lab_dir, calls, payload, limits, isolation, uid, output, progress, result, start_child, package)
+    grading = _Grading(
+        lab_dir=lab_dir,
+        calls=calls,
+        payload=payload,
+        limits=limits,
+        isolation=isolation,
+        uid=uid,
+        output=output,
+        progress=progress,
+        result=result,
+        start_child=start_child,
+        package=package,
+        time_limit=time_limit,
+    )
     for file in files:
         # each file has its own time and channel budget: one file's functions cannot spend the other's
         functions = len({call.fn for call in calls if call.file == file})
@@ -93,13 +108,15 @@ def run(
             file_deadline = min(file_deadline, overall_deadline)
         progress.received = 0
         output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
-        _run_file(grading, file, file_deadline)
+        result.stops[file] = _run_file(grading, file, file_deadline)
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:
+            stop = _not_run(calls[index], result, progress, deadline, time_limit)
             result.outcomes[index] = Outcome(
-                OutcomeStatus.NOT_RUN, detail=_not_run(calls[index], result, progress, limits, deadline)
+                OutcomeStatus.NOT_RUN, detail=_not_run_detail(calls[index], stop, limits), stop=stop
             )
     result.stdout, result.stderr = output.shown["stdout"].text(), output.shown["stderr"].text()
+    result.output_dropped = any(capture.dropped for capture in output.shown.values())
     hidden = output.kept["stdout"].text() + "\n" + output.kept["stderr"].text()
     result.hidden_output = hidden.strip()
     result.elapsed = time.monotonic() - started
@@ -134,12 +151,13 @@ class _Grading:
     result: SandboxResult
     start_child: Callable
     package: Package
+    time_limit: StopReason  # which time limit ends the run: the submission's own, or a platform's overall one
 
 
-def _run_file(grading: _Grading, file: str, deadline: float) -> None:
+def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
     """The calls of one graded file, in children that import only it (its package's other graded
     files are not imported), restarted after each crash or hang (``channel.Reader`` says which
-    call to blame)."""
+    call to blame); returns why it stopped."""
     lab_dir, calls, payload, limits, isolation = (
         grading.lab_dir,
         grading.calls,
@@ -210,10 +228,10 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
             if output.secret and result.imports.get(file) is not imported:
                 _scrub_import(result, file)
             if ending == "done":
-                return
+                return StopReason.DONE
             blamed = state.blame(ending, how, output.stderr())
-            if blamed is None:  # nothing left to run, or the submission's time is up
-                return
+            if blamed is None:  # nothing left to run
+                return StopReason.NOTHING_LEFT
             if ending == "eof" and _from_outside(child, limits):
                 if blamed not in progress.disturbed:  # not the submission's doing: the same again, afresh
                     progress.disturbed.add(blamed)
@@ -245,10 +263,11 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
             result.restarts += 1
             if time.monotonic() >= deadline:
                 progress.timed_out = True
-                result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
-                return
+                if grading.time_limit == StopReason.TIME_LIMIT:
+                    result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
+                return grading.time_limit
             if start >= len(calls):
-                return
+                return StopReason.NOTHING_LEFT
 
 
 #: What ends a child from outside: the seccomp filter refuses the child sending these itself, and
@@ -303,17 +322,34 @@ def _scrub_import(result, file: str) -> None:
     )
 
 
-def _not_run(call, result, progress, limits, deadline) -> str:
+def _not_run(
+    call: Call, result: SandboxResult, progress: _Progress, deadline: float, time_limit: StopReason
+) -> StopReason:
     """Why a call never ran."""
     if call.file in result.imports and result.imports[call.file].status != OutcomeStatus.OK:
-        return f"{call.file} did not import"
+        return StopReason.IMPORT_FAILED
     if call.fn in progress.budget_gone:
+        return StopReason.BUDGET
+    if call.fn in progress.skip:
+        return StopReason.CRASHES
+    if time.monotonic() >= deadline:
+        return time_limit
+    return StopReason.UNKNOWN
+
+
+def _not_run_detail(call: Call, stop: StopReason, limits: Limits) -> str:
+    """A call's reason for not running, in words (a platform's overall limit is the grader's to word)."""
+    if stop == StopReason.IMPORT_FAILED:
+        return f"{call.file} did not import"
+    if stop == StopReason.BUDGET:
         return (
             f"{call.fn} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "
             "its other cases were not run"
         )
-    if call.fn in progress.skip:
+    if stop == StopReason.CRASHES:
         return f"{call.fn} crashed {STRIKES} times; its other cases were not run"
-    if time.monotonic() >= deadline:
+    if stop == StopReason.TIME_LIMIT:
         return f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
+    if stop == StopReason.OVERALL_TIME_LIMIT:
+        return "the overall time limit ran out first"
     return "not run"

@@ -31,7 +31,17 @@ OVERALL_TIME = "not run: the autograder's overall time limit ran out"
 def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
     """Every check of the rubric with no points, and why."""
     return tuple(
-        CheckResult(spec.name, spec.question, spec.function, spec.kind, spec.points, 0.0, spec.visibility, (), reason)
+        CheckResult(
+            name=spec.name,
+            question=spec.question,
+            function=spec.function,
+            kind=spec.kind,
+            max_score=spec.points,
+            score=0.0,
+            visibility=spec.visibility,
+            cases=(),
+            note=reason,
+        )
         for spec in plan.rubric.checks
     )
 
@@ -126,7 +136,7 @@ def _overall_time_ran_out(result: SandboxResult) -> None:
     grader's words."""
     for index, outcome in enumerate(result.outcomes):
         if outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
-            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)
+            result.outcomes[index] = Outcome(status=OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)
 
 
 def grade(

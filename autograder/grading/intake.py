@@ -232,7 +232,7 @@ def _read_zip(path: Path, staged: Staged) -> None:
 
 def read(source: Source) -> Staged:
     """The graded files of a submission, with the problems found reading them."""
-    staged = Staged(source, notes=list(source.notes))
+    staged = Staged(source=source, notes=list(source.notes))
     path = source.path
     try:
         info = os.lstat(path)
@@ -377,9 +377,10 @@ def discover(paths) -> list[Source]:
                 identifier, number = f"{base}-{number}", number + 1
             warning = found.warnings.get(item.name)
             notes = (f"{warning}: graded without its students' names",) if warning else ()
-            submitted, origin, note = _submitted(item, found.submitted.get(item.name, ""))
+            when, origin, note = _submitted(item, found.submitted.get(item.name, ""))
+            students = found.students.get(item.name, ())
             sources[identifier] = Source(
-                identifier, item, found.students.get(item.name, ()), notes + note, submitted, origin
+                id=identifier, path=item, students=students, notes=notes + note, submitted=when, submitted_from=origin
             )
     return [sources[key] for key in sorted(sources)]
 

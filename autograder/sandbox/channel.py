@@ -269,7 +269,7 @@ class Reader:
         assert self.importing is not None
         self.imported += 1
         self.result.imports[self.importing] = Outcome(
-            OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
+            status=OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
         )
         if error is not None:
             self.skip_files.add(self.importing)
@@ -298,9 +298,13 @@ class Reader:
         seconds = took if isinstance(took, (int, float)) else 0.0
         mutated = message.get("mutated") is True
         if "error" in message:
-            outcome = Outcome(OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated)
+            outcome = Outcome(
+                status=OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated
+            )
         else:
-            outcome = Outcome(OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated)
+            outcome = Outcome(
+                status=OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
+            )
         self.result.outcomes[self.next_index] = outcome
         function = self.calls[self.next_index].fn
         charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
@@ -321,15 +325,15 @@ class Reader:
         status = OutcomeStatus.TIMEOUT if ending == "timeout" else OutcomeStatus.CRASH
         if self.duplicate is not None:
             self.result.outcomes[self.duplicate] = Outcome(
-                OutcomeStatus.CRASH, detail="the process split during this call (its answer came twice)"
+                status=OutcomeStatus.CRASH, detail="the process split during this call (its answer came twice)"
             )
             return self.duplicate
         if self.importing:
-            self.result.imports[self.importing] = Outcome(status, detail=detail)
+            self.result.imports[self.importing] = Outcome(status=status, detail=detail)
             return self.importing
         if self.next_index >= len(self.calls):
             return None
-        self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
+        self.result.outcomes[self.next_index] = Outcome(status=status, detail=detail)
         function = self.calls[self.next_index].fn
         charged = max(time.monotonic() - self.sent_at - self.loaded - self._parent_delay(), self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged

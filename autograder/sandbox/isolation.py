@@ -126,7 +126,15 @@ def jail_isolation(python: str, uids: tuple = (), banned: tuple = (), mode: Mode
         rules = b""  # the jail has no network anyway
     if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
         read = _without(read, hidden)
-    return Isolation(mode, python, tuple(uids) if os.getuid() == 0 else (), read, hidden, banned, rules)
+    return Isolation(
+        mode=mode,
+        python=python,
+        uids=tuple(uids) if os.getuid() == 0 else (),
+        read_paths=read,
+        hidden_paths=hidden,
+        banned=banned,
+        seccomp=rules,
+    )
 
 
 def _without(read: tuple, hidden: tuple) -> tuple:
@@ -246,7 +254,7 @@ def choose(
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {isolation.uid}: {problem}")
         return isolation
-    return Isolation(Mode.NONE, python, (), banned=banned)
+    return Isolation(mode=Mode.NONE, python=python, uids=(), banned=banned)
 
 
 def reserve(isolation: Isolation, jobs: int) -> None:

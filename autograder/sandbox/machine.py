@@ -192,12 +192,12 @@ def resources() -> Resources:
         if line.startswith("MemTotal:"):
             ram = int(line.split()[1]) * 1024
     return Resources(
-        ", ".join(where) or "none found",
-        None if memory is None else int(memory),
-        None if swap is None else int(swap),
-        cpus,
-        ram,
-        len(os.sched_getaffinity(0)),
+        cgroup=", ".join(where) or "none found",
+        memory_bytes=None if memory is None else int(memory),
+        swap_bytes=None if swap is None else int(swap),
+        cpus=cpus,
+        ram_bytes=ram,
+        cores=len(os.sched_getaffinity(0)),
     )
 
 
@@ -311,17 +311,17 @@ def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: 
     except (isolations.IsolationError, OSError, ValueError, subprocess.TimeoutExpired) as error:
         unknown = Finding(False, f"not probed: {error}")
         return Machine(
-            f"{name} (uid {os.getuid()})",
-            root,
-            platform.release(),
-            unknown,
-            unknown,
-            Seccomp(False, -1, unknown, "", False),
-            unknown,
-            resources(),
-            f"{platform.python_version()} ({sys.executable})",
-            f"? ({python})",
-            _choice("auto", python, uid, banned),
+            user=f"{name} (uid {os.getuid()})",
+            root=root,
+            kernel=platform.release(),
+            user_namespaces=unknown,
+            jail_namespaces=unknown,
+            seccomp=Seccomp(kernel=False, mode=-1, filter=unknown, libseccomp="", python_binding=False),
+            uid_fallback=unknown,
+            resources=resources(),
+            python=f"{platform.python_version()} ({sys.executable})",
+            child_python=f"? ({python})",
+            auto=_choice("auto", python, uid, banned),
         )
     filter_code = found["seccomp_filter"]
     seccomp = Seccomp(

@@ -113,7 +113,7 @@ def run(
         if outcome is None:
             stop = _not_run(calls[index], result, progress, deadline, time_limit)
             result.outcomes[index] = Outcome(
-                OutcomeStatus.NOT_RUN, detail=_not_run_detail(calls[index], stop, limits), stop=stop
+                status=OutcomeStatus.NOT_RUN, detail=_not_run_detail(calls[index], stop, limits), stop=stop
             )
     result.stdout, result.stderr = output.shown["stdout"].text(), output.shown["stderr"].text()
     result.output_dropped = any(capture.dropped for capture in output.shown.values())
@@ -295,9 +295,9 @@ def _disturbed(result: SandboxResult, blamed, how: str) -> None:
     what = f"call {blamed}" if isinstance(blamed, int) else f"importing {blamed}"
     detail = f"the grader was disturbed: the process was killed from outside the sandbox twice ({how})"
     if isinstance(blamed, int):
-        result.outcomes[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+        result.outcomes[blamed] = Outcome(status=OutcomeStatus.CRASH, detail=detail)
     else:
-        result.imports[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+        result.imports[blamed] = Outcome(status=OutcomeStatus.CRASH, detail=detail)
     result.disturbed.append(f"{what}: {detail}")
 
 
@@ -318,7 +318,7 @@ def _scrub_import(result, file: str) -> None:
     }
     again = "failed when a fresh process imported it again after a hidden case"
     result.imports[file] = Outcome(
-        outcome.status, error=kept if erred else None, detail="" if erred else again, secret=True
+        status=outcome.status, error=kept if erred else None, detail="" if erred else again, secret=True
     )
 
 

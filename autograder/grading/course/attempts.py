@@ -117,10 +117,10 @@ def decide(limits: AttemptLimits, now: datetime.datetime, previous: Iterable[Att
     over_total = bool(limits.total) and len(graded) >= limits.total
     over_period = bool(limits.per_period) and len(window) >= limits.per_period
     if not (over_total or over_period):
-        return Verdict(True, len(window), len(graded), None, last)
+        return Verdict(allowed=True, in_period=len(window), used=len(graded), next_at=None, last=last)
     # the window frees a place when its (len - per_period + 1)-th oldest attempt leaves it
     next_at = None if over_total else window[len(window) - limits.per_period].time + limits.period
-    return Verdict(False, len(window), len(graded), next_at, last)
+    return Verdict(allowed=False, in_period=len(window), used=len(graded), next_at=next_at, last=last)
 
 
 def _when(attempt: Attempt) -> datetime.datetime:

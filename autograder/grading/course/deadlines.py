@@ -185,13 +185,25 @@ def lateness(
     extended = due != deadline.due
     tz = deadline.tz()
     if submitted is None:
-        return Late(iso(due, tz), "", extended=extended, note=note or "submission time unknown: counted on time")
+        return Late(
+            due=iso(due, tz), submitted="", extended=extended, note=note or "submission time unknown: counted on time"
+        )
     seconds = max(0, math.ceil((submitted - due).total_seconds()))
     units = math.ceil(seconds / UNITS[deadline.per]) if seconds else 0
     percent = min(deadline.cap, units * deadline.penalty)
     last = deadline.last_accepted
     accepted = last is None or submitted <= last + (due - deadline.due)
-    return Late(iso(due, tz), iso(submitted, tz), seconds, units, deadline.per, percent, accepted, extended, note)
+    return Late(
+        due=iso(due, tz),
+        submitted=iso(submitted, tz),
+        seconds=seconds,
+        units=units,
+        per=deadline.per,
+        percent=percent,
+        accepted=accepted,
+        extended=extended,
+        note=note,
+    )
 
 
 def deduction(late: Late | None, max_score: float) -> float:
@@ -281,4 +293,12 @@ def from_rubric(section: dict, fail) -> Deadline | None:
     extensions = section.get("extensions", "")
     if not isinstance(extensions, str):
         fail("deadline.extensions", f"must be the path of a CSV file (email or sid, due), got {extensions!r}")
-    return Deadline(due, name, numbers["penalty"], per, numbers["cap"], last, extensions)
+    return Deadline(
+        due=due,
+        zone=name,
+        penalty=numbers["penalty"],
+        per=per,
+        cap=numbers["cap"],
+        last_accepted=last,
+        extensions=extensions,
+    )

@@ -75,12 +75,12 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
             f"{fail} and every other case passes. What the contract says of {them}: {'; '.join(dict.fromkeys(hints))}."
         )
     return Diagnosis(
-        f"condition-{how}-{'-'.join(ids)}",
-        function,
-        title,
-        explanation,
-        notes_part(function),
-        DiagnosisKind.CONDITION,
+        id=f"condition-{how}-{'-'.join(ids)}",
+        function=function,
+        title=title,
+        explanation=explanation,
+        notes=notes_part(function),
+        kind=DiagnosisKind.CONDITION,
     )
 
 
@@ -104,12 +104,12 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
         else "."
     )
     return Diagnosis(
-        f"condition-only-{'-'.join(labels)[:80]}",
-        function,
-        title,
-        explanation,
-        notes_part(function),
-        DiagnosisKind.CONDITION,
+        id=f"condition-only-{'-'.join(labels)[:80]}",
+        function=function,
+        title=title,
+        explanation=explanation,
+        notes=notes_part(function),
+        kind=DiagnosisKind.CONDITION,
     )
 
 

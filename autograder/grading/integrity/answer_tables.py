@@ -218,7 +218,7 @@ def _literals(tree: ast.Module, found: list) -> Counts:
         )
     if precise >= PRECISE_NUMBERS:
         found.append(Finding(min(lines or [1]), "numbers", f"{precise:,} numbers that look like answers"))
-    return Counts(in_literals, constants, precise, 0, nodes)
+    return Counts(literal_constants=in_literals, constants=constants, numbers=precise, compared=0, nodes=nodes)
 
 
 def read(source: bytes) -> tuple[list[Finding], Counts]:

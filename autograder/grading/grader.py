@@ -93,7 +93,7 @@ def _flags(result: SandboxResult, calls: list) -> list[Flag]:
     """Crashes, timeouts and limits, for the instructor."""
     trouble: dict[tuple, int] = {}
     for call, outcome in zip(calls, result.outcomes):
-        if outcome.status in _TROUBLE:
+        if outcome is not None and outcome.status in _TROUBLE:
             trouble[(call.fn, outcome.status)] = trouble.get((call.fn, outcome.status), 0) + 1
     flags = [
         Flag(FlagKind(str(status)), f"{function} ({count} call{'s' if count > 1 else ''})")
@@ -135,7 +135,7 @@ def _overall_time_ran_out(result: SandboxResult) -> None:
     """The calls the runner did not run because the platform's overall deadline came first, in the
     grader's words."""
     for index, outcome in enumerate(result.outcomes):
-        if outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
+        if outcome is not None and outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
             result.outcomes[index] = Outcome(status=OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)
 
 

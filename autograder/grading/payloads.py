@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from autograder.grading.plan import Job, Plan, PlannedCall, SubmissionPlan
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.sandbox.settings import Call
+from autograder.sandbox.settings import Call, SentCall
 
 
 def materialise(value: object, job: Job) -> object:
@@ -37,7 +37,7 @@ def materialise(value: object, job: Job) -> object:
 
 
 def encode(call: PlannedCall, job: Job) -> bytes:
-    body = {
+    body: SentCall = {
         "fn": call["fn"],
         "file": call["file"],
         "args": [materialise(arg, job) for arg in call["args"]],

@@ -4,15 +4,21 @@
 child's messages (the jail's PID 1 report, the imports, "ready", one answer per call in order, the
 end), sends the child each call's inputs when that call is to run (``feed``), knows which call is
 under way for the time limits, and says which call (or import) to blame when the child ends, hangs
-or writes nonsense.
+or writes nonsense. What it records is ``outcomes``' vocabulary (re-exported here).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, Protocol
 
+from autograder.sandbox.outcomes import ErrorInfo as ErrorInfo
+from autograder.sandbox.outcomes import Outcome as Outcome
+from autograder.sandbox.outcomes import OutcomeStatus as OutcomeStatus
+from autograder.sandbox.outcomes import SandboxResult as SandboxResult
+from autograder.sandbox.outcomes import StopReason as StopReason
 from autograder.sandbox.settings import (  # the limits live in settings, with the others
     AFTER_HANG_SECONDS,
     ANSWER_KEPT,
@@ -21,70 +27,33 @@ from autograder.sandbox.settings import (  # the limits live in settings, with t
     MAX_BRACKETS,
     RUN_LINE_LIMIT,
     STARTUP_SECONDS,
+    Call,
+    Limits,
     Mode,
 )
-from autograder.strenum import StrEnum
+
+#: One channel message: a small, shallow JSON object, every field of it untrusted.
+Message = dict[str, Any]
+#: What ``Child.messages`` yields: ``("message", Message)``, or an ending: ``("timeout",)``,
+#: ``("eof",)``, ``("garbage", what was read)``.
+Event = tuple[Any, ...]
 
 
-class OutcomeStatus(StrEnum):
-    """What became of one call (or one import)."""
+class Child(Protocol):
+    """What a ``Reader`` needs of a child (``child_process.ChildProcess``; the tests' scripted fakes)."""
 
-    VALUE = "value"  # the call returned (its encoded value)
-    ERROR = "error"  # the call (or the import) raised
-    TIMEOUT = "timeout"  # it did not finish in time
-    CRASH = "crash"  # the process ended or wrote nonsense during it
-    NOT_RUN = "not-run"  # it never ran (an earlier failure, a spent budget)
-    OK = "ok"  # an import that worked
-
-
-class StopReason(StrEnum):
-    """Why the runner stopped running a graded file's calls (``SandboxResult.stops``), or why one
-    call never ran (``Outcome.stop``, with ``OutcomeStatus.NOT_RUN``)."""
-
-    DONE = "done"  # (a file) every call that was to run ran, and its child said it was done
-    NOTHING_LEFT = "nothing left"  # (a file) its child ended, hung or wrote nonsense with no call left to run
-    IMPORT_FAILED = "import failed"  # (a call) its graded file did not import
-    CRASHES = "crashes"  # (a call) its function crashed ``STRIKES`` times: its other calls were not run
-    BUDGET = "budget"  # (a call) its function used up its time budget
-    TIME_LIMIT = "time limit"  # the submission's own time limit ran out
-    OVERALL_TIME_LIMIT = "overall time limit"  # a platform's overall deadline ran out (it came first)
-    UNKNOWN = "unknown"  # (a call) not run, for none of the reasons above
+    def messages(self, deadline_of: Callable[[], float], line_limit: Callable[[], int]) -> Iterator[Event]: ...
+    def waited(self) -> float | None: ...
+    def cpu(self) -> float | None: ...
+    def launched(self, pid: int) -> bool: ...
+    def watch(self, pid: int) -> None: ...
 
 
-@dataclass
-class Outcome:
-    """What became of one call (or one import)."""
-
-    status: OutcomeStatus
-    value: object = None
-    error: dict | None = None
-    seconds: float = 0.0
-    detail: str = ""
-    secret: bool = False  # an import again after a secret call: its own words were dropped
-    mutated: bool = False  # the call changed its arguments (the caller's data)
-    stop: StopReason | None = None  # a call not run: why
+#: Sends a child call ``index`` (None: the end).
+Feed = Callable[[Any, "int | None"], None]
 
 
-@dataclass
-class SandboxResult:
-    outcomes: list
-    imports: dict = field(default_factory=dict)
-    banned_imports: list = field(default_factory=list)  # (module, the file or function importing it)
-    disallowed_imports: list = field(default_factory=list)  # (module, where): neither standard nor allowed
-    stdout: str = ""
-    stderr: str = ""
-    restarts: int = 0
-    elapsed: float = 0.0
-    notes: list = field(default_factory=list)
-    hidden_output: str = ""  # printed after a secret call's inputs reached a child: instructors only
-    uid: int | None = None  # the sandbox uid its children ran as (leased by this grader)
-    disturbed: list = field(default_factory=list)  # calls killed from outside twice: the grader was disturbed
-    landlock: int | None = None  # uid mode: the Landlock ABI its children were confined with (0: none)
-    stops: dict[str, StopReason] = field(default_factory=dict)  # graded file -> why its run stopped
-    output_dropped: bool = False  # what the student may see of stdout or stderr went over the output limit
-
-
-def kept(value):
+def kept(value: object) -> object:
     """An answer as the parent keeps it: whole when it is small (every right answer of this lab is a
     few hundred bytes), else only its kind and size: thousands of big answers cost no memory, and an
     answer that big is wrong anyway. Run files are kept whole (their size has limits of its own)."""
@@ -97,7 +66,7 @@ def kept(value):
     return value if size <= ANSWER_KEPT else {"type": "too-large", "bytes": size}
 
 
-def parse_line(line: bytes, limit: int):
+def parse_line(line: bytes | bytearray, limit: int) -> Message | None:
     """A channel line as a dict, or None if it is not a small, shallow JSON object."""
     if len(line) > limit or line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
         return None
@@ -113,11 +82,20 @@ class Reader:
     index)`` sends call ``index``, or the end when ``index`` is None); knows which call is under way."""
 
     def __init__(
-        self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None, hung=()
+        self,
+        calls: list[Call],
+        start: int,
+        skip: Collection[str],
+        skip_files: set[str],
+        result: SandboxResult,
+        spent: dict[str, float],
+        mode: str,
+        feed: Feed | None = None,
+        hung: Collection[str] = (),
     ):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.hung = hung  # functions a call of which hung before: their calls get AFTER_HANG_SECONDS
-        self.feed = feed or (lambda child, index: None)
+        self.feed: Feed = feed or (lambda child, index: None)
         self.files = {call.file for call in calls}  # the graded files a child may say it imports
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
@@ -148,7 +126,7 @@ class Reader:
             and (imported is None or imported.status == OutcomeStatus.OK)
         )
 
-    def _send(self, child) -> None:
+    def _send(self, child: Child) -> None:
         """Send the child the call to run next (or the end), once; the call's clock starts now."""
         index = self.next_index if self.next_index < len(self.calls) else None
         if self.started and self.sent != index and self.sent is not None:
@@ -161,7 +139,7 @@ class Reader:
             index += 1
         return index
 
-    def read(self, child, limits, deadline: float) -> str:
+    def read(self, child: Child, limits: Limits, deadline: float) -> str:
         """Read ``child`` (a ``child_process.ChildProcess``) until it is done, hangs, ends or writes nonsense;
         returns which: ``done``, ``timeout``, ``eof`` or ``garbage``."""
         self.last_waited, self.last_cpu = child.waited(), child.cpu()
@@ -178,13 +156,14 @@ class Reader:
                 return ending
         return "eof"
 
-    def _deadline(self, child, limits, deadline: float) -> float:
+    def _deadline(self, child: Child, limits: Limits, deadline: float) -> float:
         """When the child must have sent its next message: the import or start-up allowance, else
         the call under way's limit (less after a hang of its function, never more than what is left
         of its function's time budget), and never after ``deadline``."""
         if self.importing or not self.ready():
             return min(self.last_message + limits.call_seconds + STARTUP_SECONDS, deadline)
-        function = self._under_way().fn if self._under_way() is not None else ""
+        under_way = self._under_way()
+        function = under_way.fn if under_way is not None else ""
         left = max(limits.function_seconds() - self.spent.get(function, 0.0), 0.0)
         self.budget_ran_out = left < limits.call_seconds
         limit = limits.call_seconds
@@ -197,11 +176,11 @@ class Reader:
         under_way = self._under_way()
         return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
 
-    def _under_way(self):
+    def _under_way(self) -> Call | None:
         """The call to answer next (None: none is left)."""
         return self.calls[self.next_index] if self.next_index < len(self.calls) else None
 
-    def _take(self, child, message: dict, loaded: float) -> str | None:
+    def _take(self, child: Child, message: Message, loaded: float) -> str | None:
         """One message from the child, in the order of the channel's protocol: None to read on, else
         how the child's run ends (``done`` or ``garbage``)."""
         if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
@@ -226,13 +205,13 @@ class Reader:
             return self._garbage(message)
         return None
 
-    def _ready(self, child) -> None:
+    def _ready(self, child: Child) -> None:
         """The child has imported its graded files: calls are under way, the first one is sent."""
         self.started = True
         self.next_index = self._next(self.next_index)
         self._send(child)
 
-    def _garbage(self, message: dict) -> str:
+    def _garbage(self, message: Message) -> str:
         """A message out of turn ends the child's run; an answer to a call already answered says that
         call split the process."""
         answered = message.get("i")
@@ -240,21 +219,21 @@ class Reader:
             self.duplicate = answered  # an answer came twice: that call split the process
         return "garbage"
 
-    def _landlock(self, abi) -> str | None:
+    def _landlock(self, abi: object) -> str | None:
         """The uid mode's Landlock ABI, as its child's first word only (else garbage)."""
         if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
             return "garbage"
         self.result.landlock = abi
         return None
 
-    def _jail_pid(self, child, pid) -> str | None:
+    def _jail_pid(self, child: Child, pid: object) -> str | None:
         """The jail launcher's child's pid, as its first word only, and a process it launched (else garbage)."""
         if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
             return "garbage"
         child.watch(pid)
         return None
 
-    def _starts_import(self, message: dict) -> bool:
+    def _starts_import(self, message: Message) -> bool:
         """Does the child say it starts importing a graded file it is to import, before it is ready?"""
         return (
             "importing" in message
@@ -264,7 +243,7 @@ class Reader:
             and message["importing"] not in self.skip_files
         )
 
-    def _imported(self, error) -> None:
+    def _imported(self, error: object) -> None:
         """The graded file being imported is imported (``error`` None) or raised."""
         assert self.importing is not None
         self.imported += 1
@@ -276,14 +255,14 @@ class Reader:
         self.importing = None
         self.next_index = self._next(self.next_index)
 
-    def _import_seen(self, seen: list, module) -> None:
+    def _import_seen(self, seen: list[tuple[str, str]], module: object) -> None:
         """A module imported that is flagged, and during what (the file importing or the call under way)."""
         under_way = self._under_way()
         during = self.importing or (under_way.fn if under_way is not None else "")
         if len(seen) < MAX_BANNED:
             seen.append((str(module)[:100], during))
 
-    def _answers(self, message: dict) -> bool:
+    def _answers(self, message: Message) -> bool:
         """Is ``message`` the answer to the call sent and under way?"""
         return (
             message.get("i") == self.next_index
@@ -292,7 +271,7 @@ class Reader:
             and self.next_index < len(self.calls)
         )
 
-    def _answer(self, child, message: dict, loaded: float) -> None:
+    def _answer(self, child: Child, message: Message, loaded: float) -> None:
         """The call under way answered: keep its outcome, charge its function, send the next call."""
         took = message.get("t")
         seconds = took if isinstance(took, (int, float)) else 0.0
@@ -312,7 +291,7 @@ class Reader:
         self.next_index = self._next(self.next_index + 1)
         self._send(child)
 
-    def blame(self, ending: str, how: str, stderr: str):
+    def blame(self, ending: str, how: str, stderr: str) -> int | str | None:
         """Record what ended the child on the call (or import) under way; returns it."""
         tail = stderr.strip().splitlines()[-3:]
         detail = {
@@ -339,7 +318,7 @@ class Reader:
         self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
 
-    def _waited_since_sent(self, child) -> float:
+    def _waited_since_sent(self, child: Child) -> float:
         """What the child and this grader waited for a CPU since the call under way was sent (about:
         since the child's last message), so a busy machine does not make a short limit shorter."""
         now, before = child.waited(), self.last_waited
@@ -352,7 +331,7 @@ class Reader:
         now = parent_waited()
         return max(now - self.parent_mark, 0.0) if now is not None and self.parent_mark is not None else 0.0
 
-    def _load(self, child) -> float:
+    def _load(self, child: Child) -> float:
         """Seconds the child waited for a CPU since its last message (0 where unknown): a
         function's time budget counts the time its calls took, less what the machine's load
         took, so a busy machine costs an honest submission nothing. It also notes the CPU time
@@ -376,7 +355,7 @@ def parent_waited() -> float | None:
         return None
 
 
-def _error(error) -> dict | None:
+def _error(error: object) -> ErrorInfo | None:
     """An error description from the child, reduced to known fields of bounded size."""
     if not isinstance(error, dict):
         return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}

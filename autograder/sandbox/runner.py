@@ -19,15 +19,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from autograder import tempdirs
 from autograder.sandbox import cleanup, seccomp
-from autograder.sandbox.channel import Outcome, OutcomeStatus, Reader, SandboxResult, StopReason
+from autograder.sandbox.channel import Child, Reader
 from autograder.sandbox.child_process import ChildProcess, Output
-from autograder.sandbox.settings import STARTUP_SECONDS, STRIKES, Call, Isolation, Limits, Mode, Package
+from autograder.sandbox.outcomes import Outcome, OutcomeStatus, SandboxResult, StopReason
+from autograder.sandbox.settings import (
+    STARTUP_SECONDS,
+    STRIKES,
+    Call,
+    ChildConfig,
+    Isolation,
+    Limits,
+    Mode,
+    Package,
+)
+
+#: Starts one child: ``ChildProcess``, or a scripted fake in the tests.
+StartChild = Callable[[Isolation, ChildConfig, dict[str, str], Path, Output, int], ChildProcess]
 
 
-def _environment(home: str) -> dict:
+def _environment(home: str) -> dict[str, str]:
     return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
@@ -44,13 +58,15 @@ def _environment(home: str) -> dict:
 class _Progress:
     """What the children of one submission have used and spent so far (shared across restarts)."""
 
-    strikes: dict = field(default_factory=dict)  # function -> crashes
-    hung: set = field(default_factory=set)  # functions a call of which hung (their later calls get less time)
-    spent: dict = field(default_factory=dict)  # function -> seconds its calls used
-    skip: set = field(default_factory=set)  # functions whose other calls are not run
-    failed_files: set = field(default_factory=set)  # graded files that did not import
-    budget_gone: set = field(default_factory=set)  # functions that used up their time budget
-    disturbed: set = field(default_factory=set)  # calls (indexes) and imports (files) killed from outside once
+    strikes: dict[str, int] = field(default_factory=dict)  # function -> crashes
+    hung: set[str] = field(default_factory=set)  # functions a call of which hung (their later calls get less time)
+    spent: dict[str, float] = field(default_factory=dict)  # function -> seconds its calls used
+    skip: set[str] = field(default_factory=set)  # functions whose other calls are not run
+    failed_files: set[str] = field(default_factory=set)  # graded files that did not import
+    budget_gone: set[str] = field(default_factory=set)  # functions that used up their time budget
+    disturbed: set[int | str] = field(
+        default_factory=set
+    )  # calls (indexes) and imports (files) killed from outside once
     received: int = 0  # channel bytes so far, all children of the graded file together
     timed_out: bool = False  # the submission's time limit ran out
 
@@ -58,11 +74,11 @@ class _Progress:
 def run(
     lab_dir: Path,
     calls: list[Call],
-    payload,
+    payload: Callable[[int], bytes],
     limits: Limits,
     isolation: Isolation,
     slot: int = 0,
-    start_child=ChildProcess,
+    start_child: StartChild = ChildProcess,
     overall_deadline: float | None = None,
     package: Package | None = None,
 ) -> SandboxResult:
@@ -123,11 +139,11 @@ def run(
     return result
 
 
-def _feeder(calls: list[Call], payload, output: Output):
+def _feeder(calls: list[Call], payload: Callable[[int], bytes], output: Output) -> Callable[[Child, int | None], None]:
     """What sends a child call ``index`` (None: the end): a secret call's inputs go out only after
     what the child printed so far is read, and from then on its output is kept apart."""
 
-    def feed(child, index: int | None) -> None:
+    def feed(child: Any, index: int | None) -> None:
         if index is not None and calls[index].secret and not output.secret:
             child.drain()
             output.secret = True
@@ -149,7 +165,7 @@ class _Grading:
     output: Output
     progress: _Progress
     result: SandboxResult
-    start_child: Callable
+    start_child: StartChild
     package: Package
     time_limit: StopReason  # which time limit ends the run: the submission's own, or a platform's overall one
 
@@ -190,7 +206,7 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
         env = _environment("/scratch" if isolation.mode == Mode.JAIL else str(work))
         while True:
             skip_files = others | progress.failed_files
-            config = {
+            config: ChildConfig = {
                 "package": grading.package.name,
                 "graded_files": list(grading.package.files),
                 "lab_dir": str(lab_dir),
@@ -245,8 +261,8 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
                     progress.failed_files.add(blamed)
                 result.restarts += 1
                 continue
-            function = calls[blamed].fn if isinstance(blamed, int) else None
-            if function:
+            if isinstance(blamed, int):  # a call: its function is struck, or its time spent
+                function = calls[blamed].fn
                 if ending == "timeout":
                     progress.hung.add(function)
                 else:
@@ -275,13 +291,13 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
 OUTSIDE_SIGNALS = frozenset(seccomp.OUTSIDE_SIGNALS)
 
 
-def _from_outside(child, limits: Limits) -> bool:
+def _from_outside(child: ChildProcess, limits: Limits) -> bool:
     """Did a signal that none of the submission's own limits sends end the child (another process,
     a person, an out-of-memory killer of the whole machine)?"""
     return child.ended_by in OUTSIDE_SIGNALS and child.cpu_used < limits.cpu_seconds() - 1
 
 
-def _forget(result: SandboxResult, blamed) -> None:
+def _forget(result: SandboxResult, blamed: int | str) -> None:
     """Undo what ``Reader.blame`` recorded, so that the call or import runs again."""
     if isinstance(blamed, int):
         result.outcomes[blamed] = None
@@ -289,7 +305,7 @@ def _forget(result: SandboxResult, blamed) -> None:
         result.imports.pop(blamed, None)
 
 
-def _disturbed(result: SandboxResult, blamed, how: str) -> None:
+def _disturbed(result: SandboxResult, blamed: int | str, how: str) -> None:
     """A call or import killed from outside twice: say so (the grader was disturbed, not by the
     submission), for the result not to be taken as final."""
     what = f"call {blamed}" if isinstance(blamed, int) else f"importing {blamed}"
@@ -301,7 +317,7 @@ def _disturbed(result: SandboxResult, blamed, how: str) -> None:
     result.disturbed.append(f"{what}: {detail}")
 
 
-def _scrub_import(result, file: str) -> None:
+def _scrub_import(result: SandboxResult, file: str) -> None:
     """An import again, in a child started after a secret call ran: its own words (message,
     traceback, what it printed) could carry that call's inputs, so only what happened is kept."""
     outcome = result.imports[file]

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 from autograder import cache, paths
 from autograder.grading import inputs, runfile_problems
-from autograder.grading.rubric import Rubric
+from autograder.grading.rubric import CheckSpec, Rubric
 from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
+from autograder.lab.scenarios import Scenario
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import Case, plain, valid_tuning
@@ -88,20 +90,22 @@ class Plan:
     reference_digest: str
     shared_job: Job
     shared_cases: list[PlannedCase]
-    scenarios: dict  # scenario name -> scenarios.Scenario
+    scenarios: dict[str, Scenario]  # scenario name -> the scenario
     scenario_calls: dict[str, int]  # scenario name -> call index
-    qrels: dict
-    aggregates: dict  # system -> label -> reference aggregate
-    random_checks: dict = field(default_factory=dict)  # function -> the name of its random check
-    canonical: dict = field(default_factory=dict)  # scenario -> the reference writer's exact text
-    properties: dict = field(default_factory=dict)  # scenario -> (format names, content names)
-    neighbours: dict = field(default_factory=dict)  # case id -> the reference's answers at k - 1, k + 1, rel + 1
+    qrels: dict[str, dict[str, int]]  # query id -> doc id -> grade
+    aggregates: dict[str, dict[str, Any]]  # system -> label -> reference aggregate
+    random_checks: dict[str, str] = field(default_factory=dict)  # function -> the name of its random check
+    canonical: dict[str, str] = field(default_factory=dict)  # scenario -> the reference writer's exact text
+    # scenario -> (format names, content names)
+    properties: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    # case id -> the reference's answers at k - 1, k + 1, rel + 1
+    neighbours: dict[str, dict[str, Any]] = field(default_factory=dict)
     secret_start: int = 0  # the shared job's first secret call (they all come after the public ones)
     key: str = ""  # the cache key it was stored under, if any
-    encoded: dict[int, bytes] = field(
-        default_factory=dict, repr=False, compare=False
-    )  # call index -> its payload (not stored)
-    variant_answers: dict = field(default_factory=dict, repr=False, compare=False)  # the catalogue's (not stored)
+    # call index -> its payload (not stored)
+    encoded: dict[int, bytes] = field(default_factory=dict, repr=False, compare=False)
+    # the catalogue's (not stored)
+    variant_answers: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "encoded": {}, "variant_answers": {}}
@@ -162,7 +166,7 @@ def _call(case: Case, secret: bool = False) -> PlannedCall:
     return {**call, "secret": True} if secret else call
 
 
-def random_neighbours(case: Case) -> dict:
+def random_neighbours(case: Case) -> dict[str, Any]:
     """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
     are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
     record = RECORDS[case.function]
@@ -177,20 +181,20 @@ def random_neighbours(case: Case) -> dict:
         if value < 1:
             continue
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        ranking, judgments = (plain(arg) for arg in case.args)
+        ranking, judgments = (plain(arg) for arg in case.args)  # type: ignore[no-untyped-call]  # labkit is not strict
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
         found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
     return found
 
 
-def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
+def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> Plan:
     """The plan for ``rubric``: calls for every check it holds, with their expected values."""
     kinds = {(check.function, check.kind): check for check in rubric.checks}
     calls: list[PlannedCall] = []
     planned: list[PlannedCase] = []
     tables: dict[str, dict[str, Any]] = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
 
-    def add(check, case: Case, expected) -> None:
+    def add(check: CheckSpec, case: Case, expected: object) -> None:
         planned.append(
             PlannedCase(
                 check=check.name,
@@ -250,7 +254,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
     }
     random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
     canonical: dict[str, str] = {}
-    properties: dict[str, tuple] = {}
+    properties: dict[str, tuple[list[str], list[str]]] = {}
     for name, scenario in planned_scenarios.items():
         if scenario.raises:  # no file to compare: the call must raise
             canonical[name], properties[name] = "", ([], [])
@@ -295,7 +299,7 @@ def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
     return call if scenario.public else {**call, "secret": True}
 
 
-def _neighbours(made: list[Case], tables: dict) -> dict:
+def _neighbours(made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
     rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
     from autograder.lab.solution import reference_metrics
@@ -303,7 +307,7 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
     functions = reference_metrics()
     if functions is None:  # the solutions are not here (they are only where plans are built)
         return {}
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for case in made:
         function = functions.get(case.function)
         if function is None:
@@ -337,26 +341,32 @@ def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     )
 
 
-def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle, check_reference) -> Plan:
+def cached(
+    rubric: Rubric,
+    reference: dict[str, Any],
+    bundle_key: str,
+    load_bundle: Callable[[], dict[str, Any]],
+    check_reference: Callable[[dict[str, Any], dict[str, Any]], None],
+) -> Plan:
     """``build``'s plan from the on-disk cache (``cache_key``); ``load_bundle`` runs only on a
     miss, and ``check_reference(reference, bundle)`` checks the reference against it."""
 
-    def compute():
+    def compute() -> Plan:
         bundle = load_bundle()
         check_reference(reference, bundle)
         return build(rubric, reference, bundle)
 
     key = cache_key(rubric, reference.get("digest", ""), bundle_key)
-    plan = cache.cached_pickle("plan", key, compute)
+    plan: Plan = cache.cached_pickle("plan", key, compute)
     plan.key = key
     plan.rubric = rubric  # as loaded now: what the key leaves out (the similarity section) may differ
     return plan
 
 
-def _scenarios(kinds, bundle) -> dict:
+def _scenarios(kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: dict[str, Any]) -> dict[str, Scenario]:
     """The run writer's scenarios the rubric's checks need (none when the lab has no run writer)."""
     writer = registry.run_writer()
-    found: dict = {}
+    found: dict[str, Scenario] = {}
     if writer is None:
         return found
     if (writer, CheckKind.EXAMPLES) in kinds:

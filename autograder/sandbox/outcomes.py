@@ -58,9 +58,8 @@ class SandboxResult:
     outcomes: list[Outcome | None]  # one per call (None: not decided yet; ``runner.run`` fills every one)
     imports: dict[str, Outcome] = field(default_factory=dict)  # graded file -> how importing it went
     banned_imports: list[tuple[str, str]] = field(default_factory=list)  # (module, the file or function importing it)
-    disallowed_imports: list[tuple[str, str]] = field(
-        default_factory=list
-    )  # (module, where): neither standard nor allowed
+    # (module, where): neither standard nor allowed
+    disallowed_imports: list[tuple[str, str]] = field(default_factory=list)
     stdout: str = ""
     stderr: str = ""
     restarts: int = 0

@@ -64,9 +64,8 @@ class _Progress:
     skip: set[str] = field(default_factory=set)  # functions whose other calls are not run
     failed_files: set[str] = field(default_factory=set)  # graded files that did not import
     budget_gone: set[str] = field(default_factory=set)  # functions that used up their time budget
-    disturbed: set[int | str] = field(
-        default_factory=set
-    )  # calls (indexes) and imports (files) killed from outside once
+    # calls (indexes) and imports (files) killed from outside once
+    disturbed: set[int | str] = field(default_factory=set)
     received: int = 0  # channel bytes so far, all children of the graded file together
     timed_out: bool = False  # the submission's time limit ran out
 

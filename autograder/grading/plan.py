@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from autograder import cache, paths
 from autograder.grading import inputs, runfile_problems
@@ -23,10 +23,12 @@ from autograder.grading.rubric import CheckSpec, Rubric
 from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.lab.scenarios import Scenario
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import Case, plain, valid_tuning
+
+if TYPE_CHECKING:  # the lab is pluggable (``LAB05_LAB``): its scenarios module is read for types only
+    from autograder.lab.scenarios import Scenario
 
 
 class _CallFields(TypedDict):

@@ -94,4 +94,4 @@ def grade(plan, submission, outcomes: list) -> tuple:
     answered ``outcomes``, and the run files its writer left (read once: reading lets a file's text go)."""
     files = runfile_checks.read_all(plan, outcomes, frozenset(), submission.scenario_calls)
     checks = scoring.score_checks(plan, submission.planned, outcomes, {}, files, frozenset())
-    return grader._diagnosed(plan, submission.planned, outcomes, checks, files), files
+    return grader.diagnosed(plan, submission.planned, outcomes, checks, files), files

@@ -14,6 +14,7 @@ import pytest
 from autograder.grading import rubric, scoring
 from autograder.grading.plan import PlannedCase
 from autograder.grading.results import (
+    FAILURES,
     CaseResult,
     CaseStatus,
     CheckResult,
@@ -23,7 +24,6 @@ from autograder.grading.results import (
     FunctionState,
     Status,
     SubmissionResult,
-    Why,
 )
 from autograder.lab.cases import Case, raises
 from autograder.lab.spec import CheckKind
@@ -66,15 +66,15 @@ def check(function, kind, cases, score=None, points=2.0, note="", question="q4",
     "status, raised, why",
     [
         (S.PASS, "", None),
-        (S.FAIL, "", Why.WRONG),
-        (S.FAIL, NOT_IMPLEMENTED, Why.NOT_IMPLEMENTED),
-        (S.FAIL, "TypeError", Why.WRONG),
-        (S.ERROR, NOT_IMPLEMENTED, Why.NOT_IMPLEMENTED),
-        (S.ERROR, "KeyError", Why.RAISED),
-        (S.TIMEOUT, "", Why.CRASHED),
-        (S.CRASH, "", Why.CRASHED),
-        (S.NOT_RUN, "", Why.NOT_RUN),
-        (S.NOT_IMPORTED, "", Why.NOT_IMPORTED),
+        (S.FAIL, "", S.FAIL),
+        (S.FAIL, NOT_IMPLEMENTED, S.NOT_IMPLEMENTED),
+        (S.FAIL, "TypeError", S.FAIL),
+        (S.ERROR, NOT_IMPLEMENTED, S.NOT_IMPLEMENTED),
+        (S.ERROR, "KeyError", S.ERROR),
+        (S.TIMEOUT, "", S.CRASH),
+        (S.CRASH, "", S.CRASH),
+        (S.NOT_RUN, "", S.NOT_RUN),
+        (S.NOT_IMPORTED, "", S.NOT_IMPORTED),
     ],
     ids=[
         "passed",
@@ -173,8 +173,25 @@ def test_a_grade_stored_before_the_classification_still_loads():
     for item in stored["checks"][0]["cases"]:
         del item["raised"]
     loaded = SubmissionResult.from_dict(stored)
-    assert [c.why for c in loaded.checks[0].cases] == [None, Why.RAISED, Why.WRONG]
+    assert [c.why for c in loaded.checks[0].cases] == [None, S.ERROR, S.FAIL]
     assert SubmissionResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+#: every ``status`` a grade.json held before ``Why`` was merged into ``CaseStatus`` (issue 19)
+STORED_BEFORE = ("pass", "fail", "error", "timeout", "crash", "not-run", "not-imported")
+
+
+@pytest.mark.parametrize("stored", STORED_BEFORE)
+def test_every_status_stored_before_the_merge_still_loads(stored):
+    """Does a case stored with each status an older grade.json holds load as that status, written
+    back the same, and classified as one of the failures feedback counts (None only when it passed)?"""
+    result = SubmissionResult("old", Status.GRADED, (check("dcg_at_k", CheckKind.EDGE, _cases("1p")),))
+    document = json.loads(json.dumps(result.to_dict()))
+    document["checks"][0]["cases"][0]["status"] = stored
+    loaded = SubmissionResult.from_dict(document).checks[0].cases[0]
+    assert loaded.status.value == stored and loaded.status.judged == (stored in ("pass", "fail", "error"))
+    assert json.loads(json.dumps(SubmissionResult.from_dict(document).to_dict())) == document
+    assert (loaded.why is None) == (stored == "pass") and (loaded.why is None or loaded.why in FAILURES)
 
 
 def _planned(function="precision_at_k", expected=0.5) -> PlannedCase:
@@ -368,9 +385,9 @@ def test_cases_count_wrong_answers_apart():
     the answers given?"""
     tallies = {tally.label: tally for tally in class_tables.case_tallies(_class())}
     first, second = tallies["case 1"], tallies["case 2"]
-    assert (first.passed, first.count(Why.NOT_IMPLEMENTED), first.count(Why.CRASHED), first.rate) == (2, 1, 1, 1.0)
-    assert (second.passed, second.count(Why.WRONG), second.count(Why.NOT_IMPLEMENTED), second.rate) == (1, 1, 1, 0.5)
-    assert second.count(Why.NOT_RUN) == 1 and list(tallies) == ["case 2", "case 1"]  # worst first
+    assert (first.passed, first.count(S.NOT_IMPLEMENTED), first.count(S.CRASH), first.rate) == (2, 1, 1, 1.0)
+    assert (second.passed, second.count(S.FAIL), second.count(S.NOT_IMPLEMENTED), second.rate) == (1, 1, 1, 0.5)
+    assert second.count(S.NOT_RUN) == 1 and list(tallies) == ["case 2", "case 1"]  # worst first
 
 
 def test_the_report_says_who_and_lists_partly_done_submissions():

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from autograder.grading import grader
-from autograder.grading.grader import import_problems
+from autograder.grading import sandbox_report
+from autograder.grading.sandbox_report import import_problems
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 
 HINT = "Code at the top level of a file runs when it is imported: keep it to imports and definitions."
@@ -117,7 +117,7 @@ def test_does_every_import_failure_reach_the_instructors_flags(case):
     whichever way it failed (an exception included, not only crashes and timeouts)?"""
     other = "runs.py" if case.file == "metrics.py" else "metrics.py"
     result = SandboxResult(outcomes=[], imports={case.file: case.outcome, other: Outcome(OutcomeStatus.OK)})
-    flags = grader._flags(result, [])
+    flags = sandbox_report.flags(result, [])
     assert [str(flag.kind) for flag in flags if case.file in flag.text] == [
         {"error": "unimported"}.get(str(case.outcome.status), str(case.outcome.status))
     ]

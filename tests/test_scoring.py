@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from autograder.grading import judge, scoring
 from autograder.grading import rubric as rubrics
-from autograder.grading import scoring
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
@@ -118,3 +118,25 @@ def test_points_alone_do_not_change_what_is_run():
     other = rubrics.parse(text.replace("random_cases: 40", "random_cases: 30"))
     assert scored.digest != base.digest and scored.cases_digest == base.cases_digest
     assert other.cases_digest != base.cases_digest
+
+
+@pytest.mark.parametrize(
+    "outcome, imported, status",
+    [
+        (Outcome(OutcomeStatus.VALUE, values.encode(0.5)), True, CaseStatus.PASS),
+        (Outcome(OutcomeStatus.VALUE, values.encode(0.25)), True, CaseStatus.FAIL),
+        (Outcome(OutcomeStatus.ERROR, error={"type": "KeyError", "mro": ["KeyError"]}), True, CaseStatus.ERROR),
+        (Outcome(OutcomeStatus.TIMEOUT, detail="took too long"), True, CaseStatus.TIMEOUT),
+        (Outcome(OutcomeStatus.CRASH, detail="exit status 159"), True, CaseStatus.CRASH),
+        (Outcome(OutcomeStatus.NOT_RUN, detail="after 3 crashes"), True, CaseStatus.NOT_RUN),
+        (Outcome(OutcomeStatus.NOT_RUN, detail="its file did not import"), False, CaseStatus.NOT_IMPORTED),
+    ],
+    ids=["value right", "value wrong", "error", "timeout", "crash", "not run", "not imported"],
+)
+def test_each_outcome_of_a_call_is_one_case_status(outcome, imported, status):
+    """Does each way a call can end in the sandbox (``OutcomeStatus``) become one ``CaseStatus``
+    through ``judge.verdict``, and does ``judge.answered`` say a case is judged on the code exactly
+    when its status says so (``CaseStatus.judged``)?"""
+    got, _ = judge.verdict(outcome, 0.5, imported=imported)
+    assert got == status
+    assert judge.answered(outcome) == got.judged

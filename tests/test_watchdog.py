@@ -17,8 +17,8 @@ import subs
 
 from autograder import paths
 from autograder.grading import intake
-from autograder.grading.grader import OVERALL_TIME
 from autograder.grading.results import FlagKind, Status
+from autograder.grading.sandbox_report import OVERALL_TIME
 from autograder.grading.session import Session
 from autograder.lab.spec import CheckKind
 from autograder.platforms.common import oneshot

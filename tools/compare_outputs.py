@@ -2,8 +2,10 @@
 
     python tools/compare_outputs.py BEFORE AFTER
 
-For every submission of BEFORE: ``feedback.md`` and ``results.json`` (its ``execution_time``, a
-measurement, set to 0 in both), and the batch's ``grades.csv``. Prints one line per file and
+For every submission of BEFORE (``BEFORE/submissions/<id>/``, as ``grade --out`` writes them):
+``feedback.md`` and ``results.json`` (its ``execution_time``, a measurement, set to 0 in both), and
+the batch's ``grades.csv``. Grade both sides with the same ``--seed`` and the same
+``--child-python`` (another numpy can answer differently). Prints one line per file and
 exits 1 when any differs (a refactoring that must not change behaviour shows 0 differences).
 """
 
@@ -24,9 +26,12 @@ def _normalised(path: Path) -> bytes:
 
 
 def main(before: Path, after: Path) -> int:
+    if not (before / "submissions").is_dir():
+        print(f"{before} holds no submissions/ folder: give the --out folder of a grade run", file=sys.stderr)
+        return 2
     names = ["grades.csv"] + sorted(
-        f"{folder.name}/{name}"
-        for folder in before.iterdir()
+        f"submissions/{folder.name}/{name}"
+        for folder in (before / "submissions").iterdir()
         if folder.is_dir()
         for name in ("feedback.md", "results.json")
     )

@@ -1,4 +1,7 @@
-"""Grading one submission: run its calls in a sandbox, judge, score, diagnose.
+"""Grading one submission, as a declared list of named stages (``STAGES``, in order, as nbgrader
+declares its preprocessors): each stage is a function that takes the submission's ``Grading`` (what
+it came with and what the stages before found) and returns it with its own part added. A stage that
+ends grading early (no graded file, no time left) sets ``result``, and the stages after it do not run.
 
 ``grade`` never raises for anything a submission does: every failure becomes part of the
 ``SubmissionResult``. Only the grader's own bugs escape, and ``session`` records those too.
@@ -8,118 +11,154 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import intake, payloads, runfile_checks, scoring
+from autograder.grading import intake, payloads, runfile_checks, sandbox_report, scoring
 from autograder.grading.diagnosis import answers as diagnosis
 from autograder.grading.integrity import answer_tables, libraries
-from autograder.grading.plan import Plan, fresh_seed
+from autograder.grading.plan import Plan, SubmissionPlan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
+from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
-from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
-from autograder.sandbox.settings import Isolation, Limits, Package
-
-_TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
-_OVERALL = StopReason.OVERALL_TIME_LIMIT
-OVERALL_TIME = "not run: the autograder's overall time limit ran out"
+from autograder.sandbox.channel import OutcomeStatus, SandboxResult
+from autograder.sandbox.settings import Call, Isolation, Limits, Package
 
 
-def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
-    """Every check of the rubric with no points, and why."""
-    return tuple(
-        CheckResult(
-            name=spec.name,
-            question=spec.question,
-            function=spec.function,
-            kind=spec.kind,
-            max_score=spec.points,
-            score=0.0,
-            visibility=spec.visibility,
-            cases=(),
-            note=reason,
-        )
-        for spec in plan.rubric.checks
+def _no_submission() -> SubmissionPlan:
+    return SubmissionPlan(calls=[], planned=[], scenario_calls={}, seed="", random_calls=0, secret_start=0)
+
+
+@dataclass(frozen=True)
+class Grading:
+    """One submission on its way through ``STAGES``: what grading was given, then what each stage adds."""
+
+    staged: intake.Staged
+    plan: Plan
+    isolation: Isolation
+    limits: Limits
+    slot: int = 0
+    deadline: float | None = None  # a platform's overall limit (``time.monotonic()``)
+    seed: str | None = None  # the random cases' seed; None draws a fresh one
+    started: float = 0.0  # ``time.monotonic()`` when grading began
+    common: dict[str, Any] = field(default_factory=dict)  # the result's fields every ending shares (intake)
+    notes: tuple[Flag, ...] = ()  # what intake ignored in the files (intake)
+    submission: SubmissionPlan = field(default_factory=_no_submission)  # its calls and cases (plan)
+    calls: tuple[Call, ...] = ()  # the calls as the sandbox runs them (plan)
+    run: SandboxResult = field(default_factory=lambda: SandboxResult(outcomes=[]))  # what the sandbox saw (sandbox)
+    zeroed: dict[str, str] = field(default_factory=dict)  # graded file -> why its checks get nothing (integrity)
+    integrity: tuple[Flag, ...] = ()  # libraries used, answer tables (integrity)
+    unimported: frozenset[str] = frozenset()  # the graded files that did not import (run files)
+    files: dict[str, runfile_checks.RunFile] = field(default_factory=dict)  # the run files written (run files)
+    checks: tuple[CheckResult, ...] = ()  # scored (score), then explained (diagnose)
+    result: SubmissionResult | None = None  # set by the stage that ends grading
+
+
+Step = Callable[[Grading], Grading]
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    run: Step
+
+
+def _intake(state: Grading) -> Grading:
+    """The result's shared fields and intake's notes; a submission without graded files ends here."""
+    staged, plan = state.staged, state.plan
+    common: dict[str, Any] = {
+        "submission": staged.source.id,
+        "students": staged.source.students,
+        "rubric_digest": plan.rubric.digest,
+        "reference_digest": plan.reference_digest,
+        "grader_digest": plan.key[:16],
+        "isolation": str(state.isolation.mode),
+        "files": dict(staged.digests),
+    }
+    notes = tuple(Flag(FlagKind.FILES, note) for note in staged.notes)
+    if staged.files:
+        return replace(state, common=common, notes=notes)
+    failed = SubmissionResult.failed(
+        problems=tuple(staged.problems),
+        flags=notes,
+        checks=ungraded(plan, "not graded: " + "; ".join(staged.problems)),
+        execution_time=time.monotonic() - state.started,
+        **common,
     )
+    return replace(state, common=common, notes=notes, result=failed)
 
 
-DISTURBED = (
-    "The grader was disturbed while grading this submission (something outside the sandbox ended it, "
-    "twice): {count} could not be graded, through no fault of your code. Your instructor sees it and "
-    "it will be graded again."
-)
-#: How each way an import can fail is told, before what the sandbox saw (``Outcome.detail``, in
-#: parentheses: a clause such as "the process ended (exit status 159)" or a predicate such as
-#: "took too long", so it is never the sentence's verb).
-IMPORT_FAILED = {
-    OutcomeStatus.TIMEOUT: "importing it did not finish in time",
-    OutcomeStatus.CRASH: "its process stopped while importing it",
-}
-TOP_LEVEL_HINT = "Code at the top level of a file runs when it is imported: keep it to imports and definitions."
-NOTHING_GRADED = "None of its functions could be graded."
+def _time_left(state: Grading) -> Grading:
+    """A submission whose grading starts after the platform's overall deadline ends here."""
+    if state.deadline is None or state.started < state.deadline:
+        return state
+    failed = SubmissionResult.failed(
+        problems=(OVERALL_TIME,),
+        flags=state.notes + (Flag(FlagKind.LIMIT, OVERALL_TIME),),
+        checks=ungraded(state.plan, OVERALL_TIME),
+        execution_time=0.0,
+        **state.common,
+    )
+    return replace(state, result=failed)
 
 
-def import_problems(result: SandboxResult) -> list[str]:
-    """A sentence per graded file that did not import, saying how (its exception, a timeout, a
-    crash), for the student; and whether the grader was disturbed."""
-    problems = []
-    if result.disturbed:
-        count = len(result.disturbed)
-        problems.append(DISTURBED.format(count=f"{count} case{'s' if count != 1 else ''}"))
-    for name in GRADED_FILES:
-        outcome = result.imports.get(name)
-        if outcome is None or outcome.status == OutcomeStatus.OK:
-            continue
-        if outcome.status == OutcomeStatus.ERROR:
-            error = outcome.error or {}
-            where = "\n".join(error.get("traceback", []))
-            raised = f"{error['type']}: {error.get('message')}" if error.get("type") else "it raised an exception"
-            problems.append(
-                f"{PACKAGE}/{name} could not be imported: {raised}"
-                + (f"\n{where}" if where else "")
-                + f"\n{NOTHING_GRADED}"
-            )
-            continue
-        how = IMPORT_FAILED.get(outcome.status, "it was not imported")
-        seen = f" ({outcome.detail})" if outcome.detail else ""
-        problems.append(f"{PACKAGE}/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
-    return problems
+def _plan(state: Grading) -> Grading:
+    """This grading's calls and cases, its random ones drawn from its seed."""
+    submission = state.plan.for_submission(state.seed or fresh_seed())
+    return replace(state, submission=submission, calls=tuple(payloads.calls(submission)))
 
 
-def _flags(result: SandboxResult, calls: list) -> list[Flag]:
-    """Crashes, timeouts and limits, for the instructor."""
-    trouble: dict[tuple, int] = {}
-    for call, outcome in zip(calls, result.outcomes):
-        if outcome is not None and outcome.status in _TROUBLE:
-            trouble[(call.fn, outcome.status)] = trouble.get((call.fn, outcome.status), 0) + 1
-    flags = [
-        Flag(FlagKind(str(status)), f"{function} ({count} call{'s' if count > 1 else ''})")
-        for (function, status), count in sorted(trouble.items())
-    ]
-    flags += [
-        Flag(FlagKind(str(outcome.status)), f"importing {PACKAGE}/{name} ({outcome.detail})")
-        for name, outcome in sorted(result.imports.items())
-        if outcome.status in _TROUBLE
-    ]
-    flags += [
-        Flag(FlagKind.UNIMPORTED, f"{PACKAGE}/{name} raised {(outcome.error or {}).get('type', 'an exception')}")
-        for name, outcome in sorted(result.imports.items())
-        if outcome.status == OutcomeStatus.ERROR
-    ]
-    flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
-    flags += [Flag(FlagKind.LIMIT, OVERALL_TIME) for stop in result.stops.values() if stop == _OVERALL]
-    flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
-    imported = sorted({(module.split(".")[0], where) for module, where in result.disallowed_imports})
-    flags += [Flag(FlagKind.IMPORT, f"{module} (not allowed), imported by {where}") for module, where in imported]
-    if result.output_dropped:
-        flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
-    return flags
+def _sandbox(state: Grading) -> Grading:
+    """Every call run in the sandbox, on the submission's files written as the package; calls the
+    platform's overall deadline stopped say so."""
+    with tempdirs.folder("lab05-submission-") as temporary:
+        folder = Path(temporary)
+        os.chmod(folder, 0o711)
+        lab = intake.write_package(state.staged, folder / "lab")
+        result = runner.run(
+            lab,
+            list(state.calls),
+            payloads.payloads(state.plan, state.submission),
+            state.limits,
+            state.isolation,
+            state.slot,
+            overall_deadline=state.deadline,
+            package=Package(PACKAGE, GRADED_FILES),
+        )
+    sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
+    return replace(state, run=result)
 
 
-def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...]:
+def _integrity(state: Grading) -> Grading:
+    """The evaluation libraries the files use (the functions that lose their points for it) and
+    the answer tables they may hold."""
+    scans = {name: libraries.scan(data) for name, data in state.staged.files.items()}
+    banned = state.run.banned_imports
+    flags = libraries.flags(scans, banned) + answer_tables.flags(state.staged.files)
+    return replace(state, zeroed=libraries.zeroed(scans, banned), integrity=tuple(flags))
+
+
+def _run_files(state: Grading) -> Grading:
+    """The files that did not import, and the run files the run writer left, read once."""
+    imports = state.run.imports
+    unimported = frozenset(name for name, outcome in imports.items() if outcome.status != OutcomeStatus.OK)
+    files = runfile_checks.read_all(state.plan, state.run.outcomes, unimported, state.submission.scenario_calls)
+    return replace(state, unimported=unimported, files=files)
+
+
+def _score(state: Grading) -> Grading:
+    """Every case judged, every check scored."""
+    checks = scoring.score_checks(
+        state.plan, state.submission.planned, state.run.outcomes, state.zeroed, state.files, state.unimported
+    )
+    return replace(state, checks=checks)
+
+
+def diagnosed(plan: Plan, planned: list, outcomes: list, checks: tuple, files: dict) -> tuple[CheckResult, ...]:
     """The checks with what explains their lost points: misconceptions, conditions, shapes."""
     failing = {check.function for check in checks if not check.full and not check.note}
     if not failing:
@@ -131,12 +170,52 @@ def _diagnosed(plan, planned, outcomes, checks, files) -> tuple[CheckResult, ...
     )
 
 
-def _overall_time_ran_out(result: SandboxResult) -> None:
-    """The calls the runner did not run because the platform's overall deadline came first, in the
-    grader's words."""
-    for index, outcome in enumerate(result.outcomes):
-        if outcome is not None and outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
-            result.outcomes[index] = Outcome(status=OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)
+def _diagnose(state: Grading) -> Grading:
+    """What explains each failing check's lost points."""
+    checks = diagnosed(state.plan, state.submission.planned, state.run.outcomes, state.checks, state.files)
+    return replace(state, checks=checks)
+
+
+def _result(state: Grading) -> Grading:
+    """The submission's result: its checks, problems, flags, output and log."""
+    run = state.run
+    result = SubmissionResult(
+        status=Status.GRADED,
+        checks=state.checks,
+        problems=tuple(state.staged.problems + sandbox_report.import_problems(run)),
+        flags=tuple(state.notes + state.integrity + tuple(sandbox_report.flags(run, list(state.calls)))),
+        output=(run.stdout + ("\n" + run.stderr if run.stderr.strip() else "")).strip(),
+        hidden_output=run.hidden_output,
+        random_seed=state.submission.seed,
+        instructor_log=f"isolation {state.isolation.mode}{'' if run.uid is None else f' as uid {run.uid}'}, "
+        f"{run.restarts} restart(s), child time {run.elapsed:.2f} s",
+        execution_time=round(time.monotonic() - state.started, 3),
+        **state.common,
+    )
+    return replace(state, result=result)
+
+
+#: The grading of one submission, in order (docs/ARCHITECTURE.md, "The life of one submission").
+STAGES: tuple[Stage, ...] = (
+    Stage("intake", _intake),
+    Stage("time left", _time_left),
+    Stage("plan", _plan),
+    Stage("sandbox", _sandbox),
+    Stage("integrity", _integrity),
+    Stage("run files", _run_files),
+    Stage("score", _score),
+    Stage("diagnose", _diagnose),
+    Stage("result", _result),
+)
+
+
+def run_stages(state: Grading, stages: tuple[Stage, ...] = STAGES) -> SubmissionResult:
+    """``state`` through ``stages`` in order, until one sets its result."""
+    for stage in stages:
+        state = stage.run(state)
+        if state.result is not None:
+            return state.result
+    raise ValueError(f"no stage of {[stage.name for stage in stages]} made a result")
 
 
 def grade(
@@ -152,72 +231,14 @@ def grade(
     flags. ``deadline`` (``time.monotonic()``): a platform's overall limit; calls not started by
     then are not run, and say why. ``seed``: the random cases' seed (a fresh one by default; a
     regrade of the same files passes the stored one to draw the same cases)."""
-    started = time.monotonic()
-    common: dict[str, Any] = {
-        "submission": staged.source.id,
-        "students": staged.source.students,
-        "rubric_digest": plan.rubric.digest,
-        "reference_digest": plan.reference_digest,
-        "grader_digest": plan.key[:16],
-        "isolation": str(isolation.mode),
-        "files": dict(staged.digests),
-    }
-    notes = [Flag(FlagKind.FILES, note) for note in staged.notes]
-    if not staged.files:
-        return SubmissionResult.failed(
-            problems=tuple(staged.problems),
-            flags=tuple(notes),
-            checks=ungraded(plan, "not graded: " + "; ".join(staged.problems)),
-            execution_time=time.monotonic() - started,
-            **common,
-        )
-    if deadline is not None and started >= deadline:
-        return SubmissionResult.failed(
-            problems=(OVERALL_TIME,),
-            flags=tuple(notes + [Flag(FlagKind.LIMIT, OVERALL_TIME)]),
-            checks=ungraded(plan, OVERALL_TIME),
-            execution_time=0.0,
-            **common,
-        )
-    submission = plan.for_submission(seed or fresh_seed())
-    calls = payloads.calls(submission)
-    with tempdirs.folder("lab05-submission-") as temporary:
-        folder = Path(temporary)
-        os.chmod(folder, 0o711)
-        lab = intake.write_package(staged, folder / "lab")
-        result = runner.run(
-            lab,
-            calls,
-            payloads.payloads(plan, submission),
-            limits,
-            isolation,
-            slot,
-            overall_deadline=deadline,
-            package=Package(PACKAGE, GRADED_FILES),
-        )
-    _overall_time_ran_out(result)
-    scans = {name: libraries.scan(data) for name, data in staged.files.items()}
-    planned = submission.planned
-    unimported = frozenset(name for name, outcome in result.imports.items() if outcome.status != OutcomeStatus.OK)
-    files = runfile_checks.read_all(plan, result.outcomes, unimported, submission.scenario_calls)
-    zeroed = libraries.zeroed(scans, result.banned_imports)
-    checks = scoring.score_checks(plan, planned, result.outcomes, zeroed, files, unimported)
-    checks = _diagnosed(plan, planned, result.outcomes, checks, files)
-    return SubmissionResult(
-        status=Status.GRADED,
-        checks=checks,
-        problems=tuple(staged.problems + import_problems(result)),
-        flags=tuple(
-            notes
-            + libraries.flags(scans, result.banned_imports)
-            + answer_tables.flags(staged.files)
-            + _flags(result, calls)
-        ),
-        output=(result.stdout + ("\n" + result.stderr if result.stderr.strip() else "")).strip(),
-        hidden_output=result.hidden_output,
-        random_seed=submission.seed,
-        instructor_log=f"isolation {isolation.mode}{'' if result.uid is None else f' as uid {result.uid}'}, "
-        f"{result.restarts} restart(s), child time {result.elapsed:.2f} s",
-        execution_time=round(time.monotonic() - started, 3),
-        **common,
+    state = Grading(
+        staged=staged,
+        plan=plan,
+        isolation=isolation,
+        limits=limits,
+        slot=slot,
+        deadline=deadline,
+        seed=seed,
+        started=time.monotonic(),
     )
+    return run_stages(state)

@@ -205,6 +205,22 @@ def wants_error(expected) -> bool:
     return isinstance(expected, dict) and set(expected) == {RAISES}
 
 
+#: What a call that neither returned nor raised makes of its case: with ``verdict``, the one mapping
+#: from the sandbox's ``OutcomeStatus`` to ``CaseStatus`` (a call that returned or raised is judged
+#: against its expected answer; one of a file that did not import is ``NOT_IMPORTED``).
+UNANSWERED = {
+    OutcomeStatus.TIMEOUT: CaseStatus.TIMEOUT,
+    OutcomeStatus.CRASH: CaseStatus.CRASH,
+    OutcomeStatus.NOT_RUN: CaseStatus.NOT_RUN,
+}
+
+
+def answered(outcome: Outcome) -> bool:
+    """Did the call return or raise, so that its case tells what the code did (not only what
+    became of its process)?"""
+    return outcome.status not in UNANSWERED
+
+
 def verdict(outcome: Outcome, expected, returns: str = "", imported: bool = True) -> tuple[CaseStatus, str]:
     """``(status, message)`` of one call against its expected value or expected error;
     ``returns`` names, in the contract's words, what the function returns; ``imported``: whether
@@ -223,8 +239,9 @@ def verdict(outcome: Outcome, expected, returns: str = "", imported: bool = True
         if must_raise:
             return CaseStatus.FAIL, f"{raised}; expected {expected[RAISES]}"
         return CaseStatus.ERROR, raised
-    if outcome.status == OutcomeStatus.TIMEOUT:
-        return CaseStatus.TIMEOUT, f"did not finish in time: {outcome.detail}"
-    if outcome.status == OutcomeStatus.CRASH:
-        return CaseStatus.CRASH, f"the process died during this call: {outcome.detail}"
-    return CaseStatus.NOT_RUN if imported else CaseStatus.NOT_IMPORTED, outcome.detail or "not run"
+    status = UNANSWERED.get(outcome.status, CaseStatus.NOT_RUN)
+    if status == CaseStatus.TIMEOUT:
+        return status, f"did not finish in time: {outcome.detail}"
+    if status == CaseStatus.CRASH:
+        return status, f"the process died during this call: {outcome.detail}"
+    return status if imported else CaseStatus.NOT_IMPORTED, outcome.detail or "not run"

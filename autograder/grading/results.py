@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from autograder.grading.course.deadlines import Late
 from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
-    _WHY,
+    FAILURES,
     NOT_IMPLEMENTED_ERRORS,
     CaseStatus,
     Diagnosis,
@@ -20,7 +20,6 @@ from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabular
     Flag,
     FlagKind,
     Status,
-    Why,
     points,
     shown_error,
 )
@@ -50,13 +49,14 @@ class CaseResult:
         return self.status == CaseStatus.PASS
 
     @property
-    def why(self) -> Why | None:
-        """Why it did not pass (None when it passed)."""
+    def why(self) -> CaseStatus | None:
+        """Why it did not pass (None when it passed), one of ``FAILURES``: its status, but a call that
+        raised NotImplementedError is not implemented and a timeout counts as a crash."""
         if self.passed:
             return None
         if self.raised in NOT_IMPLEMENTED_ERRORS and self.status in (CaseStatus.FAIL, CaseStatus.ERROR):
-            return Why.NOT_IMPLEMENTED
-        return _WHY[self.status]
+            return CaseStatus.NOT_IMPLEMENTED
+        return CaseStatus.CRASH if self.status == CaseStatus.TIMEOUT else self.status
 
     def for_student(self) -> CaseResult:
         """What the student may see: a hidden case keeps what was tested (its label) and how it
@@ -115,12 +115,12 @@ class FunctionState(StrEnum):
 
 # which state a function's most frequent kind of failure gives it (ties: the first listed)
 _STATE_OF = {
-    Why.NOT_IMPORTED: FunctionState.NOT_IMPORTABLE,
-    Why.NOT_IMPLEMENTED: FunctionState.NOT_IMPLEMENTED,
-    Why.CRASHED: FunctionState.CRASHED,
-    Why.NOT_RUN: FunctionState.CRASHED,
-    Why.RAISED: FunctionState.RAISED,
-    Why.WRONG: FunctionState.WRONG,
+    CaseStatus.NOT_IMPORTED: FunctionState.NOT_IMPORTABLE,
+    CaseStatus.NOT_IMPLEMENTED: FunctionState.NOT_IMPLEMENTED,
+    CaseStatus.CRASH: FunctionState.CRASHED,
+    CaseStatus.NOT_RUN: FunctionState.CRASHED,
+    CaseStatus.ERROR: FunctionState.RAISED,
+    CaseStatus.FAIL: FunctionState.WRONG,
 }
 
 
@@ -148,9 +148,9 @@ class FunctionResult:
     def passed(self) -> int:
         return sum(check.passed for check in self.checks)
 
-    def counts(self) -> dict[Why, int]:
-        """How many of its cases did not pass, by why (most frequent first; ties in ``Why``'s order)."""
-        found = dict.fromkeys(Why, 0)
+    def counts(self) -> dict[CaseStatus, int]:
+        """How many of its cases did not pass, by why (most frequent first; ties in ``FAILURES``' order)."""
+        found = dict.fromkeys(FAILURES, 0)
         for check in self.checks:
             for case in check.cases:
                 if not case.passed:

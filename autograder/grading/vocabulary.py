@@ -1,4 +1,4 @@
-"""The vocabulary of the result model: statuses, why a case did not pass, flags, diagnoses, and
+"""The vocabulary of the result model: statuses, what happened to a case, flags, diagnoses, and
 how points are printed (``results`` builds on it; renderers read it through ``results``)."""
 
 from __future__ import annotations
@@ -16,19 +16,25 @@ class Status(StrEnum):
 
 
 class CaseStatus(StrEnum):
-    """The verdict on one case."""
+    """What happened to one case's call: the one vocabulary of a case. The judge's verdict is one of
+    these (``CaseResult.status``, stored in grade.json), and so is why a case did not pass, as
+    feedback and the class report count it (``CaseResult.why``). The sandbox's ``OutcomeStatus``
+    becomes one of these in one place, ``judge.verdict``."""
 
     PASS = "pass"
-    FAIL = "fail"  # a wrong answer (or a property that does not hold)
-    ERROR = "error"  # the call raised
+    FAIL = "fail"  # a wrong answer (or a property of the file that does not hold, or the wrong error)
+    ERROR = "error"  # the call raised where an answer was due
     TIMEOUT = "timeout"
     CRASH = "crash"
-    NOT_RUN = "not-run"  # an earlier crash or a budget ran out first
+    NOT_RUN = "not-run"  # skipped after crashes, or a time budget ran out first
     NOT_IMPORTED = "not-imported"  # not run: its graded file did not import
+    # never a verdict: why a FAIL or an ERROR that raised NotImplementedError did not pass (a stub
+    # left, or no such function; not a failure of its own even where a ValueError is due)
+    NOT_IMPLEMENTED = "not-implemented"
 
     @property
     def words(self) -> str:
-        """The verdict as feedback says it."""
+        """The case's verdict as feedback says it."""
         return {
             "pass": "passed",
             "fail": "wrong",
@@ -37,35 +43,35 @@ class CaseStatus(StrEnum):
             "crash": "crashed",
             "not-run": "not run",
             "not-imported": "not run: its file did not import",
+            "not-implemented": "not implemented",
         }[self.value]
 
+    @property
+    def counted(self) -> str:
+        """Why cases did not pass as a function's summary counts them ("3 wrong, 1 not implemented"):
+        a timeout is counted as a crash (``CaseResult.why``)."""
+        return {"crash": "crashed or timed out", "not-imported": "file did not import"}.get(self.value, self.words)
+
+    @property
+    def judged(self) -> bool:
+        """Does it tell something of the code's reasoning (the call returned or raised), not only
+        what became of its process (a timeout, a crash, not run)?"""
+        return self not in (CaseStatus.TIMEOUT, CaseStatus.CRASH, CaseStatus.NOT_RUN, CaseStatus.NOT_IMPORTED)
+
+
+#: Why a case did not pass (``CaseResult.why``), in the order ties are listed (a timeout counts as a crash).
+FAILURES = (
+    CaseStatus.FAIL,
+    CaseStatus.NOT_IMPLEMENTED,
+    CaseStatus.ERROR,
+    CaseStatus.CRASH,
+    CaseStatus.NOT_RUN,
+    CaseStatus.NOT_IMPORTED,
+)
 
 #: The exceptions that say a function is not written yet: the stub's own, and the grader's for a
 #: function the file does not define (``sandbox/child/harness.py``).
 NOT_IMPLEMENTED_ERRORS = ("NotImplementedError",)
-
-
-class Why(StrEnum):
-    """Why a case did not pass: the one classification feedback and the class report read
-    (``CaseResult.why``). A case that expects a ValueError but meets the stub's
-    NotImplementedError is not implemented, not a failure of its own."""
-
-    WRONG = "wrong"  # a wrong answer (or a property of the file that does not hold, or the wrong error)
-    NOT_IMPLEMENTED = "not implemented"  # NotImplementedError: a stub left, or no such function
-    RAISED = "raised an error"  # any other exception where an answer was due
-    CRASHED = "crashed or timed out"
-    NOT_RUN = "not run"  # skipped after crashes, or a time budget ran out first
-    NOT_IMPORTED = "file did not import"
-
-
-_WHY = {
-    CaseStatus.FAIL: Why.WRONG,
-    CaseStatus.ERROR: Why.RAISED,
-    CaseStatus.TIMEOUT: Why.CRASHED,
-    CaseStatus.CRASH: Why.CRASHED,
-    CaseStatus.NOT_RUN: Why.NOT_RUN,
-    CaseStatus.NOT_IMPORTED: Why.NOT_IMPORTED,
-}
 
 
 class FlagKind(StrEnum):

@@ -15,18 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autograder.grading.course.standing import label
-from autograder.grading.results import DiagnosisKind, FunctionState, Status, Why, functions
+from autograder.grading.results import CaseStatus, DiagnosisKind, FunctionState, Status, functions
 from autograder.reports import output_paths
 from autograder.reports.html import esc, sortable, wide
 
 #: The failures a case's row counts apart, in the table's order, with their column headings.
 COLUMNS = {
-    Why.WRONG: "wrong",
-    Why.RAISED: "raised an error",
-    Why.NOT_IMPLEMENTED: "not implemented",
-    Why.CRASHED: "crashed or timed out",
-    Why.NOT_RUN: "skipped",
-    Why.NOT_IMPORTED: "file did not import",
+    CaseStatus.FAIL: "wrong",
+    CaseStatus.ERROR: "raised an error",
+    CaseStatus.NOT_IMPLEMENTED: "not implemented",
+    CaseStatus.CRASH: "crashed or timed out",
+    CaseStatus.NOT_RUN: "skipped",
+    CaseStatus.NOT_IMPORTED: "file did not import",
 }
 KIND_WORDS = {
     DiagnosisKind.MISCONCEPTION: "known misconception",
@@ -112,15 +112,15 @@ class Tally:
     aggregated: bool = False  # a check's cases together (random, Cranfield): counts are cases, not submissions
     passed: int = 0
     total: int = 0
-    why: dict = field(default_factory=dict)  # Why -> {submission: cases}
+    why: dict = field(default_factory=dict)  # CaseResult.why -> {submission: cases}
 
-    def count(self, why: Why) -> int:
+    def count(self, why: CaseStatus) -> int:
         return sum(self.why.get(why, {}).values())
 
     @property
     def attempted(self) -> int:
         """Cases that got an answer of the student's own: passed, wrong, or another error."""
-        return self.passed + self.count(Why.WRONG) + self.count(Why.RAISED)
+        return self.passed + self.count(CaseStatus.FAIL) + self.count(CaseStatus.ERROR)
 
     @property
     def rate(self) -> float:
@@ -151,7 +151,7 @@ def case_tallies(results) -> list[Tally]:
                 else:
                     mine = tally.why.setdefault(case.why, {})
                     mine[result.submission] = mine.get(result.submission, 0) + 1
-    return sorted(tallies.values(), key=lambda t: (t.rate, -t.count(Why.WRONG), -t.failed, t.check, t.label))
+    return sorted(tallies.values(), key=lambda t: (t.rate, -t.count(CaseStatus.FAIL), -t.failed, t.check, t.label))
 
 
 def _who_failed(tally: Tally, aggregated: bool, labels: dict) -> dict[str, list[str]]:
@@ -176,7 +176,7 @@ def _case_row(tally: Tally, columns: list, labels: dict) -> str:
 
 
 def _answered_wrong(tally: Tally) -> bool:
-    return any(tally.count(why) for why in (Why.WRONG, Why.RAISED, Why.CRASHED))
+    return any(tally.count(why) for why in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.CRASH))
 
 
 def cases_table(results) -> str:

@@ -30,7 +30,6 @@ from autograder.grading.results import (
     FunctionResult,
     FunctionState,
     SubmissionResult,
-    Why,
     functions,
 )
 from autograder.lab.spec import FUNCTIONS, PACKAGE, CheckKind
@@ -224,7 +223,7 @@ class FunctionView:
         return bool(self.failing)
 
 
-def _first(item: FunctionResult, why: Why) -> CaseResult | None:
+def _first(item: FunctionResult, why: CaseStatus) -> CaseResult | None:
     return next(
         (case for check in item.checks for case in check.cases if case.why == why and case.message),
         None,
@@ -250,14 +249,18 @@ def headline(item: FunctionResult) -> tuple[str, str]:
         on = f"{failing} of {counted(item.cases, 'case')}"
     words = f"{state} on {on}"
     if state == FunctionState.CRASHED:  # the calls skipped after the crashes are not crashes of their own
-        crashed, skipped = counts.get(Why.CRASHED, 0), counts.get(Why.NOT_RUN, 0)
+        crashed, skipped = counts.get(CaseStatus.CRASH, 0), counts.get(CaseStatus.NOT_RUN, 0)
         words = f"crashed or hung on {counted(crashed, 'case')}"
         words += f"; {skipped} other{'s' if skipped != 1 else ''} not run" if skipped else ""
-        others = [f"{n} {why}" for why, n in counts.items() if why not in (Why.CRASHED, Why.NOT_RUN)]
+        others = [
+            f"{n} {why.counted}" for why, n in counts.items() if why not in (CaseStatus.CRASH, CaseStatus.NOT_RUN)
+        ]
         words += f" ({', '.join(others)})" if others else ""
     elif len(counts) > 1:
-        words += " (" + ", ".join(f"{n} {why}" for why, n in counts.items()) + ")"
-    quoted = {FunctionState.NOT_IMPLEMENTED: Why.NOT_IMPLEMENTED, FunctionState.RAISED: Why.RAISED}.get(state)
+        words += " (" + ", ".join(f"{n} {why.counted}" for why, n in counts.items()) + ")"
+    quoted = {FunctionState.NOT_IMPLEMENTED: CaseStatus.NOT_IMPLEMENTED, FunctionState.RAISED: CaseStatus.ERROR}.get(
+        state
+    )
     example = _first(item, quoted) if quoted else None
     return words, example.message if example else ""
 
@@ -269,7 +272,7 @@ def function_view(item: FunctionResult) -> FunctionView:
         for diagnosis in check.diagnoses:
             diagnoses.setdefault(diagnosis.id, diagnosis)
     counts = item.counts()
-    only_unwritten = set(counts) == {Why.NOT_IMPLEMENTED} and item.passed == 0
+    only_unwritten = set(counts) == {CaseStatus.NOT_IMPLEMENTED} and item.passed == 0
     one_line = item.state in ONE_LINE or item.state == FunctionState.FULL or only_unwritten
     failing = () if one_line else tuple(check_view(check) for check in item.checks if not check.full)
     passed = tuple(check for check in item.checks if check.full)

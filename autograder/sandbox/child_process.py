@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -256,6 +257,8 @@ class ChildProcess:
         """Reap the child (waiting up to ``timeout`` seconds; None: as long as it takes) and note the
         CPU time it and what it reaped used (``cpu_used``); its exit code, or None if it lives on."""
         end = None if timeout is None else time.monotonic() + timeout
+        if timeout is not None:
+            _until_ended(self.process.pid, timeout)  # at once when it ends (no polling step to sleep through)
         while True:
             try:
                 pid, status, usage = os.wait4(self.process.pid, 0 if end is None else os.WNOHANG)
@@ -326,6 +329,20 @@ def _proc(pid: int, name: str) -> int | None:
         return os.open(f"/proc/{pid}/{name}", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
+
+
+def _until_ended(pid: int, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for this process's own unreaped child ``pid`` to end: a pidfd
+    becomes readable the moment it does (its number cannot be reused before it is reaped). Returns
+    at once where the kernel has no pidfd or the child is already reaped; the caller then reaps it."""
+    try:
+        descriptor = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return
+    try:
+        select.select([descriptor], [], [], timeout)
+    finally:
+        os.close(descriptor)
 
 
 def _close(descriptor: int | None) -> None:

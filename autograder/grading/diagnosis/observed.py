@@ -16,8 +16,6 @@ from autograder.grading import judge
 from autograder.grading.results import CaseStatus, shown_error
 from autograder.sandbox.channel import OutcomeStatus
 
-UNJUDGED = (OutcomeStatus.NOT_RUN, OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)  # what the process did, not the code
-
 
 class Observed:
     """One case whose call returned or raised: what the code did with its inputs."""
@@ -85,5 +83,5 @@ def judged(planned_cases, outcomes, neighbours: Callable[..., dict] = _none) -> 
     return [
         Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned))
         for planned in planned_cases
-        if outcomes[planned.call].status not in UNJUDGED
+        if judge.answered(outcomes[planned.call])
     ]

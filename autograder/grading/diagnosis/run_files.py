@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from autograder.grading import runfile_checks
 from autograder.grading.diagnosis import conditions, shapes
-from autograder.grading.results import CaseStatus, Diagnosis, DiagnosisKind, shown_error
+from autograder.grading.results import Diagnosis, DiagnosisKind, shown_error
 from autograder.lab import variants
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
@@ -22,7 +22,6 @@ from autograder.lab.spec import notes_part
 from autograder.labkit import trec
 
 WRITER = run_writer() or "the run writer"
-UNJUDGED = (CaseStatus.TIMEOUT, CaseStatus.CRASH, CaseStatus.NOT_RUN, CaseStatus.NOT_IMPORTED)
 RIGHT = ("right",)  # the reference writer's file, byte for byte
 
 
@@ -33,7 +32,7 @@ def left(run: runfile_checks.RunFile):
         return RIGHT
     if run.table is not None:
         return run.table
-    if run.failed in UNJUDGED:
+    if run.failed is not None and not run.failed.judged:
         return None
     if run.failed is not None:
         return ("raises", run.raised)

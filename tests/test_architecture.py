@@ -131,3 +131,55 @@ def test_an_incomplete_record_says_what_it_lacks():
     broken = GradedFunction("f", "metrics.py", "a number", "Part I", (CheckKind.RANDOM,), takes=("depth",))
     problems = broken.check()
     assert any("depth" in problem for problem in problems) and any("random_cases" in problem for problem in problems)
+
+
+WIDE = 5  # a dataclass of this many fields or more is built by keyword
+
+
+def _init_fields(node: ast.ClassDef) -> list[str] | None:
+    """The fields a dataclass's ``__init__`` takes (its own, not its bases'); None: not a dataclass."""
+    decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+    if not any(getattr(d, "id", getattr(d, "attr", "")) == "dataclass" for d in decorators):
+        return None
+    fields = []
+    for item in node.body:
+        if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
+            continue
+        if ast.unparse(item.annotation).startswith(("ClassVar", "InitVar")):
+            continue
+        value = item.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False for k in value.keywords
+        ):
+            continue
+        fields.append(item.target.id)
+    return fields
+
+
+def _wide_dataclasses(trees: dict[Path, ast.Module]) -> set[str]:
+    """The names of the package's dataclasses of ``WIDE`` fields or more (a name also given to a class
+    that is not one, or to a narrower one, is left out: a call cannot be told apart by its name)."""
+    widths: dict[str, list[int | None]] = {}
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                fields = _init_fields(node)
+                widths.setdefault(node.name, []).append(None if fields is None else len(fields))
+    return {name for name, found in widths.items() if all(w is not None and w >= WIDE for w in found)}
+
+
+def test_wide_dataclasses_are_built_by_keyword():
+    """Is every dataclass of five fields or more built with its fields named (a positional call to
+    one reads as a row of values whose meaning depends on the fields' order)?"""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in MODULES}
+    wide = _wide_dataclasses(trees)
+    assert len(wide) > 10  # the rule looks at something
+    positional = [
+        f"{path.relative_to(paths.ROOT)}:{node.lineno} {name}"
+        for path, tree in trees.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and node.args
+        and (name := getattr(node.func, "id", getattr(node.func, "attr", None))) in wide
+    ]
+    assert positional == []

@@ -5,12 +5,13 @@ loop (restarts, strikes, time budgets, files that did not import)."""
 from __future__ import annotations
 
 import signal
+import time
 from dataclasses import dataclass, field
 
 import pytest
 
 from autograder.sandbox import runner
-from autograder.sandbox.channel import OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.channel import OutcomeStatus, Reader, SandboxResult, StopReason
 from autograder.sandbox.settings import AFTER_HANG_SECONDS, MAX_BANNED, STRIKES, Call, Isolation, Limits, Mode
 
 LIMITS = Limits(call_seconds=1, submission_seconds=60, memory_mb=256, output_kb=4, functions=3)
@@ -490,3 +491,48 @@ def test_a_crash_of_its_own_is_not_taken_for_a_kill_from_outside():
         False,
         True,
     ]
+
+
+# ---------------------------------------------------------------- why a file's run stopped
+
+
+def test_each_file_says_its_run_ended_because_its_calls_were_done():
+    """Does the runner say each graded file's run stopped because its child was done, with every
+    call run and none of them given a reason for not running?"""
+    result = loop(Script({}))
+    assert result.stops == {"metrics.py": StopReason.DONE, "runs.py": StopReason.DONE}
+    assert all(outcome.stop is None for outcome in result.outcomes)
+
+
+def test_calls_of_a_file_that_did_not_import_say_so_by_their_stop_reason():
+    """Do the calls of a graded file whose import crashed carry ``IMPORT_FAILED``, the structured
+    reason the grader reads (not the words of their detail)?"""
+    result = loop(Script({}, imports={"runs.py": "crash"}))
+    runs = [outcome for call, outcome in zip(CALLS, result.outcomes) if call.file == "runs.py"]
+    assert runs and {outcome.stop for outcome in runs} == {StopReason.IMPORT_FAILED}
+    assert result.stops["metrics.py"] == StopReason.DONE
+
+
+def test_the_overall_deadline_is_named_as_the_limit_that_stopped_a_run():
+    """When a platform's overall deadline comes before the submission's own limit, does the runner
+    say that limit stopped the file's run, mark the calls it did not run with it, and leave the
+    note about the submission's own time limit out?"""
+    script = Script({0: "hang"})
+    isolation = Isolation(Mode.NONE, "python3")
+    past = time.monotonic() - 1
+    result = runner.run(None, CALLS, payload, LIMITS, isolation, start_child=script, overall_deadline=past)
+    assert result.stops["metrics.py"] == StopReason.OVERALL_TIME_LIMIT
+    not_run = [outcome for outcome in result.outcomes if outcome.status == OutcomeStatus.NOT_RUN]
+    assert not_run and {outcome.stop for outcome in not_run} == {StopReason.OVERALL_TIME_LIMIT}
+    assert result.notes == []
+
+
+def test_the_submissions_own_time_limit_is_named_as_the_limit_that_stopped_a_run(monkeypatch):
+    """When the submission's own time limit runs out (no overall deadline), does the runner say
+    so in the file's stop reason, the calls not run and its note?"""
+    monkeypatch.setattr(runner, "STARTUP_SECONDS", -100.0)  # every deadline already past
+    result = loop(Script({0: "hang"}))
+    assert result.stops["metrics.py"] == StopReason.TIME_LIMIT
+    not_run = [outcome for outcome in result.outcomes if outcome.status == OutcomeStatus.NOT_RUN]
+    assert not_run and {outcome.stop for outcome in not_run} == {StopReason.TIME_LIMIT}
+    assert result.notes == ["the submission's time limit (60 s) ran out"]

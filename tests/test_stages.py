@@ -12,12 +12,12 @@ from inprocess import answers
 from truth import Grader
 
 from autograder import paths
-from autograder.grading import grader, intake
+from autograder.grading import grader, intake, sandbox_report
 from autograder.grading.grader import STAGES, Grading, Stage
 from autograder.grading.results import Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME
 from autograder.lab.spec import GRADED_FILES
-from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
 from autograder.sandbox.settings import Isolation, Mode
 
 OWN_TIME = "the submission's time limit ran out"  # how the runner words its own limit
@@ -139,22 +139,30 @@ def test_plan(graded):
 )
 def test_sandbox(graded, monkeypatch, deadline, reworded):
     """Does the sandbox stage run every planned call on the submission's files, written as the
-    package, and reword the calls and notes the runner stopped at its own limit only when it was
-    the platform's overall deadline that ran out?"""
+    package, and reword the calls the runner did not run only when its stop reason says the
+    platform's overall deadline ran out (which the instructor's flags then name)?"""
     state = _planned(graded)
     state = replace(state, deadline=None if deadline is None else state.started + deadline)
     asked = {}
 
     def run(lab, calls, payloads, limits, isolation, slot, overall_deadline=None, package=None):
         asked.update(written=sorted(path.name for path in lab.rglob("*.py")), calls=calls, deadline=overall_deadline)
-        return SandboxResult([Outcome(OutcomeStatus.NOT_RUN, detail=OWN_TIME) for _ in calls], notes=[OWN_TIME])
+        overall = overall_deadline is not None and time.monotonic() >= overall_deadline  # as the runner decides
+        stop = StopReason.OVERALL_TIME_LIMIT if overall else StopReason.TIME_LIMIT
+        return SandboxResult(
+            outcomes=[Outcome(OutcomeStatus.NOT_RUN, detail=OWN_TIME, stop=stop) for _ in calls],
+            notes=[] if overall else [OWN_TIME],
+            stops=dict.fromkeys(GRADED_FILES, stop),
+        )
 
     monkeypatch.setattr(grader.runner, "run", run)
     after = grader._sandbox(state)
     assert set(GRADED_FILES) <= set(asked["written"])
     assert asked["calls"] == list(state.calls) and asked["deadline"] == state.deadline
     wanted = OVERALL_TIME if reworded else OWN_TIME
-    assert {outcome.detail for outcome in after.run.outcomes} == {wanted} and after.run.notes == [wanted]
+    assert {outcome.detail for outcome in after.run.outcomes} == {wanted}
+    limits = [flag.text for flag in sandbox_report.flags(after.run, list(state.calls)) if flag.kind == FlagKind.LIMIT]
+    assert set(limits) == {wanted}
 
 
 @pytest.mark.parametrize(

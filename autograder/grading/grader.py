@@ -26,7 +26,7 @@ from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
 from autograder.sandbox.channel import OutcomeStatus, SandboxResult
-from autograder.sandbox.settings import STARTUP_SECONDS, Call, Isolation, Limits, Package
+from autograder.sandbox.settings import Call, Isolation, Limits, Package
 
 
 def _no_submission() -> SubmissionPlan:
@@ -49,7 +49,7 @@ class Grading:
     notes: tuple[Flag, ...] = ()  # what intake ignored in the files (intake)
     submission: SubmissionPlan = field(default_factory=_no_submission)  # its calls and cases (plan)
     calls: tuple[Call, ...] = ()  # the calls as the sandbox runs them (plan)
-    run: SandboxResult = field(default_factory=lambda: SandboxResult([]))  # what the sandbox saw (sandbox)
+    run: SandboxResult = field(default_factory=lambda: SandboxResult(outcomes=[]))  # what the sandbox saw (sandbox)
     zeroed: dict[str, str] = field(default_factory=dict)  # graded file -> why its checks get nothing (integrity)
     integrity: tuple[Flag, ...] = ()  # libraries used, answer tables (integrity)
     unimported: frozenset[str] = frozenset()  # the graded files that did not import (run files)
@@ -129,9 +129,7 @@ def _sandbox(state: Grading) -> Grading:
             overall_deadline=state.deadline,
             package=Package(PACKAGE, GRADED_FILES),
         )
-    own_deadline = state.started + state.limits.submission_seconds + 2 * STARTUP_SECONDS
-    if state.deadline is not None and state.deadline < own_deadline and time.monotonic() >= state.deadline:
-        sandbox_report.overall_time_ran_out(result)
+    sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
     return replace(state, run=result)
 
 

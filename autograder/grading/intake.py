@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,8 +45,8 @@ class Source:
 
     id: str
     path: Path
-    students: tuple = ()
-    notes: tuple = ()  # for the instructor: e.g. why its metadata entry was not used
+    students: tuple[metadata.Student, ...] = ()
+    notes: tuple[str, ...] = ()  # for the instructor: e.g. why its metadata entry was not used
     submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
     submitted_from: str = ""  # where that time comes from: METADATA_TIME or FILE_TIME
 
@@ -55,10 +56,10 @@ class Staged:
     """A submission's graded files, read once: ``files`` maps file name -> bytes."""
 
     source: Source
-    files: dict = field(default_factory=dict)
-    problems: list = field(default_factory=list)  # for the student
-    notes: list = field(default_factory=list)  # for the instructor
-    received: list = field(default_factory=list)  # every file's path in the submission (for a misnamed file)
+    files: dict[str, bytes] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # for the student
+    notes: list[str] = field(default_factory=list)  # for the instructor
+    received: list[str] = field(default_factory=list)  # every file's path in the submission (for a misnamed file)
 
     @functools.cached_property
     def digests(self) -> dict[str, str]:
@@ -94,7 +95,7 @@ def _check_text(name: str, data: bytes, staged: Staged) -> None:
     staged.files[name] = data
 
 
-def _graded_names(root: Path, received: list | None = None) -> list[str]:
+def _graded_names(root: Path, received: list[str] | None = None) -> list[str]:
     """The paths (relative to ``root``) of the files named as graded files, at most ``MAX_DEPTH`` down;
     every file's path is added to ``received`` (for a misnamed file's message) when it is given."""
     names = []
@@ -232,7 +233,7 @@ def _read_zip(path: Path, staged: Staged) -> None:
 
 def read(source: Source) -> Staged:
     """The graded files of a submission, with the problems found reading them."""
-    staged = Staged(source, notes=list(source.notes))
+    staged = Staged(source=source, notes=list(source.notes))
     path = source.path
     try:
         info = os.lstat(path)
@@ -275,7 +276,7 @@ def _plain(data: bytes) -> bytes:
     return b"\n".join(line.rstrip() for line in data.replace(b"\r\n", b"\n").split(b"\n")).strip()
 
 
-def handout_unchanged(files: dict) -> list[str]:
+def handout_unchanged(files: dict[str, bytes]) -> list[str]:
     """The graded files that are the handout's stubs as given (line ends and trailing blanks aside)."""
     found = []
     for name, data in sorted(files.items()):
@@ -351,7 +352,7 @@ def _is_submission(path: Path) -> bool:
     )
 
 
-def discover(paths) -> list[Source]:
+def discover(paths: Iterable[str | Path]) -> list[Source]:
     """The submissions named by ``paths`` (each a submission or a folder of them), sorted by id.
     ``metadata.MetadataError`` (a ValueError) when a folder's metadata file cannot be read at all;
     a malformed entry leaves its submission without names, with a note saying why."""
@@ -377,14 +378,15 @@ def discover(paths) -> list[Source]:
                 identifier, number = f"{base}-{number}", number + 1
             warning = found.warnings.get(item.name)
             notes = (f"{warning}: graded without its students' names",) if warning else ()
-            submitted, origin, note = _submitted(item, found.submitted.get(item.name, ""))
+            when, origin, note = _submitted(item, found.submitted.get(item.name, ""))
+            students = found.students.get(item.name, ())
             sources[identifier] = Source(
-                identifier, item, found.students.get(item.name, ()), notes + note, submitted, origin
+                id=identifier, path=item, students=students, notes=notes + note, submitted=when, submitted_from=origin
             )
     return [sources[key] for key in sorted(sources)]
 
 
-def _submitted(path: Path, created: str) -> tuple[str, str, tuple]:
+def _submitted(path: Path, created: str) -> tuple[str, str, tuple[str, ...]]:
     """When a submission was made: Gradescope's ``created_at`` when its metadata has one that reads
     as a time, else its files' modification time (with a note when ``created_at`` was unreadable)."""
     if created:

@@ -11,13 +11,14 @@ it; the parent never unpickles anything from the child).
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
-from autograder.grading.plan import Plan, SubmissionPlan
+from autograder.grading.plan import Job, Plan, PlannedCall, SubmissionPlan
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.sandbox.settings import Call
+from autograder.sandbox.settings import Call, SentCall
 
 
-def materialise(value, job: dict):
+def materialise(value: object, job: Job) -> object:
     """``value`` with every table reference resolved and every scenario's data attached."""
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
@@ -35,8 +36,8 @@ def materialise(value, job: dict):
     return value
 
 
-def encode(call: dict, job: dict) -> bytes:
-    body = {
+def encode(call: PlannedCall, job: Job) -> bytes:
+    body: SentCall = {
         "fn": call["fn"],
         "file": call["file"],
         "args": [materialise(arg, job) for arg in call["args"]],
@@ -53,11 +54,11 @@ def calls(submission: SubmissionPlan) -> list[Call]:
     ]
 
 
-def payloads(plan: Plan, submission: SubmissionPlan):
+def payloads(plan: Plan, submission: SubmissionPlan) -> Callable[[int], bytes]:
     """``payload(index)``: the bytes the child receives for call ``index`` of ``submission``. The
     shared calls are pickled once per plan (a batch's workers inherit them)."""
     shared = plan.encoded
-    own: dict = {"tables": {}, "results": {}, "queries": {}}
+    own: Job = {"tables": {}, "results": {}, "queries": {}}
     count = submission.random_calls
     first_random = submission.secret_start - count
 

@@ -13,17 +13,49 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from autograder import cache, paths
 from autograder.grading import inputs, runfile_problems
-from autograder.grading.rubric import Rubric
+from autograder.grading.rubric import CheckSpec, Rubric
 from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import Case, plain, valid_tuning
+
+if TYPE_CHECKING:  # the lab is pluggable (``LAB05_LAB``): its scenarios module is read for types only
+    from autograder.lab.scenarios import Scenario
+
+
+class _CallFields(TypedDict):
+    fn: str  # the function called
+    file: str  # the graded file that defines it
+    args: list[Any]  # plain data, with tags (``$ref``, ``$search``, ``$queries``, ``$path``) ``payloads`` resolves
+    kwargs: dict[str, Any]
+
+
+class PlannedCall(_CallFields, total=False):
+    """One call a submission answers, as the plan holds it (a plain dict: plans are stored and pickled)."""
+
+    secret: bool  # its inputs are hidden from the student (absent: public)
+
+
+class _JobFields(TypedDict):
+    tables: dict[str, dict[str, Any]]  # table -> key -> value (``$ref`` names one: rankings, judgments, titles)
+    results: dict[str, Any]  # scenario -> its search function's results, by query text
+    queries: dict[str, list[list[str]]]  # scenario -> its queries, [query id, text]
+
+
+class Job(_JobFields, total=False):
+    """What calls' tags refer to: the plan's shared job holds its calls too; a grading's own random
+    calls refer to an empty one (``payloads``)."""
+
+    calls: list[PlannedCall]  # the shared calls, in the order they run
+    overfull: list[str]  # the scenarios whose search function returns more than k results
 
 
 @dataclass(frozen=True)
@@ -33,10 +65,10 @@ class PlannedCase:
     case: Case
     expected: object
     call: int  # the index of its call in the submission's call list
-    features: frozenset = frozenset()  # what its inputs have (``lab.features``), for diagnoses
+    features: frozenset[str] = frozenset()  # what its inputs have (``lab.features``), for diagnoses
 
 
-def _features(case: Case, tables: dict | None) -> frozenset:
+def _features(case: Case, tables: dict[str, dict[str, Any]] | None) -> frozenset[str]:
     return frozenset(
         RECORDS[case.function].features(tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
     )
@@ -46,9 +78,9 @@ def _features(case: Case, tables: dict | None) -> frozenset:
 class SubmissionPlan:
     """What one grading of one submission runs: every call in order, its cases, and its seed."""
 
-    calls: list  # dict per call: fn, file, args, kwargs, secret (the order they run in)
-    planned: list  # PlannedCase, each naming its call's index in ``calls``
-    scenario_calls: dict  # the run writer's scenario -> its call's index
+    calls: list[PlannedCall]  # in the order they run
+    planned: list[PlannedCase]  # each naming its call's index in ``calls``
+    scenario_calls: dict[str, int]  # the run writer's scenario -> its call's index
     seed: str  # what its random cases were drawn with
     random_calls: int  # how many of the calls are its own random ones
     secret_start: int  # the index of its first secret call (len(calls) when there is none)
@@ -58,25 +90,29 @@ class SubmissionPlan:
 class Plan:
     rubric: Rubric
     reference_digest: str
-    shared_job: dict
-    shared_cases: list
-    scenarios: dict  # scenario name -> scenarios.Scenario
-    scenario_calls: dict  # scenario name -> call index
-    qrels: dict
-    aggregates: dict  # system -> label -> reference aggregate
-    random_checks: dict = field(default_factory=dict)  # function -> the name of its random check
-    canonical: dict = field(default_factory=dict)  # scenario -> the reference writer's exact text
-    properties: dict = field(default_factory=dict)  # scenario -> (format names, content names)
-    neighbours: dict = field(default_factory=dict)  # case id -> the reference's answers at k - 1, k + 1, rel + 1
+    shared_job: Job
+    shared_cases: list[PlannedCase]
+    scenarios: dict[str, Scenario]  # scenario name -> the scenario
+    scenario_calls: dict[str, int]  # scenario name -> call index
+    qrels: dict[str, dict[str, int]]  # query id -> doc id -> grade
+    aggregates: dict[str, dict[str, Any]]  # system -> label -> reference aggregate
+    random_checks: dict[str, str] = field(default_factory=dict)  # function -> the name of its random check
+    canonical: dict[str, str] = field(default_factory=dict)  # scenario -> the reference writer's exact text
+    # scenario -> (format names, content names)
+    properties: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    # case id -> the reference's answers at k - 1, k + 1, rel + 1
+    neighbours: dict[str, dict[str, Any]] = field(default_factory=dict)
     secret_start: int = 0  # the shared job's first secret call (they all come after the public ones)
     key: str = ""  # the cache key it was stored under, if any
-    encoded: dict = field(default_factory=dict, repr=False, compare=False)  # call index -> its payload (not stored)
-    variant_answers: dict = field(default_factory=dict, repr=False, compare=False)  # the catalogue's (not stored)
+    # call index -> its payload (not stored)
+    encoded: dict[int, bytes] = field(default_factory=dict, repr=False, compare=False)
+    # the catalogue's (not stored)
+    variant_answers: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "encoded": {}, "variant_answers": {}}
 
-    def calls(self) -> list[dict]:
+    def calls(self) -> list[PlannedCall]:
         return self.shared_job["calls"]
 
     def for_submission(self, seed: str) -> SubmissionPlan:
@@ -94,13 +130,27 @@ class Plan:
         start, shift = self.secret_start, len(drawn)
         planned = [replace(item, call=item.call + shift) if item.call >= start else item for item in self.shared_cases]
         planned += [
-            PlannedCase(check, CheckKind.RANDOM, case, expected, start + number, _features(case, None))
+            PlannedCase(
+                check=check,
+                kind=CheckKind.RANDOM,
+                case=case,
+                expected=expected,
+                call=start + number,
+                features=_features(case, None),
+            )
             for number, (check, case, expected) in enumerate(drawn)
         ]
         shared = self.shared_job["calls"]
         calls = shared[:start] + [_call(case) for _, case, _ in drawn] + shared[start:]
         scenario_calls = {name: index + (shift if index >= start else 0) for name, index in self.scenario_calls.items()}
-        return SubmissionPlan(calls, planned, scenario_calls, seed, shift, start + shift)
+        return SubmissionPlan(
+            calls=calls,
+            planned=planned,
+            scenario_calls=scenario_calls,
+            seed=seed,
+            random_calls=shift,
+            secret_start=start + shift,
+        )
 
 
 def fresh_seed() -> str:
@@ -108,12 +158,17 @@ def fresh_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _call(case: Case, secret: bool = False) -> dict:
-    call = {"fn": case.function, "file": FUNCTIONS[case.function], "args": list(case.args), "kwargs": case.kwargs}
+def _call(case: Case, secret: bool = False) -> PlannedCall:
+    call: PlannedCall = {
+        "fn": case.function,
+        "file": FUNCTIONS[case.function],
+        "args": list(case.args),
+        "kwargs": case.kwargs,
+    }
     return {**call, "secret": True} if secret else call
 
 
-def random_neighbours(case: Case) -> dict:
+def random_neighbours(case: Case) -> dict[str, Any]:
     """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
     are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
     record = RECORDS[case.function]
@@ -128,21 +183,30 @@ def random_neighbours(case: Case) -> dict:
         if value < 1:
             continue
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        ranking, judgments = (plain(arg) for arg in case.args)
+        ranking, judgments = (plain(arg) for arg in case.args)  # type: ignore[no-untyped-call]  # labkit is not strict
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
         found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
     return found
 
 
-def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
+def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> Plan:
     """The plan for ``rubric``: calls for every check it holds, with their expected values."""
     kinds = {(check.function, check.kind): check for check in rubric.checks}
-    calls: list[dict] = []
+    calls: list[PlannedCall] = []
     planned: list[PlannedCase] = []
-    tables = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
+    tables: dict[str, dict[str, Any]] = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
 
-    def add(check, case: Case, expected) -> None:
-        planned.append(PlannedCase(check.name, check.kind, case, expected, len(calls), _features(case, tables)))
+    def add(check: CheckSpec, case: Case, expected: object) -> None:
+        planned.append(
+            PlannedCase(
+                check=check.name,
+                kind=check.kind,
+                case=case,
+                expected=expected,
+                call=len(calls),
+                features=_features(case, tables),
+            )
+        )
         calls.append(_call(case, secret=not case.public))
 
     for case, expected in cases.example_cases():
@@ -158,11 +222,11 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
                 key = f"{system}/{query_id}"
                 tables["rankings"][key] = bundle["systems"][system]["rankings"].get(query_id, [])
                 case = Case(
-                    f"cranfield-{system}-{label}-{query_id}",
-                    spec.function,
-                    f"{label} of query {query_id} in Lab 04's {system} run",
-                    ({"$ref": ["rankings", key]}, {"$ref": ["judgments", query_id]}),
-                    dict(spec.kwargs),
+                    id=f"cranfield-{system}-{label}-{query_id}",
+                    function=spec.function,
+                    description=f"{label} of query {query_id} in Lab 04's {system} run",
+                    args=({"$ref": ["rankings", key]}, {"$ref": ["judgments", query_id]}),
+                    kwargs=dict(spec.kwargs),
                     public=True,
                 )
                 add(check, case, reference["cranfield"][system][label][query_id])
@@ -183,7 +247,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
     for scenario in ordered[len(public_scenarios) :]:
         scenario_calls[scenario.name] = len(calls)
         calls.append(_scenario_call(scenario))
-    job = {
+    job: Job = {
         "tables": tables,
         "calls": calls,
         "results": {name: scenario.results for name, scenario in planned_scenarios.items()},
@@ -192,7 +256,7 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
     }
     random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
     canonical: dict[str, str] = {}
-    properties: dict[str, tuple] = {}
+    properties: dict[str, tuple[list[str], list[str]]] = {}
     for name, scenario in planned_scenarios.items():
         if scenario.raises:  # no file to compare: the call must raise
             canonical[name], properties[name] = "", ([], [])
@@ -205,25 +269,25 @@ def build(rubric: Rubric, reference: dict, bundle: dict) -> Plan:
             list(runfile_problems.in_content(table, scenario, searches)),
         )
     return Plan(
-        rubric,
-        reference.get("digest", ""),
-        job,
-        planned,
-        planned_scenarios,
-        scenario_calls,
-        bundle["qrels"],
-        reference["aggregates"],
-        random_checks,
-        canonical,
-        properties,
-        _neighbours([p.case for p in planned], tables),
-        secret_start,
+        rubric=rubric,
+        reference_digest=reference.get("digest", ""),
+        shared_job=job,
+        shared_cases=planned,
+        scenarios=planned_scenarios,
+        scenario_calls=scenario_calls,
+        qrels=bundle["qrels"],
+        aggregates=reference["aggregates"],
+        random_checks=random_checks,
+        canonical=canonical,
+        properties=properties,
+        neighbours=_neighbours([p.case for p in planned], tables),
+        secret_start=secret_start,
     )
 
 
-def _scenario_call(scenario) -> dict:
+def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
     writer = registry.run_writer() or ""  # there are scenarios only where the lab has a run writer
-    call = {
+    call: PlannedCall = {
         "fn": writer,
         "file": FUNCTIONS[writer],
         "kwargs": {"k": scenario.k} if scenario.pass_k else {},
@@ -237,7 +301,7 @@ def _scenario_call(scenario) -> dict:
     return call if scenario.public else {**call, "secret": True}
 
 
-def _neighbours(made: list[Case], tables: dict) -> dict:
+def _neighbours(made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
     rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
     from autograder.lab.solution import reference_metrics
@@ -245,7 +309,7 @@ def _neighbours(made: list[Case], tables: dict) -> dict:
     functions = reference_metrics()
     if functions is None:  # the solutions are not here (they are only where plans are built)
         return {}
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for case in made:
         function = functions.get(case.function)
         if function is None:
@@ -279,26 +343,32 @@ def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     )
 
 
-def cached(rubric: Rubric, reference: dict, bundle_key: str, load_bundle, check_reference) -> Plan:
+def cached(
+    rubric: Rubric,
+    reference: dict[str, Any],
+    bundle_key: str,
+    load_bundle: Callable[[], dict[str, Any]],
+    check_reference: Callable[[dict[str, Any], dict[str, Any]], None],
+) -> Plan:
     """``build``'s plan from the on-disk cache (``cache_key``); ``load_bundle`` runs only on a
     miss, and ``check_reference(reference, bundle)`` checks the reference against it."""
 
-    def compute():
+    def compute() -> Plan:
         bundle = load_bundle()
         check_reference(reference, bundle)
         return build(rubric, reference, bundle)
 
     key = cache_key(rubric, reference.get("digest", ""), bundle_key)
-    plan = cache.cached_pickle("plan", key, compute)
+    plan: Plan = cache.cached_pickle("plan", key, compute)
     plan.key = key
     plan.rubric = rubric  # as loaded now: what the key leaves out (the similarity section) may differ
     return plan
 
 
-def _scenarios(kinds, bundle) -> dict:
+def _scenarios(kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: dict[str, Any]) -> dict[str, Scenario]:
     """The run writer's scenarios the rubric's checks need (none when the lab has no run writer)."""
     writer = registry.run_writer()
-    found: dict = {}
+    found: dict[str, Scenario] = {}
     if writer is None:
         return found
     if (writer, CheckKind.EXAMPLES) in kinds:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from autograder import paths
 from autograder.grading import inputs
@@ -30,7 +32,7 @@ class ReferenceDataError(RuntimeError):
     """The stored reference is missing or does not match the data it must describe."""
 
 
-def solution_value(package, case: cases.Case):
+def solution_value(package: ModuleType, case: cases.Case) -> object:
     """What the reference solution gives for ``case``: a JSON value or ``{"raises": name}``."""
     module = getattr(package, FUNCTIONS[case.function].removesuffix(".py"))
     function = getattr(module, case.function)
@@ -41,7 +43,7 @@ def solution_value(package, case: cases.Case):
     return list(value) if isinstance(value, tuple) else value
 
 
-def generate() -> dict:
+def generate() -> dict[str, Any]:
     from autograder.lab import solution
 
     package = solution.load()
@@ -61,7 +63,7 @@ def cases_digest(path: Path | None = None) -> str:
     return hashlib.sha256(Path(path or paths.EDGE_CASES).read_bytes()).hexdigest()[:16]
 
 
-def dumps(reference: dict) -> str:
+def dumps(reference: dict[str, Any]) -> str:
     return json.dumps(reference, sort_keys=True, indent=1) + "\n"
 
 
@@ -71,7 +73,7 @@ def write(path: Path = EXPECTED) -> Path:
     return path
 
 
-def check(reference: dict, bundle: dict, path: Path = EXPECTED) -> None:
+def check(reference: dict[str, Any], bundle: dict[str, Any], path: Path = EXPECTED) -> None:
     """``ReferenceDataError`` unless the stored Cranfield values are the bundle's (to 1e-9)."""
     for system in cranfield.SYSTEMS:
         for label in measures.CRANFIELD:
@@ -83,10 +85,10 @@ def check(reference: dict, bundle: dict, path: Path = EXPECTED) -> None:
                 )
 
 
-def load(path: Path = EXPECTED, bundle: dict | None = None) -> dict:
+def load(path: Path = EXPECTED, bundle: dict[str, Any] | None = None) -> dict[str, Any]:
     """The stored reference, checked against the Cranfield bundle (when given)."""
     try:
-        reference = json.loads(Path(path).read_text(encoding="utf-8"))
+        reference: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError:
         raise ReferenceDataError(f"the reference {path} is missing: run `python -m autograder reference`") from None
     if reference.get("format") != FORMAT:

@@ -67,11 +67,11 @@ class CaseResult:
         if self.public:
             return self
         return CaseResult(
-            self.id,
-            self.description,
-            False,
-            self.status,
-            self.told,
+            id=self.id,
+            description=self.description,
+            public=False,
+            status=self.status,
+            message=self.told,
             raised=shown_error(self.raised, self.mro),
             groups=self.groups,
         )

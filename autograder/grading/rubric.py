@@ -267,7 +267,16 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
             if scoring not in SCORING:
                 where_scoring = f"{place}.scoring" if "scoring" in check else "scoring"
                 fail(where_scoring, f"{scoring!r} is not one of {', '.join(SCORING)} (how cases become points)")
-            checks.append(CheckSpec(str(question_id), function, kind, check["points"], visibility, scoring))
+            checks.append(
+                CheckSpec(
+                    question=str(question_id),
+                    function=function,
+                    kind=kind,
+                    points=check["points"],
+                    visibility=visibility,
+                    scoring=scoring,
+                )
+            )
         if not checks:
             fail(f"{where}.checks", "must hold at least one check")
         questions.append(Question(str(question_id), question["title"], tuple(checks)))
@@ -298,19 +307,19 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         },
     }
     return Rubric(
-        data["title"],
-        data["total"],
-        data["random_seed"],
-        data["random_cases"],
-        limits,
-        tuple(questions),
-        hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
-        similarity,
-        tuple(sorted(set(allowed))),
-        hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
-        _policy(data.get("students", {}), fail),
-        deadlines.from_rubric(data.get("deadline", {}), fail),
-        limits_on_attempts,
+        title=data["title"],
+        total=data["total"],
+        random_seed=data["random_seed"],
+        random_cases=data["random_cases"],
+        limits=limits,
+        questions=tuple(questions),
+        digest=hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
+        similarity=similarity,
+        allowed_imports=tuple(sorted(set(allowed))),
+        cases_digest=hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
+        policy=_policy(data.get("students", {}), fail),
+        deadline=deadlines.from_rubric(data.get("deadline", {}), fail),
+        attempts=limits_on_attempts,
     )
 
 

@@ -63,21 +63,32 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
         status, message = judge.verdict(outcome, None, imported=imported)
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
         raised = tuple(error.get("mro", ()))
-        return RunFile(None, [], f"{WRITER} {message}", raised=raised, failed=status, error=str(error.get("type", "")))
+        return RunFile(
+            table=None,
+            searches=[],
+            problem=f"{WRITER} {message}",
+            raised=raised,
+            failed=status,
+            error=str(error.get("type", "")),
+        )
     value = outcome.value if isinstance(outcome.value, dict) else {}
     if value.get("type") != "runfile":
-        return RunFile(None, [], f"{WRITER} returned, but the grader got no run file back")
+        return RunFile(table=None, searches=[], problem=f"{WRITER} returned, but the grader got no run file back")
     if value.get("missing"):
-        return RunFile(None, [], f"{WRITER} wrote no file at the path it was given")
+        return RunFile(table=None, searches=[], problem=f"{WRITER} wrote no file at the path it was given")
     if value.get("too_large"):
-        return RunFile(None, [], f"{WRITER} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)")
+        return RunFile(
+            table=None, searches=[], problem=f"{WRITER} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)"
+        )
     text: str = value.pop("text") if isinstance(value.get("text"), str) else ""  # read once, then let go
     searches: list = value["searches"] if isinstance(value.get("searches"), list) else []
     if value.get("not_utf8"):
-        return RunFile(trec.rows(text, limit), searches, "the file is not UTF-8 text")
+        return RunFile(table=trec.rows(text, limit), searches=searches, problem="the file is not UTF-8 text")
     if text == canonical:  # the common case, checked once at plan time: skip parsing 22,500 lines
-        return RunFile(None, searches, None, canonical=True)
-    return RunFile(trec.rows(text, limit), searches, None, digest=hashlib.sha256(text.encode()).hexdigest())
+        return RunFile(table=None, searches=searches, problem=None, canonical=True)
+    return RunFile(
+        table=trec.rows(text, limit), searches=searches, problem=None, digest=hashlib.sha256(text.encode()).hexdigest()
+    )
 
 
 def read_all(plan, outcomes: list, unimported: frozenset, scenario_calls: dict) -> dict[str, RunFile]:
@@ -221,14 +232,14 @@ def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
         )
         found.append(
             CaseResult(
-                f"cranfield-run-{system}-{label}",
-                f"{label} of your {system} run, evaluated by ir_measures",
-                True,
-                CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
-                message,
-                f"{WRITER}(path, {system!r}, search_{system}, queries)",
-                expected,
-                value if table is not None else None,
+                id=f"cranfield-run-{system}-{label}",
+                description=f"{label} of your {system} run, evaluated by ir_measures",
+                public=True,
+                status=CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
+                message=message,
+                call=f"{WRITER}(path, {system!r}, search_{system}, queries)",
+                expected=expected,
+                actual=value if table is not None else None,
                 raised=run.error if table is None else "",
             )
         )
@@ -248,7 +259,13 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     """The writer called with arguments the contract refuses: it must raise ``scenario.raises``."""
     refused = {RAISES: scenario.raises}
     if scenario.raises in run.raised:
-        return CaseResult(f"format:{name}", scenario.description, scenario.public, CaseStatus.PASS, expected=refused)
+        return CaseResult(
+            id=f"format:{name}",
+            description=scenario.description,
+            public=scenario.public,
+            status=CaseStatus.PASS,
+            expected=refused,
+        )
     message = (
         f"{run.problem}; expected {scenario.raises}"
         if run.problem
@@ -256,7 +273,13 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     )
     status = run.status(refused=True)
     return CaseResult(
-        f"format:{name}", scenario.description, scenario.public, status, message, expected=refused, raised=run.error
+        id=f"format:{name}",
+        description=scenario.description,
+        public=scenario.public,
+        status=status,
+        message=message,
+        expected=refused,
+        raised=run.error,
     )
 
 
@@ -269,11 +292,11 @@ def _property_case(
     status = (run.status() if no_file else CaseStatus.FAIL) if wrong else CaseStatus.PASS
     raised = run.error if no_file and wrong else ""
     return CaseResult(
-        case_id,
-        f"{scenario.description}: {what}",
-        public,
-        status,
-        wrong or "",
+        id=case_id,
+        description=f"{scenario.description}: {what}",
+        public=public,
+        status=status,
+        message=wrong or "",
         raised=raised,
         told=(told or "") if wrong else "",
     )
@@ -285,18 +308,25 @@ def _example_case(scenario, table, run: RunFile) -> CaseResult:
     description, _, call = scenario.description.partition(": ")
     if table is None:
         return CaseResult(
-            "notes-two-queries-run", description, True, run.status(), run.problem or "", call, shown, raised=run.error
+            id="notes-two-queries-run",
+            description=description,
+            public=True,
+            status=run.status(),
+            message=run.problem or "",
+            call=call,
+            expected=shown,
+            raised=run.error,
         )
     actual = [" ".join(row)[:200] for row in table[:20]]
     good = equivalent(table, scenario)
     message = "" if good else "the file's lines differ from the expected lines"
     return CaseResult(
-        "notes-two-queries-run",
-        description,
-        True,
-        CaseStatus.PASS if good else CaseStatus.FAIL,
-        message,
-        call,
-        shown,
-        actual,
+        id="notes-two-queries-run",
+        description=description,
+        public=True,
+        status=CaseStatus.PASS if good else CaseStatus.FAIL,
+        message=message,
+        call=call,
+        expected=shown,
+        actual=actual,
     )

@@ -8,17 +8,28 @@ from __future__ import annotations
 from autograder.grading.plan import Plan
 from autograder.grading.results import CheckResult, Flag, FlagKind
 from autograder.lab.spec import GRADED_FILES, PACKAGE
-from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
+from autograder.sandbox.settings import Call
 
 _TROUBLE = (OutcomeStatus.TIMEOUT, OutcomeStatus.CRASH)
+_OVERALL = StopReason.OVERALL_TIME_LIMIT
 OVERALL_TIME = "not run: the autograder's overall time limit ran out"
-_OWN_TIME = "the submission's time limit"  # how the runner words its own limit (notes and calls not run)
 
 
 def ungraded(plan: Plan, reason: str) -> tuple[CheckResult, ...]:
     """Every check of the rubric with no points, and why."""
     return tuple(
-        CheckResult(spec.name, spec.question, spec.function, spec.kind, spec.points, 0.0, spec.visibility, (), reason)
+        CheckResult(
+            name=spec.name,
+            question=spec.question,
+            function=spec.function,
+            kind=spec.kind,
+            max_score=spec.points,
+            score=0.0,
+            visibility=spec.visibility,
+            cases=(),
+            note=reason,
+        )
         for spec in plan.rubric.checks
     )
 
@@ -66,11 +77,11 @@ def import_problems(result: SandboxResult) -> list[str]:
     return problems
 
 
-def flags(result: SandboxResult, calls: list) -> list[Flag]:
+def flags(result: SandboxResult, calls: list[Call]) -> list[Flag]:
     """Crashes, timeouts and limits, for the instructor."""
-    trouble: dict[tuple, int] = {}
+    trouble: dict[tuple[str, OutcomeStatus], int] = {}
     for call, outcome in zip(calls, result.outcomes):
-        if outcome.status in _TROUBLE:
+        if outcome is not None and outcome.status in _TROUBLE:
             trouble[(call.fn, outcome.status)] = trouble.get((call.fn, outcome.status), 0) + 1
     flags = [
         Flag(FlagKind(str(status)), f"{function} ({count} call{'s' if count > 1 else ''})")
@@ -87,18 +98,18 @@ def flags(result: SandboxResult, calls: list) -> list[Flag]:
         if outcome.status == OutcomeStatus.ERROR
     ]
     flags += [Flag(FlagKind.LIMIT, note) for note in result.notes]
+    flags += [Flag(FlagKind.LIMIT, OVERALL_TIME) for stop in result.stops.values() if stop == _OVERALL]
     flags += [Flag(FlagKind.GRADER, f"disturbed: {note}") for note in result.disturbed]
     imported = sorted({(module.split(".")[0], where) for module, where in result.disallowed_imports})
     flags += [Flag(FlagKind.IMPORT, f"{module} (not allowed), imported by {where}") for module, where in imported]
-    if "more bytes not kept" in result.stdout + result.stderr:
+    if result.output_dropped:
         flags.append(Flag(FlagKind.OUTPUT, "printed more than the output limit"))
     return flags
 
 
 def overall_time_ran_out(result: SandboxResult) -> None:
-    """The runner stopped at the platform's overall deadline, not at the submission's own limit:
-    say so in the calls it did not run and in its notes."""
+    """The calls the runner did not run because the platform's overall deadline came first (their
+    ``StopReason``), in the grader's words."""
     for index, outcome in enumerate(result.outcomes):
-        if outcome.status == OutcomeStatus.NOT_RUN and outcome.detail.startswith(_OWN_TIME):
-            result.outcomes[index] = Outcome(OutcomeStatus.NOT_RUN, detail=OVERALL_TIME)
-    result.notes = [OVERALL_TIME if note.startswith(_OWN_TIME) else note for note in result.notes]
+        if outcome is not None and outcome.status == OutcomeStatus.NOT_RUN and outcome.stop == _OVERALL:
+            result.outcomes[index] = Outcome(status=OutcomeStatus.NOT_RUN, detail=OVERALL_TIME, stop=_OVERALL)

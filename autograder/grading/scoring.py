@@ -76,22 +76,22 @@ def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) ->
     status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function], imported)
     groups = groups_of(planned)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
-        return CaseResult(case.id, "", case.public, status, groups=groups)
+        return CaseResult(id=case.id, description="", public=case.public, status=status, groups=groups)
     error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
     return CaseResult(
-        case.id,
-        case.label(),
-        case.public,
-        status,
-        judge.capped(message),
-        case.call_text(CALL_SHOWN if planned.kind == CheckKind.RANDOM else CALL_TEXT),
-        _json(planned.expected),
-        judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
-        tuple(error.get("traceback", ())),
-        case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
-        str(error.get("type", "")),
-        tuple(error.get("mro", ())),
-        groups,
+        id=case.id,
+        description=case.label(),
+        public=case.public,
+        status=status,
+        message=judge.capped(message),
+        call=case.call_text(CALL_SHOWN if planned.kind == CheckKind.RANDOM else CALL_TEXT),
+        expected=_json(planned.expected),
+        actual=judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
+        traceback=tuple(error.get("traceback", ())),
+        hint=case.hint if status == CaseStatus.FAIL else "",  # a wrong value; an error or a crash says its own
+        raised=str(error.get("type", "")),
+        mro=tuple(error.get("mro", ())),
+        groups=groups,
     )
 
 
@@ -129,7 +129,13 @@ def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseRe
         function = mine[0].case.function
         found[check] = [
             CaseResult(
-                f"arguments-{function}-{check}", UNCHANGED, True, status, message, raised=raised, groups=(UNCHANGED,)
+                id=f"arguments-{function}-{check}",
+                description=UNCHANGED,
+                public=True,
+                status=status,
+                message=message,
+                raised=raised,
+                groups=(UNCHANGED,),
             )
         ]
     return found
@@ -192,15 +198,15 @@ def score_checks(
         note = zeroed.get(spec.file, "") or constant.get(spec.function, "")
         checks.append(
             CheckResult(
-                spec.name,
-                spec.question,
-                spec.function,
-                spec.kind,
-                spec.points,
-                0.0 if note else score,
-                spec.visibility,
-                mine,
-                note,
+                name=spec.name,
+                question=spec.question,
+                function=spec.function,
+                kind=spec.kind,
+                max_score=spec.points,
+                score=0.0 if note else score,
+                visibility=spec.visibility,
+                cases=mine,
+                note=note,
                 scoring=spec.scoring,
             )
         )

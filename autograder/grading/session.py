@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class Session:
         uid: int = isolations.DEFAULT_UID,
         python: str | None = None,
         folder: Path | None = None,
-        protected: tuple = (),
+        protected: tuple[str, ...] = (),
         jobs: int = 1,
     ) -> Session:
         """Everything grading needs, checked; errors name the fix (``RubricError``,
@@ -79,7 +80,7 @@ class Session:
 
 
 @contextlib.contextmanager
-def _kept_for_good():
+def _kept_for_good() -> Iterator[None]:
     """The plan is some 100,000 objects made at once that live as long as the process: Python's
     cyclic collector would walk them all at every full collection (0.1 to 0.4 s of a warm run),
     while they load and then whenever grading allocates. Loaded with it paused, then frozen

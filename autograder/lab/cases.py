@@ -48,11 +48,11 @@ def example_cases(public=None) -> list[tuple[Case, object]]:
         converted.append(
             (
                 Case(
-                    f"notes-{case.id}",
-                    case.function,
-                    case.shown,
-                    tuple(args),
-                    dict(case.kwargs),
+                    id=f"notes-{case.id}",
+                    function=case.function,
+                    description=case.shown,
+                    args=tuple(args),
+                    kwargs=dict(case.kwargs),
                     public=True,
                     hint=case.hint,
                 ),
@@ -112,7 +112,13 @@ def edge_cases(path: str | None = None) -> tuple[Case, ...]:
                 "description, args (a list) and, if any, kwargs (a mapping)"
             )
         made.append(
-            Case(entry["id"], entry["function"], entry["description"], tuple(entry["args"]), entry.get("kwargs", {}))
+            Case(
+                id=entry["id"],
+                function=entry["function"],
+                description=entry["description"],
+                args=tuple(entry["args"]),
+                kwargs=entry.get("kwargs", {}),
+            )
         )
     return tuple(made)
 
@@ -267,12 +273,12 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
             found.append(
                 Case(
-                    f"random-{function}-{number:03d}",
-                    function,
-                    f"random ranking of {_count(len(ranking), 'doc')}, "
+                    id=f"random-{function}-{number:03d}",
+                    function=function,
+                    description=f"random ranking of {_count(len(ranking), 'doc')}, "
                     f"{_count(len(judgments), 'judgment')}{', ' + shown if shown else ''} (vs ir_measures)",
-                    _as_given(rng, ranking, judgments),
-                    kwargs,
+                    args=_as_given(rng, ranking, judgments),
+                    kwargs=kwargs,
                     public=True,
                 )
             )
@@ -303,10 +309,10 @@ def cell_cases(function: str, empty_invalid: bool = False):
                 retrieved, relevant, size = [], [], 0
             found.append(
                 Case(
-                    f"random-{function}-{number:03d}",
-                    function,
-                    f"random: {len(retrieved)} retrieved, {len(relevant)} relevant, {size} documents",
-                    (retrieved, relevant, size),
+                    id=f"random-{function}-{number:03d}",
+                    function=function,
+                    description=f"random: {len(retrieved)} retrieved, {len(relevant)} relevant, {size} documents",
+                    args=(retrieved, relevant, size),
                     public=True,
                 )
             )
@@ -329,11 +335,11 @@ def run_cases(function: str, measures: tuple):
             arrays = number % 3 == 2  # the contract's sequences include 1-D numpy arrays, a run's rankings too
             found.append(
                 Case(
-                    f"random-{function}-{number:03d}",
-                    function,
-                    f"random run of {len(run)} and qrels of {len(qrels)} queries"
+                    id=f"random-{function}-{number:03d}",
+                    function=function,
+                    description=f"random run of {len(run)} and qrels of {len(qrels)} queries"
                     f"{', its rankings numpy arrays' if arrays else ''}, measure {measure}",
-                    ({"$arrays": run} if arrays else run, qrels, {"$measure": measure}),
+                    args=({"$arrays": run} if arrays else run, qrels, {"$measure": measure}),
                     public=True,
                 )
             )
@@ -369,11 +375,11 @@ def score_cases(function: str):
                     a[q], b[q] = base, round(base + gap, 4)
             found.append(
                 Case(
-                    f"random-{function}-{number:03d}",
-                    function,
-                    f"random scores of {len(a)} and {len(b)} queries, n={n}",
-                    (a, b),
-                    {"n": n},
+                    id=f"random-{function}-{number:03d}",
+                    function=function,
+                    description=f"random scores of {len(a)} and {len(b)} queries, n={n}",
+                    args=(a, b),
+                    kwargs={"n": n},
                     public=True,
                 )
             )

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from autograder import cache, paths, tempdirs
 from autograder.lab import measures, spec
@@ -94,7 +96,7 @@ def bundle() -> dict:
     return lazy_bundle()[1]()
 
 
-def lazy_bundle():
+def lazy_bundle() -> tuple[str, Callable[[], dict[str, Any]]]:
     """``(key, load)``: the bundle's content key now, the bundle itself only when ``load()``
     is called (a cached plan needs the key alone)."""
     shipped = os.environ.get("LAB05_BUNDLE")

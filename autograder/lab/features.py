@@ -15,7 +15,7 @@ from autograder.labkit.feature import Feature
 
 
 def _f(id, phrase, hint, rules=None, **hints) -> Feature:
-    return Feature(id, phrase, hint, hints, rules or {})
+    return Feature(id=id, phrase=phrase, hint=hint, hints=hints, rules=rules or {})
 
 
 FEATURES = {

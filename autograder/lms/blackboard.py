@@ -51,7 +51,7 @@ def read(table: Table) -> Gradebook:
         people.append(Person(number, name or row[username].strip(), tuple(emails), tuple(sids)))
     columns = tuple(column for column in map(_gradable, table.header) if column is not None)
     copied = tuple(position for position in (last, first, username) if position is not None)
-    return Gradebook(table, tuple(people), columns, copied, (username,))
+    return Gradebook(table=table, people=tuple(people), columns=columns, copied=copied, keys=(username,))
 
 
 def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:

@@ -85,7 +85,9 @@ def read(table: Table) -> Gradebook:
         for person in people
         if POINTS_ROW.strip() in table.rows[person.row][0]
     )
-    return Gradebook(table, tuple(people), columns, tuple(range(section + 1)), keys, notes)
+    return Gradebook(
+        table=table, people=tuple(people), columns=columns, copied=tuple(range(section + 1)), keys=keys, notes=notes
+    )
 
 
 def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:

@@ -49,7 +49,7 @@ def read(table: Table) -> Gradebook:
         for header in table.header
         if (found := ITEM.match(header)) and not TOTAL.search(header)
     )
-    return Gradebook(table, tuple(people), columns, (identifier,), (identifier,))
+    return Gradebook(table=table, people=tuple(people), columns=columns, copied=(identifier,), keys=(identifier,))
 
 
 def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:

@@ -93,7 +93,7 @@ def read(path: Path) -> Table:
         raise ValueError(f"{path.name} is not a readable CSV file ({error})") from None
     header = tuple(cell.strip() for cell in lines[0])
     rows = tuple(tuple(row) + ("",) * (len(header) - len(row)) for row in lines[1:])
-    return Table(path.name, header, rows, delimiter, encoding)
+    return Table(source=path.name, header=header, rows=rows, delimiter=delimiter, encoding=encoding)
 
 
 def render(rows, delimiter: str = ",", quote_all: bool = False) -> str:

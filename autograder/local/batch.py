@@ -242,7 +242,7 @@ def grade_batch(
             try:
                 write_result(out, result, titles)
             except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
-                source = intake.Source(result.submission, Path(), result.students)
+                source = intake.Source(id=result.submission, path=Path(), students=result.students)
                 result = internal_error(
                     source,
                     None,
@@ -321,7 +321,17 @@ def grade_batch(
         if source.id in reasons
     )
     skipped = len(sources) - len(todo) - len(rescored)
-    return BatchSummary(len(todo), skipped, results, seconds, out, similar, len(rescored), changes, shard)
+    return BatchSummary(
+        graded=len(todo),
+        skipped=skipped,
+        results=results,
+        seconds=seconds,
+        out=out,
+        similarity=similar,
+        rescored=len(rescored),
+        changes=changes,
+        shard=shard,
+    )
 
 
 def finish(

@@ -263,4 +263,6 @@ def merge(
     run = _run(manifests)
     jobs = jobs or batch.usable_cpus()
     written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs, taken, run, known=tuple(known))
-    return MergeSummary(written, len(manifests), time.monotonic() - started, out, similar)
+    return MergeSummary(
+        results=written, shards=len(manifests), seconds=time.monotonic() - started, out=out, similarity=similar
+    )

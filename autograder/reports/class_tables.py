@@ -141,7 +141,10 @@ def case_tallies(results) -> list[Tally]:
             for case in check.cases:
                 aggregated = check.kind.aggregated
                 label = f"{check.kind.label}, all together" if aggregated else case.description or case.id
-                tally = tallies.setdefault((check.name, label), Tally(check.name, check.function, label, aggregated))
+                tally = tallies.setdefault(
+                    (check.name, label),
+                    Tally(check=check.name, function=check.function, label=label, aggregated=aggregated),
+                )
                 tally.total += 1
                 if case.passed:
                     tally.passed += 1

@@ -113,7 +113,16 @@ def shown_case(case: CaseResult, kind: CheckKind) -> ShownCase:
         title, code = ("" if case.public else "hidden case: ") + (case.description or case.id), False
     if not case.public and not (actual or notes):
         title += f" ({case.status.words})"
-    return ShownCase(title, code, not case.public, expected, actual, notes, case.traceback, case.hint)
+    return ShownCase(
+        title=title,
+        code=code,
+        hidden=not case.public,
+        expected=expected,
+        actual=actual,
+        notes=notes,
+        traceback=case.traceback,
+        hint=case.hint,
+    )
 
 
 @dataclass(frozen=True)
@@ -174,7 +183,9 @@ def check_view(check: CheckResult) -> CheckView:
         single = []
     cases = [shown_case(case, check.kind) for case in single]
     shown = SHOWN_RANDOM if check.kind == CheckKind.RANDOM else SHOWN_FAILURES
-    return CheckView(check, repeated, tuple(cases[:shown]), tuple(cases[shown:]), cranfield)
+    return CheckView(
+        check=check, repeated=repeated, shown=tuple(cases[:shown]), folded=tuple(cases[shown:]), cranfield=cranfield
+    )
 
 
 def _cranfield(check: CheckResult, failing: list[CaseResult]) -> CranfieldView:
@@ -185,7 +196,9 @@ def _cranfield(check: CheckResult, failing: list[CaseResult]) -> CranfieldView:
         if _kind(case.expected) == _kind(case.actual) == "number"
     )
     first = tuple(shown_case(case, check.kind) for case in failing[:CRANFIELD_SHOWN])
-    return CranfieldView(len(failing), len(check.cases), tuple(queries), first, points)
+    return CranfieldView(
+        differ=len(failing), total=len(check.cases), queries=tuple(queries), first=first, points=points
+    )
 
 
 @dataclass(frozen=True)
@@ -263,7 +276,9 @@ def function_view(item: FunctionResult) -> FunctionView:
     one_line = item.state in ONE_LINE or item.state == FunctionState.FULL or only_unwritten
     failing = () if one_line else tuple(check_view(check) for check in item.checks if not check.full)
     passed = tuple(check for check in item.checks if check.full)
-    return FunctionView(item, words, quote, tuple(diagnoses.values()), failing, passed)
+    return FunctionView(
+        result=item, headline=words, quote=quote, diagnoses=tuple(diagnoses.values()), failing=failing, passed=passed
+    )
 
 
 @dataclass(frozen=True)
@@ -319,26 +334,26 @@ def build(
         by_question.setdefault(item.question, []).append(function_view(item))
     questions = tuple(
         QuestionView(
-            question,
-            titles.get(question, ""),
-            sum(v.result.score for v in views),
-            sum(v.result.max_score for v in views),
-            tuple(views),
+            question=question,
+            title=titles.get(question, ""),
+            earned=sum(v.result.score for v in views),
+            possible=sum(v.result.max_score for v in views),
+            functions=tuple(views),
         )
         for question, views in by_question.items()
     )
     notes = (check.note for check in visible if check.note and check.cases)
     banners = tuple(dict.fromkeys(note[:1].upper() + note[1:] for note in notes))
     return Feedback(
-        view.submission,
-        ", ".join(student.name for student in view.students if student.name),
-        view.score,
-        view.max_score,
-        str(view.status),
-        banners,
-        tuple(view.problems),
-        questions,
-        view.output,
-        deadlines.describe(view.late, view.max_score),
-        deadlines.grade(view.score, view.max_score, view.late) if view.late is not None else None,
+        submission=view.submission,
+        who=", ".join(student.name for student in view.students if student.name),
+        score=view.score,
+        max_score=view.max_score,
+        status=str(view.status),
+        banners=banners,
+        problems=tuple(view.problems),
+        questions=questions,
+        output=view.output,
+        late=deadlines.describe(view.late, view.max_score),
+        grade=deadlines.grade(view.score, view.max_score, view.late) if view.late is not None else None,
     )

@@ -4,15 +4,21 @@
 child's messages (the jail's PID 1 report, the imports, "ready", one answer per call in order, the
 end), sends the child each call's inputs when that call is to run (``feed``), knows which call is
 under way for the time limits, and says which call (or import) to blame when the child ends, hangs
-or writes nonsense.
+or writes nonsense. What it records is ``outcomes``' vocabulary (re-exported here).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, Protocol
 
+from autograder.sandbox.outcomes import ErrorInfo as ErrorInfo
+from autograder.sandbox.outcomes import Outcome as Outcome
+from autograder.sandbox.outcomes import OutcomeStatus as OutcomeStatus
+from autograder.sandbox.outcomes import SandboxResult as SandboxResult
+from autograder.sandbox.outcomes import StopReason as StopReason
 from autograder.sandbox.settings import (  # the limits live in settings, with the others
     AFTER_HANG_SECONDS,
     ANSWER_KEPT,
@@ -21,53 +27,33 @@ from autograder.sandbox.settings import (  # the limits live in settings, with t
     MAX_BRACKETS,
     RUN_LINE_LIMIT,
     STARTUP_SECONDS,
+    Call,
+    Limits,
     Mode,
 )
-from autograder.strenum import StrEnum
+
+#: One channel message: a small, shallow JSON object, every field of it untrusted.
+Message = dict[str, Any]
+#: What ``Child.messages`` yields: ``("message", Message)``, or an ending: ``("timeout",)``,
+#: ``("eof",)``, ``("garbage", what was read)``.
+Event = tuple[Any, ...]
 
 
-class OutcomeStatus(StrEnum):
-    """What became of one call (or one import)."""
+class Child(Protocol):
+    """What a ``Reader`` needs of a child (``child_process.ChildProcess``; the tests' scripted fakes)."""
 
-    VALUE = "value"  # the call returned (its encoded value)
-    ERROR = "error"  # the call (or the import) raised
-    TIMEOUT = "timeout"  # it did not finish in time
-    CRASH = "crash"  # the process ended or wrote nonsense during it
-    NOT_RUN = "not-run"  # it never ran (an earlier failure, a spent budget)
-    OK = "ok"  # an import that worked
-
-
-@dataclass
-class Outcome:
-    """What became of one call (or one import)."""
-
-    status: OutcomeStatus
-    value: object = None
-    error: dict | None = None
-    seconds: float = 0.0
-    detail: str = ""
-    secret: bool = False  # an import again after a secret call: its own words were dropped
-    mutated: bool = False  # the call changed its arguments (the caller's data)
+    def messages(self, deadline_of: Callable[[], float], line_limit: Callable[[], int]) -> Iterator[Event]: ...
+    def waited(self) -> float | None: ...
+    def cpu(self) -> float | None: ...
+    def launched(self, pid: int) -> bool: ...
+    def watch(self, pid: int) -> None: ...
 
 
-@dataclass
-class SandboxResult:
-    outcomes: list
-    imports: dict = field(default_factory=dict)
-    banned_imports: list = field(default_factory=list)  # (module, the file or function importing it)
-    disallowed_imports: list = field(default_factory=list)  # (module, where): neither standard nor allowed
-    stdout: str = ""
-    stderr: str = ""
-    restarts: int = 0
-    elapsed: float = 0.0
-    notes: list = field(default_factory=list)
-    hidden_output: str = ""  # printed after a secret call's inputs reached a child: instructors only
-    uid: int | None = None  # the sandbox uid its children ran as (leased by this grader)
-    disturbed: list = field(default_factory=list)  # calls killed from outside twice: the grader was disturbed
-    landlock: int | None = None  # uid mode: the Landlock ABI its children were confined with (0: none)
+#: Sends a child call ``index`` (None: the end).
+Feed = Callable[[Any, "int | None"], None]
 
 
-def kept(value):
+def kept(value: object) -> object:
     """An answer as the parent keeps it: whole when it is small (every right answer of this lab is a
     few hundred bytes), else only its kind and size: thousands of big answers cost no memory, and an
     answer that big is wrong anyway. Run files are kept whole (their size has limits of its own)."""
@@ -80,7 +66,7 @@ def kept(value):
     return value if size <= ANSWER_KEPT else {"type": "too-large", "bytes": size}
 
 
-def parse_line(line: bytes, limit: int):
+def parse_line(line: bytes | bytearray, limit: int) -> Message | None:
     """A channel line as a dict, or None if it is not a small, shallow JSON object."""
     if len(line) > limit or line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
         return None
@@ -96,11 +82,20 @@ class Reader:
     index)`` sends call ``index``, or the end when ``index`` is None); knows which call is under way."""
 
     def __init__(
-        self, calls, start, skip, skip_files, result: SandboxResult, spent: dict, mode: str, feed=None, hung=()
+        self,
+        calls: list[Call],
+        start: int,
+        skip: Collection[str],
+        skip_files: set[str],
+        result: SandboxResult,
+        spent: dict[str, float],
+        mode: str,
+        feed: Feed | None = None,
+        hung: Collection[str] = (),
     ):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.hung = hung  # functions a call of which hung before: their calls get AFTER_HANG_SECONDS
-        self.feed = feed or (lambda child, index: None)
+        self.feed: Feed = feed or (lambda child, index: None)
         self.files = {call.file for call in calls}  # the graded files a child may say it imports
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
@@ -131,7 +126,7 @@ class Reader:
             and (imported is None or imported.status == OutcomeStatus.OK)
         )
 
-    def _send(self, child) -> None:
+    def _send(self, child: Child) -> None:
         """Send the child the call to run next (or the end), once; the call's clock starts now."""
         index = self.next_index if self.next_index < len(self.calls) else None
         if self.started and self.sent != index and self.sent is not None:
@@ -144,108 +139,159 @@ class Reader:
             index += 1
         return index
 
-    def read(self, child, limits, deadline: float) -> str:
+    def read(self, child: Child, limits: Limits, deadline: float) -> str:
         """Read ``child`` (a ``child_process.ChildProcess``) until it is done, hangs, ends or writes nonsense;
         returns which: ``done``, ``timeout``, ``eof`` or ``garbage``."""
-        allowance = limits.call_seconds + STARTUP_SECONDS
-        budget = limits.function_seconds()
-
-        def deadline_of():
-            if self.importing or not self.ready():
-                return min(self.last_message + allowance, deadline)
-            function = self.calls[self.next_index].fn if self.next_index < len(self.calls) else ""
-            left = max(budget - self.spent.get(function, 0.0), 0.0)
-            self.budget_ran_out = left < limits.call_seconds
-            limit = limits.call_seconds
-            if function in self.hung:
-                limit = min(limit, AFTER_HANG_SECONDS) + self._waited_since_sent(child)
-            return min(self.sent_at + min(limit, left), deadline)
-
-        def line_limit():
-            under_way = self.calls[self.next_index] if self.next_index < len(self.calls) else None
-            return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
-
         self.last_waited, self.last_cpu = child.waited(), child.cpu()
-        for event in child.messages(deadline_of, line_limit):
+        events = child.messages(lambda: self._deadline(child, limits, deadline), self._line_limit)
+        for event in events:
             if event[0] != "message":
                 self.loaded = self._load(child)  # what the call under way waited for a CPU
                 return event[0] if event[0] != "garbage" else "garbage"
-            message = event[1]
             loaded = self._load(child)
             self.last_message = time.monotonic()
             self.seen += 1
-            if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
-                abi = message["landlock"]
-                if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
-                    return "garbage"
-                self.result.landlock = abi
-            elif "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
-                pid = message["jail_pid"]
-                if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
-                    return "garbage"
-                child.watch(pid)
-            elif (
-                "importing" in message
-                and not self.started
-                and self.importing is None
-                and message["importing"] in self.files
-                and message["importing"] not in self.skip_files
-            ):
-                self.importing = message["importing"]
-            elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
-                self.imported += 1
-                error = message.get("error")
-                self.result.imports[self.importing] = Outcome(
-                    OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
-                )
-                if error is not None:
-                    self.skip_files.add(self.importing)
-                self.importing = None
-                self.next_index = self._next(self.next_index)
-            elif message.get("ready") is True and not self.started and self.importing is None:
-                self.started = True
-                self.next_index = self._next(self.next_index)
-                self._send(child)
-            elif "disallowed_import" in message:
-                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
-                if len(self.result.disallowed_imports) < MAX_BANNED:
-                    self.result.disallowed_imports.append((str(message["disallowed_import"])[:100], during))
-            elif "banned_import" in message:
-                during = self.importing or (self.calls[self.next_index].fn if self.next_index < len(self.calls) else "")
-                if len(self.result.banned_imports) < MAX_BANNED:
-                    self.result.banned_imports.append((str(message["banned_import"])[:100], during))
-            elif (
-                message.get("i") == self.next_index
-                and self.started
-                and self.sent == self.next_index
-                and self.next_index < len(self.calls)
-            ):
-                seconds = message.get("t") if isinstance(message.get("t"), (int, float)) else 0.0
-                mutated = message.get("mutated") is True
-                if "error" in message:
-                    outcome = Outcome(
-                        OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated
-                    )
-                else:
-                    outcome = Outcome(
-                        OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
-                    )
-                self.result.outcomes[self.next_index] = outcome
-                function = self.calls[self.next_index].fn
-                charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
-                self.spent[function] = self.spent.get(function, 0.0) + charged
-                self.next_index = self._next(self.next_index + 1)
-                self._send(child)
-            elif message.get("done") is True:
-                return "done" if self.next_index >= len(self.calls) and self.sent is None else "garbage"
-            else:
-                answered = message.get("i")
-                if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
-                    self.duplicate = answered  # an answer came twice: that call split the process
-                return "garbage"
+            ending = self._take(child, event[1], loaded)
+            if ending is not None:
+                return ending
         return "eof"
 
-    def blame(self, ending: str, how: str, stderr: str):
+    def _deadline(self, child: Child, limits: Limits, deadline: float) -> float:
+        """When the child must have sent its next message: the import or start-up allowance, else
+        the call under way's limit (less after a hang of its function, never more than what is left
+        of its function's time budget), and never after ``deadline``."""
+        if self.importing or not self.ready():
+            return min(self.last_message + limits.call_seconds + STARTUP_SECONDS, deadline)
+        under_way = self._under_way()
+        function = under_way.fn if under_way is not None else ""
+        left = max(limits.function_seconds() - self.spent.get(function, 0.0), 0.0)
+        self.budget_ran_out = left < limits.call_seconds
+        limit = limits.call_seconds
+        if function in self.hung:
+            limit = min(limit, AFTER_HANG_SECONDS) + self._waited_since_sent(child)
+        return min(self.sent_at + min(limit, left), deadline)
+
+    def _line_limit(self) -> int:
+        """The longest channel line the call under way may answer with (a run file's is longer)."""
+        under_way = self._under_way()
+        return RUN_LINE_LIMIT if under_way is not None and under_way.large else LINE_LIMIT
+
+    def _under_way(self) -> Call | None:
+        """The call to answer next (None: none is left)."""
+        return self.calls[self.next_index] if self.next_index < len(self.calls) else None
+
+    def _take(self, child: Child, message: Message, loaded: float) -> str | None:
+        """One message from the child, in the order of the channel's protocol: None to read on, else
+        how the child's run ends (``done`` or ``garbage``)."""
+        if "landlock" in message:  # the uid mode's first word: the Landlock ABI that confines it (0: none)
+            return self._landlock(message["landlock"])
+        if "jail_pid" in message:  # only the launcher's first word, in a jail, about its own child
+            return self._jail_pid(child, message["jail_pid"])
+        if self._starts_import(message):
+            self.importing = message["importing"]
+        elif "imported" in message and self.importing is not None and message["imported"] == self.importing:
+            self._imported(message.get("error"))
+        elif message.get("ready") is True and not self.started and self.importing is None:
+            self._ready(child)
+        elif "disallowed_import" in message:
+            self._import_seen(self.result.disallowed_imports, message["disallowed_import"])
+        elif "banned_import" in message:
+            self._import_seen(self.result.banned_imports, message["banned_import"])
+        elif self._answers(message):
+            self._answer(child, message, loaded)
+        elif message.get("done") is True:
+            return "done" if self.next_index >= len(self.calls) and self.sent is None else "garbage"
+        else:
+            return self._garbage(message)
+        return None
+
+    def _ready(self, child: Child) -> None:
+        """The child has imported its graded files: calls are under way, the first one is sent."""
+        self.started = True
+        self.next_index = self._next(self.next_index)
+        self._send(child)
+
+    def _garbage(self, message: Message) -> str:
+        """A message out of turn ends the child's run; an answer to a call already answered says that
+        call split the process."""
+        answered = message.get("i")
+        if type(answered) is int and 0 <= answered < self.next_index and self.importing is None:
+            self.duplicate = answered  # an answer came twice: that call split the process
+        return "garbage"
+
+    def _landlock(self, abi: object) -> str | None:
+        """The uid mode's Landlock ABI, as its child's first word only (else garbage)."""
+        if not (self.mode == Mode.UID and self.seen == 1 and type(abi) is int):
+            return "garbage"
+        self.result.landlock = abi
+        return None
+
+    def _jail_pid(self, child: Child, pid: object) -> str | None:
+        """The jail launcher's child's pid, as its first word only, and a process it launched (else garbage)."""
+        if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
+            return "garbage"
+        child.watch(pid)
+        return None
+
+    def _starts_import(self, message: Message) -> bool:
+        """Does the child say it starts importing a graded file it is to import, before it is ready?"""
+        return (
+            "importing" in message
+            and not self.started
+            and self.importing is None
+            and message["importing"] in self.files
+            and message["importing"] not in self.skip_files
+        )
+
+    def _imported(self, error: object) -> None:
+        """The graded file being imported is imported (``error`` None) or raised."""
+        assert self.importing is not None
+        self.imported += 1
+        self.result.imports[self.importing] = Outcome(
+            status=OutcomeStatus.ERROR if error is not None else OutcomeStatus.OK, error=_error(error)
+        )
+        if error is not None:
+            self.skip_files.add(self.importing)
+        self.importing = None
+        self.next_index = self._next(self.next_index)
+
+    def _import_seen(self, seen: list[tuple[str, str]], module: object) -> None:
+        """A module imported that is flagged, and during what (the file importing or the call under way)."""
+        under_way = self._under_way()
+        during = self.importing or (under_way.fn if under_way is not None else "")
+        if len(seen) < MAX_BANNED:
+            seen.append((str(module)[:100], during))
+
+    def _answers(self, message: Message) -> bool:
+        """Is ``message`` the answer to the call sent and under way?"""
+        return (
+            message.get("i") == self.next_index
+            and self.started
+            and self.sent == self.next_index
+            and self.next_index < len(self.calls)
+        )
+
+    def _answer(self, child: Child, message: Message, loaded: float) -> None:
+        """The call under way answered: keep its outcome, charge its function, send the next call."""
+        took = message.get("t")
+        seconds = took if isinstance(took, (int, float)) else 0.0
+        mutated = message.get("mutated") is True
+        if "error" in message:
+            outcome = Outcome(
+                status=OutcomeStatus.ERROR, error=_error(message["error"]), seconds=seconds, mutated=mutated
+            )
+        else:
+            outcome = Outcome(
+                status=OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
+            )
+        self.result.outcomes[self.next_index] = outcome
+        function = self.calls[self.next_index].fn
+        charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
+        self.spent[function] = self.spent.get(function, 0.0) + charged
+        self.next_index = self._next(self.next_index + 1)
+        self._send(child)
+
+    def blame(self, ending: str, how: str, stderr: str) -> int | str | None:
         """Record what ended the child on the call (or import) under way; returns it."""
         tail = stderr.strip().splitlines()[-3:]
         detail = {
@@ -258,21 +304,21 @@ class Reader:
         status = OutcomeStatus.TIMEOUT if ending == "timeout" else OutcomeStatus.CRASH
         if self.duplicate is not None:
             self.result.outcomes[self.duplicate] = Outcome(
-                OutcomeStatus.CRASH, detail="the process split during this call (its answer came twice)"
+                status=OutcomeStatus.CRASH, detail="the process split during this call (its answer came twice)"
             )
             return self.duplicate
         if self.importing:
-            self.result.imports[self.importing] = Outcome(status, detail=detail)
+            self.result.imports[self.importing] = Outcome(status=status, detail=detail)
             return self.importing
         if self.next_index >= len(self.calls):
             return None
-        self.result.outcomes[self.next_index] = Outcome(status, detail=detail)
+        self.result.outcomes[self.next_index] = Outcome(status=status, detail=detail)
         function = self.calls[self.next_index].fn
         charged = max(time.monotonic() - self.sent_at - self.loaded - self._parent_delay(), self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged
         return self.next_index
 
-    def _waited_since_sent(self, child) -> float:
+    def _waited_since_sent(self, child: Child) -> float:
         """What the child and this grader waited for a CPU since the call under way was sent (about:
         since the child's last message), so a busy machine does not make a short limit shorter."""
         now, before = child.waited(), self.last_waited
@@ -285,7 +331,7 @@ class Reader:
         now = parent_waited()
         return max(now - self.parent_mark, 0.0) if now is not None and self.parent_mark is not None else 0.0
 
-    def _load(self, child) -> float:
+    def _load(self, child: Child) -> float:
         """Seconds the child waited for a CPU since its last message (0 where unknown): a
         function's time budget counts the time its calls took, less what the machine's load
         took, so a busy machine costs an honest submission nothing. It also notes the CPU time
@@ -309,7 +355,7 @@ def parent_waited() -> float | None:
         return None
 
 
-def _error(error) -> dict | None:
+def _error(error: object) -> ErrorInfo | None:
     """An error description from the child, reduced to known fields of bounded size."""
     if not isinstance(error, dict):
         return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}

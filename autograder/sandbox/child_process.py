@@ -9,11 +9,12 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from autograder.sandbox import cleanup, leases
-from autograder.sandbox.channel import parse_line
-from autograder.sandbox.settings import CHANNEL_LIMIT, Isolation, Mode
+from autograder.sandbox.channel import Event, parse_line
+from autograder.sandbox.settings import CHANNEL_LIMIT, ChildConfig, Isolation, Mode
 
 HARNESS = Path(__file__).resolve().parent / "child" / "harness.py"
 
@@ -61,7 +62,9 @@ def frame(data: bytes) -> bytes:
 class ChildProcess:
     """One child process, its inbox (stdin: the parent's messages) and its channel."""
 
-    def __init__(self, isolation: Isolation, config: dict, env: dict, work: Path, output: Output, received: int):
+    def __init__(
+        self, isolation: Isolation, config: ChildConfig, env: dict[str, str], work: Path, output: Output, received: int
+    ):
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
         if isolation.mode == Mode.UID:
@@ -133,7 +136,7 @@ class ChildProcess:
                 if chunk:
                     self.output.add(key.data, chunk)
 
-    def messages(self, deadline_of, line_limit):
+    def messages(self, deadline_of: Callable[[], float], line_limit: Callable[[], int]) -> Iterator[Event]:
         """Yield parsed channel messages; ``("timeout",)``, ``("eof",)`` or ``("garbage", why)``
         end the stream. A line longer than ``line_limit()``, too deeply nested, or not a JSON
         object is garbage, and so is more than ``CHANNEL_LIMIT`` bytes in all."""
@@ -175,7 +178,7 @@ class ChildProcess:
                 else:
                     self.output.add(key.data, chunk)
 
-    def _parsed(self, line_limit):
+    def _parsed(self, line_limit: Callable[[], int]) -> Iterator[Event]:
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
         for line in self._complete_lines():
             message = parse_line(line, line_limit())
@@ -184,7 +187,7 @@ class ChildProcess:
                 return
             yield ("message", message)
 
-    def _complete_lines(self) -> list:
+    def _complete_lines(self) -> list[bytearray]:
         if b"\n" not in self.buffer:
             return []
         *lines, rest = self.buffer.split(b"\n")

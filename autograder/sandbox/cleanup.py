@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -39,7 +40,7 @@ def remove_owned(uid: int) -> None:
                 pass
 
 
-def _processes(uid: int):
+def _processes(uid: int) -> Iterator[tuple[int, str]]:
     """``(pid, its /proc folder)`` of every process of ``uid`` (the processes vanishing meanwhile left out)."""
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():

@@ -12,11 +12,13 @@ import os
 import pickle
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from autograder import cache, paths, tempdirs
 from autograder.sandbox import leases, runner, seccomp
-from autograder.sandbox.channel import OutcomeStatus
+from autograder.sandbox.outcomes import OutcomeStatus
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 #: Where a root grader starts looking for free sandbox uids to lease (``sandbox/leases.py``): it
@@ -56,9 +58,9 @@ class IsolationError(RuntimeError):
     """Children cannot be enclosed as asked; the message says why and what to do."""
 
 
-def _stamps(paths) -> list:
+def _stamps(paths: Iterable[str]) -> list[list[object]]:
     """When each path last changed (a package installed or removed changes its folder)."""
-    found = []
+    found: list[list[object]] = []
     for path in paths:
         try:
             found.append([path, os.stat(path).st_mtime_ns])
@@ -67,12 +69,12 @@ def _stamps(paths) -> list:
     return found
 
 
-def _probe(python: str, banned: tuple) -> dict:
+def _probe(python: str, banned: tuple[str, ...]) -> dict[str, Any]:
     """What the child interpreter reads and where the banned libraries are; remembered in the
     private cache until the interpreter or one of its library folders changes."""
     stored = cache.cache_dir() / f"probe-{cache.fingerprint([os.path.realpath(python), banned])[:32]}.json"
     try:
-        facts = json.loads(stored.read_text())
+        facts: dict[str, Any] = json.loads(stored.read_text())
         if facts["stamps"] == _stamps([python, *facts["path"]]):
             return facts
     except (OSError, ValueError, KeyError):
@@ -88,13 +90,13 @@ def _probe(python: str, banned: tuple) -> dict:
         ) from None
     if result.returncode != 0:
         raise IsolationError(f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:]}")
-    facts = json.loads(result.stdout)
+    facts = dict(json.loads(result.stdout))
     facts["stamps"] = _stamps([python, *facts["path"]])
     cache.write_json_atomic(stored, facts)
     return facts
 
 
-def _minimal(paths) -> tuple:
+def _minimal(paths: Iterable[str]) -> tuple[str, ...]:
     """Absolute existing paths, without those inside another one of the list."""
     kept: list[str] = []
     for path in sorted({os.path.abspath(p) for p in paths if p and os.path.exists(p)}):
@@ -103,7 +105,9 @@ def _minimal(paths) -> tuple:
     return tuple(kept)
 
 
-def jail_isolation(python: str, uids: tuple = (), banned: tuple = (), mode: Mode = Mode.JAIL) -> Isolation:
+def jail_isolation(
+    python: str, uids: tuple[int, ...] = (), banned: tuple[str, ...] = (), mode: Mode = Mode.JAIL
+) -> Isolation:
     """The namespace jail (or the uid mode) for ``python``: what its children may read, what they
     may not, and the seccomp filter they install; ``uids``: the leased uids they run as (root)."""
     facts = _probe(python, banned)
@@ -126,10 +130,18 @@ def jail_isolation(python: str, uids: tuple = (), banned: tuple = (), mode: Mode
         rules = b""  # the jail has no network anyway
     if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
         read = _without(read, hidden)
-    return Isolation(mode, python, tuple(uids) if os.getuid() == 0 else (), read, hidden, banned, rules)
+    return Isolation(
+        mode=mode,
+        python=python,
+        uids=tuple(uids) if os.getuid() == 0 else (),
+        read_paths=read,
+        hidden_paths=hidden,
+        banned=banned,
+        seccomp=rules,
+    )
 
 
-def _without(read: tuple, hidden: tuple) -> tuple:
+def _without(read: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[str, ...]:
     """``read`` with every path of ``hidden`` left out: a folder holding one is replaced by its
     entries (down to the hidden path's level), all but the hidden ones."""
     kept: list[str] = []
@@ -145,12 +157,12 @@ def _without(read: tuple, hidden: tuple) -> tuple:
     return tuple(sorted(kept))
 
 
-def _self_test(isolation: Isolation, extra: tuple = ()) -> str | None:
+def _self_test(isolation: Isolation, extra: tuple[str, ...] = ()) -> str | None:
     """``self_test``, remembered while nothing it depends on changes: the isolation,
     this user, whether this process may unshare namespaces now (a container's seccomp profile,
     a sysctl, AppArmor can take that away after a test passed) and the grader's files it must
     not reach (their and their folders' modes and owners)."""
-    modes: list[tuple] = []
+    modes: list[tuple[object, ...]] = []  # (path, mode, owner, group), or (path, None) where it cannot be read
     for path in protected_paths(extra):
         for part in [path, *path.parents]:
             try:
@@ -189,7 +201,7 @@ def _unshare_answer() -> int:
 MODES = ("auto", *Mode)  # what --isolation accepts
 
 
-def _leased(jobs: int, base: int) -> tuple:
+def _leased(jobs: int, base: int) -> tuple[int, ...]:
     """The uids this grader's children run as: leased when it is root, none otherwise."""
     if os.getuid() != 0:
         return ()
@@ -211,8 +223,8 @@ def choose(
     mode: str = "auto",
     python: str | None = None,
     uid: int = DEFAULT_UID,
-    banned: tuple = (),
-    protected: tuple = (),
+    banned: tuple[str, ...] = (),
+    protected: tuple[str, ...] = (),
     jobs: int = 1,
 ) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here.
@@ -246,7 +258,7 @@ def choose(
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {isolation.uid}: {problem}")
         return isolation
-    return Isolation(Mode.NONE, python, (), banned=banned)
+    return Isolation(mode=Mode.NONE, python=python, uids=(), banned=banned)
 
 
 def reserve(isolation: Isolation, jobs: int) -> None:
@@ -275,7 +287,7 @@ def probe(paths):
 """
 
 
-def protected_paths(extra: tuple = ()) -> list[Path]:
+def protected_paths(extra: tuple[str, ...] = ()) -> list[Path]:
     """What a child must never read: the grader, its reference and rubric, the solutions, the cache,
     the rest of the checkout (its history, its examples, its tests) and ``extra`` (a batch's class
     folders and output folder)."""
@@ -284,7 +296,7 @@ def protected_paths(extra: tuple = ()) -> list[Path]:
     return [path for path in found if path.exists()] + [Path(path) for path in extra]
 
 
-def protected_files(limit: int = 2000, extra: tuple = ()) -> list[str]:
+def protected_files(limit: int = 2000, extra: tuple[str, ...] = ()) -> list[str]:
     """Every protected folder and file (the probe tries each one, not only the folders)."""
     found = []
     for root in protected_paths(extra):
@@ -297,7 +309,7 @@ def protected_files(limit: int = 2000, extra: tuple = ()) -> list[str]:
     return found
 
 
-def self_test(isolation: Isolation, protected=None) -> str | None:
+def self_test(isolation: Isolation, protected: Iterable[str] | None = None) -> str | None:
     """Run a probe child: None when it starts, answers, and can read none of ``protected``
     (default: the grader's own files); otherwise what went wrong."""
     protected = [str(p) for p in (protected or protected_files())]
@@ -316,12 +328,14 @@ def self_test(isolation: Isolation, protected=None) -> str | None:
         calls = [Call("probe", "metrics.py")]
         result = runner.run(folder / "lab", calls, lambda index: index.to_bytes(4, "big") + probe, limits, isolation)
     outcome = result.outcomes[0]
+    assert outcome is not None  # runner.run decides every call
     if outcome.status != OutcomeStatus.VALUE:
         detail = outcome.detail or (outcome.error or {}).get("message", "")
         imported = result.imports.get("metrics.py")
         if imported is not None and imported.status != OutcomeStatus.OK:
             detail = imported.detail or (imported.error or {}).get("message", "")
         return f"the probe child failed ({outcome.status}: {detail}; stderr: {result.stderr.strip()[-300:]})"
+    assert isinstance(outcome.value, dict)  # the probe's answer: its encoded list of what it could read
     readable = [item.get("value") for item in outcome.value.get("items", [])]
     if readable:
         shown = ", ".join(map(str, readable[:5])) + (f" and {len(readable) - 5} more" if len(readable) > 5 else "")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from autograder.sandbox import cleanup
@@ -97,7 +98,7 @@ def held(uid: int) -> bool:
     return uid in _held
 
 
-def release(uids) -> None:
+def release(uids: Iterable[int]) -> None:
     """Give the leases of ``uids`` back (a grader that ends gives them all back anyway)."""
     for uid in uids:
         fd = _held.pop(uid, None)

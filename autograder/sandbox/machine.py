@@ -17,8 +17,10 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox import seccomp
@@ -74,7 +76,7 @@ class Machine:
     child_python: str  # the child's
     auto: Finding  # which isolation ``auto`` chooses, or why it cannot grade here
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -115,10 +117,10 @@ def cgroup_folders() -> dict[str, Path]:
     return folders
 
 
-def _smallest(folder: Path, reader) -> int | float | None:
+def _smallest(folder: Path, reader: Callable[[Path], float | None]) -> int | float | None:
     """The smallest limit ``reader(place)`` finds in ``folder`` and its parents up to the cgroup
     mount (None: no limit anywhere)."""
-    found = None
+    found: float | None = None
     top = _mount_of(folder)
     for place in [folder, *folder.parents]:
         value = reader(place)
@@ -129,7 +131,7 @@ def _smallest(folder: Path, reader) -> int | float | None:
     return found
 
 
-def _file(name: str, parse):
+def _file(name: str, parse: Callable[[str | None], float | None]) -> Callable[[Path], float | None]:
     return lambda place: parse(_read(place / name))
 
 
@@ -192,12 +194,12 @@ def resources() -> Resources:
         if line.startswith("MemTotal:"):
             ram = int(line.split()[1]) * 1024
     return Resources(
-        ", ".join(where) or "none found",
-        None if memory is None else int(memory),
-        None if swap is None else int(swap),
-        cpus,
-        ram,
-        len(os.sched_getaffinity(0)),
+        cgroup=", ".join(where) or "none found",
+        memory_bytes=None if memory is None else int(memory),
+        swap_bytes=None if swap is None else int(swap),
+        cpus=cpus,
+        ram_bytes=ram,
+        cores=len(os.sched_getaffinity(0)),
     )
 
 
@@ -242,16 +244,16 @@ def _namespace_finding(code: int, what: str, root: bool) -> Finding:
     )
 
 
-def _abilities(python: str) -> dict:
+def _abilities(python: str) -> dict[str, Any]:
     result = subprocess.run([python, "-I", "-B", str(ABILITIES)], capture_output=True, text=True, timeout=60)
     if result.returncode != 0:
         raise isolations.IsolationError(
             f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:] or result.returncode}"
         )
-    return json.loads(result.stdout)
+    return dict(json.loads(result.stdout))
 
 
-def _choice(mode: str, python: str, uid: int, banned: tuple) -> Finding:
+def _choice(mode: str, python: str, uid: int, banned: tuple[str, ...]) -> Finding:
     try:
         chosen = isolations.choose(mode, python, uid, banned)
     except isolations.IsolationError as error:
@@ -259,7 +261,7 @@ def _choice(mode: str, python: str, uid: int, banned: tuple) -> Finding:
     return Finding(True, str(chosen.mode))
 
 
-def _uid_fallback(python: str, uid: int, banned: tuple, root: bool) -> Finding:
+def _uid_fallback(python: str, uid: int, banned: tuple[str, ...], root: bool) -> Finding:
     if not root:
         return Finding(False, "needs the grader to run as root (to start children as another user)")
     found = _choice("uid", python, uid, banned)
@@ -286,17 +288,17 @@ print(json.dumps(found))
 """
 
 
-def child_packages(python: str, names) -> dict:
+def child_packages(python: str, names: Iterable[str]) -> dict[str, str | None]:
     """The version of each of ``names`` installed for the child interpreter ``python`` (None: not
     there); ``{}`` when the interpreter cannot say."""
     try:
         done = subprocess.run([python, "-I", "-c", _VERSIONS, *names], capture_output=True, text=True, timeout=60)
-        return json.loads(done.stdout) if done.returncode == 0 else {}
+        return dict(json.loads(done.stdout)) if done.returncode == 0 else {}
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return {}
 
 
-def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: tuple = ()) -> Machine:
+def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: tuple[str, ...] = ()) -> Machine:
     """Everything above, for the child interpreter ``python`` (default: the grader's own)."""
     python = python or isolations.default_child_python()
     root = os.getuid() == 0
@@ -311,17 +313,17 @@ def probe(python: str | None = None, uid: int = isolations.DEFAULT_UID, banned: 
     except (isolations.IsolationError, OSError, ValueError, subprocess.TimeoutExpired) as error:
         unknown = Finding(False, f"not probed: {error}")
         return Machine(
-            f"{name} (uid {os.getuid()})",
-            root,
-            platform.release(),
-            unknown,
-            unknown,
-            Seccomp(False, -1, unknown, "", False),
-            unknown,
-            resources(),
-            f"{platform.python_version()} ({sys.executable})",
-            f"? ({python})",
-            _choice("auto", python, uid, banned),
+            user=f"{name} (uid {os.getuid()})",
+            root=root,
+            kernel=platform.release(),
+            user_namespaces=unknown,
+            jail_namespaces=unknown,
+            seccomp=Seccomp(kernel=False, mode=-1, filter=unknown, libseccomp="", python_binding=False),
+            uid_fallback=unknown,
+            resources=resources(),
+            python=f"{platform.python_version()} ({sys.executable})",
+            child_python=f"? ({python})",
+            auto=_choice("auto", python, uid, banned),
         )
     filter_code = found["seccomp_filter"]
     seccomp = Seccomp(

@@ -19,15 +19,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from autograder import tempdirs
 from autograder.sandbox import cleanup, seccomp
-from autograder.sandbox.channel import Outcome, OutcomeStatus, Reader, SandboxResult
+from autograder.sandbox.channel import Child, Reader
 from autograder.sandbox.child_process import ChildProcess, Output
-from autograder.sandbox.settings import STARTUP_SECONDS, STRIKES, Call, Isolation, Limits, Mode, Package
+from autograder.sandbox.outcomes import Outcome, OutcomeStatus, SandboxResult, StopReason
+from autograder.sandbox.settings import (
+    STARTUP_SECONDS,
+    STRIKES,
+    Call,
+    ChildConfig,
+    Isolation,
+    Limits,
+    Mode,
+    Package,
+)
+
+#: Starts one child: ``ChildProcess``, or a scripted fake in the tests.
+StartChild = Callable[[Isolation, ChildConfig, dict[str, str], Path, Output, int], ChildProcess]
 
 
-def _environment(home: str) -> dict:
+def _environment(home: str) -> dict[str, str]:
     return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
@@ -44,13 +58,14 @@ def _environment(home: str) -> dict:
 class _Progress:
     """What the children of one submission have used and spent so far (shared across restarts)."""
 
-    strikes: dict = field(default_factory=dict)  # function -> crashes
-    hung: set = field(default_factory=set)  # functions a call of which hung (their later calls get less time)
-    spent: dict = field(default_factory=dict)  # function -> seconds its calls used
-    skip: set = field(default_factory=set)  # functions whose other calls are not run
-    failed_files: set = field(default_factory=set)  # graded files that did not import
-    budget_gone: set = field(default_factory=set)  # functions that used up their time budget
-    disturbed: set = field(default_factory=set)  # calls (indexes) and imports (files) killed from outside once
+    strikes: dict[str, int] = field(default_factory=dict)  # function -> crashes
+    hung: set[str] = field(default_factory=set)  # functions a call of which hung (their later calls get less time)
+    spent: dict[str, float] = field(default_factory=dict)  # function -> seconds its calls used
+    skip: set[str] = field(default_factory=set)  # functions whose other calls are not run
+    failed_files: set[str] = field(default_factory=set)  # graded files that did not import
+    budget_gone: set[str] = field(default_factory=set)  # functions that used up their time budget
+    # calls (indexes) and imports (files) killed from outside once
+    disturbed: set[int | str] = field(default_factory=set)
     received: int = 0  # channel bytes so far, all children of the graded file together
     timed_out: bool = False  # the submission's time limit ran out
 
@@ -58,11 +73,11 @@ class _Progress:
 def run(
     lab_dir: Path,
     calls: list[Call],
-    payload,
+    payload: Callable[[int], bytes],
     limits: Limits,
     isolation: Isolation,
     slot: int = 0,
-    start_child=ChildProcess,
+    start_child: StartChild = ChildProcess,
     overall_deadline: float | None = None,
     package: Package | None = None,
 ) -> SandboxResult:
@@ -79,12 +94,27 @@ def run(
     output = Output(limits.output_kb << 10)
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
-    deadline = min(deadline, overall_deadline) if overall_deadline is not None else deadline
+    time_limit = StopReason.TIME_LIMIT  # which time limit stops it: its own, or a platform's that comes first
+    if overall_deadline is not None and overall_deadline < deadline:
+        deadline, time_limit = overall_deadline, StopReason.OVERALL_TIME_LIMIT
     if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
     files = list(dict.fromkeys(call.file for call in calls))
     package = package or Package()
-    grading = _Grading(lab_dir, calls, payload, limits, isolation, uid, output, progress, result, start_child, package)
+    grading = _Grading(
+        lab_dir=lab_dir,
+        calls=calls,
+        payload=payload,
+        limits=limits,
+        isolation=isolation,
+        uid=uid,
+        output=output,
+        progress=progress,
+        result=result,
+        start_child=start_child,
+        package=package,
+        time_limit=time_limit,
+    )
     for file in files:
         # each file has its own time and channel budget: one file's functions cannot spend the other's
         functions = len({call.fn for call in calls if call.file == file})
@@ -93,24 +123,26 @@ def run(
             file_deadline = min(file_deadline, overall_deadline)
         progress.received = 0
         output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
-        _run_file(grading, file, file_deadline)
+        result.stops[file] = _run_file(grading, file, file_deadline)
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:
+            stop = _not_run(calls[index], result, progress, deadline, time_limit)
             result.outcomes[index] = Outcome(
-                OutcomeStatus.NOT_RUN, detail=_not_run(calls[index], result, progress, limits, deadline)
+                status=OutcomeStatus.NOT_RUN, detail=_not_run_detail(calls[index], stop, limits), stop=stop
             )
     result.stdout, result.stderr = output.shown["stdout"].text(), output.shown["stderr"].text()
+    result.output_dropped = any(capture.dropped for capture in output.shown.values())
     hidden = output.kept["stdout"].text() + "\n" + output.kept["stderr"].text()
     result.hidden_output = hidden.strip()
     result.elapsed = time.monotonic() - started
     return result
 
 
-def _feeder(calls: list[Call], payload, output: Output):
+def _feeder(calls: list[Call], payload: Callable[[int], bytes], output: Output) -> Callable[[Child, int | None], None]:
     """What sends a child call ``index`` (None: the end): a secret call's inputs go out only after
     what the child printed so far is read, and from then on its output is kept apart."""
 
-    def feed(child, index: int | None) -> None:
+    def feed(child: Any, index: int | None) -> None:
         if index is not None and calls[index].secret and not output.secret:
             child.drain()
             output.secret = True
@@ -132,14 +164,15 @@ class _Grading:
     output: Output
     progress: _Progress
     result: SandboxResult
-    start_child: Callable
+    start_child: StartChild
     package: Package
+    time_limit: StopReason  # which time limit ends the run: the submission's own, or a platform's overall one
 
 
-def _run_file(grading: _Grading, file: str, deadline: float) -> None:
+def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
     """The calls of one graded file, in children that import only it (its package's other graded
     files are not imported), restarted after each crash or hang (``channel.Reader`` says which
-    call to blame)."""
+    call to blame); returns why it stopped."""
     lab_dir, calls, payload, limits, isolation = (
         grading.lab_dir,
         grading.calls,
@@ -172,7 +205,7 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
         env = _environment("/scratch" if isolation.mode == Mode.JAIL else str(work))
         while True:
             skip_files = others | progress.failed_files
-            config = {
+            config: ChildConfig = {
                 "package": grading.package.name,
                 "graded_files": list(grading.package.files),
                 "lab_dir": str(lab_dir),
@@ -210,10 +243,10 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
             if output.secret and result.imports.get(file) is not imported:
                 _scrub_import(result, file)
             if ending == "done":
-                return
+                return StopReason.DONE
             blamed = state.blame(ending, how, output.stderr())
-            if blamed is None:  # nothing left to run, or the submission's time is up
-                return
+            if blamed is None:  # nothing left to run
+                return StopReason.NOTHING_LEFT
             if ending == "eof" and _from_outside(child, limits):
                 if blamed not in progress.disturbed:  # not the submission's doing: the same again, afresh
                     progress.disturbed.add(blamed)
@@ -227,8 +260,8 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
                     progress.failed_files.add(blamed)
                 result.restarts += 1
                 continue
-            function = calls[blamed].fn if isinstance(blamed, int) else None
-            if function:
+            if isinstance(blamed, int):  # a call: its function is struck, or its time spent
+                function = calls[blamed].fn
                 if ending == "timeout":
                     progress.hung.add(function)
                 else:
@@ -245,10 +278,11 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
             result.restarts += 1
             if time.monotonic() >= deadline:
                 progress.timed_out = True
-                result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
-                return
+                if grading.time_limit == StopReason.TIME_LIMIT:
+                    result.notes.append(f"the submission's time limit ({limits.submission_seconds:g} s) ran out")
+                return grading.time_limit
             if start >= len(calls):
-                return
+                return StopReason.NOTHING_LEFT
 
 
 #: What ends a child from outside: the seccomp filter refuses the child sending these itself, and
@@ -256,13 +290,13 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> None:
 OUTSIDE_SIGNALS = frozenset(seccomp.OUTSIDE_SIGNALS)
 
 
-def _from_outside(child, limits: Limits) -> bool:
+def _from_outside(child: ChildProcess, limits: Limits) -> bool:
     """Did a signal that none of the submission's own limits sends end the child (another process,
     a person, an out-of-memory killer of the whole machine)?"""
     return child.ended_by in OUTSIDE_SIGNALS and child.cpu_used < limits.cpu_seconds() - 1
 
 
-def _forget(result: SandboxResult, blamed) -> None:
+def _forget(result: SandboxResult, blamed: int | str) -> None:
     """Undo what ``Reader.blame`` recorded, so that the call or import runs again."""
     if isinstance(blamed, int):
         result.outcomes[blamed] = None
@@ -270,19 +304,19 @@ def _forget(result: SandboxResult, blamed) -> None:
         result.imports.pop(blamed, None)
 
 
-def _disturbed(result: SandboxResult, blamed, how: str) -> None:
+def _disturbed(result: SandboxResult, blamed: int | str, how: str) -> None:
     """A call or import killed from outside twice: say so (the grader was disturbed, not by the
     submission), for the result not to be taken as final."""
     what = f"call {blamed}" if isinstance(blamed, int) else f"importing {blamed}"
     detail = f"the grader was disturbed: the process was killed from outside the sandbox twice ({how})"
     if isinstance(blamed, int):
-        result.outcomes[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+        result.outcomes[blamed] = Outcome(status=OutcomeStatus.CRASH, detail=detail)
     else:
-        result.imports[blamed] = Outcome(OutcomeStatus.CRASH, detail=detail)
+        result.imports[blamed] = Outcome(status=OutcomeStatus.CRASH, detail=detail)
     result.disturbed.append(f"{what}: {detail}")
 
 
-def _scrub_import(result, file: str) -> None:
+def _scrub_import(result: SandboxResult, file: str) -> None:
     """An import again, in a child started after a secret call ran: its own words (message,
     traceback, what it printed) could carry that call's inputs, so only what happened is kept."""
     outcome = result.imports[file]
@@ -299,21 +333,38 @@ def _scrub_import(result, file: str) -> None:
     }
     again = "failed when a fresh process imported it again after a hidden case"
     result.imports[file] = Outcome(
-        outcome.status, error=kept if erred else None, detail="" if erred else again, secret=True
+        status=outcome.status, error=kept if erred else None, detail="" if erred else again, secret=True
     )
 
 
-def _not_run(call, result, progress, limits, deadline) -> str:
+def _not_run(
+    call: Call, result: SandboxResult, progress: _Progress, deadline: float, time_limit: StopReason
+) -> StopReason:
     """Why a call never ran."""
     if call.file in result.imports and result.imports[call.file].status != OutcomeStatus.OK:
-        return f"{call.file} did not import"
+        return StopReason.IMPORT_FAILED
     if call.fn in progress.budget_gone:
+        return StopReason.BUDGET
+    if call.fn in progress.skip:
+        return StopReason.CRASHES
+    if time.monotonic() >= deadline:
+        return time_limit
+    return StopReason.UNKNOWN
+
+
+def _not_run_detail(call: Call, stop: StopReason, limits: Limits) -> str:
+    """A call's reason for not running, in words (a platform's overall limit is the grader's to word)."""
+    if stop == StopReason.IMPORT_FAILED:
+        return f"{call.file} did not import"
+    if stop == StopReason.BUDGET:
         return (
             f"{call.fn} used up its time budget ({limits.function_seconds():.1f} s for all its cases); "
             "its other cases were not run"
         )
-    if call.fn in progress.skip:
+    if stop == StopReason.CRASHES:
         return f"{call.fn} crashed {STRIKES} times; its other cases were not run"
-    if time.monotonic() >= deadline:
+    if stop == StopReason.TIME_LIMIT:
         return f"the submission's time limit ({limits.submission_seconds:g} s) ran out first"
+    if stop == StopReason.OVERALL_TIME_LIMIT:
+        return "the overall time limit ran out first"
     return "not run"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from autograder.strenum import StrEnum
 
@@ -95,14 +95,64 @@ class Isolation:
 
     mode: Mode
     python: str
-    uids: tuple = ()  # the sandbox uids this grader leased (``sandbox/leases.py``); worker slot n uses uids[n]
-    read_paths: tuple = ()  # jail: what the child can read (Python, its libraries)
-    hidden_paths: tuple = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
-    banned: tuple = ()  # top-level modules graded code may not import (the evaluation libraries, flagged)
+    uids: tuple[
+        int, ...
+    ] = ()  # the sandbox uids this grader leased (``sandbox/leases.py``); worker slot n uses uids[n]
+    read_paths: tuple[str, ...] = ()  # jail: what the child can read (Python, its libraries)
+    hidden_paths: tuple[str, ...] = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
+    banned: tuple[str, ...] = ()  # top-level modules graded code may not import (the evaluation libraries, flagged)
     seccomp: bytes = b""  # the seccomp filter children install (raw BPF; ``filters.child_filter``)
-    allowed: tuple | None = None  # what else graded code may import besides the standard library (None: anything)
+    allowed: tuple[str, ...] | None = (
+        None  # what else graded code may import besides the standard library (None: anything)
+    )
 
     @property
     def uid(self) -> int | None:
         """The first sandbox uid (the self-test's); None when children keep the grader's uid."""
         return self.uids[0] if self.uids else None
+
+
+class SentCall(TypedDict):
+    """What a child receives for one call, pickled after the call's index: its inputs, resolved
+    (``grading/payloads.py``)."""
+
+    fn: str
+    file: str
+    args: list[object]
+    kwargs: dict[str, object]
+
+
+class ChildLimits(TypedDict):
+    """The resource limits a child sets on itself before it imports graded code."""
+
+    memory_mb: int
+    file_mb: int
+    tmp_mb: int
+    tmp_inodes: int
+    processes: int
+    cpu_seconds: int
+
+
+class _ChildFields(TypedDict):
+    package: str  # what the submission is imported as
+    graded_files: list[str]
+    lab_dir: str
+    skip_files: list[str]  # graded files this child does not import
+    isolation: Mode
+    uid: int | None  # the sandbox uid it drops to (None: it keeps the grader's)
+    work_dir: str
+    jail_root: str
+    jail_read: list[str]
+    jail_hide: list[str]
+    banned: list[str]
+    allowed: list[str] | None
+    read_paths: list[str]
+    seccomp: str  # the filter, base64
+    environment: dict[str, str]
+    limits: ChildLimits
+
+
+class ChildConfig(_ChildFields, total=False):
+    """A child's configuration (``sandbox/child/harness.py`` reads it, as JSON, from its stdin)."""
+
+    channel: int  # the file descriptor it writes its answers to (``child_process`` adds it)

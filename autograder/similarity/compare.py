@@ -200,7 +200,7 @@ def _pair(a: str, b: str, prints: dict, tokens: dict, memo: dict) -> Pair | None
             files.append(FileMatch(name, match.lines_a, match.lines_b, match.links))
     if min(matched_a, matched_b) < MIN_MATCHED or not size_a or not size_b:
         return None
-    return Pair(a, b, matched_a / size_a, matched_b / size_b, tuple(files))
+    return Pair(a=a, b=b, share_a=matched_a / size_a, share_b=matched_b / size_b, files=tuple(files))
 
 
 def _common(ids: list[str], found: dict, forms: dict) -> dict:
@@ -331,15 +331,15 @@ def analyse(
     lap("details")
     left_out = tuple(Skipped(sid, name, reason) for (sid, name), reason in sorted(skipped.items()))
     return Similarity(
-        settings,
-        len(ids),
-        common_limit(len(ids)),
-        len(candidates),
-        tuple(pairs),
-        sources,
-        seconds,
-        left_out,
-        _identical(ids, digests, owners),
+        settings=settings,
+        submissions=len(ids),
+        common=common_limit(len(ids)),
+        candidates=len(candidates),
+        pairs=tuple(pairs),
+        sources=sources,
+        seconds=seconds,
+        skipped=left_out,
+        identical=_identical(ids, digests, owners),
     )
 
 

@@ -197,7 +197,7 @@ def prepare(text: str, given: Handout = Handout(), deadline: float | None = None
             origins.append(origin)
             spans.append(span if piece != "\n" else 0)
             size += len(piece)
-    prepared = Prepared(text, "".join(code), starts, origins, spans=spans)
+    prepared = Prepared(text=text, code="".join(code), starts=starts, origins=origins, spans=spans)
     lines = set(parsed[1]) | {
         number
         for start, end in set_aside
@@ -223,13 +223,13 @@ def _as_written(text: str, handout_lines: frozenset[str], deadline: float | None
             starts.append(size)
             origins.append(origin)
             size += len(piece)
-    prepared = Prepared(text, "".join(code), array.array("q", starts), array.array("q", origins))
+    made = Prepared(text=text, code="".join(code), starts=array.array("q", starts), origins=array.array("q", origins))
     lines = {
         number
         for start, end in docstrings + set_aside
-        for number in range(prepared.line(start), prepared.line(max(start, end - 1)) + 1)
+        for number in range(made.line(start), made.line(max(start, end - 1)) + 1)
     }
-    return dataclasses.replace(prepared, set_aside=frozenset(lines))
+    return dataclasses.replace(made, set_aside=frozenset(lines))
 
 
 @dataclass(frozen=True)
@@ -381,11 +381,11 @@ def compare(made_a: kgrams.Grams, made_b: kgrams.Grams, tokens_a: Tokens, tokens
             strongest[j] = (i, j)
     links = set(strongest.values())
     return Match(
-        float(overlap.matched_a),
-        float(overlap.matched_b),
-        tuple(regions_a),
-        tuple(regions_b),
-        tuple(sorted(links)),
+        matched_a=float(overlap.matched_a),
+        matched_b=float(overlap.matched_b),
+        lines_a=tuple(regions_a),
+        lines_b=tuple(regions_b),
+        links=tuple(sorted(links)),
     )
 
 

@@ -178,11 +178,11 @@ def compare(a: Grams, b: Grams) -> Overlap | None:
     slices_b = slices(b.starts[np.isin(b.hashes, shared)], b.k)
     matched_a, matched_b = int((slices_a[1] - slices_a[0]).sum()), int((slices_b[1] - slices_b[0]).sum())
     return Overlap(
-        matched_a,
-        matched_b,
-        matched_a / a.coverage if a.coverage else 0.0,
-        matched_b / b.coverage if b.coverage else 0.0,
-        slices_a,
-        slices_b,
-        shared,
+        matched_a=matched_a,
+        matched_b=matched_b,
+        share_a=matched_a / a.coverage if a.coverage else 0.0,
+        share_b=matched_b / b.coverage if b.coverage else 0.0,
+        slices_a=slices_a,
+        slices_b=slices_b,
+        shared=shared,
     )

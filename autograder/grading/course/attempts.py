@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from autograder.grading.course import deadlines, standing
 from autograder.grading.intake import FILE_TIME
-from autograder.grading.results import Flag, FlagKind, Status
+from autograder.grading.results import Flag, FlagKind, Status, SubmissionResult
 
 UTC = datetime.timezone.utc
 _KEYS = ("per_period", "period_hours", "total")
@@ -92,7 +93,7 @@ def _count(number: int) -> str:
     return f"{number} graded attempt{'' if number == 1 else 's'}"
 
 
-def parse_time(text) -> datetime.datetime:
+def parse_time(text: object) -> datetime.datetime:
     """A submission time with its offset, as a timezone-aware datetime (read as ``deadlines.parse``
     reads every time: ISO 8601, ``2026-12-01T14:22:32.365935-08:00`` in Gradescope's
     submission_metadata.json, or Ruby's ``2026-12-01 14:22:32.365935000 -08:00`` in an export's
@@ -117,10 +118,10 @@ def decide(limits: AttemptLimits, now: datetime.datetime, previous: Iterable[Att
     over_total = bool(limits.total) and len(graded) >= limits.total
     over_period = bool(limits.per_period) and len(window) >= limits.per_period
     if not (over_total or over_period):
-        return Verdict(True, len(window), len(graded), None, last)
+        return Verdict(allowed=True, in_period=len(window), used=len(graded), next_at=None, last=last)
     # the window frees a place when its (len - per_period + 1)-th oldest attempt leaves it
     next_at = None if over_total else window[len(window) - limits.per_period].time + limits.period
-    return Verdict(False, len(window), len(graded), next_at, last)
+    return Verdict(allowed=False, in_period=len(window), used=len(graded), next_at=next_at, last=last)
 
 
 def _when(attempt: Attempt) -> datetime.datetime:
@@ -178,7 +179,7 @@ def refusal(limits: AttemptLimits, verdict: Verdict, zone: str = "") -> str:
 REFUSED = "**This submission was not graded: it is over the limit on graded attempts.**"
 
 
-def validate(section, fail) -> AttemptLimits:
+def validate(section: object, fail: Callable[[str, str], NoReturn]) -> AttemptLimits:
     """The ``attempts:`` section of a rubric; ``fail(field, problem)`` raises otherwise."""
     if not isinstance(section, dict):
         fail("attempts", f"must be a mapping with {', '.join(_KEYS)}")
@@ -199,7 +200,9 @@ def validate(section, fail) -> AttemptLimits:
     return AttemptLimits(values["per_period"], float(hours), values["total"])
 
 
-def with_flags(results: tuple, limits: AttemptLimits, zone: str = "") -> tuple:
+def with_flags(
+    results: tuple[SubmissionResult, ...], limits: AttemptLimits, zone: str = ""
+) -> tuple[SubmissionResult, ...]:
     """A local batch's results, each submission over the limit flagged (``FlagKind.ATTEMPTS``; the
     submission stays in the batch and keeps its grade), any such flag from an earlier run replaced.
     A student's submissions are as ``standing.people`` says (one person however their emails, SIDs
@@ -214,7 +217,7 @@ def with_flags(results: tuple, limits: AttemptLimits, zone: str = "") -> tuple:
     )
     if not limits.enabled:
         return results
-    by_student: dict[str, list] = {}
+    by_student: dict[str, list[tuple[str, datetime.datetime, bool]]] = {}
     for person, mine in standing.people(results).items():
         for result in mine:
             if not result.submitted or result.submitted_from == FILE_TIME:
@@ -233,7 +236,9 @@ def with_flags(results: tuple, limits: AttemptLimits, zone: str = "") -> tuple:
     )
 
 
-def flagged(limits: AttemptLimits, attempts: dict, zone: str = "") -> dict:
+def flagged(
+    limits: AttemptLimits, attempts: dict[str, list[tuple[str, datetime.datetime, bool]]], zone: str = ""
+) -> dict[str, str]:
     """For a local batch: ``attempts`` maps each student (any key) to their submissions as
     ``(submission id, time, counted)``; returns submission id -> why it is over the limit, for
     every submission that the platform would not have graded (it stays in the batch, flagged)."""

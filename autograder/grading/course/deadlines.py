@@ -23,7 +23,9 @@ from __future__ import annotations
 import datetime
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 UNITS = {"hour": 3600, "day": 86400}  # seconds of each unit a penalty is charged per
 FIELDS = ("due", "timezone", "penalty", "per", "cap", "last_accepted", "extensions")
@@ -97,7 +99,7 @@ def zone(name: str) -> datetime.tzinfo:
         ) from None
 
 
-def parse(value, tz: datetime.tzinfo | None, what: str = "the time") -> datetime.datetime:
+def parse(value: object, tz: datetime.tzinfo | None, what: str = "the time") -> datetime.datetime:
     """A date and time as ``grading.yml``, an extensions file or Gradescope's metadata write it
     (``2026-12-05 23:59``, ``2026-12-05T23:59:00-06:00``, Ruby's ``2026-12-05 23:59:00.123456789
     -06:00``, a YAML timestamp): an aware datetime. Without an offset it is read in ``tz``; with
@@ -185,13 +187,25 @@ def lateness(
     extended = due != deadline.due
     tz = deadline.tz()
     if submitted is None:
-        return Late(iso(due, tz), "", extended=extended, note=note or "submission time unknown: counted on time")
+        return Late(
+            due=iso(due, tz), submitted="", extended=extended, note=note or "submission time unknown: counted on time"
+        )
     seconds = max(0, math.ceil((submitted - due).total_seconds()))
     units = math.ceil(seconds / UNITS[deadline.per]) if seconds else 0
     percent = min(deadline.cap, units * deadline.penalty)
     last = deadline.last_accepted
     accepted = last is None or submitted <= last + (due - deadline.due)
-    return Late(iso(due, tz), iso(submitted, tz), seconds, units, deadline.per, percent, accepted, extended, note)
+    return Late(
+        due=iso(due, tz),
+        submitted=iso(submitted, tz),
+        seconds=seconds,
+        units=units,
+        per=deadline.per,
+        percent=percent,
+        accepted=accepted,
+        extended=extended,
+        note=note,
+    )
 
 
 def deduction(late: Late | None, max_score: float) -> float:
@@ -240,7 +254,7 @@ def brief(late: Late | None) -> str:
     return (f"late by {duration(late.seconds)}" if late.seconds else "on time") + extended
 
 
-def from_rubric(section: dict, fail) -> Deadline | None:
+def from_rubric(section: dict[str, Any], fail: Callable[[str, str], NoReturn]) -> Deadline | None:
     """``grading.yml``'s ``deadline:`` section, validated (``fail(field, problem)`` raises); None
     when there is no section."""
     if not section:
@@ -281,4 +295,12 @@ def from_rubric(section: dict, fail) -> Deadline | None:
     extensions = section.get("extensions", "")
     if not isinstance(extensions, str):
         fail("deadline.extensions", f"must be the path of a CSV file (email or sid, due), got {extensions!r}")
-    return Deadline(due, name, numbers["penalty"], per, numbers["cap"], last, extensions)
+    return Deadline(
+        due=due,
+        zone=name,
+        penalty=numbers["penalty"],
+        per=per,
+        cap=numbers["cap"],
+        last_accepted=last,
+        extensions=extensions,
+    )

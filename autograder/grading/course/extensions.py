@@ -32,9 +32,9 @@ EXAMPLE = "ada@example.edu,2026-12-08 23:59"
 class Extensions:
     """Who has a new due date: ``(kind, normalised value) -> due``, kind ``email`` or ``sid``."""
 
-    dates: dict
+    dates: dict[tuple[str, str], datetime.datetime]
     source: str = ""
-    lines: dict | None = None  # the same keys -> the line that gave them (to name unused ones)
+    lines: dict[tuple[str, str], int] | None = None  # the same keys -> the line that gave them (to name unused ones)
 
     def due(self, email: str, sid: str) -> datetime.datetime | None:
         found = [self.dates.get(("email", key(email))), self.dates.get(("sid", key(sid)))]
@@ -78,8 +78,8 @@ def read(path: Path, deadline: deadlines.Deadline) -> Extensions:
     due_at = header.index("due")
     ids = [(kind, header.index(kind)) for kind in ID_COLUMNS if kind in header]
     tz = deadline.tz()
-    dates: dict = {}
-    lines: dict = {}
+    dates: dict[tuple[str, str], datetime.datetime] = {}
+    lines: dict[tuple[str, str], int] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue

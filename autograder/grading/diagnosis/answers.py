@@ -110,7 +110,14 @@ def explains(item, function, cases: list, tables, memo: dict) -> set | None:
 
 
 def _shown(item, function) -> Diagnosis:
-    return Diagnosis(item.id, function, item.title, item.explanation, item.notes, DiagnosisKind.MISCONCEPTION)
+    return Diagnosis(
+        id=item.id,
+        function=function,
+        title=item.title,
+        explanation=item.explanation,
+        notes=item.notes,
+        kind=DiagnosisKind.MISCONCEPTION,
+    )
 
 
 def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks=()) -> dict[str, list[Diagnosis]]:

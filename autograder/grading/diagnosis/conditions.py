@@ -19,7 +19,7 @@ from autograder.lab.spec import notes_part
 MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
 
 
-def separating(cases: list[tuple]) -> tuple[str, tuple[str, ...]] | None:
+def separating(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tuple[str, ...]] | None:
     """``(how, feature ids)`` such that exactly the failing cases (``True``) have them: ``how`` is
     ``one`` (a feature), ``both`` (two features together), ``either`` (one of two) or ``without``
     (exactly the passing cases have the feature); None when no
@@ -52,7 +52,7 @@ def separating(cases: list[tuple]) -> tuple[str, tuple[str, ...]] | None:
 FEW = 2  # failing cases that are named one by one when no feature separates them
 
 
-def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis | None:
+def diagnosis(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
     """The separating condition of a function's cases (``(features, failed, label)``) as a
     diagnosis, or None. When no feature separates a few failing cases from many passing ones,
     the failing cases themselves are the condition."""
@@ -75,16 +75,16 @@ def diagnosis(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagno
             f"{fail} and every other case passes. What the contract says of {them}: {'; '.join(dict.fromkeys(hints))}."
         )
     return Diagnosis(
-        f"condition-{how}-{'-'.join(ids)}",
-        function,
-        title,
-        explanation,
-        notes_part(function),
-        DiagnosisKind.CONDITION,
+        id=f"condition-{how}-{'-'.join(ids)}",
+        function=function,
+        title=title,
+        explanation=explanation,
+        notes=notes_part(function),
+        kind=DiagnosisKind.CONDITION,
     )
 
 
-def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis | None:
+def _few(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
     """ "fails only these cases", when a few fail, many pass, and no passing case has a failing one's label."""
     failing = [label for _, failed, label in cases if failed]
     if not 0 < len(failing) <= FEW or len(cases) - len(failing) < 3:
@@ -104,12 +104,12 @@ def _few(function: str, cases: list[tuple[frozenset, bool, str]]) -> Diagnosis |
         else "."
     )
     return Diagnosis(
-        f"condition-only-{'-'.join(labels)[:80]}",
-        function,
-        title,
-        explanation,
-        notes_part(function),
-        DiagnosisKind.CONDITION,
+        id=f"condition-only-{'-'.join(labels)[:80]}",
+        function=function,
+        title=title,
+        explanation=explanation,
+        notes=notes_part(function),
+        kind=DiagnosisKind.CONDITION,
     )
 
 

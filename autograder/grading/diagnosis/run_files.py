@@ -119,7 +119,14 @@ def diagnose(plan, files: dict, checks) -> dict[str, list[Diagnosis]]:
         if explains(item, plan.scenarios, files):
             for check in run_checks:
                 found.setdefault(check, []).append(
-                    Diagnosis(item.id, WRITER, item.title, item.explanation, item.notes, DiagnosisKind.MISCONCEPTION)
+                    Diagnosis(
+                        id=item.id,
+                        function=WRITER,
+                        title=item.title,
+                        explanation=item.explanation,
+                        notes=item.notes,
+                        kind=DiagnosisKind.MISCONCEPTION,
+                    )
                 )
             break
     general = _conditions(plan, checks, files)
@@ -163,12 +170,12 @@ def _raises(wrong: list) -> list[Diagnosis]:
     )
     return [
         Diagnosis(
-            "shape-raises",
-            WRITER,
-            f"raises {error} on {every}",
-            f"{WRITER} raises {error} on {every}, where the contract asks for a file: its traceback (in the first "
-            "failing case) shows where.",
-            notes_part(WRITER),
-            DiagnosisKind.SHAPE,
+            id="shape-raises",
+            function=WRITER,
+            title=f"raises {error} on {every}",
+            explanation=f"{WRITER} raises {error} on {every}, where the contract asks for a file: its traceback "
+            "(in the first failing case) shows where.",
+            notes=notes_part(WRITER),
+            kind=DiagnosisKind.SHAPE,
         )
     ]

@@ -291,7 +291,14 @@ def diagnose(function: str, cases: list) -> list[Diagnosis]:
         if seen:
             key, title, explanation = seen
             found.append(
-                Diagnosis(f"shape-{key}", function, title, explanation, notes_part(function), DiagnosisKind.SHAPE)
+                Diagnosis(
+                    id=f"shape-{key}",
+                    function=function,
+                    title=title,
+                    explanation=explanation,
+                    notes=notes_part(function),
+                    kind=DiagnosisKind.SHAPE,
+                )
             )
         if len(found) == 2:
             break

@@ -5,21 +5,29 @@ Each is a premise over every judged case of the function, as in ``grading.shapes
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Any
 
 from autograder.grading import judge
+from autograder.grading.diagnosis.observed import Observed
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 
 MIN_CASES = 2
 
 
-def _lists(cases, fixed: bool) -> list | None:
+#: What a shape says when it fits: ``(key, title, explanation)``.
+Shape = tuple[str, str, str]
+#: Each judged case's list answer: ``(answer, expected, failed)``.
+Lists = list[tuple[list[Any], list[Any], bool]]
+
+
+def _lists(cases: list[Observed], fixed: bool) -> Lists | None:
     """(answer, expected, failed) of every case a list is due; None when a failing case's answer is not
     a list of the expected length, or when fewer than ``MIN_CASES`` fail."""
     due = [case for case in cases if isinstance(case.expected, (list, tuple)) and not case.wants_error]
     failing = [case for case in due if case.failed]
     if len(failing) < MIN_CASES or len(failing) < sum(case.failed for case in cases):
         return None
-    found = []
+    found: Lists = []
     for case in due:
         expected = list(case.expected)
         answer = judge.plain(case.encoded) if case.failed else expected
@@ -29,7 +37,7 @@ def _lists(cases, fixed: bool) -> list | None:
     return found
 
 
-def _cells(function, cases):
+def _cells(function: str, cases: list[Observed]) -> Shape | None:
     """Only some cells of a fixed-size answer are ever wrong: the others are right on every case."""
     names = RECORDS[function].answer_items
     found = _lists(cases, fixed=True) if names else None
@@ -46,7 +54,7 @@ def _cells(function, cases):
     )
 
 
-def _cells_order(function, cases):
+def _cells_order(function: str, cases: list[Observed]) -> Shape | None:
     """One fixed reordering of the right cells gives every answer, wrong or right."""
     names = RECORDS[function].answer_items
     found = _lists(cases, fixed=True) if names else None
@@ -66,7 +74,7 @@ def _cells_order(function, cases):
     return None
 
 
-def _reversed(function, cases):
+def _reversed(function: str, cases: list[Observed]) -> Shape | None:
     """A list answer (not a fixed-size one): every answer is the right list reversed."""
     found = None if RECORDS[function].answer_items else _lists(cases, fixed=False)
     if not found or not all(answer == list(reversed(expected)) for answer, expected, _ in found):
@@ -74,7 +82,7 @@ def _reversed(function, cases):
     return ("reversed", "the right items in reverse order", "Every answer, wrong or right, is the right list reversed.")
 
 
-def _reordered(function, cases):
+def _reordered(function: str, cases: list[Observed]) -> Shape | None:
     """A list answer whose failing answers hold exactly the right items, in another order."""
     found = None if RECORDS[function].answer_items else _lists(cases, fixed=False)
     if not found or not all(

@@ -168,7 +168,9 @@ class Reader:
         variadic = frozenset(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
         own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves
         body = node.body if isinstance(node.body, list) else [ast.Return(node.body, lineno=node.lineno)]
-        scope = Scope(body, getattr(node, "name", "a lambda"), own, variadic, selves, outer)
+        scope = Scope(
+            body=body, name=getattr(node, "name", "a lambda"), params=own, variadic=variadic, selves=selves, outer=outer
+        )
         if outer is not None:
             scope.params |= outer.params
             scope.variadic |= outer.variadic
@@ -190,7 +192,7 @@ class Reader:
         for scope in scopes:
             Judge(self, scope).judge()
         for body in [self.tree.body] + [node.body for node in self.tree.body if isinstance(node, ast.ClassDef)]:
-            Judge(self, Scope(body, "")).judge()
+            Judge(self, Scope(body=body, name="")).judge()
         return self.out
 
 

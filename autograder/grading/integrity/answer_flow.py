@@ -52,13 +52,21 @@ EMPTY = Info()
 
 def merge(a: Info, b: Info) -> Info:
     strong = a if a.kind in STRONG else b if b.kind in STRONG else a if a.kind else b
-    return Info(a.params | b.params, strong.key, strong.kind, a.whole or b.whole, a.table or b.table)
+    return Info(
+        params=a.params | b.params, key=strong.key, kind=strong.kind, whole=a.whole or b.whole, table=a.table or b.table
+    )
 
 
 def element(info: Info) -> Info:
     """A part of the value, or a value computed from it: a strong key stays one."""
     strong = info.kind in STRONG
-    return Info(info.params, info.key if strong else "", info.kind if strong else "", False, info.table)
+    return Info(
+        params=info.params,
+        key=info.key if strong else "",
+        kind=info.kind if strong else "",
+        whole=False,
+        table=info.table,
+    )
 
 
 def dotted(node) -> str:
@@ -132,7 +140,7 @@ class Flow:
 
     @staticmethod
     def parameter(name: str) -> Info:
-        return Info(frozenset({name}), whole=True)
+        return Info(params=frozenset({name}), whole=True)
 
     def info(self, node) -> Info:
         if self.cache is None:
@@ -210,7 +218,7 @@ class Flow:
         if name in self.module.makers and merged.params:
             return replace(merged, key=f"{name}()", kind=self.module.makers[name])
         if name == "locals":
-            return Info(self.scope.params | self.scope.variadic, "locals()", "frozen", True)
+            return Info(params=self.scope.params | self.scope.variadic, key="locals()", kind="frozen", whole=True)
         if name in FREEZERS and parts and parts[0].whole:
             frozen = merged.kind in STRONG
             return replace(
@@ -240,7 +248,9 @@ class Flow:
                 self.bind(node.target, self.info(node.value))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 if node.target.id in self.scope.counters and self.scope.params | self.scope.variadic:
-                    self.env[node.target.id] = Info(frozenset({node.target.id}), "a count of its calls", "count")
+                    self.env[node.target.id] = Info(
+                        params=frozenset({node.target.id}), key="a count of its calls", kind="count"
+                    )
                 else:
                     self.bind(node.target, self.info(node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor)):

@@ -44,6 +44,7 @@ import binascii
 import math
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from autograder.grading.integrity import answer_code
 from autograder.grading.results import Flag, FlagKind
@@ -89,7 +90,7 @@ class Finding:
     text: str
 
 
-def _precise(value) -> bool:
+def _precise(value: object) -> bool:
     """Does the number look like an answer rather than a constant of the code (0.5, 1e-6, 100)?"""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return False
@@ -137,7 +138,7 @@ def _looks_encoded(text: str) -> str:
     return "an encoded-looking string"
 
 
-def _strings(node: ast.Constant, found: list) -> int:
+def _strings(node: ast.Constant, found: list[Finding]) -> int:
     """Findings about one string, bytes or number constant; returns how many precise numbers it holds."""
     value, line = node.value, node.lineno
     if isinstance(value, bytes):
@@ -171,7 +172,7 @@ class Counts:
     nodes: int = 0  # the syntax tree's size
 
 
-def _literals(tree: ast.Module, found: list) -> Counts:
+def _literals(tree: ast.Module, found: list[Finding]) -> Counts:
     """The rules on what the file writes down: literals, constants, numbers, strings."""
     docstrings = {
         id(body[0].value)
@@ -180,9 +181,9 @@ def _literals(tree: ast.Module, found: list) -> Counts:
         for body in [node.body]
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
     }
-    containers: list[list] = []  # [line, kind, entries, constants]
+    containers: list[list[Any]] = []  # [line, kind, entries, constants]
     constants, precise, lines = 0, 0, []
-    stack: list[tuple] = [(tree, -1, False)]
+    stack: list[tuple[Any, int, bool]] = [(tree, -1, False)]  # (node, its container's index or -1, in an f-string)
     nodes = 0
     while stack:
         node, owner, text = stack.pop()
@@ -208,17 +209,17 @@ def _literals(tree: ast.Module, found: list) -> Counts:
     if in_literals >= LITERAL_CONSTANTS:
         line, kind, entries, _ = max(containers, key=lambda c: (c[3], -c[0]))
         more = len([c for c in containers if c[3]]) - 1
-        text = f"a {kind} literal of {entries:,} entries at line {line}"
+        said = f"a {kind} literal of {entries:,} entries at line {line}"
         if more:
-            text += f" and {more:,} more literals ({in_literals:,} constants in all)"
-        found.append(Finding(line, "literals", text))
+            said += f" and {more:,} more literals ({in_literals:,} constants in all)"
+        found.append(Finding(line, "literals", said))
     if constants >= CONSTANTS:
         found.append(
             Finding(min(lines), "constants", f"{constants:,} constants in the code (lines {min(lines)}-{max(lines)})")
         )
     if precise >= PRECISE_NUMBERS:
         found.append(Finding(min(lines or [1]), "numbers", f"{precise:,} numbers that look like answers"))
-    return Counts(in_literals, constants, precise, 0, nodes)
+    return Counts(literal_constants=in_literals, constants=constants, numbers=precise, compared=0, nodes=nodes)
 
 
 def read(source: bytes) -> tuple[list[Finding], Counts]:

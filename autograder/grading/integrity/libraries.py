@@ -20,7 +20,7 @@ from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, LIBRARY_RULE_FI
 class Scan:
     """What reading one graded file found."""
 
-    libraries: tuple = ()  # evaluation libraries it imports, sorted
+    libraries: tuple[str, ...] = ()  # evaluation libraries it imports, sorted
     dynamic: int = 0  # imports naming their module with something other than a constant string
 
 
@@ -56,7 +56,7 @@ def scan(source: bytes) -> Scan:
     return Scan(tuple(sorted(found)), dynamic)
 
 
-def used(scans: dict[str, Scan], attempts: list) -> list[str]:
+def used(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[str]:
     """The evaluation libraries the rule's file uses: imported in its source, or tried while it
     was imported or one of its functions ran (``attempts``: ``(module, during)`` from the child)."""
     during_rule_file = {name for name, file in FUNCTIONS.items() if file == LIBRARY_RULE_FILE} | {LIBRARY_RULE_FILE}
@@ -65,7 +65,7 @@ def used(scans: dict[str, Scan], attempts: list) -> list[str]:
     return sorted(found)
 
 
-def zeroed(scans: dict[str, Scan], attempts: list) -> dict[str, str]:
+def zeroed(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> dict[str, str]:
     """``{graded file: why its checks get no credit}`` (empty when the rule holds)."""
     found = used(scans, attempts)
     if not found:
@@ -76,7 +76,7 @@ def zeroed(scans: dict[str, Scan], attempts: list) -> dict[str, str]:
     }
 
 
-def flags(scans: dict[str, Scan], attempts: list) -> list[Flag]:
+def flags(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[Flag]:
     """What the instructor is told: each file's imports, its run-time imports, each attempt."""
     found = [
         Flag(FlagKind.LIBRARY, f"{PACKAGE}/{name} imports {', '.join(scan_.libraries)}")

@@ -30,4 +30,13 @@ class Misconception:
 
 
 def m(id, functions, title, explanation, notes, arguments=False, searches=None, **variants) -> Misconception:
-    return Misconception(id, tuple(functions), title, explanation, notes, variants, arguments, searches)
+    return Misconception(
+        id=id,
+        functions=tuple(functions),
+        title=title,
+        explanation=explanation,
+        notes=notes,
+        variants=variants,
+        arguments=arguments,
+        searches=searches,
+    )

@@ -33,7 +33,7 @@ def run(
     if refused is not None:
         cache.write_json_atomic(results / "results.json", refused, mode=0o644)
         return refused
-    source = intake.Source("submission", Path(root) / "submission")
+    source = intake.Source(id="submission", path=Path(root) / "submission")
     return oneshot.grade_one(
         source,
         results / "results.json",

@@ -26,7 +26,7 @@ def run(
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
     return oneshot.grade_one(
-        intake.Source("student", Path(root) / "student"),
+        intake.Source(id="student", path=Path(root) / "student"),
         results / "results.json",
         prairielearn_json.document,
         prairielearn_json.failed,

@@ -346,6 +346,23 @@ def table(all_mutants: list[Mutant], outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def lost_shares(outcomes: list[Outcome]) -> dict[str, tuple[str, float]]:
+    """Each mutant that affects one function alone: that function and the share of its points lost."""
+    from autograder.grading import rubric as rubrics
+
+    possible: dict[str, float] = {}
+    for check in rubrics.load().checks:
+        possible[check.function] = possible.get(check.function, 0.0) + check.points
+    return {
+        outcome.mutant.id: (
+            outcome.mutant.affects[0],
+            outcome.lost.get(outcome.mutant.affects[0], 0.0) / possible[outcome.mutant.affects[0]],
+        )
+        for outcome in outcomes
+        if len(outcome.mutant.affects) == 1
+    }
+
+
 def shares(outcomes: list[Outcome]) -> str:
     """Per function, the share of its points its mutants lose (those that affect it alone):
     min, median, and how many lose less than a quarter (the rubric's target: a bug costs real points)."""
@@ -353,16 +370,12 @@ def shares(outcomes: list[Outcome]) -> str:
 
     from autograder.grading import rubric as rubrics
 
-    possible: dict[str, float] = {}
-    for check in rubrics.load().checks:
-        possible[check.function] = possible.get(check.function, 0.0) + check.points
+    order = [check.function for check in rubrics.load().checks]
     found: dict[str, list[float]] = {}
-    for outcome in outcomes:
-        if len(outcome.mutant.affects) == 1:
-            function = outcome.mutant.affects[0]
-            found.setdefault(function, []).append(outcome.lost.get(function, 0.0) / possible[function])
+    for function, share in lost_shares(outcomes).values():
+        found.setdefault(function, []).append(share)
     lines = [f"{'function':<20} {'mutants':>8} {'min':>7} {'median':>7} {'below 1/4':>10}"]
-    for function in sorted(found, key=list(possible).index):
+    for function in sorted(found, key=order.index):
         values = found[function]
         below = sum(value < 0.25 for value in values)
         lines.append(
@@ -400,6 +413,7 @@ def main(argv=None) -> int:
         f"{classified - generated:.1f} s, {len(outcomes)} graded in {time.monotonic() - classified:.1f} s"
     )
     if args.list:
+        share_of = lost_shares(outcomes)
         for outcome in outcomes:
             mutant = outcome.mutant
             tags = [
@@ -408,11 +422,17 @@ def main(argv=None) -> int:
                     ("SURVIVES", not outcome.killed),
                     (f"COLLATERAL {outcome.collateral}", bool(outcome.collateral)),
                     ("UNDIAGNOSED", not outcome.diagnosed),
+                    (
+                        f"LOSES {share_of.get(mutant.id, ('', 0.0))[1]:.1%} OF ITS FUNCTION'S POINTS",
+                        mutant.id in share_of and share_of[mutant.id][1] < 0.25,
+                    ),
                 )
                 if on
             ]
             if tags:
                 print(f"{mutant.id} (line {mutant.line}, affects {', '.join(mutant.affects)}): {'; '.join(tags)}")
+                if any(tag.startswith("LOSES") for tag in tags):
+                    print("    the mutated line: " + mutant.source.splitlines()[mutant.line - 1].strip())
     return 0
 
 

@@ -289,8 +289,8 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
 
 def cell_cases(function: str, empty_invalid: bool = False):
     """Random (retrieved, relevant, collection_size) cases: ids now and then repeated, a collection
-    from exactly the union to 20 more, and now and then too small (or empty, ``empty_invalid``: the
-    call must raise ValueError)."""
+    from exactly the union to 20 more (every eighth a collection of one document), and now and then
+    too small (or empty, ``empty_invalid``: the call must raise ValueError)."""
 
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
@@ -300,8 +300,11 @@ def cell_cases(function: str, empty_invalid: bool = False):
             relevant = rng.sample(pool, rng.randint(0, 8))
             if retrieved and rng.random() < 0.15:
                 retrieved.append(rng.choice(retrieved))  # a doc id listed twice counts once
+            if number % 8 == 5:  # a collection of one document, the smallest the contract allows
+                one = [rng.choice(LONG_POOL)]  # from 150 ids: the same tiny input seldom recurs
+                retrieved, relevant = rng.choice([(one, []), ([], one), (one, list(one))])
             union = len(set(retrieved) | set(relevant))
-            size = union + rng.choice([0, 1, 5, 20])
+            size = union + rng.choice([0, 1, 5, 20]) if number % 8 != 5 else 1
             draw = rng.random()
             if draw < 0.06 and union:
                 size = union - 1
@@ -352,7 +355,8 @@ def score_cases(function: str):
     """Random (scores_a, scores_b, n=) cases: two systems' scores on some of 24 queries (ids "1" to
     "24", so string order matters), mostly sharing some of them (one case in nine none), a few
     queries scored by one system only, tied scores often (every third case ties its largest
-    difference between a one-digit and a two-digit id); now and then an n the contract refuses."""
+    difference between a one-digit and a two-digit id, and every third leaves n to its default); now
+    and then an n the contract refuses."""
 
     def score(rng: random.Random) -> float:
         return rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) if rng.random() < 0.6 else round(rng.random(), 4)
@@ -373,13 +377,15 @@ def score_cases(function: str):
                 base = rng.choice([0.0, round(1.0 - gap, 4)])
                 for q in (str(rng.randint(2, 9)), str(rng.randint(10, 24))):
                     a[q], b[q] = base, round(base + gap, 4)
+            kwargs = {"n": n} if number % 3 != 1 else {}  # every third case leaves n to its default
+            shown = f"n={n}" if kwargs else "n left out"
             found.append(
                 Case(
                     id=f"random-{function}-{number:03d}",
                     function=function,
-                    description=f"random scores of {len(a)} and {len(b)} queries, n={n}",
+                    description=f"random scores of {len(a)} and {len(b)} queries, {shown}",
                     args=(a, b),
-                    kwargs={"n": n},
+                    kwargs=kwargs,
                     public=True,
                 )
             )

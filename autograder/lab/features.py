@@ -288,8 +288,12 @@ def _evaluate(run, qrels):
         yield "query-not-in-qrels"
 
 
+#: largest_differences' default n (the stub's signature)
+DIFFERENCES_DEFAULT_N = 2
+
+
 def _differences(a, b, kwargs):
-    n = kwargs.get("n", 2)
+    n = kwargs.get("n", DIFFERENCES_DEFAULT_N)
     if not _positive_int(n):
         yield "invalid-argument"
         return

@@ -8,7 +8,9 @@ from autograder.labkit.record import GradedFunction
 def answers(made, resolve) -> list:
     """The right answers: the common queries by absolute difference, largest first, ties by id."""
     return [
-        sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[: case.kwargs["n"]]
+        sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[
+            : case.kwargs.get("n", features.DIFFERENCES_DEFAULT_N)
+        ]
         for case in made
         for a, b in [case.args]
     ]

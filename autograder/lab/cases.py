@@ -270,6 +270,8 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
             else:
                 judgments = _random_judgments(rng)
             _broken(rng, kwargs, cutoff, gain)
+            # a mapping's order says nothing: judgments listed in another order than the ranking's
+            judgments = dict(rng.sample(list(judgments.items()), len(judgments)))
             shown = ", ".join(f"{key}={value}" for key, value in kwargs.items())
             found.append(
                 Case(
@@ -289,7 +291,7 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
 
 def cell_cases(function: str, empty_invalid: bool = False):
     """Random (retrieved, relevant, collection_size) cases: ids now and then repeated, a collection
-    from exactly the union to 20 more (every eighth a collection of one document), and now and then
+    from exactly the union to 40 more (every eighth a collection of one document), and now and then
     too small (or empty, ``empty_invalid``: the call must raise ValueError)."""
 
     def made(rng: random.Random, count: int) -> list[Case]:
@@ -304,7 +306,7 @@ def cell_cases(function: str, empty_invalid: bool = False):
                 one = [rng.choice(LONG_POOL)]  # from 150 ids: the same tiny input seldom recurs
                 retrieved, relevant = rng.choice([(one, []), ([], one), (one, list(one))])
             union = len(set(retrieved) | set(relevant))
-            size = union + rng.choice([0, 1, 5, 20]) if number % 8 != 5 else 1
+            size = union + rng.choice([0, 1, rng.randint(2, 9), rng.randint(10, 40)]) if number % 8 != 5 else 1
             draw = rng.random()
             if draw < 0.06 and union:
                 size = union - 1

@@ -92,21 +92,24 @@ def _answers(item, function, case: observed.Observed, tables, memo: dict) -> lis
     return found
 
 
-def explains(item, function, cases: list, tables, memo: dict) -> set | None:
-    """The checks where the misconception ``item`` shows, when it explains every judged case of
-    ``function`` (failing ones first: most variants fail there at once); else None."""
+def explains(item, function, cases: list, tables, memo: dict) -> tuple[set, int] | None:
+    """When the misconception ``item`` explains every judged case of ``function`` (failing ones
+    first: most variants fail there at once): the checks where it shows, and how many failing cases
+    it explains only by leaving them aside (the code raised where the mistake answers); else None."""
     where = set()  # the checks of the cases where the variant is wrong
+    aside = 0
     for case in sorted(cases, key=lambda case: not case.failed):
         if case.wants_error and not item.arguments:
             continue  # what it says of valid inputs says nothing of the arguments' checks
         answers = _answers(item, function, case, tables, memo)
         if case.raised is not None and not case.wants_error and all(kind == "value" for kind, _ in answers):
+            aside += case.failed
             continue  # it raised where the mistake answers: another failure (e.g. an input it cannot take)
         if not any(_matches(case, answer) for answer in answers):
             return None
         if not any(_right(answer, case.expected) for answer in answers):
             where.add(case.planned.check)
-    return where or None
+    return (where, aside) if where else None
 
 
 def _shown(item, function) -> Diagnosis:
@@ -139,14 +142,20 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks
             continue
         cases = observed.judged(by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned))
         memo = plan.__dict__.setdefault("variant_answers", {})
-        named = False
-        for item in misconceptions.for_function(function):
-            where = explains(item, function, cases, plan.shared_job["tables"], memo)
-            for check in sorted(where or ()):
-                found.setdefault(check, []).append(_shown(item, function))
-            if where:
-                named = True
+        # the misconception that explains the cases, leaving the fewest failing ones aside (an
+        # ambiguity the catalogue's order settles): one that reproduces three failures and sets
+        # aside the 950 where the code raised is not the one to name
+        best: tuple[int, int, object, set] | None = None
+        for order, item in enumerate(misconceptions.for_function(function)):
+            explained = explains(item, function, cases, plan.shared_job["tables"], memo)
+            if explained is not None and (best is None or (explained[1], order) < best[:2]):
+                best = (explained[1], order, item, explained[0])
+            if best is not None and best[0] == 0:
                 break
+        named = best is not None
+        if best is not None:
+            for check in sorted(best[3]):
+                found.setdefault(check, []).append(_shown(best[2], function))
         general = []
         condition = conditions.diagnosis(function, [(case.features, case.failed, case.label()) for case in cases])
         if condition is not None:

@@ -36,7 +36,7 @@ from autograder.lab.misconceptions import catalogue  # noqa: E402
 from autograder.sandbox.channel import Outcome, OutcomeStatus  # noqa: E402
 from autograder.sandbox.child.values import encode  # noqa: E402
 
-QUARTER = 0.25
+QUARTER = 0.25 - 1e-9  # a quarter, less a rounding error (3.25 of 13 points is a quarter)
 
 
 def _outcome(kind: str, value) -> Outcome:

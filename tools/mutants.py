@@ -346,6 +346,11 @@ def table(all_mutants: list[Mutant], outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+#: the least share of its function's points a mutant must cost (less a rounding error: 3.25 of 13
+#: points is a quarter)
+QUARTER = 0.25 - 1e-9
+
+
 def lost_shares(outcomes: list[Outcome]) -> dict[str, tuple[str, float]]:
     """Each mutant that affects one function alone: that function and the share of its points lost."""
     from autograder.grading import rubric as rubrics
@@ -377,7 +382,7 @@ def shares(outcomes: list[Outcome]) -> str:
     lines = [f"{'function':<20} {'mutants':>8} {'min':>7} {'median':>7} {'below 1/4':>10}"]
     for function in sorted(found, key=order.index):
         values = found[function]
-        below = sum(value < 0.25 for value in values)
+        below = sum(value < QUARTER for value in values)
         lines.append(
             f"{function:<20} {len(values):>8} {min(values):>7.1%} {statistics.median(values):>7.1%} {below:>10}"
         )
@@ -424,7 +429,7 @@ def main(argv=None) -> int:
                     ("UNDIAGNOSED", not outcome.diagnosed),
                     (
                         f"LOSES {share_of.get(mutant.id, ('', 0.0))[1]:.1%} OF ITS FUNCTION'S POINTS",
-                        mutant.id in share_of and share_of[mutant.id][1] < 0.25,
+                        mutant.id in share_of and share_of[mutant.id][1] < QUARTER,
                     ),
                 )
                 if on

@@ -47,6 +47,9 @@ class Hostile:
     score: tuple | None = None  # (low, high) bounds of the total
     output: str = ""  # in what the code printed
     uid: dict = field(default_factory=dict)  # what differs in the uid mode (the same fields)
+    # functions that score all 0 or all full marks together (an outcome that depends on the disk's
+    # speed, e.g. whether a flood of files is done before the import's time is up)
+    either: frozenset = frozenset()
 
 
 def files(**content):
@@ -615,7 +618,12 @@ HOSTILE = [
     Hostile("huge-answers", attacks.huge_answers, zero=frozenset(METRICS)),
     Hostile("fence-closer", attacks.fence_closer, zero=frozenset({"accuracy"})),
     Hostile(  # the jail's scratch refuses the 4097th inode; on the uid mode's disk the import runs out of time
-        "inode-flood", attacks.inode_flood, score=(100, 100), uid={"score": None, "zero": frozenset(METRICS)}
+        "inode-flood",
+        attacks.inode_flood,
+        score=(100, 100),
+        # the uid mode has no inode limit: 400,000 files take 3 s on a fast disk (the import finishes)
+        # and 30 s on a busy one (its time is up): metrics.py's functions all count or none does
+        uid={"score": None, "either": frozenset(METRICS)},
     ),
     Hostile("deep-nesting", attacks.deep_nesting, zero=frozenset(METRICS), problem="could not be imported"),
     Hostile(
@@ -735,9 +743,14 @@ def test_hostile_submission_gets_its_outcome(graded, hostile):
         assert scores[function][0] == 0, f"{function} earned {scores[function]}"
     for function in hostile.loses:
         assert scores[function][0] < scores[function][1], f"{function}: {scores[function]}"
+    if hostile.either:
+        outcomes = {
+            "none" if scores[f][0] == 0 else "all" if scores[f][0] == scores[f][1] else "some" for f in hostile.either
+        }
+        assert outcomes in ({"none"}, {"all"}), {f: scores[f] for f in hostile.either}
     if hostile.full == "rest":
         for function, (score, possible) in scores.items():
-            if function not in hostile.zero | hostile.loses:
+            if function not in hostile.zero | hostile.loses | hostile.either:
                 assert score == possible, f"{function} lost points: {score}/{possible}"
     if hostile.problem:
         assert hostile.problem in "\n".join(result.problems), result.problems

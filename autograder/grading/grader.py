@@ -20,7 +20,7 @@ from autograder import tempdirs
 from autograder.grading import intake, payloads, runfile_checks, sandbox_report, scoring
 from autograder.grading.diagnosis import answers as diagnosis
 from autograder.grading.integrity import answer_tables, libraries
-from autograder.grading.plan import Plan, SubmissionPlan, fresh_seed
+from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.lab.spec import GRADED_FILES, PACKAGE
@@ -158,7 +158,13 @@ def _score(state: Grading) -> Grading:
     return replace(state, checks=checks)
 
 
-def diagnosed(plan: Plan, planned: list, outcomes: list, checks: tuple, files: dict) -> tuple[CheckResult, ...]:
+def diagnosed(
+    plan: Plan,
+    planned: list[PlannedCase],
+    outcomes: list[Any],
+    checks: tuple[CheckResult, ...],
+    files: dict[str, Any],
+) -> tuple[CheckResult, ...]:
     """The checks with what explains their lost points: misconceptions, conditions, shapes."""
     failing = {check.function for check in checks if not check.full and not check.note}
     if not failing:

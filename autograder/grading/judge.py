@@ -12,6 +12,7 @@ the contract asks for.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from autograder.grading.results import CaseStatus
 from autograder.lab.spec import TOLERANCE
@@ -27,7 +28,7 @@ class Unacceptable(ValueError):
     """A returned value of a kind the contract does not allow."""
 
 
-def number(encoded) -> float:
+def number(encoded: Any) -> float:
     """The number in an encoded value; ``Unacceptable`` says what came back instead."""
     kind = encoded.get("type") if isinstance(encoded, dict) else None
     if kind in NUMBER_TYPES:
@@ -53,7 +54,7 @@ _PLAIN = {
 }
 
 
-def describe(encoded) -> str:
+def describe(encoded: Any) -> str:
     """A short description of what a call returned, for messages."""
     if not isinstance(encoded, dict):
         return "an unreadable value"
@@ -86,7 +87,7 @@ def describe(encoded) -> str:
     return f"a value of type {kind}"
 
 
-def plain(encoded, depth: int = 0):
+def plain(encoded: Any, depth: int = 0) -> Any:
     """The encoded value as plain JSON data (for display and storage); never raises."""
     try:
         if not isinstance(encoded, dict) or depth > MAX_DEPTH:
@@ -117,7 +118,7 @@ SHOWN = 1000  # characters of JSON kept of one answer in the results (what feedb
 MESSAGE = 500  # characters kept of one verdict's message
 
 
-def shown(encoded, limit: int = SHOWN):
+def shown(encoded: Any, limit: int = SHOWN) -> str:
     """The answer as plain JSON data, when it fits in ``limit`` characters; otherwise a short
     description of it (a submission cannot make its results, and the pages rendered from them, big)."""
     value = plain(encoded)
@@ -136,7 +137,7 @@ def close(actual: float, expected: float) -> bool:
     return abs(actual - expected) <= TOLERANCE or abs(actual - expected) <= TOLERANCE * abs(expected)
 
 
-def difference(encoded, expected, returns: str = "") -> str | None:
+def difference(encoded: Any, expected: Any, returns: str = "") -> str | None:
     """None when ``encoded`` equals ``expected`` (with tolerance), else why not; anything the
     grader cannot read is simply not equal (the child's JSON is never trusted to be well formed).
     ``returns``: what the function returns, in the contract's words (for a wrong kind of value)."""
@@ -146,7 +147,7 @@ def difference(encoded, expected, returns: str = "") -> str | None:
         return "returned a value the grader cannot read"
 
 
-def _compare(encoded, expected, returns: str = "") -> str | None:
+def _compare(encoded: Any, expected: Any, returns: str = "") -> str | None:
     if isinstance(expected, (bool, int, float)):
         try:
             value = number(encoded)
@@ -200,7 +201,7 @@ def _compare(encoded, expected, returns: str = "") -> str | None:
     return f"cannot compare with {expected!r}"
 
 
-def wants_error(expected) -> bool:
+def wants_error(expected: Any) -> bool:
     """Is ``expected`` the outcome of a call that must raise (``cases.raises``)?"""
     return isinstance(expected, dict) and set(expected) == {RAISES}
 
@@ -221,7 +222,7 @@ def answered(outcome: Outcome) -> bool:
     return outcome.status not in UNANSWERED
 
 
-def verdict(outcome: Outcome, expected, returns: str = "", imported: bool = True) -> tuple[CaseStatus, str]:
+def verdict(outcome: Outcome, expected: Any, returns: str = "", imported: bool = True) -> tuple[CaseStatus, str]:
     """``(status, message)`` of one call against its expected value or expected error;
     ``returns`` names, in the contract's words, what the function returns; ``imported``: whether
     the call's graded file imported (a call of a file that did not is not run for that reason)."""

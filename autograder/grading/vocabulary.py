@@ -144,7 +144,7 @@ SHOWN_ERRORS = (
 )
 
 
-def shown_error(raised: str, mro: tuple = ()) -> str:
+def shown_error(raised: str, mro: tuple[str, ...] = ()) -> str:
     """The exception's class as a hidden case's feedback names it (``SHOWN_ERRORS``)."""
     if not raised:
         return ""

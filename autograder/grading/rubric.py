@@ -11,14 +11,19 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from autograder import paths
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_BYTES = 1 << 20  # a rubric is a few KiB
 MAX_VALUES = 100_000  # values of the rubric with every YAML alias expanded (a rubric has a few hundred)
@@ -34,6 +39,10 @@ SCORING = ("groups", "proportional", "all")
 
 class RubricError(ValueError):
     """The rubric file is invalid; the message says where and how to fix it."""
+
+
+Fail = Callable[[str, str], NoReturn]  # fail(field, problem) raises the RubricError that names them
+Schema = Mapping[str, type | tuple[type, ...]]  # a section's keys -> the types their values may have
 
 
 @dataclass(frozen=True)
@@ -110,7 +119,7 @@ class Rubric:
         return self.deadline.zone if self.deadline is not None else ""
 
 
-_TOP = {
+_TOP: Schema = {
     "title": str,
     "total": (int, float),
     "random_seed": int,
@@ -126,14 +135,14 @@ _TOP = {
 }
 #: Read by the class step (and the platforms' attempt gates) only: not in the digest.
 _CLASS_LEVEL = ("similarity", "students", "deadline", "attempts")
-_LIMITS = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
-_QUESTION = {"title": str, "checks": list}
-_CHECK = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
+_LIMITS: Schema = {name: (int, float) if name.endswith("seconds") else int for name in Limits.RUBRIC_FIELDS}
+_QUESTION: Schema = {"title": str, "checks": list}
+_CHECK: Schema = {"function": str, "kind": str, "points": (int, float), "visibility": str, "scoring": str}
 _OPTIONAL = {"visibility", "limits", "similarity", "allowed_imports", "scoring", "students", "deadline", "attempts"}
 _SIMILARITY = ("enabled", "threshold")
 
 
-def _fields(where: str, value, schema: dict, fail) -> None:
+def _fields(where: str, value: Any, schema: Schema, fail: Fail) -> None:
     if not isinstance(value, dict):
         fail(where, f"must be a mapping with {', '.join(schema)}")
     for key in value:
@@ -150,7 +159,7 @@ def _fields(where: str, value, schema: dict, fail) -> None:
             fail(place, f"must be a {names}, got {_shown(value[key])}")
 
 
-def _similarity(section: dict, fail) -> SimilaritySettings:
+def _similarity(section: dict[str, Any], fail: Fail) -> SimilaritySettings:
     default = SimilaritySettings()
     for key in section:
         if key not in _SIMILARITY:
@@ -168,14 +177,14 @@ def _similarity(section: dict, fail) -> SimilaritySettings:
     return SimilaritySettings(enabled, float(threshold))
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A value as a message quotes it: a list or mapping by its kind (its repr could be huge)."""
     if isinstance(value, (list, dict)):
         return f"a {'list' if isinstance(value, list) else 'mapping'} of {len(value)}"
     return repr(value)[:100]
 
 
-def _expands_past(node, limit: int) -> bool:
+def _expands_past(node: yaml.Node, limit: int) -> bool:
     """Whether the YAML node, with every alias expanded, holds more than ``limit`` values (walked
     no further than that: an alias bomb costs ``limit`` steps)."""
     stack, count = [node], 0
@@ -189,7 +198,7 @@ def _expands_past(node, limit: int) -> bool:
     return False
 
 
-def _load(text: str, source: str):
+def _load(text: str, source: str) -> Any:
     """The YAML document in ``text``, without ever expanding aliases past ``MAX_VALUES``."""
     import yaml
 
@@ -210,7 +219,7 @@ def _load(text: str, source: str):
         loader.dispose()
 
 
-def _canonical(value):
+def _canonical(value: object) -> object:
     """``value`` with every mapping as a list of (key as text, value) sorted by key: the same
     content gives the same JSON whatever the file's order, comments or key types."""
     if isinstance(value, dict):
@@ -223,7 +232,7 @@ def _canonical(value):
 def parse(text: str, source: str = "grading.yml") -> Rubric:
     """The rubric in ``text`` (YAML), validated; ``RubricError`` naming the field otherwise."""
 
-    def fail(field: str, problem: str):
+    def fail(field: str, problem: str) -> NoReturn:
         raise RubricError(f"{source}: {field}: {problem}")
 
     data = _load(text, source)
@@ -323,12 +332,12 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
     )
 
 
-def _policy(section: dict, fail) -> str:
+def _policy(section: dict[str, Any], fail: Fail) -> str:
     """``students:``'s ``policy``: which of a student's submissions counts."""
     for key in section:
         if key != "policy":
             fail(f"students.{key}", "unknown key; the key here is: policy")
-    policy = section.get("policy", standing.DEFAULT_POLICY)
+    policy: str = section.get("policy", standing.DEFAULT_POLICY)
     if policy not in standing.POLICIES:
         fail("students.policy", f"{policy!r} is not a policy; use one of: {', '.join(standing.POLICIES)}")
     return policy

@@ -9,8 +9,9 @@ it was called), and the Cranfield runs are evaluated by ``ir_measures`` against 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autograder.grading import judge
 from autograder.grading import runfile_problems as problems
@@ -24,11 +25,12 @@ from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:  # a lab without a run writer has no Scenario
+    from autograder.grading.plan import Plan
     from autograder.lab.scenarios import Scenario
 
 WRITER = run_writer() or "the run writer"  # the function whose checks these are
 RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table
-_EVALUATED: dict[str, dict] = {}
+_EVALUATED: dict[str, dict[str, float]] = {}
 MEMO = 1000  # evaluations remembered (a batch of 300 has a few hundred distinct run files at most)
 
 
@@ -37,12 +39,12 @@ class RunFile:
     """What a call of the run writer left: the file's rows (None when there is no file, or when it is
     byte for byte the reference writer's, ``canonical``), how search_fn was called, what went wrong."""
 
-    table: list | None
-    searches: list
+    table: list[list[str]] | None
+    searches: list[Any]  # search_fn's calls as the child recorded them (JSON)
     problem: str | None
     canonical: bool = False  # byte for byte the reference writer's file
     digest: str = ""  # the file's sha256 (when not canonical): the key of its evaluation
-    raised: tuple = ()  # the exception's classes, when the writer raised
+    raised: tuple[str, ...] = ()  # the exception's classes, when the writer raised
     failed: CaseStatus | None = None  # the call's verdict when the writer did not return (raised, crashed...)
     error: str = ""  # the exception's class, when the writer raised
 
@@ -81,7 +83,7 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
             table=None, searches=[], problem=f"{WRITER} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)"
         )
     text: str = value.pop("text") if isinstance(value.get("text"), str) else ""  # read once, then let go
-    searches: list = value["searches"] if isinstance(value.get("searches"), list) else []
+    searches: list[Any] = value["searches"] if isinstance(value.get("searches"), list) else []
     if value.get("not_utf8"):
         return RunFile(table=trec.rows(text, limit), searches=searches, problem="the file is not UTF-8 text")
     if text == canonical:  # the common case, checked once at plan time: skip parsing 22,500 lines
@@ -91,9 +93,12 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
     )
 
 
-def read_all(plan, outcomes: list, unimported: frozenset, scenario_calls: dict) -> dict[str, RunFile]:
-    """Each scenario's ``RunFile`` (``unimported``: the graded files that did not import;
-    ``scenario_calls``: each scenario's call index in the submission's calls)."""
+def read_all(
+    plan: Plan, outcomes: list[Any], unimported: frozenset[str], scenario_calls: dict[str, int]
+) -> dict[str, RunFile]:
+    """Each scenario's ``RunFile`` (``outcomes``: the sandbox's, every one filled by then;
+    ``unimported``: the graded files that did not import; ``scenario_calls``: each scenario's call
+    index in the submission's calls)."""
     imported = FUNCTIONS.get(WRITER) not in unimported
     return {
         name: read(
@@ -120,7 +125,9 @@ def equivalent(table: list[list[str]], scenario: Scenario) -> bool:
     return True
 
 
-def evaluate_run(run: dict, qrels: dict, labels, digest: str = "") -> dict[str, float]:
+def evaluate_run(
+    run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]], labels: Sequence[str], digest: str = ""
+) -> dict[str, float]:
     """Aggregates of ``ir_measures`` on ``run`` (memoised by the file's digest: equal files cost once;
     at most ``MEMO`` of them are kept)."""
     import ir_measures
@@ -143,7 +150,7 @@ def evaluate_run(run: dict, qrels: dict, labels, digest: str = "") -> dict[str, 
 # ------------------------------------------------------------------ the checks' cases
 
 
-def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
+def cases(plan: Plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
     """The cases of the run writer's checks, by check name."""
     names = {check.kind: check.name for check in plan.rubric.checks if check.function == WRITER}
     found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
@@ -208,14 +215,16 @@ def cases(plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
     return found
 
 
-def _cranfield_cases(plan, scenario, run, table, problem) -> list[CaseResult]:
+def _cranfield_cases(
+    plan: Plan, scenario: Scenario, run: RunFile, table: list[list[str]] | None, problem: str | None
+) -> list[CaseResult]:
     system = scenario.system
     evaluated = (
         plan.aggregates[system]
         if run.canonical
         else evaluate_run(trec.run_of(table or []), plan.qrels, RUN_LABELS, run.digest)
     )
-    found = []
+    found: list[CaseResult] = []
     for label in RUN_LABELS:
         expected = plan.aggregates[system][label]
         value = evaluated[label]
@@ -284,7 +293,14 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
 
 
 def _property_case(
-    case_id, scenario, what, wrong, public, run: RunFile, no_file: bool, told: str | None = None
+    case_id: str,
+    scenario: Scenario,
+    what: str,
+    wrong: str | None,
+    public: bool,
+    run: RunFile,
+    no_file: bool,
+    told: str | None = None,
 ) -> CaseResult:
     """A property of the file (``wrong``: None when it holds); ``no_file``: there is no file to
     read, and the case's verdict is what became of the call; ``told``: what a hidden scenario's
@@ -302,7 +318,7 @@ def _property_case(
     )
 
 
-def _example_case(scenario, table, run: RunFile) -> CaseResult:
+def _example_case(scenario: Scenario, table: list[list[str]] | None, run: RunFile) -> CaseResult:
     expected = scenario.expected_rows()
     shown = [trec.line(q, d, rank, score, system) for q, _, d, rank, score, system in expected]
     description, _, call = scenario.description.partition(": ")

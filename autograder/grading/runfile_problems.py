@@ -7,7 +7,8 @@ which come from the hidden inputs)."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from autograder.labkit import trec
 
@@ -15,8 +16,8 @@ if TYPE_CHECKING:
     from autograder.lab.scenarios import Scenario
 
 
-def _by_query(table):
-    grouped: dict[str, list] = {}
+def _by_query(table: list[list[str]]) -> dict[str, list[list[str]]]:
+    grouped: dict[str, list[list[str]]] = {}
     for row in table:
         grouped.setdefault(row[0], []).append(row)
     return grouped
@@ -28,7 +29,7 @@ def in_format(table: list[list[str]], scenario: Scenario, told: bool = False) ->
     of the file, which come from the hidden inputs)."""
     found: dict[str, str | None] = {}
 
-    def first(rows_, test, message):
+    def first(rows_: list[tuple[int, list[str]]], test: Callable[[list[str]], bool], message: str) -> str | None:
         for number, row in rows_:
             if not test(row):
                 return f"line {number} {message}" if told else f"line {number}: {' '.join(row)[:120]!r} {message}"
@@ -68,7 +69,9 @@ def in_format(table: list[list[str]], scenario: Scenario, told: bool = False) ->
     return found
 
 
-def in_content(table: list[list[str]], scenario: Scenario, searches: list, told: bool = False) -> dict[str, str | None]:
+def in_content(
+    table: list[list[str]], scenario: Scenario, searches: list[Any], told: bool = False
+) -> dict[str, str | None]:
     """Does the file hold what the search function returned, in its order, for the queries given?
     ``told``: in words a hidden scenario's student may read (``format_problems``)."""
     expected = scenario.expected_rows()
@@ -112,7 +115,7 @@ def in_content(table: list[list[str]], scenario: Scenario, searches: list, told:
     return found
 
 
-def in_search(scenario: Scenario, searches: list, told: bool = False) -> dict[str, str | None]:
+def in_search(scenario: Scenario, searches: list[Any], told: bool = False) -> dict[str, str | None]:
     """Was search_fn called with each query's text and k, in order?"""
     wanted_calls = [[text, scenario.k] for _, text in scenario.queries]
     if searches == wanted_calls:
@@ -129,7 +132,7 @@ def in_search(scenario: Scenario, searches: list, told: bool = False) -> dict[st
     }
 
 
-def _first_difference(got, want, told: bool = False) -> str:
+def _first_difference(got: list[tuple[str, str]], want: list[tuple[str, str]], told: bool = False) -> str:
     for index, (g, w) in enumerate(zip(got, want)):
         if g != w:
             if told:

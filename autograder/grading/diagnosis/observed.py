@@ -10,25 +10,29 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from autograder.grading import judge
 from autograder.grading.results import CaseStatus, shown_error
-from autograder.sandbox.channel import OutcomeStatus
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+if TYPE_CHECKING:
+    from autograder.grading.plan import PlannedCase
 
 
 class Observed:
     """One case whose call returned or raised: what the code did with its inputs."""
 
-    def __init__(self, planned, outcome, neighbours: Callable[[], dict] = dict):
+    def __init__(self, planned: PlannedCase, outcome: Outcome, neighbours: Callable[[], dict[str, Any]] = dict) -> None:
         self.planned, self.outcome = planned, outcome
         self.case = planned.case
-        self.expected = planned.expected
+        self.expected: Any = planned.expected  # the reference's answer, as the judge takes it
         self.features = planned.features
         self.public = bool(planned.case.public)
         self.failed = judge.verdict(outcome, planned.expected)[0] != CaseStatus.PASS
         self.wants_error = judge.wants_error(planned.expected)
-        self.encoded = outcome.value if outcome.status == OutcomeStatus.VALUE else None
+        self.encoded: Any = outcome.value if outcome.status == OutcomeStatus.VALUE else None
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else None
         raised = error.get("type") if error is not None else None
         if raised is not None and not self.public:  # a hidden case's exception is named as its feedback names it
@@ -39,11 +43,11 @@ class Observed:
             self.number: float | None = judge.number(self.encoded) if self.encoded is not None else None
         except judge.Unacceptable:
             self.number = None
-        self._neighbours: Callable[[], dict] = neighbours
-        self._known: dict | None = None
+        self._neighbours: Callable[[], dict[str, Any]] = neighbours
+        self._known: dict[str, Any] | None = None
 
     @property
-    def neighbours(self) -> dict:
+    def neighbours(self) -> dict[str, Any]:
         """The reference's answers at k - 1, k + 1 and rel + 1 (computed when first asked for)."""
         if self._known is None:
             self._known = self._neighbours()
@@ -60,7 +64,7 @@ class Observed:
         value = (self.encoded or {}).get("value") if self.type == "float" else None
         return value if isinstance(value, str) and value in ("nan", "inf", "-inf") else None
 
-    def equals(self, value) -> bool:
+    def equals(self, value: object) -> bool:
         """Is the answer ``value`` (with the grader's tolerance; NaN equals NaN)?"""
         if self.encoded is None:
             return False
@@ -74,11 +78,15 @@ class Observed:
         return self.case.label()
 
 
-def _none(planned) -> dict:
+def _none(planned: PlannedCase) -> dict[str, Any]:
     return {}
 
 
-def judged(planned_cases, outcomes, neighbours: Callable[..., dict] = _none) -> list[Observed]:
+def judged(
+    planned_cases: Sequence[PlannedCase],
+    outcomes: Sequence[Outcome],
+    neighbours: Callable[[PlannedCase], dict[str, Any]] = _none,
+) -> list[Observed]:
     """The cases whose call returned or raised (``neighbours(planned)``: its reference neighbours)."""
     return [
         Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned))

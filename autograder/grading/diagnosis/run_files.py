@@ -10,22 +10,33 @@ files are wrong (their features, ``Scenario.all_features``), and the shape of it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from autograder.grading import runfile_checks
 from autograder.grading.diagnosis import conditions, shapes
-from autograder.grading.results import Diagnosis, DiagnosisKind, shown_error
+from autograder.grading.results import CheckResult, Diagnosis, DiagnosisKind, shown_error
 from autograder.lab import variants
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.lab.spec import notes_part
 from autograder.labkit import trec
 
+if TYPE_CHECKING:
+    from autograder.grading.plan import Plan
+    from autograder.lab.misconceptions.model import Misconception
+    from autograder.lab.scenarios import Scenario
+
 WRITER = run_writer() or "the run writer"
 RIGHT = ("right",)  # the reference writer's file, byte for byte
+Rows = list[list[str]]  # a run file's lines, split into columns
+#: What a call of the writer left (``left``): its rows, ``RIGHT``, ("raises", classes), ("no file",) or None.
+Left = Rows | tuple[str, ...] | tuple[str, tuple[str, ...]] | None
+Candidate = Rows | tuple[str, str]  # a file a variant writes, or ("raises", the exception's class)
 
 
-def left(run: runfile_checks.RunFile):
+def left(run: runfile_checks.RunFile) -> Left:
     """What a call of the writer left: its rows, ``RIGHT``, ("raises", classes), ("no file",), or
     None when the call itself was not judged (it hung, crashed or did not run)."""
     if run.canonical:
@@ -39,12 +50,12 @@ def left(run: runfile_checks.RunFile):
     return ("no file",)
 
 
-def right_calls(scenario) -> list:
+def right_calls(scenario: Scenario) -> list[list[str | int]]:
     """How the right writer calls search_fn: each query's text, with k."""
     return [[text, scenario.k] for _, text in scenario.queries]
 
 
-def rows_equal(table, rows) -> bool:
+def rows_equal(table: Sequence[Sequence[str]], rows: Sequence[Sequence[str]]) -> bool:
     if len(table) != len(rows):
         return False
     for got, want in zip(table, rows):
@@ -53,7 +64,7 @@ def rows_equal(table, rows) -> bool:
     return True
 
 
-def _is(got, candidate, right_rows) -> bool:
+def _is(got: Left, candidate: Candidate, right_rows: Rows) -> bool:
     """Is what the writer left the variant's ``candidate`` (rows, or ("raises", class))?"""
     if isinstance(candidate, tuple):
         return isinstance(got, tuple) and got[0] == "raises" and candidate[1] in got[1]
@@ -62,7 +73,7 @@ def _is(got, candidate, right_rows) -> bool:
     return isinstance(got, list) and rows_equal(got, candidate)
 
 
-def explains(item, scenarios: dict, files: dict) -> bool:
+def explains(item: Misconception, scenarios: dict[str, Scenario], files: dict[str, runfile_checks.RunFile]) -> bool:
     """Does the misconception ``item`` explain every scenario's file and search calls, and is its
     variant wrong on some scenario?"""
     telling = 0
@@ -79,12 +90,12 @@ def explains(item, scenarios: dict, files: dict) -> bool:
     return telling >= 1
 
 
-def _scenario(item, scenario, got, searched) -> bool | None:
+def _scenario(item: Misconception, scenario: Scenario, got: Left, searched: list[Any] | None) -> bool | None:
     """None when the variant does not explain what the writer left for ``scenario``; else whether the
     variant is wrong there. Where search_fn returns more than k results, the variant's file of every
     result is one of its candidates too (not cutting at k is a mistake of its own, often made with
     another: the notes' own writer trusts search_fn), but it does not make the variant wrong."""
-    right_rows = [] if scenario.raises else variants.rows(scenario)
+    right_rows: Rows = [] if scenario.raises else variants.rows(scenario)  # type: ignore[no-untyped-call]  # lab is not strict
     right = ("raises", scenario.raises) if scenario.raises else right_rows
     wanted = right_calls(scenario)
     calls = list(item.searches(scenario)) if item.searches else []
@@ -111,14 +122,16 @@ def _scenario(item, scenario, got, searched) -> bool | None:
     return not somewhere_right if matched else None
 
 
-def diagnose(plan, files: dict, checks) -> dict[str, list[Diagnosis]]:
+def diagnose(
+    plan: Plan, files: dict[str, runfile_checks.RunFile], checks: Sequence[CheckResult]
+) -> dict[str, list[Diagnosis]]:
     """{check: [diagnosis, ...]} of the run writer's checks."""
     found: dict[str, list[Diagnosis]] = {}
     run_checks = [check.name for check in plan.rubric.checks if check.function == WRITER]
     for item in misconceptions.for_function(WRITER):  # the first that explains every file (as for calls)
         if explains(item, plan.scenarios, files):
-            for check in run_checks:
-                found.setdefault(check, []).append(
+            for name in run_checks:
+                found.setdefault(name, []).append(
                     Diagnosis(
                         id=item.id,
                         function=WRITER,
@@ -136,7 +149,7 @@ def diagnose(plan, files: dict, checks) -> dict[str, list[Diagnosis]]:
     return found
 
 
-def _conditions(plan, checks, files: dict) -> list[Diagnosis]:
+def _conditions(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:
     """The condition separating the scenarios whose file is wrong from the others, and the shape."""
     failed: dict[str, bool] = {}
     for check in checks:
@@ -155,7 +168,7 @@ def _conditions(plan, checks, files: dict) -> list[Diagnosis]:
     return found + _raises(wrong)
 
 
-def _raises(wrong: list) -> list[Diagnosis]:
+def _raises(wrong: list[runfile_checks.RunFile]) -> list[Diagnosis]:
     """The same exception raised by (nearly) every call whose file is wrong."""
     raised = [shown_error(run.error, run.raised) for run in wrong if run.error]  # named as hidden cases name it
     if len(raised) < shapes.MIN_CASES or len(set(raised)) != 1 or len(raised) < 0.8 * len(wrong):

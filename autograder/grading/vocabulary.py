@@ -4,6 +4,7 @@ how points are printed (``results`` builds on it; renderers read it through ``re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from autograder.strenum import StrEnum
 
@@ -120,6 +121,11 @@ class Diagnosis:
 
     def text(self) -> str:
         return f"Diagnosis: {self.title}. {self.explanation} See the notes: {self.notes}."
+
+    @classmethod
+    def of_misconception(cls, item: Any, function: str) -> Diagnosis:
+        """A catalogued misconception (its id, title, explanation and notes) named for ``function``."""
+        return cls(id=item.id, function=function, title=item.title, explanation=item.explanation, notes=item.notes)
 
 
 def points(value: float) -> str:

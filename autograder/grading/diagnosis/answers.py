@@ -27,7 +27,7 @@ from autograder.grading.diagnosis import conditions, observed, shapes
 from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
-from autograder.grading.results import Diagnosis, DiagnosisKind
+from autograder.grading.results import Diagnosis
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.lab.spec import CheckKind
@@ -112,17 +112,6 @@ def explains(item, function, cases: list, tables, memo: dict) -> tuple[set, int]
     return (where, aside) if where else None
 
 
-def _shown(item, function) -> Diagnosis:
-    return Diagnosis(
-        id=item.id,
-        function=function,
-        title=item.title,
-        explanation=item.explanation,
-        notes=item.notes,
-        kind=DiagnosisKind.MISCONCEPTION,
-    )
-
-
 def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks=()) -> dict[str, list[Diagnosis]]:
     """{check name: [diagnosis, ...]} for the checks of the functions that lost points (``run_files``:
     the run writer's ``runfile_checks.RunFile`` per scenario): the known misconceptions that explain their
@@ -155,7 +144,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks
         named = best is not None
         if best is not None:
             for check in sorted(best[3]):
-                found.setdefault(check, []).append(_shown(best[2], function))
+                found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
         general = []
         condition = conditions.diagnosis(function, [(case.features, case.failed, case.label()) for case in cases])
         if condition is not None:

@@ -131,16 +131,7 @@ def diagnose(
     for item in misconceptions.for_function(WRITER):  # the first that explains every file (as for calls)
         if explains(item, plan.scenarios, files):
             for name in run_checks:
-                found.setdefault(name, []).append(
-                    Diagnosis(
-                        id=item.id,
-                        function=WRITER,
-                        title=item.title,
-                        explanation=item.explanation,
-                        notes=item.notes,
-                        kind=DiagnosisKind.MISCONCEPTION,
-                    )
-                )
+                found.setdefault(name, []).append(Diagnosis.of_misconception(item, WRITER))
             break
     general = _conditions(plan, checks, files)
     for check in checks:

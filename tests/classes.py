@@ -22,6 +22,20 @@ from autograder.grading.course import deadlines
 from autograder.grading.intake import METADATA_TIME
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Student, SubmissionResult
 from autograder.lab.spec import CheckKind
+from autograder.local.run_facts import RunFacts
+
+#: The run facts a class step is given (the report's "Grading run" table).
+RUN = RunFacts(
+    graded_at="2026-12-02 10:00:00",
+    submissions=0,
+    graded_now=0,
+    skipped=0,
+    jobs=1,
+    isolation="none",
+    rubric="grading.yml",
+    reference="expected.json",
+    grader="lab05-autograder test",
+)
 
 DEADLINE = (
     "deadline:\n  due: 2026-12-05 23:59\n  timezone: America/Chicago\n  penalty: 10\n  per: day\n  cap: 25\n"

@@ -33,7 +33,7 @@ def finished(folder: Path, policy: str, results=None) -> Path:
     (folder / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
     rubric = classes.rubric(policy)
     rules = classwork.rules(rubric, folder / "grading.yml", folder / "extensions.csv")
-    classwork.finish(folder / "out", results or classes.results(), rubric, rules, {})
+    classwork.finish(folder / "out", results or classes.results(), rubric, rules, classes.RUN)
     return folder / "out"
 
 
@@ -215,7 +215,7 @@ def test_no_deadline_no_lateness(tmp_path):
     rubric = classes.rubric()
     rubric = dataclasses.replace(rubric, deadline=None)
     rules = classwork.rules(rubric, tmp_path / "grading.yml")
-    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, {})
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN)
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open(encoding="utf-8")))
     assert all(row["late"] == row["penalty"] == "" and row["grade"] == row["total"] for row in rows)
     assert "Lateness" not in (tmp_path / "out" / "submissions" / "submission_1003" / "feedback.md").read_text()
@@ -242,7 +242,7 @@ def test_a_later_deadline_restamps_the_feedback_without_regrading(tmp_path):
 
     moved = rubrics.parse(later)
     stored = batch_results.read(out).results
-    classwork.finish(out, stored, moved, classwork.rules(moved, tmp_path / "grading.yml"), {})
+    classwork.finish(out, stored, moved, classwork.rules(moved, tmp_path / "grading.yml"), classes.RUN)
     folder = output_paths.submission_folder(out, "submission_1003")
     assert "**Lateness:** on time" in (folder / "feedback.md").read_text(encoding="utf-8")
     assert '"seconds": 0' in (folder / "grade.json").read_text(encoding="utf-8").replace('"seconds":0', '"seconds": 0')
@@ -281,7 +281,7 @@ def test_an_extension_naming_nobody_is_said(tmp_path):
     (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS + "nobody@example.edu,,2026-12-09 23:59,\n")
     rubric = classes.rubric()
     rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
-    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, {})
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN)
     assert "naming no student of the batch: nobody@example.edu (line 3)" in _report(tmp_path / "out")
 
 

@@ -60,7 +60,7 @@ def _result(submission: str, score: float, students, failed: bool) -> Submission
 
 def write_batch(folder: Path, batch: dict = BATCH) -> Path:
     results = [_result(name, *entry) for name, entry in sorted(batch.items())]
-    classwork.finish(folder, results, rubrics.load(), standing.Rules(), {})
+    classwork.finish(folder, results, rubrics.load(), standing.Rules(), classes.RUN)
     return folder
 
 
@@ -535,7 +535,7 @@ def test_a_submission_with_nothing_to_grade_is_said_whole(tmp_path):
         "submission_1", (problem,), (), (check,), students=(Student("Jane Doe", "jdoe@example.edu", "S1001"),)
     )
     out = tmp_path / "out"
-    classwork.finish(out, [failed], rubrics.load(), standing.Rules(), {})
+    classwork.finish(out, [failed], rubrics.load(), standing.Rules(), classes.RUN)
     messages = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05").messages
     said = next(m for m in messages if m.startswith("not gradable:"))
     assert "(flat or in a lab05/ folder, as files or in one zip)" in problem

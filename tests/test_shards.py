@@ -12,14 +12,17 @@ import csv
 import json
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
+import classes
 import pytest
 from generated import AGAIN, CLASS_SIZE, EXTENDED, RING, generated_class, light_rubric, roster, students, without_timing
 
 from autograder import paths
 from autograder.lms import export
 from autograder.local import batch, merge, shards
+from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 
 # ---------------------------------------------------------------- which shard grades what
@@ -108,6 +111,10 @@ def test_shares_cover_the_class_once_and_are_balanced(count):
 # ---------------------------------------------------------------- merge's refusals
 
 
+#: A shard's run facts, as ``grade --shard`` keeps them.
+RUN = replace(classes.RUN, graded_now=12, skipped=1, jobs=2, isolation="jail")
+
+
 def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[dict]:
     """The manifests of a class's shards, as ``grade --shard`` writes them; ``changes``: shard ->
     the fields it has otherwise."""
@@ -125,7 +132,7 @@ def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[di
             "rubric": "title: x\n",
             "rubric_path": "grading.yml",
             "seconds": 1.0,
-            "run": {},
+            "run": RUN.shown(),
             "folder": Path(f"out/shard{index}"),
         }
         manifest.update((changes or {}).get(index, {}))
@@ -202,6 +209,18 @@ NOT_SHARDS = {
         {"shard.json": json.dumps({k: v for k, v in _manifests(1)[0].items() if k not in ("folder", "of")})},
         "of is missing or not a int",
     ),
+    "run facts missing a count": (
+        {
+            "shard.json": json.dumps(
+                {**_manifests(1)[0], "folder": "", "run": {**RUN.shown(), "graded in this run": None}}
+            )
+        },
+        "the run's 'graded in this run' is missing or not a int: grade the shard again",
+    ),
+    "run facts not a mapping": (
+        {"shard.json": json.dumps({**_manifests(1)[0], "folder": "", "run": ["jobs", 2]})},
+        "run is missing or not a dict",
+    ),
     "a path as an id": (
         {"shard.json": json.dumps({**_manifests(1)[0], "folder": "", "submissions": ["../../etc"]})},
         "'../../etc' is not a submission id",
@@ -221,6 +240,37 @@ def test_merge_refuses_what_is_not_a_finished_shard(case, tmp_path):
     with pytest.raises(ValueError, match=re.escape(message)):
         merge.merge(tmp_path / "merged", [folder])
     assert not (tmp_path / "merged").exists()
+
+
+def test_merged_run_facts_say_what_every_shard_did():
+    """Do the merged shards' facts give the last shard's time, the counts of all of them, the range
+    of their jobs and every isolation mode, in the report's order?"""
+    others = [
+        replace(RUN, graded_at="2026-12-02 11:30:00", graded_now=5, skipped=0, jobs=4, isolation="uid"),
+        replace(RUN, graded_at="2026-12-02 09:00:00", graded_now=7, skipped=2, jobs=10),
+    ]
+    manifests = [{"run": run} for run in (RUN, *others)]
+    assert merge._run(manifests).shown() == {
+        "graded at (UTC)": "2026-12-02 11:30:00",
+        "submissions": 0,
+        "graded in this run": 24,
+        "skipped (already graded)": 3,
+        "time taken": "",
+        "jobs": "2 to 10 (by shard)",
+        "isolation": "jail, uid",
+        "similarity": "",
+        "rubric": "grading.yml",
+        "reference": "expected.json",
+        "grader": "lab05-autograder test",
+    }
+    assert merge._run([{"run": RUN}, {"run": replace(RUN, isolation="jail")}]).jobs == 2  # one value: itself
+
+
+def test_a_shards_run_facts_read_back_as_written():
+    """Does a shard's manifest give back the facts the shard wrote (through JSON), defaults included?"""
+    assert RunFacts.from_shown(json.loads(json.dumps(RUN.shown())), "shard.json") == RUN
+    later = replace(RUN, time_taken="3.0 s", similarity="none", jobs="2 to 4 (by shard)")
+    assert RunFacts.from_shown(json.loads(json.dumps(later.shown())), "shard.json") == later
 
 
 def test_merge_refuses_to_write_into_a_shard(tmp_path):

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder import tempdirs
@@ -36,6 +36,7 @@ from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.local import classwork, shards
 from autograder.local.classwork import write_result
+from autograder.local.run_facts import RunFacts
 from autograder.paths import RUBRIC
 from autograder.reports import output_paths
 from autograder.sandbox import isolation as isolations
@@ -291,19 +292,17 @@ def grade_batch(
                     _stop(pool)
                     raise
     results = tuple(finished[source.id] for source in sources)
-    run = {  # the report's facts, in its order; finish says the submissions, time taken and similarity
-        "graded at (UTC)": stamp,
-        "submissions": len(results),
-        "graded in this run": len(todo),
-        "skipped (already graded)": len(sources) - len(todo),
-        "time taken": "",
-        "jobs": jobs,
-        "isolation": session.isolation.mode,
-        "similarity": "",
-        "rubric": f"{rubric_path} (sha256 {rubric.digest[:16]})",
-        "reference": f"expected.json {session.plan.reference_digest}",
-        "grader": f"lab05-autograder {_version()}",
-    }
+    run = RunFacts(
+        graded_at=stamp,
+        submissions=len(results),
+        graded_now=len(todo),
+        skipped=len(sources) - len(todo),
+        jobs=jobs,
+        isolation=session.isolation.mode,
+        rubric=f"{rubric_path} (sha256 {rubric.digest[:16]})",
+        reference=f"expected.json {session.plan.reference_digest}",
+        grader=f"lab05-autograder {_version()}",
+    )  # finish says the submissions, time taken and similarity
     if shard is None:
 
         def taken() -> str:
@@ -335,17 +334,24 @@ def grade_batch(
 
 
 def finish(
-    out: Path, results: tuple, files: dict, rubric, rules, jobs: int, taken, run: dict, sources=None, known: tuple = ()
+    out: Path,
+    results: tuple,
+    files: dict,
+    rubric,
+    rules,
+    jobs: int,
+    taken,
+    run: RunFacts,
+    sources=None,
+    known: tuple = (),
 ):
     """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
     every submission (``files``: id -> graded file -> content; a student's own submissions never
-    paired, ``standing.owners``), then ``classwork.finish`` (each result brought up to date, the
-    attempt limits flagged, grades.csv, the class report, class.json), the report's facts ``run``'s
-    (``taken()``: the time taken, said when the report is written); ``known``: folders of earlier
-    terms' submissions, compared with every submission. Returns the results as written and the
-    similarity (None when off or failed)."""
+    paired; ``known``: earlier terms' folders, compared with every one), then ``classwork.finish``
+    with the run's facts (``taken()``: the time taken, said when the report is written). Returns
+    the results as written and the similarity (None when off or failed)."""
     similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, standing.owners(results), known)
-    facts = {**run, "submissions": len(results), "time taken": taken(), "similarity": similar_fact}
+    facts = replace(run, submissions=len(results), time_taken=taken(), similarity=similar_fact)
     results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
     return results, similar
 

@@ -33,6 +33,7 @@ from autograder.grading import intake
 from autograder.grading.course import attempts, extensions, standing
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
+from autograder.local.run_facts import RunFacts
 from autograder.reports import (
     class_report,
     feedback_html,
@@ -105,7 +106,7 @@ def write_result(out: Path, result: SubmissionResult, titles: dict, keep_previou
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
-def facts(rules: standing.Rules, found: standing.Standing, results) -> dict:
+def facts(rules: standing.Rules, found: standing.Standing, results) -> dict[str, str]:
     """What the report's facts say of the class step."""
     said = {
         "students": f"{len(found.rows)} ({standing.POLICIES[rules.policy]} counts: grading.yml students.policy)",
@@ -159,7 +160,7 @@ def finish(
     results,
     rubric: Rubric,
     rules: standing.Rules,
-    run_facts: dict,
+    run_facts: RunFacts,
     similarity=None,
     sources: dict | None = None,
 ) -> tuple[tuple, standing.Standing]:
@@ -168,7 +169,7 @@ def finish(
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
-    said = {**run_facts, **facts(rules, found, current)}
+    said = {**run_facts.shown(), **facts(rules, found, current)}
     report = class_report.render(found, rubric, said, similarity)
     cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)
     record = {

@@ -19,12 +19,13 @@ import os
 import re
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
 from autograder.local import batch, classwork, shards
+from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 from autograder.similarity.compare import Similarity
 
@@ -88,6 +89,7 @@ def _manifest(folder: Path) -> dict:
     for submission in manifest["class"] + manifest["submissions"]:
         if not isinstance(submission, str) or not re.fullmatch(r"[A-Za-z0-9@_-][A-Za-z0-9._@-]*", submission):
             raise ValueError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
+    manifest["run"] = RunFacts.from_shown(manifest["run"], str(path))
     manifest["folder"] = folder
     return manifest
 
@@ -212,17 +214,18 @@ def _rubric(manifests: list[dict], rubric_path: Path | None):
     return rubrics.parse(first["rubric"], first["rubric_path"])
 
 
-def _run(manifests: list[dict]) -> dict:
+def _run(manifests: list[dict]) -> RunFacts:
     """The merged report's facts: when the last shard was graded, what all of them graded."""
-    runs = [manifest["run"] for manifest in manifests]
-    run = dict(runs[0])
-    run["graded at (UTC)"] = max(item["graded at (UTC)"] for item in runs)
-    for key in ("graded in this run", "skipped (already graded)"):
-        run[key] = sum(item[key] for item in runs)
-    jobs = sorted({item["jobs"] for item in runs})
-    run["jobs"] = jobs[0] if len(jobs) == 1 else f"{jobs[0]} to {jobs[-1]} (by shard)"
-    run["isolation"] = ", ".join(sorted({item["isolation"] for item in runs}))
-    return run
+    runs: list[RunFacts] = [manifest["run"] for manifest in manifests]
+    jobs = sorted({str(run.jobs) for run in runs}, key=lambda text: (len(text), text))
+    return replace(
+        runs[0],
+        graded_at=max(run.graded_at for run in runs),
+        graded_now=sum(run.graded_now for run in runs),
+        skipped=sum(run.skipped for run in runs),
+        jobs=runs[0].jobs if len(jobs) == 1 else f"{jobs[0]} to {jobs[-1]} (by shard)",
+        isolation=", ".join(sorted({run.isolation for run in runs})),
+    )
 
 
 def merge(

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
+from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 
 MANIFEST = "shard.json"
@@ -104,7 +105,16 @@ def graded_folder(out: Path, submission: str) -> Path:
 
 
 def write(
-    out: Path, shard: Shard, everyone: list, results: tuple, files: dict, session, rubric_path, seed, run, started
+    out: Path,
+    shard: Shard,
+    everyone: list,
+    results: tuple,
+    files: dict,
+    session,
+    rubric_path,
+    seed,
+    run: RunFacts,
+    started,
 ):
     """A finished shard's graded files (``files``: id -> graded file -> content) and, last, its
     manifest (its presence marks the shard done). None: a shard has no similarity."""
@@ -125,7 +135,7 @@ def write(
         "rubric_path": str(rubric_path),
         "seed": seed or "",
         "seconds": round(time.monotonic() - started, 1),
-        "run": run,
+        "run": run.shown(),
     }
     cache.write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), 0o600)
     return None

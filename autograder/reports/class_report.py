@@ -19,6 +19,7 @@ whose name, email, SID or submission holds what is typed.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Mapping
 
 from autograder.grading.course import deadlines
 from autograder.grading.course.standing import POLICIES, Standing, build, grade, label, submitted_at
@@ -155,7 +156,7 @@ def _students(found: Standing, rubric, similarity) -> str:
     return wide(table, "Students")
 
 
-def render(found, rubric, facts: dict, similarity=None) -> str:
+def render(found, rubric, facts: Mapping[str, str | int], similarity=None) -> str:
     """The report page for the class ``found`` (``standing.build``; or its results, to which the
     rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
     batch's code similarity (None: turned off, or it did not run)."""

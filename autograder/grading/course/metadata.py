@@ -24,11 +24,17 @@ graded without them, and ``Metadata.warnings`` says where and what is wrong.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import os
 from collections.abc import Collection, Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, BinaryIO, Final, Literal, TypeAlias, TypeVar, cast
 
 from autograder.grading.results import Student
+
+if TYPE_CHECKING:
+    import yaml  # its events' types, for the type checker only (PyYAML has no type hints: they read as Any)
 
 FILE_NAME = "submission_metadata.yml"
 MAX_BYTES = 64 << 20  # the whole file (an export of a large class with results is a few MiB)
@@ -37,9 +43,19 @@ MAX_SUBMITTERS = 50  # students of one submission (a Gradescope group is far sma
 MAX_ANCHORS = 10000  # anchors remembered for aliases (Gradescope's exports use none)
 FIELDS = ("name", "email", "sid")
 _NULLS = ("", "~", "null", "Null", "NULL")
-_COLLECTION = object()  # what an anchor on a list or mapping the reader skipped stands for
 _EXPECTED = {str: "text", Student: "a student (:name, :email, :sid)", tuple: "a list of students"}
 _REMEDY = "download the export again, or remove the file to grade the folder without students' names"
+
+
+class _Mark(enum.Enum):
+    """The reader's own markers, never a value of the file."""
+
+    COLLECTION = "collection"
+    READ = "read"
+
+
+_COLLECTION: Final = _Mark.COLLECTION  # what an anchor on a list or mapping the reader skipped stands for
+_T = TypeVar("_T")
 
 
 class MetadataError(ValueError):
@@ -50,9 +66,9 @@ class MetadataError(ValueError):
 class Metadata:
     """What the file says about the wanted submissions."""
 
-    students: dict  # submission folder name -> tuple of Student
-    warnings: dict  # submission folder name -> why its entry was not used (graded without names)
-    submitted: dict = dataclasses.field(default_factory=dict)  # submission folder name -> its :created_at text
+    students: dict[str, tuple[Student, ...]]  # submission folder name -> its students
+    warnings: dict[str, str]  # submission folder name -> why its entry was not used (graded without names)
+    submitted: dict[str, str] = dataclasses.field(default_factory=dict)  # submission folder -> its :created_at text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,11 +79,16 @@ class _Problem:
     what: str
 
 
+_Students = tuple[Student, ...]
+_Anchored = str | Student | _Students | _Problem | Literal[_Mark.COLLECTION]  # what an anchor stands for
+_Found: TypeAlias = _T | _Problem | Literal[_Mark.READ]  # a node before it is read (``_start``)
+
+
 class _Capped:
     """A binary file that refuses to yield more than ``limit`` bytes (a file that grows, or a
     link to a device, cannot make the reader run for ever)."""
 
-    def __init__(self, handle, limit: int, source: str):
+    def __init__(self, handle: BinaryIO, limit: int, source: str):
         self.handle, self.left, self.source = handle, limit, source
 
     def read(self, size: int = -1) -> bytes:
@@ -85,19 +106,19 @@ def _too_large(source: str) -> str:
 class _Events:
     """The parser's events, one at a time; remembers the anchors it meets."""
 
-    def __init__(self, events: Iterator, yaml):
+    def __init__(self, events: Iterator[yaml.Event], yaml: ModuleType):
         self.events, self.yaml = events, yaml
-        self.anchors: dict = {}
+        self.anchors: dict[str, _Anchored] = {}
 
-    def next(self):
+    def next(self) -> yaml.Event:
         return next(self.events)
 
-    def remember(self, event, value) -> None:
+    def remember(self, event: yaml.Event, value: _Anchored) -> None:
         anchor = getattr(event, "anchor", None)
         if anchor is not None and (anchor in self.anchors or len(self.anchors) < MAX_ANCHORS):
             self.anchors[anchor] = value
 
-    def skip(self, event) -> None:
+    def skip(self, event: yaml.Event) -> None:
         """Consume the node that ``event`` starts (whatever its size), remembering its anchors:
         a scalar's capped text, a collection's as unusable."""
         yaml = self.yaml
@@ -118,7 +139,7 @@ class _Events:
             elif isinstance(event, yaml.ScalarEvent):
                 self.remember(event, _text(event))
 
-    def resolve(self, event, kind: type, what: str):
+    def resolve(self, event: yaml.Event, kind: type[_T], what: str) -> _T | _Problem:
         """The value an alias stands for, when it is of ``kind``; else a problem saying what it is."""
         alias, expected = f"*{event.anchor[:40]}", _EXPECTED[kind]
         if event.anchor not in self.anchors:
@@ -136,14 +157,15 @@ class _Events:
         return _Problem(_line(event), f"{what} is the alias {alias}, which stands for {found}, not {expected}")
 
 
-def _line(event) -> int:
-    return event.start_mark.line + 1
+def _line(event: yaml.Event) -> int:
+    line: int = event.start_mark.line  # PyYAML's marks count from 0
+    return line + 1
 
 
-def _text(event) -> str | _Problem:
+def _text(event: yaml.Event) -> str | _Problem:
     """A scalar's text (empty for YAML's null), or a problem (a noun phrase) when it is longer than
     a field may be."""
-    value = event.value
+    value: str = event.value  # a scalar event's text
     if event.implicit[0] and event.style in (None, "") and value in _NULLS:
         return ""
     if len(value) > MAX_FIELD:
@@ -151,19 +173,28 @@ def _text(event) -> str | _Problem:
     return value
 
 
-def _key(events: _Events, event) -> str | None:
+def _key(events: _Events, event: yaml.Event) -> str | None:
     """A mapping key as text (Ruby's ``:name`` and plain ``name`` alike), None for a key that is
     not a short scalar (consumed)."""
     if isinstance(event, events.yaml.ScalarEvent) and len(event.value) <= MAX_FIELD:
-        return event.value
+        key: str = event.value  # a scalar event's text
+        return key
     events.skip(event)
     return None
 
 
-_READ = object()  # a node that starts as expected: its reader reads it
+_READ: Final = _Mark.READ  # a node that starts as expected: its reader reads it
 
 
-def _start(events: _Events, event, start: type, kind: type, what: str, wrong: str, empty=None):
+def _start(
+    events: _Events,
+    event: yaml.Event,
+    start: type[yaml.Event],
+    kind: type[_T],
+    what: str,
+    wrong: str,
+    empty: _T | None = None,
+) -> _Found[_T]:
     """What a node is before it is read: ``_READ`` when it starts with ``start``; else an alias's
     value of ``kind``, ``empty`` for a null (where given), or a problem (the node consumed)."""
     yaml = events.yaml
@@ -177,7 +208,7 @@ def _start(events: _Events, event, start: type, kind: type, what: str, wrong: st
     return _Problem(_line(event), f"{what} {wrong}")
 
 
-def _field(events: _Events, event, what: str) -> str | _Problem:
+def _field(events: _Events, event: yaml.Event, what: str) -> str | _Problem:
     found = _start(events, event, events.yaml.ScalarEvent, str, what, "is a list or mapping, not text")
     if found is not _READ:
         return found
@@ -186,34 +217,38 @@ def _field(events: _Events, event, what: str) -> str | _Problem:
     return _Problem(value.line, f"{what} is {value.what}") if isinstance(value, _Problem) else value
 
 
-def _submitter(events: _Events, event, where: str) -> Student | _Problem:
+def _submitter(events: _Events, event: yaml.Event, where: str) -> Student | _Problem:
     yaml = events.yaml
     found = _start(events, event, yaml.MappingStartEvent, Student, where, "is not a mapping of :name, :email and :sid")
     if found is not _READ:
         return found
-    fields: dict = {}
-    problem = None
+    fields: dict[str, str | _Problem] = {}
+    problem: _Problem | None = None
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         field = (_key(events, key_event) or "").lstrip(":")
         value_event = events.next()
         if field not in FIELDS or field in fields:
             events.skip(value_event)
             continue
-        fields[field] = _field(events, value_event, f"{where} :{field}")
-        if isinstance(fields[field], _Problem) and problem is None:
-            problem = fields[field]
-    result = problem or Student(*(fields.get(name, "") for name in FIELDS))
+        fields[field] = value = _field(events, value_event, f"{where} :{field}")
+        if isinstance(value, _Problem) and problem is None:
+            problem = value
+    texts = cast("dict[str, str]", fields)  # when no field is a problem (the only time they are read), all are text
+    result = problem or Student(*(texts.get(name, "") for name in FIELDS))
     events.remember(event, result)
     return result
 
 
-def _submitters(events: _Events, event, where: str) -> tuple | _Problem:
+def _submitters(events: _Events, event: yaml.Event, where: str) -> _Students | _Problem:
     yaml = events.yaml
-    found = _start(events, event, yaml.SequenceStartEvent, tuple, where, "is not a list of students", ())
+    # a tuple an anchor holds is always one the reader built of students (here and in ``_entry``)
+    found: _Found[_Students] = _start(
+        events, event, yaml.SequenceStartEvent, tuple, where, "is not a list of students", ()
+    )
     if found is not _READ:
         return found
-    students: list = []
-    problem = None
+    students: list[Student] = []
+    problem: _Problem | None = None
     while not isinstance(item := events.next(), yaml.SequenceEndEvent):
         student = _submitter(events, item, f"{where}[{len(students)}]")
         if isinstance(student, _Problem):
@@ -227,14 +262,17 @@ def _submitters(events: _Events, event, where: str) -> tuple | _Problem:
     return result
 
 
-def _entry(events: _Events, event) -> tuple[tuple | _Problem, str]:
+def _entry(events: _Events, event: yaml.Event) -> tuple[_Students | _Problem, str]:
     """An entry's students (its ``:submitters``) and its ``:created_at`` text ("" when it has none or
     it is not a short text); everything else skipped."""
     yaml = events.yaml
-    found = _start(events, event, yaml.MappingStartEvent, tuple, "the entry", "is not a mapping (with :submitters)", ())
+    # a tuple an anchor holds is always one the reader built of students (here and in ``_submitters``)
+    found: _Found[_Students] = _start(
+        events, event, yaml.MappingStartEvent, tuple, "the entry", "is not a mapping (with :submitters)", ()
+    )
     if found is not _READ:
         return found, ""
-    students: tuple | _Problem = ()
+    students: _Students | _Problem = ()
     created = ""
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         key = _key(events, key_event)
@@ -265,10 +303,10 @@ def _entries(events: _Events, source: str, wanted: Collection[str] | None) -> Me
             f"{source}, line {_line(event)}: is not Gradescope's submission metadata: its top level is {kind}, "
             f"not a mapping of submission folders to their submitters: {_REMEDY}"
         )
-    students: dict = {}
-    warnings: dict = {}
-    lines: dict = {}
-    submitted: dict = {}
+    students: dict[str, _Students] = {}
+    warnings: dict[str, str] = {}
+    lines: dict[str, int] = {}  # entry -> the line its key is on (its first, if twice)
+    submitted: dict[str, str] = {}
     while not isinstance(key_event := events.next(), yaml.MappingEndEvent):
         key = _key(events, key_event)
         found, created = _entry(events, events.next())

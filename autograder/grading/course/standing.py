@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 
 from autograder.grading.course import deadlines
@@ -38,6 +39,10 @@ POLICIES = {
     "latest_on_time": "the latest submission on time (else the latest accepted one)",
 }
 DEFAULT_POLICY = "latest"
+
+_Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "name" or "submission"
+_Entry = tuple[Student, SubmissionResult]  # a student as one submission names them, and that submission
+_Natural = tuple[int | str, ...]  # a text's digit runs as numbers, the rest as text
 
 
 @dataclass(frozen=True)
@@ -79,18 +84,18 @@ def accepted(result: SubmissionResult) -> bool:
     return result.late is None or result.late.accepted
 
 
-def _natural(text: str) -> tuple:
+def _natural(text: str) -> _Natural:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
 
 
-def _when(result: SubmissionResult) -> tuple:
+def _when(result: SubmissionResult) -> tuple[int, float, _Natural]:
     """The order of submission: by time (unknown first), then by id in natural order."""
     if not result.submitted:
         return (0, 0.0, _natural(result.submission))
     return (1, datetime.datetime.fromisoformat(result.submitted).timestamp(), _natural(result.submission))
 
 
-def choose(policy: str, results) -> SubmissionResult:
+def choose(policy: str, results: Iterable[SubmissionResult]) -> SubmissionResult:
     """The submission that counts among one student's ``results`` under ``policy`` (the module's rule)."""
     ordered = sorted(results, key=_when)
     taken = [result for result in ordered if accepted(result)] or ordered
@@ -117,7 +122,7 @@ class Row:
 
     student: Student
     chosen: SubmissionResult
-    superseded: tuple = ()
+    superseded: tuple[SubmissionResult, ...] = ()
     reason: str = ""
 
     @property
@@ -130,42 +135,42 @@ class Standing:
     """The class: a row per student, the submissions that count (each once) and the others."""
 
     policy: str
-    rows: tuple
-    counted: tuple  # chosen for some student, in id order
-    superseded: tuple  # chosen for nobody, in id order
+    rows: tuple[Row, ...]
+    counted: tuple[SubmissionResult, ...]  # chosen for some student, in id order
+    superseded: tuple[SubmissionResult, ...]  # chosen for nobody, in id order
 
 
-def _nodes(student: Student, submission: str) -> list[tuple[str, str]]:
+def _nodes(student: Student, submission: str) -> list[_Node]:
     nodes = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
     if not nodes:
         nodes = [("name", key(student.name))] if key(student.name) else [("submission", submission)]
     return nodes
 
 
-def _people(results) -> dict:
+def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
     """Each student (a union of the emails, SIDs, names that name them) -> [(Student, result)]."""
-    parent: dict = {}
+    parent: dict[_Node, _Node] = {}
 
-    def root(node):
+    def root(node: _Node) -> _Node:
         while parent.setdefault(node, node) != node:
             parent[node] = parent[parent[node]]
             node = parent[node]
         return node
 
-    named = []
+    named: list[tuple[_Node, Student, SubmissionResult]] = []
     for result in results:
         for student in result.students or (Student(),):
             nodes = _nodes(student, result.submission)
             for node in nodes[1:]:
                 parent[root(node)] = root(nodes[0])
             named.append((nodes[0], student, result))
-    people: dict = {}
+    people: dict[_Node, list[_Entry]] = {}
     for node, student, result in named:
         people.setdefault(root(node), []).append((student, result))
     return people
 
 
-def _identity(entries: list, chosen: SubmissionResult) -> Student:
+def _identity(entries: list[_Entry], chosen: SubmissionResult) -> Student:
     """A student's fields, each from the latest submission that gives it."""
     ordered = sorted(entries, key=lambda entry: _when(entry[1]), reverse=True)
     fields = {
@@ -177,12 +182,12 @@ def _identity(entries: list, chosen: SubmissionResult) -> Student:
     return Student(**fields)
 
 
-def _order(row: Row) -> tuple:
+def _order(row: Row) -> tuple[str, str, str, str]:
     student = row.student
     return key(student.name), key(student.email), key(student.sid), row.chosen.submission
 
 
-def people(results) -> dict[str, tuple]:
+def people(results: Iterable[SubmissionResult]) -> dict[str, tuple[SubmissionResult, ...]]:
     """Each student (a key naming them) -> their submissions, each once, in the order given (a
     group's submission is each member's): who is who as ``build`` and ``owners`` say it."""
     return {
@@ -191,7 +196,7 @@ def people(results) -> dict[str, tuple]:
     }
 
 
-def owners(results) -> dict[str, str]:
+def owners(results: Iterable[SubmissionResult]) -> dict[str, str]:
     """Who made each submission: its first student's person (one person however many of their
     emails, SIDs and names the submissions give), else the submission itself. The one place that
     says which submissions are the same student's (the similarity never pairs them)."""
@@ -202,7 +207,7 @@ def owners(results) -> dict[str, str]:
     return found
 
 
-def build(results, policy: str = DEFAULT_POLICY) -> Standing:
+def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -> Standing:
     """The class's standing: every student's row (sorted by name, email, SID), which submissions
     count and which are superseded."""
     rows = []
@@ -235,12 +240,12 @@ def label(result: SubmissionResult) -> str:
     return f"{names} ({result.submission})" if names else result.submission
 
 
-def unused_extensions(rules: Rules, results) -> list[str]:
+def unused_extensions(rules: Rules, results: Iterable[SubmissionResult]) -> list[str]:
     """The extensions that name no student of ``results`` (a typo in the file, or a student who
     did not submit), each with its line."""
     if rules.extensions is None:
         return []
-    known = set()
+    known: set[_Node] = set()
     for result in results:
         for student in result.students or (Student(email=result.submission, sid=result.submission),):
             known |= {("email", key(student.email)), ("sid", key(student.sid))}

@@ -10,18 +10,24 @@ its concept's share however few cases it shows on.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from autograder.grading import judge, runfile_checks
-from autograder.grading.results import CaseResult, CaseStatus, CheckResult, shown_error
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult, SubmissionResult, shown_error
 from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+if TYPE_CHECKING:  # for types only: importing scoring still loads neither the plan nor the rubric
+    from autograder.grading.plan import Plan, PlannedCase
+    from autograder.grading.rubric import Rubric
 
 CALL_TEXT = 240  # characters of a call kept (the notes' examples and edge cases are short)
 CALL_SHOWN = 2000  # a random case's call is kept whole: its student reproduces it
 
 
-def _json(value):
+def _json(value: object) -> object:
     if isinstance(value, (tuple, list)):
         return [_json(item) for item in value]
     if isinstance(value, dict):
@@ -33,7 +39,7 @@ UNCHANGED = "leaves the caller's arguments as they were"
 ALL = "every case"  # the group every case of a random or collection check belongs to
 
 
-def groups_of(planned) -> tuple:
+def groups_of(planned: PlannedCase) -> tuple[str, ...]:
     """What a call's case tests, for scoring: an example or an edge case is a concept of its own;
     a random or collection case tests each feature its inputs have, and the function at all."""
     if planned.kind.aggregated:
@@ -48,7 +54,7 @@ def answers(case: CaseResult) -> bool:
     return not refusal and case.groups != (UNCHANGED,)
 
 
-def points(possible: float, cases: tuple, scoring: str) -> float:
+def points(possible: float, cases: tuple[CaseResult, ...], scoring: str) -> float:
     """A check's points from its cases: ``groups`` (each group of cases passed or not, the points
     shared between the groups), ``proportional`` (the share of cases passed) or ``all``. A check
     none of whose answers is right earns nothing, whatever else passed: a function that always
@@ -68,7 +74,7 @@ def points(possible: float, cases: tuple, scoring: str) -> float:
     return round(possible * sum(not bad for bad in failed.values()) / len(failed), 4)
 
 
-def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) -> CaseResult:
+def call_case(planned: PlannedCase, outcome: Outcome, unimported: frozenset[str] = frozenset()) -> CaseResult:
     """One call's case result; passing Cranfield cases are kept lean (there are thousands);
     ``unimported``: the graded files that did not import."""
     case = planned.case
@@ -95,11 +101,11 @@ def call_case(planned, outcome: Outcome, unimported: frozenset = frozenset()) ->
     )
 
 
-def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseResult]]:
+def argument_cases(planned_cases: Sequence[PlannedCase], outcomes: Sequence[Outcome]) -> dict[str, list[CaseResult]]:
     """Per check of calls, one more case: did any of its calls change its arguments (sort the
     caller's ranking, add a key to its judgments...)? A group of its own in each check, so changing
     the caller's data costs a share of every check; the call it names is a public one if any."""
-    by_check: dict[str, list] = {}
+    by_check: dict[str, list[PlannedCase]] = {}
     for planned in planned_cases:
         by_check.setdefault(planned.check, []).append(planned)
     found: dict[str, list[CaseResult]] = {}
@@ -141,21 +147,21 @@ def argument_cases(planned_cases: list, outcomes: list) -> dict[str, list[CaseRe
     return found
 
 
-def _key(value) -> str:
+def _key(value: object) -> str:
     try:
         return json.dumps(value, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
         return repr(value)
 
 
-def constant_answers(planned_cases: list, outcomes: list) -> dict[str, str]:
+def constant_answers(planned_cases: Sequence[PlannedCase], outcomes: Sequence[Outcome]) -> dict[str, str]:
     """``{function: why it gets no credit}`` for each function that gave the same answer to every
     call while the right answers differ: an answer that ignores the input shows nothing, and must
     not collect the points of the cases whose right answer it happens to be (e.g. ``[]`` where no
     query is common, 0.0 where nothing relevant was retrieved). The answer is not quoted: code
     could make it of a hidden call's input."""
-    given: dict[str, set] = {}
-    right: dict[str, set] = {}
+    given: dict[str, set[str]] = {}
+    right: dict[str, set[str]] = {}
     for planned in planned_cases:
         outcome = outcomes[planned.call]
         function = planned.case.function
@@ -173,25 +179,27 @@ def constant_answers(planned_cases: list, outcomes: list) -> dict[str, str]:
 
 
 def score_checks(
-    plan,
-    planned_cases: list,
-    outcomes: list,
+    plan: Plan,
+    planned_cases: Sequence[PlannedCase],
+    outcomes: Sequence[Outcome | None],
     zeroed: dict[str, str],
     files: dict[str, runfile_checks.RunFile],
-    unimported: frozenset = frozenset(),
+    unimported: frozenset[str] = frozenset(),
 ) -> tuple[CheckResult, ...]:
     """Every check of the rubric with its cases and score; ``zeroed`` maps a graded file to
     the reason its checks get no credit (e.g. an evaluation library); ``files`` are the run
     files the run writer wrote (``runfile_checks.read_all``); ``unimported``: the graded files that did not import."""
+    # the sandbox's outcomes (``SandboxResult.outcomes``): None only until ``runner.run`` has filled every one
+    filled = cast("Sequence[Outcome]", outcomes)
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
-        cases.setdefault(planned.check, []).append(call_case(planned, outcomes[planned.call], unimported))
+        cases.setdefault(planned.check, []).append(call_case(planned, filled[planned.call], unimported))
     for name, found in runfile_checks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
-    for name, found in argument_cases(planned_cases, outcomes).items():
+    for name, found in argument_cases(planned_cases, filled).items():
         cases.setdefault(name, []).extend(found)
-    constant = constant_answers(planned_cases, outcomes)
-    checks = []
+    constant = constant_answers(planned_cases, filled)
+    checks: list[CheckResult] = []
     for spec in plan.rubric.checks:
         mine = tuple(cases.get(spec.name, ()))
         score = points(spec.points, mine, spec.scoring)
@@ -213,16 +221,16 @@ def score_checks(
     return tuple(checks)
 
 
-def rescored(stored, rubric):
+def rescored(stored: SubmissionResult, rubric: Rubric) -> SubmissionResult | None:
     """``stored`` (a ``SubmissionResult``) scored again under ``rubric``, from its stored cases:
     when only points, visibility or scoring changed, no code needs to run again. None when a check
     is new or its cases changed (the submission is graded again)."""
     from dataclasses import replace
 
-    old = {check.name: check for check in stored.checks}
+    old: dict[str, CheckResult] = {check.name: check for check in stored.checks}
     if {spec.name for spec in rubric.checks} != set(old):
         return None
-    checks = []
+    checks: list[CheckResult] = []
     for spec in rubric.checks:
         check = old[spec.name]
         score = 0.0 if check.note else points(spec.points, check.cases, spec.scoring)

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Literal
 
-from autograder.grading.integrity.answer_flow import Flow, Module, Scope, dotted, own_nodes
+from autograder.grading.integrity.answer_flow import Flow, Info, Module, Scope, dotted, own_nodes
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}
@@ -49,16 +50,18 @@ READ_METHODS = {"read_text", "read_bytes", "open"}
 EMPTY_CALLS = {"dict", "list", "set", "collections.OrderedDict", "collections.defaultdict", "collections.Counter"}
 FILLERS = {"update", "setdefault", "__setitem__", "extend", "append", "insert", "add", "fromkeys"}
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
+Rule = Literal["keyed", "searched", "decoded", "read"]  # the docstring's findings (``compared`` is only counted)
+Found = tuple[int, Rule, str]  # (line, rule, text): answer_tables makes each a Finding
 
 
 @dataclass
 class Findings:
-    found: list = field(default_factory=list)  # (line, rule, text)
-    compared: list = field(default_factory=list)  # the lines of tests of arguments against literals
+    found: list[Found] = field(default_factory=list)
+    compared: list[int] = field(default_factory=list)  # the lines of tests of arguments against literals
 
 
-def _aliases(tree) -> dict[str, str]:
-    found = {}
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -71,7 +74,7 @@ def _aliases(tree) -> dict[str, str]:
     return found
 
 
-def _literal(node) -> bool:
+def _literal(node: ast.AST | None) -> bool:
     """A constant other than None, a bool or ``...``, or a display of constants only."""
     if isinstance(node, ast.Constant):
         return node.value is not None and not isinstance(node.value, bool) and node.value is not Ellipsis
@@ -86,7 +89,7 @@ def _literal(node) -> bool:
     return False
 
 
-def _containers(node) -> bool:
+def _containers(node: ast.AST) -> bool:
     """Is ``node`` a literal container whose entries are containers (a table of records)?"""
     displays = (ast.List, ast.Tuple, ast.Set, ast.Dict)
     if not isinstance(node, displays):
@@ -94,21 +97,21 @@ def _containers(node) -> bool:
     return any(isinstance(item, displays) for item in (node.values if isinstance(node, ast.Dict) else node.elts))
 
 
-def _entries(node) -> int:
+def _entries(node: ast.AST) -> int:
     """How many entries a literal container display has (0 for anything else)."""
     if isinstance(node, ast.Dict):
         return len(node.keys)
     return len(node.elts) if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else 0
 
 
-def _writes(mode) -> bool:
+def _writes(mode: ast.AST | None) -> bool:
     return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
 
 
 class Reader:
     """The whole file: its data, its scopes, what they learn from each other, the findings."""
 
-    def __init__(self, tree):
+    def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self.module = Module(_aliases(tree))
         self.memos: set[str] = set()  # containers a function fills under argument keys
@@ -121,7 +124,7 @@ class Reader:
             if isinstance(node, ast.Assign) and not self._empty(node.value):
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
 
-    def _module_statement(self, node) -> None:
+    def _module_statement(self, node: ast.AST) -> None:
         """Module and class data: where each name is bound, whether it is a table of records,
         whether it starts with content or is filled at import (then it is no memo)."""
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
@@ -135,7 +138,7 @@ class Reader:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FILLERS:
             self.filled.add(dotted(node.func.value))
 
-    def _empty(self, node) -> bool:
+    def _empty(self, node: ast.AST) -> bool:
         """An empty container, as a memo starts: {}, [], set(), dict(), defaultdict(float)..."""
         if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
             return not (node.keys if isinstance(node, ast.Dict) else node.elts)
@@ -148,7 +151,7 @@ class Reader:
         """Every function and lambda; a nested one knows its enclosing scope's names."""
         found: list[Scope] = []
 
-        def visit(body, outer: Scope | None, in_class: bool):
+        def visit(body: list[ast.stmt], outer: Scope | None, in_class: bool) -> None:
             for node in own_nodes(body):
                 if isinstance(node, ast.ClassDef):
                     visit(node.body, outer, True)
@@ -160,14 +163,16 @@ class Reader:
         visit(self.tree.body, None, False)
         return found
 
-    def _scope(self, node, outer: Scope | None, method: bool) -> Scope:
+    def _scope(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, outer: Scope | None, method: bool
+    ) -> Scope:
         arguments = node.args
         positional = [a.arg for a in arguments.posonlyargs + arguments.args]
         static = any(dotted(d) == "staticmethod" for d in getattr(node, "decorator_list", ()))
         selves = frozenset(positional[:1]) if method and not static else frozenset()
         variadic = frozenset(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
         own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves
-        body = node.body if isinstance(node.body, list) else [ast.Return(node.body, lineno=node.lineno)]
+        body: list[ast.stmt] = node.body if isinstance(node.body, list) else [ast.Return(node.body, lineno=node.lineno)]
         scope = Scope(
             body=body, name=getattr(node, "name", "a lambda"), params=own, variadic=variadic, selves=selves, outer=outer
         )
@@ -199,11 +204,11 @@ class Reader:
 class Judge:
     """What one scope does: its lookups, comparisons, decoding and reading."""
 
-    def __init__(self, reader: Reader, scope: Scope):
+    def __init__(self, reader: Reader, scope: Scope) -> None:
         self.reader, self.scope, self.flow = reader, scope, Flow(reader.module, scope, {})
         self.where = f"in {scope.name}" if scope.name else "at import"
 
-    def _root(self, node) -> str:
+    def _root(self, node: ast.AST | None) -> str:
         """The module's or class's data ``node`` reads (through subscripts), if any."""
         while isinstance(node, ast.Subscript):
             node = node.value
@@ -265,15 +270,15 @@ class Judge:
                         )
 
     @staticmethod
-    def _what(info) -> str:
+    def _what(info: Info) -> str:
         return "a count of the function's calls" if info.kind == "count" else f"{info.key} of the arguments"
 
-    def _lookup(self, container, key, line: int) -> None:
+    def _lookup(self, container: ast.AST | None, key: ast.AST, line: int) -> None:
         info, root = self.flow.info(key), self._root(container)
         if self._table(root) and self.flow.keyed(info, self.flow.info(container).params):
             self._add(line, "keyed", f"{self._what(info)} looks up {self._named(root)} at line {line} ({self.where})")
 
-    def _compare(self, left, right, line: int, op) -> None:
+    def _compare(self, left: ast.expr, right: ast.expr, line: int, op: ast.cmpop) -> None:
         for mine, other in ((left, right), (right, left)):
             info = self.flow.info(mine)
             if not info.params:
@@ -319,18 +324,18 @@ class Judge:
         elif method in READ_METHODS and not self.flow.info(receiver).params and not _writes(first):
             self._add(line, "read", f".{method}() of a file at line {line} ({self.where})")
 
-    def _add(self, line: int, rule: str, text: str) -> None:
+    def _add(self, line: int, rule: Rule, text: str) -> None:
         self.reader.out.found.append((line, rule, text))
 
 
-def _pattern(pattern) -> bool:
+def _pattern(pattern: ast.pattern) -> bool:
     """A pattern of constants: a value, a choice of values, or a record (``_record``)."""
     if isinstance(pattern, ast.MatchOr):
         return all(_pattern(p) for p in pattern.patterns)
     return isinstance(pattern, ast.MatchValue) or _record(pattern)
 
 
-def _record(pattern) -> bool:
+def _record(pattern: ast.pattern) -> bool:
     """A sequence or mapping pattern with two constant parts or more (``case (("D1", "D2"), 3):``)."""
     if isinstance(pattern, ast.MatchOr):
         return any(_record(p) for p in pattern.patterns)
@@ -341,6 +346,6 @@ def _record(pattern) -> bool:
     return False
 
 
-def read(tree) -> Findings:
+def read(tree: ast.Module) -> Findings:
     """The findings of the file parsed as ``tree`` (RecursionError on code nested too deeply)."""
     return Reader(tree).read()

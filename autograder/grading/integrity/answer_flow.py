@@ -21,8 +21,9 @@ gives documents, not keys).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 HASHERS = ("hashlib.", "hmac.", "mmh3.", "xxhash.", "blake3.", "zlib.crc32", "zlib.adler32", "binascii.crc")
 SERIALISERS = {"repr", "str", "ascii", "format", "bytes", "bytearray", "json.dumps", "pickle.dumps", "marshal.dumps"}
@@ -33,6 +34,7 @@ FREEZERS = {"tuple", "frozenset", "sorted", "list", "set", "dict", "map", "zip",
 FREEZERS |= {"iter", "numpy.array", "numpy.asarray", "collections.OrderedDict", "collections.Counter"}
 WHOLE_METHODS = {"items", "keys", "values", "copy"}
 MUTATORS = {"update", "append", "extend", "add", "insert"}  # the argument's content goes into the receiver
+Kind = Literal["", "count", "hash", "serial", "frozen"]  # the kind of key a value is ("": none)
 STRONG = ("count", "hash", "serial")  # kinds of key that survive any computation on them
 
 
@@ -40,9 +42,9 @@ STRONG = ("count", "hash", "serial")  # kinds of key that survive any computatio
 class Info:
     """What one expression is made of."""
 
-    params: frozenset = frozenset()  # the parameters it depends on
+    params: frozenset[str] = frozenset()  # the parameters it depends on
     key: str = ""  # how the arguments became a key ("hashlib.sha1", "repr", "a tuple"...)
-    kind: str = ""  # "count", "hash", "serial" or "frozen"
+    kind: Kind = ""  # "count", "hash", "serial" or "frozen"
     whole: bool = False  # a whole argument, not a part of one
     table: str = ""  # the module's or class's data it reads
 
@@ -69,16 +71,16 @@ def element(info: Info) -> Info:
     )
 
 
-def dotted(node) -> str:
+def dotted(node: ast.AST | None) -> str:
     """``a.b.c`` for a chain of names, "" for anything else."""
-    parts = []
+    parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
     return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
 
 
-def own_nodes(body) -> Iterator:
+def own_nodes(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of ``body`` in source order, not entering nested functions or classes (yielded)."""
     stack = list(reversed(body))
     while stack:
@@ -92,11 +94,12 @@ def own_nodes(body) -> Iterator:
 class Module:
     """What the whole file says that every function's flow needs."""
 
-    aliases: dict  # imported name -> module path ("np" -> "numpy", "sha1" -> "hashlib.sha1")
-    data: dict = field(default_factory=dict)  # module or class data name -> (line, entries are containers)
-    makers: dict = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
+    aliases: dict[str, str]  # imported name -> module path ("np" -> "numpy", "sha1" -> "hashlib.sha1")
+    # module or class data name -> (line, entries are containers)
+    data: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    makers: dict[str, Kind] = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
 
-    def name(self, node) -> str:
+    def name(self, node: ast.AST | None) -> str:
         """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
         head, _, rest = dotted(node).partition(".")
         head = self.aliases.get(head, head)
@@ -107,17 +110,17 @@ class Module:
 class Scope:
     """One function or lambda ("" for the module's own code) and what its names are made of."""
 
-    body: list
+    body: list[ast.stmt]
     name: str
-    params: frozenset = frozenset()  # its parameters and its enclosing functions' (not self)
-    variadic: frozenset = frozenset()  # *args and **kwargs (its own and its enclosing functions')
-    selves: frozenset = frozenset()  # self, cls
+    params: frozenset[str] = frozenset()  # its parameters and its enclosing functions' (not self)
+    variadic: frozenset[str] = frozenset()  # *args and **kwargs (its own and its enclosing functions')
+    selves: frozenset[str] = frozenset()  # self, cls
     outer: Scope | None = None  # the enclosing function, whose names it sees
-    env: dict = field(default_factory=dict)
-    counters: set = field(default_factory=set)  # globals it counts its calls with
-    nodes: list = field(default_factory=list)
+    env: dict[str, Info] = field(default_factory=dict)
+    counters: set[str] = field(default_factory=set)  # globals it counts its calls with
+    nodes: list[ast.AST] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.nodes = list(own_nodes(self.body))
 
     def find(self, name: str) -> Info | None:
@@ -134,7 +137,7 @@ class Scope:
 class Flow:
     """One scope's names and expressions."""
 
-    def __init__(self, module: Module, scope: Scope, cache: dict | None = None):
+    def __init__(self, module: Module, scope: Scope, cache: dict[int, Info] | None = None):
         self.module, self.scope, self.env = module, scope, scope.env
         self.cache = cache  # once the names are settled: each expression is read once
 
@@ -142,14 +145,14 @@ class Flow:
     def parameter(name: str) -> Info:
         return Info(params=frozenset({name}), whole=True)
 
-    def info(self, node) -> Info:
+    def info(self, node: ast.AST | None) -> Info:
         if self.cache is None:
             return self._info(node)
         if id(node) not in self.cache:
             self.cache[id(node)] = self._info(node)
         return self.cache[id(node)]
 
-    def _info(self, node) -> Info:
+    def _info(self, node: ast.AST | None) -> Info:
         if node is None or isinstance(node, ast.Lambda):
             return EMPTY
         if isinstance(node, ast.Name):
@@ -193,7 +196,7 @@ class Flow:
         return found
 
     @staticmethod
-    def _made(parts, kind: str, key: str, made: bool) -> Info:
+    def _made(parts: list[Info], kind: Kind, key: str, made: bool) -> Info:
         """The parts together; a key of ``kind`` when ``made`` and they reach an argument."""
         found = EMPTY
         for part in parts:
@@ -226,7 +229,7 @@ class Flow:
             )
         return replace(merged, whole=method in WHOLE_METHODS and receiver.whole)
 
-    def bind(self, target, info: Info) -> None:
+    def bind(self, target: ast.AST, info: Info) -> None:
         if isinstance(target, ast.Name):
             self.env[target.id] = merge(self.env[target.id], info) if target.id in self.env else info
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -263,7 +266,7 @@ class Flow:
                     for argument in node.args:
                         self.bind(receiver, self.info(argument))
 
-    def keyed(self, info: Info, more: frozenset = frozenset()) -> bool:
+    def keyed(self, info: Info, more: frozenset[str] = frozenset()) -> bool:
         """Is ``info`` a key made of the call's arguments? A hash or a count of one argument; a
         serialised or frozen key of two (with ``more``: the parameters of what it looks up)."""
         if info.kind in ("count", "hash"):

@@ -8,7 +8,9 @@ record (``grade.json``) so batches can resume and reports can be rebuilt without
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, cast
 
 from autograder.grading.course.deadlines import Late
 from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
@@ -26,6 +28,9 @@ from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabular
 from autograder.lab.spec import CheckKind
 from autograder.strenum import StrEnum
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 
 @dataclass(frozen=True)
 class CaseResult:
@@ -37,11 +42,11 @@ class CaseResult:
     call: str = ""  # the call as text
     expected: object = None  # JSON-able; instructors only unless public
     actual: object = None  # JSON-able decoded value, when there was one
-    traceback: tuple = ()  # the student's own traceback lines
+    traceback: tuple[str, ...] = ()  # the student's own traceback lines
     hint: str = ""  # what a wrong value usually means (public cases: the notes' hint)
     raised: str = ""  # the class of the exception the call raised, if it did
-    mro: tuple = ()  # the built-in classes it derives from, nearest first
-    groups: tuple = ()  # what it tests, for scoring by groups (its own id when empty)
+    mro: tuple[str, ...] = ()  # the built-in classes it derives from, nearest first
+    groups: tuple[str, ...] = ()  # what it tests, for scoring by groups (its own id when empty)
     told: str = ""  # what a hidden case may tell its student of what went wrong (where, how many; no input)
 
     @property
@@ -86,9 +91,9 @@ class CheckResult:
     max_score: float
     score: float
     visibility: str
-    cases: tuple = ()
+    cases: tuple[CaseResult, ...] = ()
     note: str = ""  # why the score is what it is beyond the cases (e.g. library use)
-    diagnoses: tuple = ()  # Diagnosis: named misconceptions the outputs match
+    diagnoses: tuple[Diagnosis, ...] = ()  # Diagnosis: named misconceptions the outputs match
     scoring: str = "proportional"  # how its cases became its points (``grading.rubric.SCORING``)
 
     @property
@@ -130,7 +135,7 @@ class FunctionResult:
 
     function: str
     question: str
-    checks: tuple
+    checks: tuple[CheckResult, ...]
 
     @property
     def score(self) -> float:
@@ -153,8 +158,8 @@ class FunctionResult:
         found = dict.fromkeys(FAILURES, 0)
         for check in self.checks:
             for case in check.cases:
-                if not case.passed:
-                    found[case.why] += 1
+                if not case.passed:  # so its ``why`` is not None
+                    found[cast(CaseStatus, case.why)] += 1
         return dict(sorted(((why, n) for why, n in found.items() if n), key=lambda item: -item[1]))
 
     @property
@@ -172,9 +177,9 @@ class FunctionResult:
         return min(folded, key=lambda state: (-folded[state], order.index(state)))
 
 
-def functions(checks) -> list[FunctionResult]:
+def functions(checks: Iterable[CheckResult]) -> list[FunctionResult]:
     """The functions of ``checks``, in the order their first check comes."""
-    grouped: dict[str, list] = {}
+    grouped: dict[str, list[CheckResult]] = {}
     for check in checks:
         grouped.setdefault(check.function, []).append(check)
     return [FunctionResult(name, mine[0].question, tuple(mine)) for name, mine in grouped.items()]
@@ -191,10 +196,10 @@ class Student:
 class SubmissionResult:
     submission: str  # its id: folder or zip name
     status: Status
-    checks: tuple = ()
-    students: tuple = ()
-    problems: tuple = ()  # for the student: files missing, imports failing...
-    flags: tuple = ()  # Flag: for the instructor (library use, crashes, timeouts, tampering)
+    checks: tuple[CheckResult, ...] = ()
+    students: tuple[Student, ...] = ()
+    problems: tuple[str, ...] = ()  # for the student: files missing, imports failing...
+    flags: tuple[Flag, ...] = ()  # Flag: for the instructor (library use, crashes, timeouts, tampering)
     output: str = ""  # what the submission printed (capped)
     instructor_log: str = ""  # grader-side details, never shown to students
     execution_time: float = 0.0
@@ -204,7 +209,7 @@ class SubmissionResult:
     reference_digest: str = ""
     grader_digest: str = ""  # the grading plan's key: grader code, rubric, reference, data
     isolation: str = ""
-    files: dict = field(default_factory=dict)  # graded file -> sha256 of its content
+    files: dict[str, str] = field(default_factory=dict)  # graded file -> sha256 of its content
     submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
     submitted_from: str = ""  # where that time comes from (``intake.METADATA_TIME``, ``FILE_TIME``)
     late: Late | None = None  # how late against the class's deadline (None: no due date)
@@ -249,9 +254,9 @@ class SubmissionResult:
         """The functions left not implemented (stubs left, functions deleted): a partly done submission."""
         return [item.function for item in functions(self.checks) if item.state == FunctionState.NOT_IMPLEMENTED]
 
-    def visible_by_question(self) -> list[tuple[str, list, float, float]]:
+    def visible_by_question(self) -> list[tuple[str, list[CheckResult], float, float]]:
         """``(question, its checks students may see, points earned, points possible)`` in order."""
-        questions: dict[str, list] = {}
+        questions: dict[str, list[CheckResult]] = {}
         for check in self.checks:
             questions.setdefault(check.question, []).append(check)
         return [
@@ -266,7 +271,7 @@ class SubmissionResult:
             scores[check.question] = round(scores.get(check.question, 0.0) + check.score, 4)
         return scores
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (as ``dataclasses.asdict``, without its deep copies: thousands of cases)."""
         skip = ("checks", "students", "flags", "late")
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
@@ -284,7 +289,7 @@ class SubmissionResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> SubmissionResult:
+    def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:  # ``data``: JSON as read from grade.json
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
         values["status"] = Status(data["status"])
@@ -321,7 +326,12 @@ class SubmissionResult:
 
     @classmethod
     def failed(
-        cls, submission: str, problems: tuple, flags: tuple = (), checks: tuple = (), **more
+        cls,
+        submission: str,
+        problems: tuple[str, ...],
+        flags: tuple[Flag, ...] = (),
+        checks: tuple[CheckResult, ...] = (),
+        **more: Any,
     ) -> SubmissionResult:
         """The one way to build a result when nothing could be graded (the grader's own failure
         included): every check with no points, the problems for the student, the flags for the
@@ -336,5 +346,5 @@ class SubmissionResult:
         )
 
 
-def _shallow(item, skip: tuple = ()) -> dict:
+def _shallow(item: DataclassInstance, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     return {f.name: getattr(item, f.name) for f in fields(item) if f.name not in skip}

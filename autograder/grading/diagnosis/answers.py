@@ -21,23 +21,34 @@ value. The run writer's files are diagnosed by ``grading.diagnosis.run_files``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from autograder.grading import judge
 from autograder.grading.diagnosis import conditions, observed, shapes
 from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
-from autograder.grading.results import Diagnosis
+from autograder.grading.results import CheckResult, Diagnosis
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.lab.spec import CheckKind
-from autograder.labkit.case import RAISES
-from autograder.sandbox.channel import OutcomeStatus
+from autograder.labkit.case import RAISES, Case
+from autograder.sandbox.channel import Outcome, OutcomeStatus
+
+if TYPE_CHECKING:
+    from autograder.grading.plan import Plan, PlannedCase
+    from autograder.grading.runfile_checks import RunFile
+    from autograder.lab.misconceptions.model import Misconception
 
 WRITER = run_writer() or "the run writer"  # the function whose checks read a run file
+#: A variant's answer for a case: ("value", what it returned) or ("raises", the exception's class name).
+Answer = tuple[Literal["value", "raises"], Any]
+#: The answers of a misconception's forms, by (misconception id, function, case id): kept with the plan.
+Memo = dict[tuple[str, str, str], list[Answer]]
 
 
-def _run(variant, case, tables):
+def _run(variant: Callable[..., Any], case: Case, tables: dict[str, dict[str, Any]]) -> Answer:
     """The variant's answer for a case: ``("value", v)`` or ``("raises", name)``."""
     try:
         return "value", variant(*[resolve(arg, tables) for arg in case.args], **case.kwargs)
@@ -45,7 +56,7 @@ def _run(variant, case, tables):
         return "raises", type(error).__name__
 
 
-def same(a, b) -> bool:
+def same(a: object, b: object) -> bool:
     """Equality of plain values with the grader's tolerance for numbers."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
@@ -56,7 +67,7 @@ def same(a, b) -> bool:
     return a == b
 
 
-def _matches(case: observed.Observed, answer) -> bool:
+def _matches(case: observed.Observed, answer: Answer) -> bool:
     """Is the submission's outcome on ``case`` the variant's ``answer``?"""
     kind, value = answer
     if kind == "raises":
@@ -67,11 +78,15 @@ def _matches(case: observed.Observed, answer) -> bool:
         return False
 
 
-def _right(answer, expected) -> bool:
+def _right(answer: Answer, expected: Any) -> bool:
     """Is the variant's ``answer`` the right one?"""
     kind, value = answer
     if judge.wants_error(expected):
-        return kind == "raises" and value == expected[RAISES]
+        if kind != "raises":
+            return False
+        raised: str = value  # a "raises" answer holds the exception's class name
+        wanted: str = expected[RAISES]  # ``cases.raises``: the class name the call must raise
+        return raised == wanted
     if kind != "value" or (isinstance(value, float) and math.isnan(value)):
         return False
     try:
@@ -80,7 +95,9 @@ def _right(answer, expected) -> bool:
         return False
 
 
-def _answers(item, function, case: observed.Observed, tables, memo: dict) -> list:
+def _answers(
+    item: Misconception, function: str, case: observed.Observed, tables: dict[str, dict[str, Any]], memo: Memo
+) -> list[Answer]:
     """The answers of the variant's forms on ``case`` (remembered per plan, but for random cases)."""
     key = (item.id, function, case.case.id)
     if case.planned.kind != CheckKind.RANDOM and key in memo:
@@ -92,11 +109,17 @@ def _answers(item, function, case: observed.Observed, tables, memo: dict) -> lis
     return found
 
 
-def explains(item, function, cases: list, tables, memo: dict) -> tuple[set, int] | None:
+def explains(
+    item: Misconception,
+    function: str,
+    cases: list[observed.Observed],
+    tables: dict[str, dict[str, Any]],
+    memo: Memo,
+) -> tuple[set[str], int] | None:
     """When the misconception ``item`` explains every judged case of ``function`` (failing ones
     first: most variants fail there at once): the checks where it shows, and how many failing cases
     it explains only by leaving them aside (the code raised where the mistake answers); else None."""
-    where = set()  # the checks of the cases where the variant is wrong
+    where: set[str] = set()  # the checks of the cases where the variant is wrong
     aside = 0
     for case in sorted(cases, key=lambda case: not case.failed):
         if case.wants_error and not item.arguments:
@@ -112,29 +135,36 @@ def explains(item, function, cases: list, tables, memo: dict) -> tuple[set, int]
     return (where, aside) if where else None
 
 
-def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks=()) -> dict[str, list[Diagnosis]]:
+def diagnose(
+    plan: Plan,
+    planned_cases: Iterable[PlannedCase],
+    outcomes: Sequence[Outcome],
+    failing_functions: Iterable[str],
+    run_files: dict[str, RunFile],
+    checks: Sequence[CheckResult] = (),
+) -> dict[str, list[Diagnosis]]:
     """{check name: [diagnosis, ...]} for the checks of the functions that lost points (``run_files``:
     the run writer's ``runfile_checks.RunFile`` per scenario): the known misconceptions that explain their
     answers, the condition that separates their failing cases, the shapes of their wrong answers."""
     found: dict[str, list[Diagnosis]] = {}
-    by_function: dict[str, list] = {}
+    by_function: dict[str, list[PlannedCase]] = {}
     for planned in planned_cases:
         by_function.setdefault(planned.case.function, []).append(planned)
     failing_checks: dict[str, list[str]] = {}
-    for check in checks:
-        if not check.full:
-            failing_checks.setdefault(check.function, []).append(check.name)
+    for result in checks:
+        if not result.full:
+            failing_checks.setdefault(result.function, []).append(result.name)
     for function in sorted(failing_functions):
         if function == WRITER:
             for check, items in file_diagnosis.diagnose(plan, run_files, checks).items():
                 found.setdefault(check, []).extend(items)
             continue
         cases = observed.judged(by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned))
-        memo = plan.__dict__.setdefault("variant_answers", {})
+        memo: Memo = plan.__dict__.setdefault("variant_answers", {})
         # the misconception that explains the cases, leaving the fewest failing ones aside (an
         # ambiguity the catalogue's order settles): one that reproduces three failures and sets
         # aside the 950 where the code raised is not the one to name
-        best: tuple[int, int, object, set] | None = None
+        best: tuple[int, int, Misconception, set[str]] | None = None
         for order, item in enumerate(misconceptions.for_function(function)):
             explained = explains(item, function, cases, plan.shared_job["tables"], memo)
             if explained is not None and (best is None or (explained[1], order) < best[:2]):
@@ -145,7 +175,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks
         if best is not None:
             for check in sorted(best[3]):
                 found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
-        general = []
+        general: list[Diagnosis] = []
         condition = conditions.diagnosis(function, [(case.features, case.failed, case.label()) for case in cases])
         if condition is not None:
             general.append(condition)
@@ -156,7 +186,7 @@ def diagnose(plan, planned_cases, outcomes, failing_functions, run_files, checks
     return found
 
 
-def _neighbours(plan, planned) -> dict:
+def _neighbours(plan: Plan, planned: PlannedCase) -> dict[str, Any]:
     """The reference's answers at k - 1, k + 1 and rel + 1: stored with the plan, or (a random
     case, drawn for this grading) computed now."""
     if planned.case.id in plan.neighbours:

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import cast
 
 from autograder.grading import judge
 from autograder.grading.diagnosis import shapes_items
+from autograder.grading.diagnosis.observed import Observed
+from autograder.grading.diagnosis.shapes_items import Shape
 from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import notes_part
@@ -26,12 +29,17 @@ NOT_A_BUG = ("NotImplementedError",)  # a stub left as it is: said elsewhere, no
 MIN_CASES = 2  # a shape seen on one case only is a coincidence as often as not
 TINY = 1e-12  # what "equal" means between an answer and a value computed from the expected one
 
+#: ``(answer, expected, failed)`` of each judged case a number is due.
+Numbers = list[tuple[float, float, bool]]
+#: A shape's premise: what it says of the function's judged cases when it fits, else None.
+ShapeCheck = Callable[[str, list[Observed]], Shape | None]
 
-def _failing(cases):
+
+def _failing(cases: list[Observed]) -> list[Observed]:
     return [case for case in cases if case.failed]
 
 
-def _numbers(cases) -> list | None:
+def _numbers(cases: list[Observed]) -> Numbers | None:
     """(answer, expected) of every case a number is due, failing or passing; None when a failing
     case's answer is not a number, or when fewer than ``MIN_CASES`` fail."""
     numeric = [case for case in cases if case.numeric]
@@ -39,15 +47,17 @@ def _numbers(cases) -> list | None:
     if len(failing) < MIN_CASES or len(failing) < len(_failing(cases)) or any(c.number is None for c in failing):
         return None
     return [
-        (case.number if case.failed else float(case.expected), float(case.expected), case.failed) for case in numeric
+        # a failing case's number is not None: checked just above
+        (cast(float, case.number) if case.failed else float(case.expected), float(case.expected), case.failed)
+        for case in numeric
     ]
 
 
-def _all_zero(pairs) -> bool:
+def _all_zero(pairs: Numbers) -> bool:
     return all(answer == 0 for answer, _, failed in pairs if failed)
 
 
-def _returns_none(function, cases):
+def _returns_none(function: str, cases: list[Observed]) -> Shape | None:
     failing = _failing(cases)
     if len(failing) >= MIN_CASES and all(case.type == "None" for case in failing):
         return (
@@ -59,7 +69,7 @@ def _returns_none(function, cases):
     return None
 
 
-def _same_exception(function, cases):
+def _same_exception(function: str, cases: list[Observed]) -> Shape | None:
     failing = _failing(cases)
     raised = [case.raised for case in failing if case.raised is not None]
     if len(raised) < MIN_CASES:
@@ -76,12 +86,12 @@ def _same_exception(function, cases):
     )
 
 
-def _zero_due(function, cases):
+def _zero_due(function: str, cases: list[Observed]) -> Shape | None:
     """Every failing case is due 0.0, and the answer there is always the same wrong kind of thing."""
     failing = _failing(cases)
     if len(failing) < MIN_CASES or not all(case.numeric and case.expected == 0 for case in failing):
         return None
-    answers = set()
+    answers: set[str] = set()
     for case in failing:
         if case.raised == "ZeroDivisionError":
             answers.add("raises ZeroDivisionError")
@@ -110,7 +120,7 @@ def _zero_due(function, cases):
     )
 
 
-def _zero_where_positive(function, cases):
+def _zero_where_positive(function: str, cases: list[Observed]) -> Shape | None:
     failing = _failing(cases)
     if len(failing) < MIN_CASES or not all(
         case.numeric and case.expected > 0 and case.number == 0 and case.type in judge.NUMBER_TYPES for case in failing
@@ -123,7 +133,7 @@ def _zero_where_positive(function, cases):
     )
 
 
-def _reciprocal(function, cases):
+def _reciprocal(function: str, cases: list[Observed]) -> Shape | None:
     """1 / the right answer on every case: a passing case must be one where the two agree."""
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
@@ -152,7 +162,7 @@ _NEIGHBOURS = (
 )
 
 
-def _neighbour(function, cases):
+def _neighbour(function: str, cases: list[Observed]) -> Shape | None:
     """The reference's answer at k - 1 (k + 1, rel + 1) on every case that has one, failing or passing."""
     failing = _failing(cases)
     if len(failing) < MIN_CASES:
@@ -173,7 +183,7 @@ def _neighbour(function, cases):
     return None
 
 
-def _rounded(function, cases):
+def _rounded(function: str, cases: list[Observed]) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
         return None
@@ -192,7 +202,7 @@ def _rounded(function, cases):
     return None
 
 
-def _whole_numbers(function, cases):
+def _whole_numbers(function: str, cases: list[Observed]) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
         return None
@@ -207,7 +217,7 @@ def _whole_numbers(function, cases):
     return None
 
 
-def _factor(function, cases):
+def _factor(function: str, cases: list[Observed]) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs) or sum(failed for _, _, failed in pairs) < 3:
         return None
@@ -223,7 +233,7 @@ def _factor(function, cases):
     )
 
 
-def _constant(function, cases):
+def _constant(function: str, cases: list[Observed]) -> Shape | None:
     judged_values = [judge.plain(case.encoded) for case in cases if not case.wants_error]
     failing = [case for case in _failing(cases) if not case.wants_error]
     if len(failing) < 3 or any(case.encoded is None for case in cases if not case.wants_error):
@@ -236,7 +246,7 @@ def _constant(function, cases):
     return ("constant", f"returns {shown} whatever the input", f"Every answer it gives is {shown}, whatever the input.")
 
 
-def _out_of_range(function, cases):
+def _out_of_range(function: str, cases: list[Observed]) -> Shape | None:
     if not RECORDS[function].bounded:
         return None
     out = [case for case in cases if case.number is not None and not 0 <= case.number <= 1]
@@ -250,11 +260,12 @@ def _out_of_range(function, cases):
     )
 
 
-def _direction(function, cases):
+def _direction(function: str, cases: list[Observed]) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None:
         return None
     wrong = [(answer, expected) for answer, expected, failed in pairs if failed]
+    test: Callable[[float, float], bool]  # is the answer on that side of the right one?
     for key, word, test in (("too-high", "larger", lambda a, e: a > e), ("too-low", "smaller", lambda a, e: a < e)):
         if all(test(answer, expected) for answer, expected in wrong):
             title = f"every wrong answer is too {key[4:]}"
@@ -262,7 +273,7 @@ def _direction(function, cases):
     return None
 
 
-def shapes_for(function: str) -> list[Callable]:
+def shapes_for(function: str) -> list[ShapeCheck]:
     """The shapes tried for ``function``, the most telling first."""
     return [
         _returns_none,
@@ -281,7 +292,7 @@ def shapes_for(function: str) -> list[Callable]:
     ]
 
 
-def diagnose(function: str, cases: list) -> list[Diagnosis]:
+def diagnose(function: str, cases: list[Observed]) -> list[Diagnosis]:
     """The shapes the judged cases of ``function`` show (at most two)."""
     found: list[Diagnosis] = []
     if not any(case.failed for case in cases):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.grading.course import deadlines, metadata
+from autograder.grading.results import Student
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
 WANTED = " and ".join(f"{PACKAGE}/{name}" for name in GRADED_FILES)  # what a submission holds, in words
@@ -45,7 +46,7 @@ class Source:
 
     id: str
     path: Path
-    students: tuple[metadata.Student, ...] = ()
+    students: tuple[Student, ...] = ()
     notes: tuple[str, ...] = ()  # for the instructor: e.g. why its metadata entry was not used
     submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
     submitted_from: str = ""  # where that time comes from: METADATA_TIME or FILE_TIME

@@ -13,18 +13,23 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from autograder.grading.course.deadlines import Late
-from autograder.grading.vocabulary import (  # noqa: F401 (the model's vocabulary, read through here)
-    FAILURES,
-    NOT_IMPLEMENTED_ERRORS,
-    CaseStatus,
-    Diagnosis,
-    DiagnosisKind,
-    Flag,
-    FlagKind,
-    Status,
-    points,
-    shown_error,
+
+# isort: off
+# (one statement: isort would give each explicit re-export, ``X as X``, its own)
+from autograder.grading.vocabulary import (  # the model's vocabulary, re-exported: read through here
+    FAILURES as FAILURES,
+    NOT_IMPLEMENTED_ERRORS as NOT_IMPLEMENTED_ERRORS,
+    CaseStatus as CaseStatus,
+    Diagnosis as Diagnosis,
+    DiagnosisKind as DiagnosisKind,
+    Flag as Flag,
+    FlagKind as FlagKind,
+    Status as Status,
+    points as points,
+    shown_error as shown_error,
 )
+
+# isort: on
 from autograder.lab.spec import CheckKind
 from autograder.strenum import StrEnum
 

@@ -13,7 +13,7 @@ from autograder.grading import inputs
 from autograder.lab import variants
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.labkit.case import RAISES
-from autograder.labkit.record import TUNING
+from autograder.labkit.kinds import TUNING
 
 UNREADABLE = object()
 

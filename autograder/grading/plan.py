@@ -183,7 +183,7 @@ def random_neighbours(case: Case) -> dict[str, Any]:
         if value < 1:
             continue
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        ranking, judgments = (plain(arg) for arg in case.args)  # type: ignore[no-untyped-call]  # labkit is not strict
+        ranking, judgments = (plain(arg) for arg in case.args)
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
         found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
     return found

@@ -9,8 +9,9 @@ measures), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": na
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from autograder.labkit.record import TUNING
+from autograder.labkit.kinds import TUNING
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,8 @@ class Case:
     id: str
     function: str
     description: str  # what is tested, shown also for hidden cases
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
+    args: tuple[Any, ...]  # JSON-able
+    kwargs: dict[str, Any] = field(default_factory=dict)
     public: bool = False  # call, expected and actual may be shown to the student
     hint: str = ""  # what a wrong value usually means (the public cases' hints)
 
@@ -44,7 +45,7 @@ class Case:
 CONTRACT_TAGS = ("$tuple", "$readonly", "$array", "$arrays")
 
 
-def _show(value) -> str:
+def _show(value: Any) -> str:
     if isinstance(value, dict) and len(value) == 1:
         ((tag, arg),) = value.items()
         if tag.startswith("$"):
@@ -62,7 +63,7 @@ def _show(value) -> str:
     return repr(value)
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     """An argument's plain data: a tuple's items, a read-only mapping's (``{"$tuple": ...}``,
     ``{"$readonly": ...}``, ``{"$array": ...}``, ``{"$arrays": ...}`` ask the child to pass the
     contract's other sequences and mappings)."""
@@ -73,8 +74,8 @@ def plain(value):
 
 #: A tuning parameter's valid values (the contracts of the labs' functions: k, rel and n positive
 #: integers, gain linear or exp); a call given another must raise ValueError.
-def valid_tuning(kwargs: dict) -> bool:
-    def positive(value) -> bool:
+def valid_tuning(kwargs: dict[str, Any]) -> bool:
+    def positive(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
     return all(positive(kwargs[key]) for key in ("k", "rel", "n") if key in kwargs) and kwargs.get(
@@ -85,6 +86,6 @@ def valid_tuning(kwargs: dict) -> bool:
 RAISES = "raises"
 
 
-def raises(error: str = "ValueError") -> dict:
+def raises(error: str = "ValueError") -> dict[str, str]:
     """The expected outcome of a call that must raise ``error``."""
     return {RAISES: error}

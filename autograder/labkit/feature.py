@@ -14,10 +14,10 @@ class Feature:
     id: str
     phrase: str  # completes "the cases with ..."
     hint: str  # what the contract says of these cases
-    hints: Mapping = field(default_factory=dict)  # function -> a hint of its own
-    rules: Mapping = field(default_factory=dict)  # tuning parameter -> what the contract asks of it
+    hints: Mapping[str, str] = field(default_factory=dict)  # function -> a hint of its own
+    rules: Mapping[str, str] = field(default_factory=dict)  # tuning parameter -> what the contract asks of it
 
-    def hint_for(self, function: str, takes: tuple = ()) -> str:
+    def hint_for(self, function: str, takes: tuple[str, ...] = ()) -> str:
         """The hint for ``function``, whose tuning parameters are ``takes``: its own hint, else the
         rules of its own parameters (never one it does not take), else the general hint."""
         if function in self.hints:

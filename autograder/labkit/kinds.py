@@ -1,10 +1,14 @@
 """The kinds of check a rubric gives a function, and how each kind's cases are made (the engine's
 vocabulary, which every lab uses: the notes' examples, hidden edge cases, random cases, a
-reference collection per query, and the checks of a written run file)."""
+reference collection per query, and the checks of a written run file); the tuning parameters a
+function may take."""
 
 from __future__ import annotations
 
 from autograder.strenum import StrEnum
+
+#: The tuning parameters a record may name in ``takes`` (what conditions and off-by-one shapes use).
+TUNING = ("k", "rel", "gain", "n")
 
 
 class Family(StrEnum):

@@ -8,14 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from autograder.labkit.kinds import CheckKind, Family
+from autograder.labkit.kinds import TUNING, CheckKind, Family
 
-#: The tuning parameters a record may name in ``takes`` (what conditions and off-by-one shapes use).
-TUNING = ("k", "rel", "gain", "n")
+if TYPE_CHECKING:
+    import random
+
+    from autograder.labkit.case import Case
+
+#: What a call's inputs have: (its arguments, built, and its keyword arguments) -> feature ids.
+Features = Callable[[tuple[Any, ...], dict[str, Any]], Iterable[str]]
+#: (rng, count) -> that many cases, inputs only.
+RandomCases = Callable[["random.Random", int], list["Case"]]
+#: (the cases, the resolver building what a case names, e.g. a measure) -> their right answers.
+Expected = Callable[[list["Case"], Callable[[Any], Any]], list[Any]]
 
 
-def _nothing(args: tuple, kwargs: dict) -> Iterable[str]:
+def _nothing(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterable[str]:
     return ()
 
 
@@ -32,10 +42,10 @@ class GradedFunction:
     bounded: bool = False  # every right answer lies in [0, 1]
     answer_items: tuple[str, ...] = ()  # the names of the items of a fixed-size answer (a tuple's cells)
     answer_hint: str = ""  # what each of those items is, for an answer whose items are wrong or misplaced
-    features: Callable[[tuple, dict], Iterable[str]] = _nothing  # what a call's inputs have (``lab.features``)
+    features: Features = _nothing  # what a call's inputs have (``lab.features``)
     ir_measure: Callable[..., str] | None = None  # (k=, rel=, gain=) -> the ir_measures measure it equals
-    random_cases: Callable | None = None  # (rng, count) -> list of Case: inputs only
-    expected: Callable | None = None  # (cases) -> their answers, computed live (default: by ir_measure)
+    random_cases: RandomCases | None = None  # inputs only
+    expected: Expected | None = None  # their answers, computed live (default: by ir_measure)
     writes_run_file: bool = False  # its checks read the run file it writes, not what it returns
 
     @property

@@ -25,7 +25,7 @@ def line(query_id: str, doc_id: str, rank: int, score: float, system: str, place
     return f"{query_id} Q0 {doc_id} {rank} {score:.{places}f} {system}"
 
 
-def text(rows_: list[tuple]) -> str:
+def text(rows_: list[tuple[str, str, str, int, float, str]]) -> str:
     """A whole run file from ``(query_id, "Q0", doc_id, rank, score, system)`` rows."""
     return "".join(line(q, d, rank, score, system) + "\n" for q, _, d, rank, score, system in rows_)
 
@@ -78,7 +78,7 @@ def run_of(table: list[list[str]]) -> dict[str, dict[str, float]]:
     return run
 
 
-def repaired(table: list) -> list:
+def repaired(table: list[list[str]]) -> list[list[str]]:
     """``table`` as trec_eval would read it had its lines a second column of ``Q0``: a line of five
     columns whose second is not Q0 gets it. A missing Q0 is one mistake of the format, told once:
     the checks of the file's content and of its evaluation read the lines repaired."""

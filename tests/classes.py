@@ -24,6 +24,10 @@ from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Stud
 from autograder.lab.spec import CheckKind
 from autograder.local.run_facts import RunFacts
 
+#: Each LMS's sample roster in ``tests/fixtures/lms/`` (every LMS of ``lms/export.py: FORMATS``:
+#: ``test_lms.py`` checks it).
+ROSTERS = {"canvas": "canvas.csv", "moodle": "moodle.csv", "blackboard": "blackboard.xls"}
+
 #: The run facts a class step is given (the report's "Grading run" table).
 RUN = RunFacts(
     graded_at="2026-12-02 10:00:00",

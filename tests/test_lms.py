@@ -281,11 +281,17 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("lms", ["canvas", "moodle", "blackboard"])
+def test_every_lms_has_a_sample_roster():
+    """Does every LMS of the registry have a sample roster, so that the tests of every LMS try it?"""
+    assert sorted(classes.ROSTERS) == sorted(export.FORMATS)
+    assert all((FIXTURES / name).is_file() for name in classes.ROSTERS.values())
+
+
+@pytest.mark.parametrize("lms", classes.ROSTERS)
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
 def test_any_encoding_and_line_end_gives_the_same_import(lms, variant, batch, tmp_path):
     """Is the same roster saved as UTF-8, UTF-8 with BOM and CRLF, or UTF-16, read to the same import?"""
-    name = {"canvas": "canvas.csv", "moodle": "moodle.csv", "blackboard": "blackboard.xls"}[lms]
+    name = classes.ROSTERS[lms]
     encoding, end = variant
     text, _ = tables.decode((FIXTURES / name).read_bytes(), name)
     copy = tmp_path / name

@@ -148,57 +148,96 @@ def difference(encoded: Any, expected: Any, returns: str = "") -> str | None:
 
 
 def _compare(encoded: Any, expected: Any, returns: str = "") -> str | None:
+    """``difference``'s answer, by the kind of value expected (in this order: a number, bools too;
+    a string; a list or tuple; a dict)."""
     if isinstance(expected, (bool, int, float)):
-        try:
-            value = number(encoded)
-        except Unacceptable as problem:
-            return f"{problem}, expected {returns or 'a number'}"
-        if close(value, float(expected)):
-            return None
-        shown = int(value) if encoded.get("type") == "int" and value.is_integer() else value
-        return f"returned {shown!r}, expected {expected!r}"
+        return _compare_number(encoded, expected, returns)
     if isinstance(expected, str):
-        kind = encoded.get("type") if isinstance(encoded, dict) else None
-        if kind != "str":
-            return f"returned {describe(encoded)}, expected the string {expected!r}"
-        return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
+        return _compare_string(encoded, expected)
     if isinstance(expected, (list, tuple)):
-        kind = encoded.get("type") if isinstance(encoded, dict) else None
-        if kind not in SEQUENCE_TYPES:
-            return f"returned {describe(encoded)}, expected {returns or f'a list or tuple of {len(expected)}'}"
-        items = encoded.get("items")
-        if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
-            return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
-        for position, (item, want) in enumerate(zip(items, expected)):
-            wrong = _compare(item, want)
-            if wrong:
-                return f"item {position}: {wrong} (returned {plain(encoded)!r}, expected {list(expected)!r})"
-        return None
+        return _compare_sequence(encoded, expected, returns)
     if isinstance(expected, dict):
-        kind = encoded.get("type") if isinstance(encoded, dict) else None
-        if kind != "dict":
-            return f"returned {describe(encoded)}, expected {returns or f'a dict of {len(expected)} items'}"
-        got: dict[str, object] = {}
-        items = encoded.get("items")
-        if not isinstance(items, list) or encoded.get("length") != len(items):
-            return "returned a dict the grader cannot read"
-        for key, value in items:
-            if not isinstance(key, dict) or key.get("type") != "str" or not isinstance(key.get("value"), str):
-                return f"returned a dict with a key that is {describe(key)}, expected query ids (strings)"
-            got[key["value"]] = value
-        if set(got) != set(expected) or len(items) != len(expected):
-            missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
-            return (
-                f"returned keys {sorted(got)[:10]}, expected {sorted(expected)[:10]}"
-                + (f" (missing {missing[:5]})" if missing else "")
-                + (f" (extra {extra[:5]})" if extra else "")
-            )
-        for key in sorted(expected):
-            wrong = _compare(got[key], expected[key])
-            if wrong:
-                return f"for {key!r}: {wrong}"
-        return None
+        return _compare_mapping(encoded, expected, returns)
     return f"cannot compare with {expected!r}"
+
+
+def _kind(encoded: Any) -> Any:
+    """The type an encoded value says it has (None when it is not an encoded value)."""
+    return encoded.get("type") if isinstance(encoded, dict) else None
+
+
+def _compare_number(encoded: Any, expected: bool | int | float, returns: str) -> str | None:
+    """A number within the tolerance of ``expected`` (what is not an honest number never is)."""
+    try:
+        value = number(encoded)
+    except Unacceptable as problem:
+        return f"{problem}, expected {returns or 'a number'}"
+    if close(value, float(expected)):
+        return None
+    shown = int(value) if encoded.get("type") == "int" and value.is_integer() else value
+    return f"returned {shown!r}, expected {expected!r}"
+
+
+def _compare_string(encoded: Any, expected: str) -> str | None:
+    """The very string ``expected``."""
+    if _kind(encoded) != "str":
+        return f"returned {describe(encoded)}, expected the string {expected!r}"
+    return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
+
+
+def _compare_sequence(encoded: Any, expected: list[Any] | tuple[Any, ...], returns: str) -> str | None:
+    """A list or tuple of as many items as ``expected``, each equal to its own (the first that
+    differs is said)."""
+    if _kind(encoded) not in SEQUENCE_TYPES:
+        return f"returned {describe(encoded)}, expected {returns or f'a list or tuple of {len(expected)}'}"
+    items = encoded.get("items")
+    if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
+        return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
+    for position, (item, want) in enumerate(zip(items, expected)):
+        wrong = _compare(item, want)
+        if wrong:
+            return f"item {position}: {wrong} (returned {plain(encoded)!r}, expected {list(expected)!r})"
+    return None
+
+
+def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str) -> str | None:
+    """A dict of string keys, the keys of ``expected``, each value equal to its own (the first
+    key, in sorted order, whose value differs is said)."""
+    if _kind(encoded) != "dict":
+        return f"returned {describe(encoded)}, expected {returns or f'a dict of {len(expected)} items'}"
+    items = encoded.get("items")
+    if not isinstance(items, list) or encoded.get("length") != len(items):
+        return "returned a dict the grader cannot read"
+    got = _keyed(items)
+    if isinstance(got, str):
+        return got
+    if set(got) != set(expected) or len(items) != len(expected):
+        return _keys_difference(got, expected)
+    for key in sorted(expected):
+        wrong = _compare(got[key], expected[key])
+        if wrong:
+            return f"for {key!r}: {wrong}"
+    return None
+
+
+def _keyed(items: list[Any]) -> dict[str, object] | str:
+    """An encoded dict's (key, value) pairs as a dict by key, or why not: a key that is not a string."""
+    got: dict[str, object] = {}
+    for key, value in items:
+        if not isinstance(key, dict) or key.get("type") != "str" or not isinstance(key.get("value"), str):
+            return f"returned a dict with a key that is {describe(key)}, expected query ids (strings)"
+        got[key["value"]] = value
+    return got
+
+
+def _keys_difference(got: dict[str, object], expected: dict[Any, Any]) -> str:
+    """How the returned keys differ from those expected: the first few of each, missing and extra."""
+    missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+    return (
+        f"returned keys {sorted(got)[:10]}, expected {sorted(expected)[:10]}"
+        + (f" (missing {missing[:5]})" if missing else "")
+        + (f" (extra {extra[:5]})" if extra else "")
+    )
 
 
 def wants_error(expected: Any) -> bool:

@@ -237,73 +237,118 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
 
     data = _load(text, source)
     _fields("", data, _TOP, fail)
+    limits = _limits(data, fail)
+    if data["random_cases"] < 1:
+        fail("random_cases", "must be at least 1")
+    questions = _questions(data, fail)
+    similarity = _similarity(data.get("similarity", {}), fail)
+    limits_on_attempts = attempt_limits.validate(data.get("attempts", {}), fail)
+    allowed = _allowed_imports(data, fail)
+    total = sum(question.points for question in questions)
+    if abs(total - data["total"]) > 1e-9:
+        fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
+    digest, cases_digest = _digests(data)
+    return Rubric(
+        title=data["title"],
+        total=data["total"],
+        random_seed=data["random_seed"],
+        random_cases=data["random_cases"],
+        limits=limits,
+        questions=tuple(questions),
+        digest=digest,
+        similarity=similarity,
+        allowed_imports=tuple(sorted(set(allowed))),
+        cases_digest=cases_digest,
+        policy=_policy(data.get("students", {}), fail),
+        deadline=deadlines.from_rubric(data.get("deadline", {}), fail),
+        attempts=limits_on_attempts,
+    )
+
+
+def _limits(data: dict[str, Any], fail: Fail) -> Limits:
+    """``limits:``, over the defaults, each positive."""
     _fields("limits", data.get("limits", {}), _LIMITS, lambda f, p: fail(f, p))
     limits = Limits(**dict(data.get("limits", {})), functions=len(FUNCTIONS))
     for key in Limits.RUBRIC_FIELDS:
         value = getattr(limits, key)
         if value <= 0:
             fail(f"limits.{key}", f"must be positive, got {value}")
-    if data["random_cases"] < 1:
-        fail("random_cases", "must be at least 1")
+    return limits
+
+
+def _questions(data: dict[str, Any], fail: Fail) -> list[Question]:
+    """``questions:``, at least one, no check twice in them."""
     if not data["questions"]:
         fail("questions", "must hold at least one question")
-    questions = []
-    for question_id, question in data["questions"].items():
-        where = f"questions.{question_id}"
-        _fields(where, question, _QUESTION, fail)
-        checks = []
-        for index, check in enumerate(question["checks"]):
-            place = f"{where}.checks[{index}]"
-            _fields(place, check, _CHECK, fail)
-            function, kind = check["function"], check["kind"]
-            if function not in FUNCTIONS:
-                fail(
-                    f"{place}.function",
-                    f"{function!r} is not a function of the student API; use one of: {', '.join(FUNCTIONS)}",
-                )
-            if kind not in KINDS_FOR[function]:
-                fail(
-                    f"{place}.kind",
-                    f"{kind!r} is not a kind of check for {function}; use one of: {', '.join(KINDS_FOR[function])}",
-                )
-            kind = CheckKind(kind)
-            visibility = check.get("visibility", "visible")
-            if visibility not in VISIBILITIES:
-                fail(f"{place}.visibility", f"{visibility!r} is not one of {', '.join(VISIBILITIES)}")
-            if check["points"] < 0:
-                fail(f"{place}.points", f"must not be negative, got {check['points']}")
-            scoring = check.get("scoring", data.get("scoring", "groups"))
-            if scoring not in SCORING:
-                where_scoring = f"{place}.scoring" if "scoring" in check else "scoring"
-                fail(where_scoring, f"{scoring!r} is not one of {', '.join(SCORING)} (how cases become points)")
-            checks.append(
-                CheckSpec(
-                    question=str(question_id),
-                    function=function,
-                    kind=kind,
-                    points=check["points"],
-                    visibility=visibility,
-                    scoring=scoring,
-                )
-            )
-        if not checks:
-            fail(f"{where}.checks", "must hold at least one check")
-        questions.append(Question(str(question_id), question["title"], tuple(checks)))
+    questions = [_question(question_id, question, data, fail) for question_id, question in data["questions"].items()]
     names = [check.name for question in questions for check in question.checks]
     duplicates = sorted(name for name, count in collections.Counter(names).items() if count > 1)
     if duplicates:
         fail("questions", f"the check {duplicates[0]!r} appears twice; keep one")
-    similarity = _similarity(data.get("similarity", {}), fail)
-    limits_on_attempts = attempt_limits.validate(data.get("attempts", {}), fail)
-    allowed = data.get("allowed_imports", ["numpy"])
+    return questions
+
+
+def _question(question_id: object, question: Any, data: dict[str, Any], fail: Fail) -> Question:
+    """One question, with at least one check."""
+    where = f"questions.{question_id}"
+    _fields(where, question, _QUESTION, fail)
+    checks = [
+        _check(f"{where}.checks[{index}]", question_id, check, data, fail)
+        for index, check in enumerate(question["checks"])
+    ]
+    if not checks:
+        fail(f"{where}.checks", "must hold at least one check")
+    return Question(str(question_id), question["title"], tuple(checks))
+
+
+def _check(place: str, question_id: object, check: Any, data: dict[str, Any], fail: Fail) -> CheckSpec:
+    """One check of a question (``place``: where it is, for messages): a function of the student
+    API, a kind of check it has, a visibility, points not negative, a way of scoring."""
+    _fields(place, check, _CHECK, fail)
+    function, kind = check["function"], check["kind"]
+    if function not in FUNCTIONS:
+        fail(
+            f"{place}.function",
+            f"{function!r} is not a function of the student API; use one of: {', '.join(FUNCTIONS)}",
+        )
+    if kind not in KINDS_FOR[function]:
+        fail(
+            f"{place}.kind",
+            f"{kind!r} is not a kind of check for {function}; use one of: {', '.join(KINDS_FOR[function])}",
+        )
+    kind = CheckKind(kind)
+    visibility = check.get("visibility", "visible")
+    if visibility not in VISIBILITIES:
+        fail(f"{place}.visibility", f"{visibility!r} is not one of {', '.join(VISIBILITIES)}")
+    if check["points"] < 0:
+        fail(f"{place}.points", f"must not be negative, got {check['points']}")
+    scoring = check.get("scoring", data.get("scoring", "groups"))
+    if scoring not in SCORING:
+        where_scoring = f"{place}.scoring" if "scoring" in check else "scoring"
+        fail(where_scoring, f"{scoring!r} is not one of {', '.join(SCORING)} (how cases become points)")
+    return CheckSpec(
+        question=str(question_id),
+        function=function,
+        kind=kind,
+        points=check["points"],
+        visibility=visibility,
+        scoring=scoring,
+    )
+
+
+def _allowed_imports(data: dict[str, Any], fail: Fail) -> list[str]:
+    """``allowed_imports:``: top-level module names, none an evaluation library."""
+    allowed: list[str] = data.get("allowed_imports", ["numpy"])
     for name in allowed:
         if not isinstance(name, str) or not name.isidentifier():
             fail("allowed_imports", f"must list top-level module names, e.g. [numpy]; got {name!r}")
         if name in EVALUATION_LIBRARIES:
             fail("allowed_imports", f"{name} is an evaluation library: metric code may not use it")
-    total = sum(question.points for question in questions)
-    if abs(total - data["total"]) > 1e-9:
-        fail("total", f"is {data['total']} but the checks' points add up to {total:g}; change total or the points")
+    return allowed
+
+
+def _digests(data: dict[str, Any]) -> tuple[str, str]:
+    """The rubric's two digests (``Rubric.digest`` and ``cases_digest``) of its validated ``data``."""
     graded = {key: value for key, value in data.items() if key not in _CLASS_LEVEL}
     scored_only = {"points", "visibility", "scoring", "title", "total"}
     calls = {
@@ -315,20 +360,9 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
             for question_id, question in data["questions"].items()
         },
     }
-    return Rubric(
-        title=data["title"],
-        total=data["total"],
-        random_seed=data["random_seed"],
-        random_cases=data["random_cases"],
-        limits=limits,
-        questions=tuple(questions),
-        digest=hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
-        similarity=similarity,
-        allowed_imports=tuple(sorted(set(allowed))),
-        cases_digest=hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
-        policy=_policy(data.get("students", {}), fail),
-        deadline=deadlines.from_rubric(data.get("deadline", {}), fail),
-        attempts=limits_on_attempts,
+    return (
+        hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
+        hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
     )
 
 

@@ -154,65 +154,104 @@ def cases(plan: Plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
     """The cases of the run writer's checks, by check name."""
     names = {check.kind: check.name for check in plan.rubric.checks if check.function == WRITER}
     found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
-    for name, scenario in plan.scenarios.items():
-        run = files[name]
-        table, searches, problem = run.table, run.searches, run.problem
-        format_names, content_names = plan.properties[name]
-        if run.canonical:
-            table = trec.rows(plan.canonical[name]) if name == EXAMPLE else []
-        equivalent_file = run.canonical or (table is not None and equivalent(table, scenario))
-        if name == EXAMPLE:
-            if CheckKind.EXAMPLES in names:
-                found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, run))
-            continue
-        public = scenario.public
-        if scenario.raises:
-            if CheckKind.RUN_FORMAT in names:
-                found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run))
-            continue
-        told_problem = "" if run.error else problem  # a raised exception's words stay the instructor's
-        if CheckKind.RUN_FORMAT in names:
-            properties = dict.fromkeys(format_names) if equivalent_file else problems.in_format(table or [], scenario)
-            told = dict.fromkeys(format_names) if equivalent_file else problems.in_format(table or [], scenario, True)
-            lacking = None if equivalent_file or table is None else problems.lacks(table, scenario)
-            lacking_told = None if equivalent_file or table is None else problems.lacks(table, scenario, True)
-            for number, (what, wrong) in enumerate(properties.items()):
-                safe = told.get(what)
-                if problem and (table is None or what.startswith("6 columns")):
-                    wrong, safe = problem, told_problem
-                wrong, safe = wrong or lacking, safe or lacking_told  # a property of absent lines holds of nothing
-                found[names[CheckKind.RUN_FORMAT]].append(
-                    _property_case(f"format:{name}:{number}", scenario, what, wrong, public, run, table is None, safe)
-                )
-        if table is not None:  # the content and the evaluation read the lines as if Q0 were there
-            table = trec.repaired(table)
-        if CheckKind.RUN_CONTENT in names:
-            properties = (
-                {**dict.fromkeys(content_names), **problems.in_search(scenario, searches)}
-                if equivalent_file
-                else problems.in_content(table or [], scenario, searches)
-            )
-            told = (
-                {**dict.fromkeys(content_names), **problems.in_search(scenario, searches, True)}
-                if equivalent_file
-                else problems.in_content(table or [], scenario, searches, True)
-            )
-            for number, (what, wrong) in enumerate(properties.items()):
-                found[names[CheckKind.RUN_CONTENT]].append(
-                    _property_case(
-                        f"content:{name}:{number}",
-                        scenario,
-                        what,
-                        problem if table is None else wrong,
-                        public,
-                        run,
-                        table is None,
-                        told_problem if table is None else told.get(what),
-                    )
-                )
-        if CheckKind.RUN_CRANFIELD in names and public:
-            found[names[CheckKind.RUN_CRANFIELD]].extend(_cranfield_cases(plan, scenario, run, table, problem))
+    for name in plan.scenarios:
+        _scenario_cases(plan, name, files[name], names, found)
     return found
+
+
+def _scenario_cases(
+    plan: Plan, name: str, run: RunFile, names: dict[CheckKind, str], found: dict[str, list[CaseResult]]
+) -> None:
+    """One scenario's cases added to ``found`` (``names``: the check of each kind): the example's, a
+    refused call's, or else those of the file's format, content and Cranfield evaluation."""
+    scenario = plan.scenarios[name]
+    table, same = _as_read(plan, name, run)
+    if name == EXAMPLE:
+        if CheckKind.EXAMPLES in names:
+            found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, run))
+        return
+    if scenario.raises:
+        if CheckKind.RUN_FORMAT in names:
+            found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run))
+        return
+    if CheckKind.RUN_FORMAT in names:
+        found[names[CheckKind.RUN_FORMAT]].extend(_format_cases(plan, name, run, table, same))
+    if table is not None:  # the content and the evaluation read the lines as if Q0 were there
+        table = trec.repaired(table)
+    if CheckKind.RUN_CONTENT in names:
+        found[names[CheckKind.RUN_CONTENT]].extend(_content_cases(plan, name, run, table, same))
+    if CheckKind.RUN_CRANFIELD in names and scenario.public:
+        found[names[CheckKind.RUN_CRANFIELD]].extend(_cranfield_cases(plan, scenario, run, table, run.problem))
+
+
+def _as_read(plan: Plan, name: str, run: RunFile) -> tuple[list[list[str]] | None, bool]:
+    """The scenario's rows as its checks read them (a canonical file's for the example alone, which
+    shows them), and whether they are equivalent to the right writer's."""
+    table = run.table
+    if run.canonical:
+        table = trec.rows(plan.canonical[name]) if name == EXAMPLE else []
+    return table, run.canonical or (table is not None and equivalent(table, plan.scenarios[name]))
+
+
+def _format_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] | None, same: bool) -> list[CaseResult]:
+    """A case for each TREC format property of the file (``same``: it is equivalent to the right one, and
+    all hold); with no file, or with six columns, the call's problem is what is wrong."""
+    scenario, problem = plan.scenarios[name], run.problem
+    told_problem = "" if run.error else problem  # a raised exception's words stay the instructor's
+    properties, told, lacking, lacking_told = _format_findings(scenario, table, plan.properties[name][0], same)
+    found: list[CaseResult] = []
+    for number, (what, wrong) in enumerate(properties.items()):
+        safe = told.get(what)
+        if problem and (table is None or what.startswith("6 columns")):
+            wrong, safe = problem, told_problem
+        wrong, safe = wrong or lacking, safe or lacking_told  # a property of absent lines holds of nothing
+        found.append(
+            _property_case(f"format:{name}:{number}", scenario, what, wrong, scenario.public, run, table is None, safe)
+        )
+    return found
+
+
+def _format_findings(
+    scenario: Scenario, table: list[list[str]] | None, format_names: list[str], same: bool
+) -> tuple[dict[str, str | None], dict[str, str | None], str | None, str | None]:
+    """What is wrong with each format property, as the instructor and as the student reads it, and the
+    lines the file lacks, both ways (None: nothing, or no file)."""
+    properties = dict.fromkeys(format_names) if same else problems.in_format(table or [], scenario)
+    told = dict.fromkeys(format_names) if same else problems.in_format(table or [], scenario, True)
+    lacking = None if same or table is None else problems.lacks(table, scenario)
+    lacking_told = None if same or table is None else problems.lacks(table, scenario, True)
+    return properties, told, lacking, lacking_told
+
+
+def _content_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] | None, same: bool) -> list[CaseResult]:
+    """A case for each property of the file's content and of search_fn's calls (with no file, each
+    is the call's problem)."""
+    scenario, content_names = plan.scenarios[name], plan.properties[name][1]
+    properties = _content_findings(scenario, run, table, content_names, same, False)
+    told = _content_findings(scenario, run, table, content_names, same, True)
+    no_file, told_problem = table is None, "" if run.error else run.problem
+    return [
+        _property_case(
+            f"content:{name}:{number}",
+            scenario,
+            what,
+            run.problem if no_file else wrong,
+            scenario.public,
+            run,
+            no_file,
+            told_problem if no_file else told.get(what),
+        )
+        for number, (what, wrong) in enumerate(properties.items())
+    ]
+
+
+def _content_findings(
+    scenario: Scenario, run: RunFile, table: list[list[str]] | None, names: list[str], same: bool, safe: bool
+) -> dict[str, str | None]:
+    """What is wrong with each content property (``safe``: as the student reads it)."""
+    if same:
+        return {**dict.fromkeys(names), **problems.in_search(scenario, run.searches, safe)}
+    return problems.in_content(table or [], scenario, run.searches, safe)
 
 
 def _cranfield_cases(

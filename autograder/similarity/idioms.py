@@ -47,21 +47,39 @@ def constant(node: ast.AST):
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool, type(None))):
         return True, node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-        known, value = constant(node.operand)
-        if known and (isinstance(node.op, ast.Not) or isinstance(value, (int, float))):
-            return True, (not value) if isinstance(node.op, ast.Not) else -value
+        return _negated(node)
     if isinstance(node, ast.BoolOp):
-        values = [constant(value) for value in node.values]
-        if all(known for known, _ in values):
-            truths = [bool(value) for _, value in values]
-            return True, all(truths) if isinstance(node.op, ast.And) else any(truths)
+        return _combined(node)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        (left_known, left), (right_known, right) = constant(node.left), constant(node.comparators[0])
-        if left_known and right_known:
-            try:
-                return True, _COMPARE[type(node.ops[0])](left, right)
-            except TypeError:
-                return False, None
+        return _compared(node)
+    return False, None
+
+
+def _negated(node: ast.UnaryOp):
+    """``constant`` of ``not test`` or ``-number``."""
+    known, value = constant(node.operand)
+    if known and (isinstance(node.op, ast.Not) or isinstance(value, (int, float))):
+        return True, (not value) if isinstance(node.op, ast.Not) else -value
+    return False, None
+
+
+def _combined(node: ast.BoolOp):
+    """``constant`` of tests combined with and/or."""
+    values = [constant(value) for value in node.values]
+    if all(known for known, _ in values):
+        truths = [bool(value) for _, value in values]
+        return True, all(truths) if isinstance(node.op, ast.And) else any(truths)
+    return False, None
+
+
+def _compared(node: ast.Compare):
+    """``constant`` of one comparison of two constants (False when Python refuses to compare them)."""
+    (left_known, left), (right_known, right) = constant(node.left), constant(node.comparators[0])
+    if left_known and right_known:
+        try:
+            return True, _COMPARE[type(node.ops[0])](left, right)
+        except TypeError:
+            return False, None
     return False, None
 
 

@@ -218,15 +218,34 @@ differences = _safely(lambda args, kwargs: _differences(args[0], args[1], kwargs
 
 def _ranking(needs_k, graded, ranking, judgments, kwargs):
     k, rel, gain = kwargs.get("k"), kwargs.get("rel", 1), kwargs.get("gain", "linear")
-    if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
-        yield "invalid-argument"
-        if needs_k and not _positive_int(k):
-            yield "invalid-k"  # told apart from the other refused arguments: a check of k alone
+    refused = _refused(needs_k, k, rel, gain)
+    if refused:
+        yield from refused
         return
     top = list(ranking[:k]) if needs_k else list(ranking)
     grades = list(judgments.values())
     threshold = 1 if graded else rel
     relevant = {doc for doc, grade in judgments.items() if grade >= threshold}
+    yield from _extent(needs_k, k, ranking)
+    yield from _judged(graded, rel, top, judgments, grades)
+    yield from _retrieved(relevant, ranking, top)
+    if any(grade >= 2 for grade in grades):
+        yield "graded"
+    if gain == "exp":
+        yield "exp-gain"
+    yield from _first_relevant(ranking, judgments, rel)
+
+
+def _refused(needs_k, k, rel, gain) -> list[str]:
+    """The features of a ranking call whose arguments the contract refuses (none when it takes them)."""
+    if (needs_k and not _positive_int(k)) or not _positive_int(rel) or gain not in ("linear", "exp"):
+        # invalid-k told apart from the other refused arguments: a check of k alone
+        return ["invalid-argument", "invalid-k"] if needs_k and not _positive_int(k) else ["invalid-argument"]
+    return []
+
+
+def _extent(needs_k, k, ranking):
+    """The features of the ranking's length, against k."""
     if not ranking:
         yield "empty-ranking"
     if needs_k and len(ranking) < k:
@@ -235,6 +254,10 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
         yield "cut-at-k"
     if k == 1:
         yield "k-is-1"
+
+
+def _judged(graded, rel, top, judgments, grades):
+    """The features of the judgments: unjudged documents in the top, the grades and rel."""
     if any(doc not in judgments for doc in top):
         yield "unjudged"
     if -1 in grades:
@@ -243,6 +266,10 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
         yield "rel-above-1"
     if not graded and any(0 < grade < rel for grade in grades):
         yield "positive-below-rel"
+
+
+def _retrieved(relevant, ranking, top):
+    """The features of the relevant documents: whether there are any, and which are retrieved."""
     if not relevant:
         yield "no-relevant"
     if relevant - set(ranking):
@@ -251,10 +278,10 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
         yield "nothing-relevant-retrieved"
     else:
         yield "relevant-retrieved"
-    if any(grade >= 2 for grade in grades):
-        yield "graded"
-    if gain == "exp":
-        yield "exp-gain"
+
+
+def _first_relevant(ranking, judgments, rel):
+    """The features of the rank of the first relevant document (grade >= rel)."""
     first = next((rank for rank, doc in enumerate(ranking, 1) if judgments.get(doc, 0) >= rel), None)
     if first is not None and first > 1:
         yield "first-relevant-later"

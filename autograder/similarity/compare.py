@@ -4,7 +4,7 @@ For the instructor's class report only: nothing here reaches a student's feedbac
 or grades.csv. Similar code is a reason to look, not a finding: honest students write alike the
 short loops a metrics lab asks for, so the result ranks pairs and shows the evidence.
 
-The method is MOSS's (``fingerprints``: preparing, tokenizing, hashing; ``kgrams``):
+The method is MOSS's (``fingerprints``: preparing, tokenizing, hashing; ``kgrams``; ``candidates``):
 
 1. Each distinct graded file of the batch is read (prepared and tokenized) once, in this
    process or in forked workers, and fingerprinted once; the handout's code (the stubs and the
@@ -29,19 +29,16 @@ import functools
 import hashlib
 import itertools
 import time
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from autograder.grading.rubric import SimilaritySettings
 from autograder.lab.spec import GRADED_FILES
 from autograder.similarity import fingerprints, kgrams
+from autograder.similarity.candidates import CANDIDATE_FACTOR, common_limit, search
 
 #: A pair is reported only if each side has at least this many normalised characters matched.
 MIN_MATCHED = 100
-#: A pair is compared in detail when the fingerprints it shares reach this share of the
-#: threshold, counted on the smaller submission (a loose pre-filter: shares count characters).
-CANDIDATE_FACTOR = 0.5
 _TOKENIZE_IN_PARALLEL = 60  # distinct files from which forked workers tokenize (a fork costs ~0.1 s)
 #: A graded file longer than this (characters) is not compared (solutions are 5,000 to 15,000).
 FILE_CHARS = 64_000
@@ -54,11 +51,6 @@ BATCH_SECONDS = 60.0
 BATCH_CHARS = 20_000_000
 #: Known sources' ids in pairs start with this (``known:solutions``, ``known:<label>/<id>``).
 KNOWN = "known:"
-
-
-def common_limit(submissions: int) -> int:
-    """Code found in more submissions than this is common code, ignored (MOSS's ``-m``)."""
-    return max(10, submissions // 10)
 
 
 @dataclass(frozen=True)
@@ -203,51 +195,6 @@ def _pair(a: str, b: str, prints: dict, tokens: dict, memo: dict) -> Pair | None
     return Pair(a=a, b=b, share_a=matched_a / size_a, share_b=matched_b / size_b, files=tuple(files))
 
 
-def _common(ids: list[str], found: dict, forms: dict) -> dict:
-    """Per graded file, the fingerprints found in more than ``common_limit`` distinct forms
-    (``forms``: (submission, file) -> the digest of its code as read)."""
-    import numpy as np
-
-    common = {}
-    for name in GRADED_FILES:
-        distinct = {forms[sid, name]: found[sid, name] for sid in ids if (sid, name) in found}
-        if distinct:
-            values, counts = np.unique(np.concatenate(list(distinct.values())), return_counts=True)
-            common[name] = values[counts > common_limit(len(ids))]
-    return common
-
-
-def _candidates(ids: list[str], found: dict, threshold: float, forms: dict) -> tuple[dict, list[tuple[int, int]]]:
-    """The inverted index fingerprint -> submissions, per graded file (numpy: sorted runs of
-    equal hashes): the common fingerprints per file, and the pairs sharing enough of the others."""
-    import numpy as np
-
-    common = _common(ids, found, forms)
-    sizes = np.zeros(len(ids), dtype=np.int64)
-    shared: Counter = Counter()
-    for name in GRADED_FILES:
-        held = [(number, found[sid, name]) for number, sid in enumerate(ids) if (sid, name) in found]
-        if not held:
-            continue
-        values = np.concatenate([array for _, array in held])
-        owners = np.concatenate([np.full(len(array), number, dtype=np.int64) for number, array in held])
-        kept = ~np.isin(values, common[name])
-        values, owners = values[kept], owners[kept]
-        order = np.argsort(values, kind="stable")
-        values, owners = values[order], owners[order]
-        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else np.empty(0, dtype=np.int64)
-        counts = np.diff(np.r_[starts, len(values)])
-        sizes += np.bincount(owners, minlength=len(ids))
-        two = starts[counts == 2]  # most shared fingerprints are shared by two: counted at once
-        codes, times = np.unique(owners[two] * len(ids) + owners[two + 1], return_counts=True)
-        shared.update({(int(code) // len(ids), int(code) % len(ids)): int(n) for code, n in zip(codes, times)})
-        for start, count in zip(starts[counts > 2], counts[counts > 2]):
-            shared.update(itertools.combinations(owners[start : start + count].tolist(), 2))
-    floor = CANDIDATE_FACTOR * threshold
-    pairs = sorted(pair for pair, count in shared.items() if count >= floor * min(sizes[pair[0]], sizes[pair[1]]))
-    return common, pairs
-
-
 def analyse(
     submissions: Mapping[str, Mapping[str, bytes | str]],
     settings: SimilaritySettings = SimilaritySettings(),
@@ -274,60 +221,26 @@ def analyse(
 
     everything = {**submissions, **{KNOWN + label: files for label, files in (known or {}).items()}}
     ids = sorted(submissions)
-    skipped: dict[tuple[str, str], str] = {}
-    texts = {}
-    for sid in sorted(everything):
-        for name, content in everything[sid].items():
-            if name not in GRADED_FILES:
-                continue
-            text, reason = _text(content)
-            if reason:
-                skipped[sid, name] = reason
-            elif text.strip():
-                texts[sid, name] = text
+    texts, skipped = _texts(everything)
     digests = {key: hashlib.sha256(text.encode()).hexdigest() for key, text in texts.items()}
     distinct = {digest: texts[key] for key, digest in digests.items()}  # each is read and fingerprinted once
     order, too_many = _within_budget(distinct)
     handout = fingerprints.handout_files() if handout is None else handout
     stubs, boilerplate = _given(tuple(sorted(handout.items())))
     lap("prepare")
-    read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
-    reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
-    reasons.update(dict.fromkeys(too_many, f"not read: the batch's files hold more than {BATCH_CHARS:,} characters"))
+    by_digest, reasons = _tokenized(distinct, order, too_many, stubs, jobs)
     skipped.update({key: reasons[digest] for key, digest in digests.items() if digest in reasons})
-    by_digest = {digest: tokens for digest, tokens in read.items() if digest not in reasons}
     digests = {key: digest for key, digest in digests.items() if digest in by_digest}
     tokens = {key: by_digest[digest] for key, digest in digests.items()}
     lap("tokenize")
-    once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
+    found = _hashed(digests, by_digest, boilerplate)
     lap("fingerprint")
-
-    found = {key: once[digest] for key, digest in digests.items()}
-    forms = {key: hashlib.sha256(tokens[key].filtered.encode()).hexdigest() for key in found}
-    common, candidates = _candidates(ids, found, settings.threshold, forms)
-    if exhaustive:
-        candidates = list(itertools.combinations(range(len(ids)), 2))
-    candidates = [(i, j) for i, j in candidates if not same_student(ids[i], ids[j], owners)]
+    common, candidates = _candidate_pairs(ids, found, tokens, settings.threshold, exhaustive, owners)
     lap("candidates")
-
-    import numpy as np
-
-    ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
-    involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
-    made: dict = {}  # one fingerprint per distinct file: identical copies compared once
-    for key in sorted(involved):
-        if (digests[key], key[1]) not in made:
-            made[digests[key], key[1]] = fingerprints.fingerprint(tokens[key], ignored[key[1]])
-    prints = {key: made[digests[key], key[1]] for key in involved}
-    memo: dict = {}
-    pairs = [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo)) is not None]
+    pairs = _detailed(ids, candidates, digests, tokens, boilerplate, common)
     pairs += _against_known(ids, sorted(set(everything) - set(submissions)), found, tokens, boilerplate, settings)
     pairs = sorted((p for p in pairs if p.score >= settings.threshold), key=lambda p: (-p.score, p.a, p.b))
-    listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
-    sources = {
-        sid: {name: fingerprints.split_lines(texts[sid, name]) for name in GRADED_FILES if (sid, name) in texts}
-        for sid in listed
-    }
+    sources = _sources(pairs, texts)
     lap("details")
     left_out = tuple(Skipped(sid, name, reason) for (sid, name), reason in sorted(skipped.items()))
     return Similarity(
@@ -341,6 +254,71 @@ def analyse(
         skipped=left_out,
         identical=_identical(ids, digests, owners),
     )
+
+
+def _texts(everything: Mapping[str, Mapping[str, bytes | str]]) -> tuple[dict, dict[tuple[str, str], str]]:
+    """The graded files' texts by (submission, file), blank files left out, and why others are not compared."""
+    skipped: dict[tuple[str, str], str] = {}
+    texts = {}
+    for sid in sorted(everything):
+        for name, content in everything[sid].items():
+            if name not in GRADED_FILES:
+                continue
+            text, reason = _text(content)
+            if reason:
+                skipped[sid, name] = reason
+            elif text.strip():
+                texts[sid, name] = text
+    return texts, skipped
+
+
+def _tokenized(distinct: dict, order: list, too_many: set, stubs, jobs: int) -> tuple[dict, dict]:
+    """The tokens of the distinct files read (``order``), by digest, and why the others were not read."""
+    read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
+    reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
+    reasons.update(dict.fromkeys(too_many, f"not read: the batch's files hold more than {BATCH_CHARS:,} characters"))
+    return {digest: tokens for digest, tokens in read.items() if digest not in reasons}, reasons
+
+
+def _hashed(digests: dict, by_digest: dict, boilerplate) -> dict:
+    """The hashes of the files read, by (submission, file): each distinct file hashed once."""
+    once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
+    return {key: once[digest] for key, digest in digests.items()}
+
+
+def _candidate_pairs(ids, found, tokens, threshold, exhaustive, owners) -> tuple[dict, list[tuple[int, int]]]:
+    """The common fingerprints per file, and the pairs (of numbers in ``ids``) compared in detail:
+    the candidates (every pair if ``exhaustive``), never two of the same student."""
+    forms = {key: hashlib.sha256(tokens[key].filtered.encode()).hexdigest() for key in found}
+    common, candidates = search(ids, found, threshold, forms)
+    if exhaustive:
+        candidates = list(itertools.combinations(range(len(ids)), 2))
+    return common, [(i, j) for i, j in candidates if not same_student(ids[i], ids[j], owners)]
+
+
+def _detailed(ids, candidates, digests, tokens, boilerplate, common) -> list[Pair]:
+    """The candidates compared file by file, the handout's and common code ignored; each distinct
+    file fingerprinted once and identical copies compared once."""
+    import numpy as np
+
+    ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
+    involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
+    made: dict = {}  # one fingerprint per distinct file: identical copies compared once
+    for key in sorted(involved):
+        if (digests[key], key[1]) not in made:
+            made[digests[key], key[1]] = fingerprints.fingerprint(tokens[key], ignored[key[1]])
+    prints = {key: made[digests[key], key[1]] for key in involved}
+    memo: dict = {}
+    return [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo)) is not None]
+
+
+def _sources(pairs: list[Pair], texts: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The lines of the graded files of the submissions in ``pairs``."""
+    listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
+    return {
+        sid: {name: fingerprints.split_lines(texts[sid, name]) for name in GRADED_FILES if (sid, name) in texts}
+        for sid in listed
+    }
 
 
 def same_student(a: str, b: str, owners: Mapping[str, str] | None) -> bool:

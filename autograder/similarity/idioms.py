@@ -47,21 +47,39 @@ def constant(node: ast.AST):
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool, type(None))):
         return True, node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-        known, value = constant(node.operand)
-        if known and (isinstance(node.op, ast.Not) or isinstance(value, (int, float))):
-            return True, (not value) if isinstance(node.op, ast.Not) else -value
+        return _negated(node)
     if isinstance(node, ast.BoolOp):
-        values = [constant(value) for value in node.values]
-        if all(known for known, _ in values):
-            truths = [bool(value) for _, value in values]
-            return True, all(truths) if isinstance(node.op, ast.And) else any(truths)
+        return _combined(node)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        (left_known, left), (right_known, right) = constant(node.left), constant(node.comparators[0])
-        if left_known and right_known:
-            try:
-                return True, _COMPARE[type(node.ops[0])](left, right)
-            except TypeError:
-                return False, None
+        return _compared(node)
+    return False, None
+
+
+def _negated(node: ast.UnaryOp):
+    """``constant`` of ``not test`` or ``-number``."""
+    known, value = constant(node.operand)
+    if known and (isinstance(node.op, ast.Not) or isinstance(value, (int, float))):
+        return True, (not value) if isinstance(node.op, ast.Not) else -value
+    return False, None
+
+
+def _combined(node: ast.BoolOp):
+    """``constant`` of tests combined with and/or."""
+    values = [constant(value) for value in node.values]
+    if all(known for known, _ in values):
+        truths = [bool(value) for _, value in values]
+        return True, all(truths) if isinstance(node.op, ast.And) else any(truths)
+    return False, None
+
+
+def _compared(node: ast.Compare):
+    """``constant`` of one comparison of two constants (False when Python refuses to compare them)."""
+    (left_known, left), (right_known, right) = constant(node.left), constant(node.comparators[0])
+    if left_known and right_known:
+        try:
+            return True, _COMPARE[type(node.ops[0])](left, right)
+        except TypeError:
+            return False, None
     return False, None
 
 
@@ -151,39 +169,52 @@ def _loop_parts(loop: Any):
 def _built(name: str, start: ast.AST, inner: ast.AST, generators: list):
     """The comprehension a loop's ``inner`` statement builds ``name`` with, from ``start``, or None."""
     if isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Call) and len(inner.value.args) == 1:
-        call = inner.value
-        if (
-            isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name)
-            and call.func.value.id == name
-        ):
-            element = call.args[0]
-            if call.func.attr == "append" and isinstance(start, ast.List) and not start.elts:
-                return ast.ListComp(element, generators)
-            if call.func.attr == "add" and isinstance(start, ast.Call) and _is_call(start, "set"):
-                return ast.SetComp(element, generators)
+        return _added(name, start, inner.value, generators)
     if isinstance(inner, ast.Assign) and len(inner.targets) == 1:
-        target = inner.targets[0]
-        if (
-            isinstance(target, ast.Subscript)
-            and isinstance(target.value, ast.Name)
-            and target.value.id == name
-            and isinstance(start, ast.Dict)
-            and not start.keys
-        ):
-            return ast.DictComp(target.slice, inner.value, generators)
-        value = inner.value
-        if (
-            bound_name(inner) == name
-            and isinstance(value, ast.BinOp)
-            and isinstance(value.op, ast.Add)
-            and isinstance(value.left, ast.Name)
-            and value.left.id == name
-            and isinstance(start, ast.Constant)
-            and start.value == 0
-        ):
-            return ast.Call(ast.Name("sum", ast.Load()), [ast.GeneratorExp(value.right, generators)], [])
+        return _stored(name, start, inner, generators)
     return None
+
+
+def _added(name: str, start: ast.AST, call: ast.Call, generators: list):
+    """``name.append(element)`` from ``[]`` as a list comprehension, ``name.add(element)`` from
+    ``set()`` as a set comprehension, or None."""
+    if not (isinstance(call.func, ast.Attribute) and _is_name(call.func.value, name)):
+        return None
+    element = call.args[0]
+    if call.func.attr == "append" and isinstance(start, ast.List) and not start.elts:
+        return ast.ListComp(element, generators)
+    if call.func.attr == "add" and isinstance(start, ast.Call) and _is_call(start, "set"):
+        return ast.SetComp(element, generators)
+    return None
+
+
+def _stored(name: str, start: ast.AST, inner: ast.Assign, generators: list):
+    """``name[key] = value`` from ``{}`` as a dict comprehension, ``name = name + value`` from ``0``
+    as a sum of a generator, or None."""
+    target = inner.targets[0]
+    if (
+        isinstance(target, ast.Subscript)
+        and _is_name(target.value, name)
+        and isinstance(start, ast.Dict)
+        and not start.keys
+    ):
+        return ast.DictComp(target.slice, inner.value, generators)
+    value = inner.value
+    if (
+        bound_name(inner) == name
+        and isinstance(value, ast.BinOp)
+        and isinstance(value.op, ast.Add)
+        and _is_name(value.left, name)
+        and isinstance(start, ast.Constant)
+        and start.value == 0
+    ):
+        return ast.Call(ast.Name("sum", ast.Load()), [ast.GeneratorExp(value.right, generators)], [])
+    return None
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` is the name ``name``."""
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def _is_call(node: Any, name: str) -> bool:

@@ -20,7 +20,7 @@ def resolve(value: object, tables: dict[str, dict[str, Any]] | None = None) -> o
         if tag == "$ref" and tables is not None:
             return tables[arg[0]][arg[1]]
         if tag == "$measure":
-            return toy_measures.MEASURES[arg]  # ``toy_measures.measure``, the child's own (untyped) spelling
+            return toy_measures.MEASURES[arg]  # ``toy_measures.measure``, the child's own spelling
         if tag in CONTRACT_TAGS:
             return arg
     return value

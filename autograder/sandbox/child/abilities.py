@@ -24,6 +24,10 @@ import jail
 
 sys.path.pop(0)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from collections.abc import Callable
+
 PR_GET_SECCOMP, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 21, 22, 2
 BPF_RET_K, SECCOMP_RET_ALLOW = 0x06, 0x7FFF0000
 JAIL_FLAGS = jail.CLONE_NEWNS | jail.CLONE_NEWPID | jail.CLONE_NEWNET | jail.CLONE_NEWIPC | jail.CLONE_NEWUTS
@@ -39,7 +43,7 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Instruction))]
 
 
-def _in_a_fork(attempt) -> int:
+def _in_a_fork(attempt: "Callable[[], int]") -> int:
     """Run ``attempt`` (returning 0 or an errno) in a forked process; its answer."""
     pid = os.fork()
     if pid == 0:
@@ -52,7 +56,7 @@ def _in_a_fork(attempt) -> int:
     return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 255
 
 
-def _unshare(flags: int):
+def _unshare(flags: int) -> "Callable[[], int]":
     return lambda: 0 if _libc.unshare(flags) == 0 else ctypes.get_errno()
 
 

@@ -14,6 +14,10 @@ import ctypes
 import os
 import platform
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from typing import NoReturn
+
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}
@@ -53,7 +57,7 @@ class ConfineError(OSError):
     """The kernel refused a step (the parent decides whether that is fatal)."""
 
 
-def _fail(what: str):
+def _fail(what: str) -> "NoReturn":
     errno = ctypes.get_errno()
     raise ConfineError(errno, f"{what}: {os.strerror(errno)}")
 
@@ -84,11 +88,11 @@ def seccomp(bpf: bytes) -> None:
 
 def landlock_abi() -> int:
     """The Landlock ABI this kernel offers (0: none)."""
-    version = _libc.syscall(ctypes.c_long(SYS_LANDLOCK[0]), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    version: int = _libc.syscall(ctypes.c_long(SYS_LANDLOCK[0]), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     return max(version, 0)
 
 
-def landlock(read: list, write: list) -> int:
+def landlock(read: list[str], write: list[str]) -> int:
     """Allow reading only below ``read`` and writing only below ``write``; returns the ABI used
     (0 when the kernel has no Landlock: nothing is restricted, the caller decides)."""
     abi = landlock_abi()

@@ -44,8 +44,13 @@ from values import encode
 
 sys.path.pop(0)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
-def send(message) -> None:
+
+def send(message: "Any") -> None:
     text = json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
     data = memoryview(text.encode("utf-8", "replace"))  # a lone surrogate becomes "?", not a crash
     while data:  # a pipe may take a long line in several writes
@@ -55,7 +60,7 @@ def send(message) -> None:
 PACKAGE = {"name": "lab05", "files": ("metrics.py", "runs.py")}  # the configuration's, once read
 
 
-def describe_error(error: BaseException, lab_dir: str) -> dict:
+def describe_error(error: BaseException, lab_dir: str) -> "dict[str, Any]":
     """The exception's type, message and the traceback lines in the student's own files."""
     name = PACKAGE["name"]
     frames = [
@@ -88,10 +93,12 @@ class Replay:
     """A search function replaying stored results, recording how it was called. ``overfull``: it
     returns every result it holds, more than the k asked for (the run writer must cut at k)."""
 
-    def __init__(self, results, titles, overfull=False):
+    calls: "list[list[Any]]"  # each call's [text, k] (a repr of what is not a str, an int)
+
+    def __init__(self, results: "dict[str, list[Any]]", titles: "dict[str, Any]", overfull: bool = False) -> None:
         self.results, self.titles, self.calls, self.overfull = results, titles, [], overfull
 
-    def __call__(self, text, k=100):
+    def __call__(self, text: "Any", k: "Any" = 100) -> "list[tuple[Any, Any, Any]]":
         self.calls.append([text if isinstance(text, str) else repr(type(text)), k if type(k) is int else repr(k)])
         # a lenient search function: a wrong text or k finds nothing (the content checks say so), and
         # raises nothing the run writer could pass off as its own refusal of bad arguments
@@ -102,7 +109,7 @@ class Replay:
         return [(hit[0], hit[1] if len(hit) > 2 else self.titles.get(hit[0], ""), hit[-1]) for hit in kept]
 
 
-def _array(items):
+def _array(items: "Any") -> "Any":
     """``items`` as a 1-D numpy array, or a tuple where the child's environment has no numpy."""
     try:
         return importlib.import_module("numpy").array(items)
@@ -110,7 +117,7 @@ def _array(items):
         return tuple(items)
 
 
-def resolve(value, context):
+def resolve(value: "Any", context: "dict[str, Any]") -> "Any":
     """Build a call's argument from its plain form: the tags name objects built here (the grader's
     measures, a replayed search function, the queries, the run file's path)."""
     if isinstance(value, dict) and len(value) == 1:
@@ -138,7 +145,7 @@ def resolve(value, context):
     return value
 
 
-def snapshot(value, depth: int = 0):
+def snapshot(value: object, depth: int = 0) -> object:
     """The plain data of an argument (lists, tuples, dicts and their items), to tell whether the
     call changed it; anything else (a function, the search replay) is left out."""
     if depth > 8:
@@ -152,7 +159,7 @@ def snapshot(value, depth: int = 0):
     return None
 
 
-def read_run_file(context) -> dict:
+def read_run_file(context: "dict[str, Any]") -> "dict[str, Any]":
     found = {"type": "runfile", "searches": context["search"].calls[:1000] if "search" in context else []}
     try:
         with open(context["path"], "rb") as written:
@@ -175,10 +182,10 @@ def read_run_file(context) -> dict:
 class Inbox:
     """The messages the parent sends on stdin: a 4-byte length, then that many bytes."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int) -> None:
         self.fd = fd
 
-    def _exactly(self, size: int):
+    def _exactly(self, size: int) -> bytes | None:
         data = bytearray()
         while len(data) < size:
             chunk = os.read(self.fd, min(size - len(data), 1 << 20))
@@ -187,7 +194,7 @@ class Inbox:
             data += chunk
         return bytes(data)
 
-    def next(self):
+    def next(self) -> bytes | None:
         """The next message's bytes; None at the end (an empty message, or the pipe closed)."""
         head = self._exactly(4)
         size = int.from_bytes(head, "big") if head else 0
@@ -204,7 +211,7 @@ def flush_output() -> None:
             pass
 
 
-def run_calls(inbox, modules, lab_dir) -> None:
+def run_calls(inbox: Inbox, modules: dict[str, types.ModuleType], lab_dir: str) -> None:
     """Answer each call the parent sends, until the inbox ends."""
     while True:
         data = inbox.next()
@@ -218,7 +225,7 @@ def run_calls(inbox, modules, lab_dir) -> None:
             function = getattr(modules.get(call["file"]), call["fn"], None)
             if function is None or not callable(function):  # not written: said as the stubs say it
                 raise NotImplementedError(f"{PACKAGE['name']}/{call['file']} has no function {call['fn']}")
-            context: dict = {}
+            context: dict[str, Any] = {}
             args = [resolve(arg, context) for arg in call["args"]]
             kwargs = {key: resolve(arg, context) for key, arg in call.get("kwargs", {}).items()}
             before = snapshot((args, kwargs))
@@ -248,12 +255,14 @@ class ImportPolicy:
     reported, for the instructor). Anything else fails to import with the same words in every mode
     and on every platform."""
 
-    def __init__(self, banned, allowed):
+    def __init__(self, banned: "Iterable[str]", allowed: "Iterable[str] | None") -> None:
         self.banned = set(banned)
         self.allowed = None if allowed is None else {*allowed, *sys.stdlib_module_names, PACKAGE["name"]}
         self.words = ", ".join(sorted(allowed or ())) or "nothing else"
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(
+        self, fullname: str, path: "Sequence[str] | None" = None, target: "types.ModuleType | None" = None
+    ) -> None:
         top = fullname.split(".")[0]
         if top in self.banned:
             send({"banned_import": fullname[:100]})
@@ -276,7 +285,7 @@ def _imported_by_graded_code() -> bool:
     return frame is not None and os.path.basename(frame.f_code.co_filename) in PACKAGE["files"]
 
 
-def import_graded(lab_dir, skip_files) -> dict:
+def import_graded(lab_dir: str, skip_files: set[str]) -> dict[str, types.ModuleType]:
     sys.path.insert(0, lab_dir)
     modules = {}
     for filename in PACKAGE["files"]:
@@ -291,8 +300,8 @@ def import_graded(lab_dir, skip_files) -> dict:
     return modules
 
 
-def apply_limits(limits) -> None:
-    def cap(which, soft, hard=None):
+def apply_limits(limits: "dict[str, Any]") -> None:
+    def cap(which: int, soft: int, hard: int | None = None) -> None:
         try:
             resource.setrlimit(which, (soft, soft if hard is None else hard))
         except (ValueError, OSError):

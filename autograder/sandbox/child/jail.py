@@ -20,6 +20,11 @@ import os
 
 import confine
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from collections.abc import Callable
+    from typing import Any
+
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
@@ -42,8 +47,8 @@ def _check(result: int, what: str) -> None:
         raise JailError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def _mount(source, target, fstype, flags, data=None) -> None:
-    encode = lambda text: text.encode() if text is not None else None
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    encode: Callable[[str | None], bytes | None] = lambda text: text.encode() if text is not None else None
     _check(
         _libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)),
         f"mount {source or fstype} on {target}",
@@ -83,7 +88,7 @@ def _write(path: str, text: str) -> None:
         out.write(text)
 
 
-def _namespaces(config, report) -> bool:
+def _namespaces(config: "dict[str, Any]", report: "Callable[[dict[str, Any]], None]") -> bool:
     """Unshare; fork so the child is PID 1 of the new PID namespace. Returns True in the child."""
     uid, gid = os.getuid(), os.getgid()
     in_user_namespace = uid != 0
@@ -107,7 +112,7 @@ def _namespaces(config, report) -> bool:
     return in_user_namespace
 
 
-def _build_root(config) -> None:
+def _build_root(config: "dict[str, Any]") -> None:
     root = config["jail_root"]
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=1024,mode=0755")
@@ -161,14 +166,14 @@ def drop_user(uid: int) -> None:
     os.setresuid(uid, uid, uid)
 
 
-def enter(config, report) -> str:
+def enter(config: "dict[str, Any]", report: "Callable[[dict[str, Any]], None]") -> str:
     """Enclose this process as ``config["isolation"]`` says; returns where ``lab05`` now is."""
     os.environ.clear()
     os.environ.update(config["environment"])
     if config["isolation"] == "uid":
         drop_user(config["uid"])
         os.chdir(config["work_dir"])
-        lab_dir = config["lab_dir"]
+        lab_dir: str = config["lab_dir"]
         confine.no_new_privs()
         devices = [f"/dev/{device}" for device in DEVICES]
         abi = confine.landlock([*config["read_paths"], lab_dir], [config["work_dir"], *devices])

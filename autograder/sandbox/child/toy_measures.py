@@ -5,6 +5,11 @@ Such a function is checked with simple measures of the grader's, never with refe
 the same functions, so the two sides cannot disagree.
 """
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from collections.abc import Callable
+    from typing import Any
+
 MEASURES = {
     "ranking_length": lambda ranking, judgments: len(ranking),
     "judged_in_ranking": lambda ranking, judgments: sum(1 for d in ranking if d in judgments),
@@ -13,6 +18,6 @@ MEASURES = {
 }
 
 
-def measure(name):
+def measure(name: str) -> "Callable[[Any, Any], Any]":
     """The measure called ``name``."""
     return MEASURES[name]

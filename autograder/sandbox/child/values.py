@@ -19,6 +19,11 @@ whose class redefines how it compares, converts or iterates is not believed: it 
 import math
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the type checker only: never imported when the child runs
+    from collections.abc import Iterable
+    from typing import Any
+
 MAX_ITEMS = 20000  # elements of one returned list or dict that are encoded
 MAX_STRING = 2000  # characters of one returned string
 MAX_DEPTH = 6
@@ -71,15 +76,15 @@ SUSPECT = frozenset(
 _BASES = (bool, int, float, str, list, tuple, dict)
 
 
-def _float_json(value: float):
+def _float_json(value: float) -> float | str:
     return value if math.isfinite(value) else repr(value)  # "nan", "inf", "-inf"
 
 
-def _name(kind) -> str:
+def _name(kind: type) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"[:200]
 
 
-def _trusted() -> tuple:
+def _trusted() -> tuple[type, ...]:
     """Standard-library classes whose redefinitions are honest (an OrderedDict compares by order)."""
     collections = sys.modules.get("collections")
     if collections is None:
@@ -87,9 +92,9 @@ def _trusted() -> tuple:
     return tuple(getattr(collections, name) for name in ("OrderedDict", "defaultdict", "Counter"))
 
 
-def _redefines(kind, base) -> list:
+def _redefines(kind: type, base: type) -> list[str]:
     """The suspect methods that classes between ``kind`` and its builtin ``base`` define."""
-    found: set = set()
+    found: set[str] = set()
     trusted = _trusted()
     for cls in kind.__mro__:
         if cls is base or cls is object:
@@ -99,23 +104,23 @@ def _redefines(kind, base) -> list:
     return sorted(found)
 
 
-def _other(value, redefines=()) -> dict:
+def _other(value: "Any", redefines: "Iterable[str]" = ()) -> "dict[str, Any]":
     kind = type(value)
     bases = [base.__name__ for base in kind.__mro__[1:] if base.__module__ == "builtins" and base is not object]
     return {"type": "other", "name": _name(kind), "bases": bases[:5], "redefines": list(redefines)[:10]}
 
 
-def _tagged(tag: str, kind, base, **fields) -> dict:
+def _tagged(tag: str, kind: type, base: type, **fields: "Any") -> "dict[str, Any]":
     if kind is not base:
         fields["name"] = _name(kind)
     return {"type": tag, **fields}
 
 
-def _sequence(tag, kind, base, items, length, depth) -> dict:
+def _sequence(tag: str, kind: type, base: type, items: "list[Any]", length: int, depth: int) -> "dict[str, Any]":
     return _tagged(tag, kind, base, items=[encode(item, depth + 1) for item in items], length=length)
 
 
-def _numpy(value, kind, depth):
+def _numpy(value: "Any", kind: type, depth: int) -> "dict[str, Any] | None":
     """numpy's numbers, booleans and arrays, or None when ``value`` is none of them."""
     numpy = sys.modules.get("numpy")
     if numpy is None or not isinstance(value, (numpy.generic, numpy.ndarray)):
@@ -139,7 +144,7 @@ def _numpy(value, kind, depth):
     return _other(value)
 
 
-def _standard_number(value, kind):
+def _standard_number(value: "Any", kind: type) -> "dict[str, Any] | None":
     """Fraction and Decimal (and their subclasses), or None."""
     for module, name in (("fractions", "Fraction"), ("decimal", "Decimal")):
         base = getattr(sys.modules.get(module), name, None)
@@ -148,7 +153,7 @@ def _standard_number(value, kind):
     return None
 
 
-def encode(value, depth: int = 0):
+def encode(value: "Any", depth: int = 0) -> "dict[str, Any]":
     """The tagged JSON form of a returned value (see the module's docstring); never raises."""
     try:
         return _encode(value, depth)
@@ -156,7 +161,7 @@ def encode(value, depth: int = 0):
         return {"type": "other", "name": _name(type(value)), "bases": [], "redefines": []}
 
 
-def _encode(value, depth: int):
+def _encode(value: "Any", depth: int) -> "dict[str, Any]":
     kind = type(value)  # type() cannot be faked by the object, unlike __class__
     if depth > MAX_DEPTH:
         return {"type": "too-deep"}

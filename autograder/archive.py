@@ -7,6 +7,7 @@ import io
 import os
 import stat
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from autograder.cache import write_atomic
@@ -15,7 +16,7 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 EXCLUDED = ("__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis")
 
 
-def files_under(folder: Path, prefix: str, skip_suffixes: tuple = (".run",)) -> list[tuple[str, bytes, int]]:
+def files_under(folder: Path, prefix: str, skip_suffixes: tuple[str, ...] = (".run",)) -> list[tuple[str, bytes, int]]:
     """``(name in the zip, bytes, mode)`` for every file below ``folder`` but caches and outputs."""
     entries = []
     for path in sorted(folder.rglob("*")):
@@ -25,7 +26,7 @@ def files_under(folder: Path, prefix: str, skip_suffixes: tuple = (".run",)) -> 
     return entries
 
 
-def write_zip(target: Path, entries) -> Path:
+def write_zip(target: Path, entries: Iterable[tuple[str, bytes, int]]) -> Path:
     """A reproducible zip: entries sorted by name, dated 1980-01-01, modes as given."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

@@ -13,6 +13,9 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 
 def cache_dir() -> Path:
@@ -22,7 +25,7 @@ def cache_dir() -> Path:
     return folder
 
 
-def fingerprint(parts: Iterable) -> str:
+def fingerprint(parts: Iterable[object]) -> str:
     """A hash of file contents (``Path`` parts), bytes (as they are: a file's content hashes the
     same either way) and plain values (anything else, by repr)."""
     digest = hashlib.sha256()
@@ -48,12 +51,12 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
         raise
 
 
-def write_json_atomic(path: Path, value, mode: int = 0o600, sort_keys: bool = True) -> None:
+def write_json_atomic(path: Path, value: Any, mode: int = 0o600, sort_keys: bool = True) -> None:
     """``write_atomic`` of a JSON value (``json.dumps``: the C encoder)."""
     write_atomic(path, json.dumps(value, sort_keys=sort_keys, separators=(",", ":")).encode(), mode)
 
 
-def cached_json(name: str, key: str, compute: Callable[[], object]):
+def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
     """The JSON value stored under ``name``-``key``, computing and storing it on a miss."""
     path = cache_dir() / f"{name}-{key[:32]}.json"
     if path.is_file():
@@ -66,7 +69,7 @@ def cached_json(name: str, key: str, compute: Callable[[], object]):
     return value
 
 
-def cached_pickle(name: str, key: str, compute: Callable[[], object]):
+def cached_pickle(name: str, key: str, compute: Callable[[], _T]) -> _T:
     """Like ``cached_json`` for Python objects (the grader's own, in its private folder)."""
     import pickle
 
@@ -74,7 +77,8 @@ def cached_pickle(name: str, key: str, compute: Callable[[], object]):
     if path.is_file():
         try:
             with open(path, "rb") as stored:
-                return pickle.load(stored)
+                found: _T = pickle.load(stored)  # our own entry: what compute() gave
+                return found
         except Exception:  # a damaged or outdated entry is recomputed
             pass
     value = compute()

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 
-def _table(args) -> int:
+def _table(args: argparse.Namespace) -> int:
     from autograder.lab import cranfield
 
     reference = cranfield.bundle()
@@ -29,14 +30,14 @@ def _table(args) -> int:
     return 1 if problems else 0
 
 
-def _seed(args) -> int:
+def _seed(args: argparse.Namespace) -> int:
     from autograder.lab.solution import load_lab05
 
     print(f"Cranfield cached in {load_lab05().data.seed_cache(args.folder)}")
     return 0
 
 
-def _stubs(args) -> int:
+def _stubs(args: argparse.Namespace) -> int:
     from autograder.handout import stubs
 
     changed = stubs.write_stubs()
@@ -44,7 +45,7 @@ def _stubs(args) -> int:
     return 0
 
 
-def _requirements(args) -> int:
+def _requirements(args: argparse.Namespace) -> int:
     from autograder.handout import requirements
 
     before = requirements.TARGET.read_text(encoding="utf-8") if requirements.TARGET.is_file() else ""
@@ -54,7 +55,7 @@ def _requirements(args) -> int:
     return 0
 
 
-def _grade(args) -> int:
+def _grade(args: argparse.Namespace) -> int:
     from autograder.grading.results import Status, points
     from autograder.local import batch, shards
 
@@ -102,7 +103,7 @@ def _grade(args) -> int:
     return 0
 
 
-def _merge(args) -> int:
+def _merge(args: argparse.Namespace) -> int:
     from autograder.local import merge
 
     summary = merge.merge(
@@ -116,7 +117,7 @@ def _merge(args) -> int:
     return 0
 
 
-def _gradescope(args) -> int:
+def _gradescope(args: argparse.Namespace) -> int:
     from autograder.platforms.gradescope import entry
 
     document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
@@ -124,7 +125,7 @@ def _gradescope(args) -> int:
     return 0
 
 
-def _doctor(args) -> int:
+def _doctor(args: argparse.Namespace) -> int:
     import json
 
     from autograder.platforms.common import doctor
@@ -134,7 +135,7 @@ def _doctor(args) -> int:
     return 0 if findings.machine.auto.ok else 1
 
 
-def _build(args) -> int:
+def _build(args: argparse.Namespace) -> int:
     if args.with_cranfield and args.target != "gradescope":
         raise ValueError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
@@ -167,7 +168,7 @@ def _build(args) -> int:
     return 0
 
 
-def _export(args) -> int:
+def _export(args: argparse.Namespace) -> int:
     from autograder.lms import export
 
     result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column)
@@ -177,7 +178,7 @@ def _export(args) -> int:
     return 0
 
 
-def _prairielearn(args) -> int:
+def _prairielearn(args: argparse.Namespace) -> int:
     from autograder.platforms.prairielearn import entry
 
     document = entry.run(
@@ -187,7 +188,7 @@ def _prairielearn(args) -> int:
     return 0
 
 
-def _reference(args) -> int:
+def _reference(args: argparse.Namespace) -> int:
     from autograder.grading import reference
 
     print(f"wrote {reference.write()}")
@@ -371,10 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code: int = args.run(args)  # the subcommand's function
+        return code
     except (FileNotFoundError, ValueError, RuntimeError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -48,6 +48,6 @@ def _sweep(base: Path) -> None:
             pass  # a process of another user: alive
 
 
-def folder(prefix: str) -> tempfile.TemporaryDirectory:
+def folder(prefix: str) -> tempfile.TemporaryDirectory[str]:
     """A temporary folder of this run (``with tempdirs.folder("lab05-child-") as path``)."""
     return tempfile.TemporaryDirectory(prefix=prefix, dir=root())

@@ -5,6 +5,7 @@ repository. (The layer contracts themselves run with `lint-imports`, in `make ch
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,6 +34,19 @@ def test_no_import_cycles():
             if graph.chain_exists(imported=module, importer=imported):
                 cycles.append((module, imported))
     assert cycles == []
+
+
+def test_no_report_loads_the_sandbox():
+    """Does importing every report module load no module of the sandbox? (They import the rubric and the
+    similarity analysis for types only, which import-linter's contract for reports lets pass.)"""
+    reports = sorted(_name(p) for p in (paths.PACKAGE / "reports").glob("*.py"))
+    script = "import importlib, sys\n"
+    script += f"for name in {reports!r}:\n    importlib.import_module(name)\n"
+    script += "print('\\n'.join(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=paths.ROOT)
+    loaded = run.stdout.split()
+    assert "autograder.reports.class_report" in loaded
+    assert [name for name in loaded if name.startswith("autograder.sandbox")] == []
 
 
 @pytest.mark.parametrize("path", sorted(CHILD.glob("*.py")), ids=lambda p: p.name)

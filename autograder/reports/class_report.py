@@ -19,21 +19,26 @@ whose name, email, SID or submission holds what is typed.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from autograder.grading.course import deadlines
-from autograder.grading.course.standing import POLICIES, Standing, build, grade, label, submitted_at
-from autograder.grading.results import Status, points
+from autograder.grading.course.standing import POLICIES, Row, Standing, build, grade, label, submitted_at
+from autograder.grading.results import Status, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import class_tables, output_paths, similarity_html, svg
 from autograder.reports.html import FILTER_SCRIPT, SORT_SCRIPT, esc, feedback_link, filter_box, page, sortable, wide
 
+if TYPE_CHECKING:  # for types only: the report loads neither the rubric's parser nor the similarity analysis
+    from autograder.grading.rubric import Rubric
+    from autograder.similarity.compare import Similarity
 
-def _link(result, text=None) -> str:
+
+def _link(result: SubmissionResult, text: str | None = None) -> str:
     return feedback_link(result.submission, text)
 
 
-def _statistics(found: Standing, scores, total) -> str:
+def _statistics(found: Standing, scores: list[float], total: float) -> str:
     if not scores:
         return "<p>No submissions.</p>"
     rows = [
@@ -60,7 +65,7 @@ def _statistics(found: Standing, scores, total) -> str:
     )
 
 
-def _questions(found: Standing, rubric) -> str:
+def _questions(found: Standing, rubric: Rubric) -> str:
     rows = []
     for question in rubric.questions:
         scores = [row.chosen.question_scores().get(question.id, 0.0) for row in found.rows]
@@ -77,7 +82,7 @@ def _questions(found: Standing, rubric) -> str:
     )
 
 
-def _problems(results) -> str:
+def _problems(results: Iterable[SubmissionResult]) -> str:
     rows = []
     for result in results:
         flags = list(result.flags)
@@ -100,19 +105,19 @@ def _problems(results) -> str:
     )
 
 
-def _who(row) -> str:
+def _who(row: Row) -> str:
     student = row.student
     ids = " · ".join(esc(part) for part in (student.email, student.sid and f"SID {student.sid}") if part)
     name = esc(student.name) if student.name else f'<span class="muted">{esc(row.chosen.submission)}</span>'
     return name + (f'<br><span class="muted">{ids}</span>' if ids else "")
 
 
-def _time(result) -> str:
+def _time(result: SubmissionResult) -> str:
     when = submitted_at(result)
     return deadlines.shown(when) if when else ""
 
 
-def _superseded(row) -> str:
+def _superseded(row: Row) -> str:
     items = [
         f"<li>{_link(other)} ({points(other.score)}"
         + (f", graded {points(grade(other))}" if grade(other) != other.score else "")
@@ -124,7 +129,7 @@ def _superseded(row) -> str:
     return f'<ul class="plain">{"".join(items)}</ul>' if items else ""
 
 
-def _students(found: Standing, rubric, similarity) -> str:
+def _students(found: Standing, rubric: Rubric, similarity: Similarity | None) -> str:
     questions = [question.id for question in rubric.questions]
     header = (
         f"<tr>{sortable('student')}{sortable('submission')}{sortable('submitted')}{sortable('lateness')}"
@@ -156,7 +161,12 @@ def _students(found: Standing, rubric, similarity) -> str:
     return wide(table, "Students")
 
 
-def render(found, rubric, facts: Mapping[str, str | int], similarity=None) -> str:
+def render(
+    found: Standing | Collection[SubmissionResult],
+    rubric: Rubric,
+    facts: Mapping[str, str | int],
+    similarity: Similarity | None = None,
+) -> str:
     """The report page for the class ``found`` (``standing.build``; or its results, to which the
     rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
     batch's code similarity (None: turned off, or it did not run)."""

@@ -12,10 +12,20 @@ Everything here reads the one classification of the result model (``CaseResult.w
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, cast
 
 from autograder.grading.course.standing import label
-from autograder.grading.results import CaseStatus, DiagnosisKind, FunctionState, Status, functions
+from autograder.grading.results import (
+    CaseStatus,
+    Diagnosis,
+    DiagnosisKind,
+    FunctionState,
+    Status,
+    SubmissionResult,
+    functions,
+)
 from autograder.reports import output_paths
 from autograder.reports.html import esc, sortable, wide
 
@@ -43,11 +53,11 @@ def link(submission: str, function: str = "", count: int | None = None, text: st
     return f'<a href="{esc(output_paths.link(submission))}{esc(anchor)}">{shown}</a>'
 
 
-def _labels(results) -> dict:
+def _labels(results: Iterable[SubmissionResult]) -> dict[str, str]:
     return {result.submission: label(result) for result in results}
 
 
-def _by_label(names, labels: dict[str, str]) -> list:
+def _by_label(names: Iterable[str], labels: Mapping[str, str]) -> list[str]:
     return sorted(names, key=lambda name: (str(labels.get(name, name)).casefold(), name))
 
 
@@ -59,14 +69,14 @@ def who(groups: dict[str, list[str]], summary: str) -> str:
     return f'<details class="who"><summary>{summary}</summary>{body}</details>' if body else ""
 
 
-def graded(results) -> list:
+def graded(results: Iterable[SubmissionResult]) -> list[SubmissionResult]:
     return [result for result in results if result.status == Status.GRADED]
 
 
 # ------------------------------------------------------------------ functions
 
 
-def functions_table(results) -> str:
+def functions_table(results: Iterable[SubmissionResult]) -> str:
     """Per function, how many submissions are in each state, and who."""
     table: dict[str, dict[FunctionState, list[str]]] = {}
     full: dict[str, int] = {}
@@ -112,7 +122,7 @@ class Tally:
     aggregated: bool = False  # a check's cases together (random, Cranfield): counts are cases, not submissions
     passed: int = 0
     total: int = 0
-    why: dict = field(default_factory=dict)  # CaseResult.why -> {submission: cases}
+    why: dict[CaseStatus, dict[str, int]] = field(default_factory=dict)  # CaseResult.why -> {submission: cases}
 
     def count(self, why: CaseStatus) -> int:
         return sum(self.why.get(why, {}).values())
@@ -132,10 +142,10 @@ class Tally:
         return self.total - self.passed
 
 
-def case_tallies(results) -> list[Tally]:
+def case_tallies(results: Iterable[SubmissionResult]) -> list[Tally]:
     """Every case of the graded submissions, worst first: the lowest pass rate among the answers
     given (a stub left or a file that did not import does not make a case look hard)."""
-    tallies: dict[tuple, Tally] = {}
+    tallies: dict[tuple[str, str], Tally] = {}  # (check, label) -> its tally
     for result in graded(results):
         for check in result.checks:
             for case in check.cases:
@@ -149,13 +159,13 @@ def case_tallies(results) -> list[Tally]:
                 if case.passed:
                     tally.passed += 1
                 else:
-                    mine = tally.why.setdefault(case.why, {})
+                    mine = tally.why.setdefault(cast(CaseStatus, case.why), {})  # not passed: why is not None
                     mine[result.submission] = mine.get(result.submission, 0) + 1
     return sorted(tallies.values(), key=lambda t: (t.rate, -t.count(CaseStatus.FAIL), -t.failed, t.check, t.label))
 
 
-def _who_failed(tally: Tally, aggregated: bool, labels: dict) -> dict[str, list[str]]:
-    found = {}
+def _who_failed(tally: Tally, aggregated: bool, labels: Mapping[str, str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
     for why, words in COLUMNS.items():
         counts = tally.why.get(why, {})
         found[words] = [
@@ -165,7 +175,7 @@ def _who_failed(tally: Tally, aggregated: bool, labels: dict) -> dict[str, list[
     return found
 
 
-def _case_row(tally: Tally, columns: list, labels: dict) -> str:
+def _case_row(tally: Tally, columns: list[CaseStatus], labels: Mapping[str, str]) -> str:
     cells = "".join(f'<td class="num">{tally.count(why) or ""}</td>' for why in columns)
     label = who(_who_failed(tally, tally.aggregated, labels), esc(tally.label))
     return (
@@ -179,7 +189,7 @@ def _answered_wrong(tally: Tally) -> bool:
     return any(tally.count(why) for why in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.CRASH))
 
 
-def cases_table(results) -> str:
+def cases_table(results: Sequence[SubmissionResult]) -> str:
     """The cases some submission answered wrong (or crashed on), worst first, each opening on who;
     the others (every answer given right: failures only from stubs, skipped calls and files that
     did not import) folded, with their counts."""
@@ -219,10 +229,17 @@ def cases_table(results) -> str:
 # ------------------------------------------------------------------ diagnoses
 
 
-def diagnoses_table(results) -> str:
+class _Shown(TypedDict):
+    """A diagnosis made in the class, and who shows it (their submissions)."""
+
+    item: Diagnosis
+    who: set[str]
+
+
+def diagnoses_table(results: Sequence[SubmissionResult]) -> str:
     """Every diagnosis made in the class (misconceptions first, then conditions and shapes), most
     frequent first, with who."""
-    seen: dict[tuple, dict] = {}
+    seen: dict[tuple[DiagnosisKind, str, str, str], _Shown] = {}  # (kind, function, id, title) -> who
     labels = _labels(results)
     for result in results:
         for check in result.checks:

@@ -11,6 +11,8 @@ never negative) are never changed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 #: First characters that make a spreadsheet read a cell as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
@@ -20,6 +22,6 @@ def escape(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def row(cells) -> list[str]:
+def row(cells: Iterable[object]) -> list[str]:
     """Every cell of a CSV row escaped (``None`` is an empty cell)."""
     return [escape("" if cell is None else str(cell)) for cell in cells]

@@ -20,13 +20,16 @@ random cases, Cranfield) shows the call and both values, once.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from autograder.grading.course import deadlines
 from autograder.grading.results import (
     CaseResult,
     CaseStatus,
     CheckResult,
+    Diagnosis,
     FunctionResult,
     FunctionState,
     SubmissionResult,
@@ -50,13 +53,13 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _number(value) -> str:
+def _number(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.6f}".rstrip("0").rstrip(".") if abs(value) >= 1e-4 or value == 0 else f"{value:.3e}"
     return repr(value)
 
 
-def value_text(value) -> str:
+def value_text(value: object) -> str:
     """A value as feedback prints it (numbers to 6 decimals, long dicts cut, run files a line each)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return _number(value)
@@ -73,7 +76,7 @@ def value_text(value) -> str:
     return repr(value)
 
 
-def _kind(value) -> str:
+def _kind(value: object) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return "number"
     return type(value).__name__ if isinstance(value, (list, dict)) else ""
@@ -88,8 +91,8 @@ class ShownCase:
     hidden: bool
     expected: str  # "" when it is not shown
     actual: str  # the student's own value ("" when there is none)
-    notes: tuple  # the verdict's words, when they add to the two values (may quote the student)
-    traceback: tuple
+    notes: tuple[str, ...]  # the verdict's words, when they add to the two values (may quote the student)
+    traceback: tuple[str, ...]
     hint: str
 
 
@@ -131,7 +134,7 @@ class Repeated:
 
     count: int
     message: str
-    traceback: tuple
+    traceback: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -140,17 +143,17 @@ class CranfieldView:
 
     differ: int
     total: int
-    queries: tuple  # the query ids with a differing value, in order
-    first: tuple  # ShownCase: the first few
-    points: tuple  # (ir_measures, yours, label) of every differing value, for a plot
+    queries: tuple[str, ...]  # the query ids with a differing value, in order
+    first: tuple[ShownCase, ...]  # the first few
+    points: tuple[tuple[float, float, str], ...]  # (ir_measures, yours, label) of every differing value, for a plot
 
 
 @dataclass(frozen=True)
 class CheckView:
     check: CheckResult
-    repeated: tuple  # Repeated
-    shown: tuple  # ShownCase: the first SHOWN_FAILURES failing cases
-    folded: tuple  # ShownCase: the other failing cases
+    repeated: tuple[Repeated, ...]
+    shown: tuple[ShownCase, ...]  # the first SHOWN_FAILURES failing cases
+    folded: tuple[ShownCase, ...]  # the other failing cases
     cranfield: CranfieldView | None
 
     @property
@@ -169,7 +172,7 @@ def _message(case: CaseResult) -> str:
 def check_view(check: CheckResult) -> CheckView:
     """A check that lost points: its repeated failures, its failing cases, its Cranfield values."""
     failing = [case for case in check.cases if not case.passed]
-    counts: dict[tuple, int] = {}
+    counts: dict[tuple[str, tuple[str, ...]], int] = {}
     for case in failing:
         if case.status != CaseStatus.FAIL or case.raised:
             key = (_message(case), case.traceback)
@@ -191,7 +194,7 @@ def check_view(check: CheckResult) -> CheckView:
 def _cranfield(check: CheckResult, failing: list[CaseResult]) -> CranfieldView:
     queries = sorted({case.id.rsplit("-", 1)[-1] for case in failing}, key=lambda q: (len(q), q))
     points = tuple(
-        (case.expected, case.actual, case.id.replace("cranfield-", ""))
+        (cast(float, case.expected), cast(float, case.actual), case.id.replace("cranfield-", ""))  # numbers (_kind)
         for case in failing
         if _kind(case.expected) == _kind(case.actual) == "number"
     )
@@ -206,9 +209,9 @@ class FunctionView:
     result: FunctionResult
     headline: str  # its state in words, with how many cases
     quote: str  # the error it raised, in its own words (shown as code; "" when none)
-    diagnoses: tuple  # Diagnosis, once each
-    failing: tuple  # CheckView of the checks that lost points (empty: the summary line says it all)
-    passed: tuple  # CheckResult: its checks with full marks
+    diagnoses: tuple[Diagnosis, ...]  # once each
+    failing: tuple[CheckView, ...]  # the checks that lost points (empty: the summary line says it all)
+    passed: tuple[CheckResult, ...]  # its checks with full marks
 
     @property
     def name(self) -> str:
@@ -267,7 +270,7 @@ def headline(item: FunctionResult) -> tuple[str, str]:
 
 def function_view(item: FunctionResult) -> FunctionView:
     words, quote = headline(item)
-    diagnoses: dict = {}
+    diagnoses: dict[str, Diagnosis] = {}
     for check in item.checks:
         for diagnosis in check.diagnoses:
             diagnoses.setdefault(diagnosis.id, diagnosis)
@@ -287,7 +290,7 @@ class QuestionView:
     title: str
     earned: float
     possible: float
-    functions: tuple  # FunctionView
+    functions: tuple[FunctionView, ...]
 
 
 @dataclass(frozen=True)
@@ -297,9 +300,9 @@ class Feedback:
     score: float
     max_score: float
     status: str
-    banners: tuple  # why a file gets no credit, once each
-    problems: tuple
-    questions: tuple  # QuestionView
+    banners: tuple[str, ...]  # why a file gets no credit, once each
+    problems: tuple[str, ...]
+    questions: tuple[QuestionView, ...]
     output: str
     late: str = ""  # how late it was against the class's due date, in words ("" no due date)
     grade: float | None = None  # the score less the late penalty (None: no due date)
@@ -320,7 +323,10 @@ def at_once(check: CheckResult) -> bool:
 
 
 def build(
-    result: SubmissionResult, titles: dict | None = None, shown=lambda check: True, instructor: bool = False
+    result: SubmissionResult,
+    titles: Mapping[str, str] | None = None,
+    shown: Callable[[CheckResult], bool] = lambda check: True,
+    instructor: bool = False,
 ) -> Feedback:
     """The feedback on ``result`` (its student view is taken here); ``shown``: the checks the
     student may see on this page (every renderer leaves out the rubric's hidden ones).

@@ -7,10 +7,12 @@ the class report. Everything that came from the submission is escaped.
 
 from __future__ import annotations
 
-from autograder.grading.results import FunctionState, SubmissionResult, points
+from collections.abc import Mapping
+
+from autograder.grading.results import Diagnosis, FunctionState, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback, svg
-from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase
+from autograder.reports.feedback import CheckView, CranfieldView, Feedback, FunctionView, ShownCase
 from autograder.reports.html import esc, mark, page, wide
 
 STATE_CLASS = {FunctionState.FULL: "pass"}
@@ -32,7 +34,7 @@ def _case_row(case: ShownCase) -> str:
     return f"<tr><td>{mark(False)}</td><td>{what}</td><td>{expected}</td><td>{actual}</td><td>{detail}</td></tr>"
 
 
-def _table(cases, label: str) -> str:
+def _table(cases: tuple[ShownCase, ...], label: str) -> str:
     if not cases:
         return ""
     rows = "".join(_case_row(case) for case in cases)
@@ -43,7 +45,7 @@ def _table(cases, label: str) -> str:
     )
 
 
-def _cranfield(found, label: str) -> str:
+def _cranfield(found: CranfieldView, label: str) -> str:
     queries = ", ".join(found.queries[: feedback.CRANFIELD_QUERIES])
     more = len(found.queries) - feedback.CRANFIELD_QUERIES
     html = (
@@ -84,7 +86,7 @@ def _check(view: CheckView) -> str:
     return html
 
 
-def _diagnosis(item) -> str:
+def _diagnosis(item: Diagnosis) -> str:
     return (
         f'<div class="diagnosis"><strong>Diagnosis: {esc(item.title)}.</strong> '
         f"{esc(item.explanation)} <em>See the notes: {esc(item.notes)}.</em></div>"
@@ -156,7 +158,7 @@ def sections(found: Feedback) -> list[str]:
     return body
 
 
-def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:
+def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "") -> str:
     """The whole feedback page; ``report``: the class report's address relative to the page (a
     local batch's), or "" (on a platform, where there is none)."""
     found = feedback.build(result, titles)

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from autograder.grading.course import deadlines, standing
-from autograder.grading.results import points
+from autograder.grading.results import SubmissionResult, points
 from autograder.reports import csvcells
+
+if TYPE_CHECKING:  # for types only: the table does not load the rubric's parser
+    from autograder.grading.rubric import Rubric
 
 HEADER = (
     "name", "email", "sid", "submission", "submitted", "late", "late_hours", "penalty",
@@ -29,7 +34,7 @@ def _superseded(row: standing.Row) -> str:
     )
 
 
-def render(found, rubric) -> str:
+def render(found: standing.Standing | Collection[SubmissionResult], rubric: Rubric) -> str:
     """The table as CSV text, for the class ``found`` (``standing.build``; or its results, to which
     the rubric's policy is applied)."""
     found = found if isinstance(found, standing.Standing) else standing.build(found, rubric.policy)

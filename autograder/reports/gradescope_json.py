@@ -7,11 +7,13 @@ each check's failing cases in its test."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from autograder.grading.results import SubmissionResult
 from autograder.reports import feedback, markdown
 
 
-def document(result: SubmissionResult) -> dict:
+def document(result: SubmissionResult) -> dict[str, Any]:
     """The ``results.json`` document (a dict ready for ``json.dump``)."""
     result = result.student_view()
     tests = []
@@ -39,6 +41,6 @@ def document(result: SubmissionResult) -> dict:
     }
 
 
-def failed(message: str) -> dict:
+def failed(message: str) -> dict[str, Any]:
     """results.json when the grader could not grade: 0 points and what happened."""
     return {"score": 0, "tests": [], "output": message, "output_format": "text", "stdout_visibility": "hidden"}

@@ -141,7 +141,7 @@ window.addEventListener("afterprint", function () {
 """
 
 
-def esc(value) -> str:
+def esc(value: object) -> str:
     return escape(str(value), quote=True)
 
 

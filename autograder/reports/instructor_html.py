@@ -11,8 +11,10 @@ writes it. Everything that came from the submission is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from autograder.grading.course import deadlines
-from autograder.grading.results import SubmissionResult, points
+from autograder.grading.results import Student, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback, feedback_html
 from autograder.reports.html import FILTER_SCRIPT, esc, filter_box, mark, page, wide
@@ -23,7 +25,7 @@ WARNING = (
 )
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     if value is None:
         return ""
     shown = feedback.value_text(value)
@@ -53,7 +55,7 @@ def _hidden_cases(result: SubmissionResult) -> str:
     )
 
 
-def _person(student) -> str:
+def _person(student: Student) -> str:
     parts = (student.name, student.email and f"<{student.email}>", student.sid and f"SID {student.sid}")
     return " ".join(part for part in parts if part)
 
@@ -79,7 +81,7 @@ def _facts(result: SubmissionResult) -> str:
     )
 
 
-def render(result: SubmissionResult, titles: dict | None = None, report: str = "") -> str:
+def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "") -> str:
     """The instructor's page for ``result`` (the full result, never a student view)."""
     found = feedback.build(result, titles, instructor=True)
     who = f" ({esc(found.who)})" if found.who else ""

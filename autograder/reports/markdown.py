@@ -6,8 +6,9 @@ wrote (values, messages, tracebacks, what it printed) goes inside code, which no
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
-from autograder.grading.results import CheckResult, FunctionResult, FunctionState, SubmissionResult, points
+from autograder.grading.results import CheckResult, Diagnosis, FunctionResult, FunctionState, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase, value_text
@@ -88,7 +89,7 @@ def function_line(view: FunctionView, links: bool = True) -> str:
     return line + (f": {inline(view.quote)}" if view.quote else "")
 
 
-def _diagnosis(item) -> str:
+def _diagnosis(item: Diagnosis) -> str:
     return f"> **Diagnosis: {item.title}.** {item.explanation} *See the notes: {item.notes}.*"
 
 
@@ -132,7 +133,7 @@ def _printed(output: str) -> list[str]:
     return ["## What your code printed", "", *fenced(output[:4000]), ""] if output else []
 
 
-def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
+def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None) -> str:
     """The student's feedback page as Markdown (``feedback.md``)."""
     found = feedback.build(result, titles)
     who = f" ({found.who})" if found.who else ""
@@ -142,7 +143,11 @@ def markdown(result: SubmissionResult, titles: dict | None = None) -> str:
     return "\n".join(lines + _printed(found.output))
 
 
-def summary_text(result: SubmissionResult, titles: dict | None = None, shown=lambda check: True) -> str:
+def summary_text(
+    result: SubmissionResult,
+    titles: Mapping[str, str] | None = None,
+    shown: Callable[[CheckResult], bool] = lambda check: True,
+) -> str:
     """The top of a platform's results (Markdown): the summary, and per function that lost points
     its state and diagnoses (its cases are in its checks' own texts, ``check_text``)."""
     found = feedback.build(result, titles, shown)

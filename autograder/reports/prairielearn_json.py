@@ -11,6 +11,7 @@ refuses a file over 1 MiB, so long texts are cut, saying so, until the document 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from autograder.grading.results import SubmissionResult
 from autograder.lab.spec import GRADED_FILES, PACKAGE
@@ -29,7 +30,7 @@ def _cut(value: str, limit: int) -> str:
     return value[:limit] + f"\n[... {len(value) - limit} more characters cut: PrairieLearn keeps results under 1 MB]"
 
 
-def _document(result: SubmissionResult, output_chars: int, message_chars: int) -> dict:
+def _document(result: SubmissionResult, output_chars: int, message_chars: int) -> dict[str, Any]:
     if result.ungradable:
         return {
             "gradable": False,
@@ -57,7 +58,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
     }
 
 
-def document(result: SubmissionResult) -> dict:
+def document(result: SubmissionResult) -> dict[str, Any]:
     """The ``results.json`` document (a dict ready for ``json.dump``), under ``MAX_BYTES``."""
     result = result.student_view()
     output_chars, message_chars = OUTPUT_CHARS, MESSAGE_CHARS
@@ -68,7 +69,7 @@ def document(result: SubmissionResult) -> dict:
         output_chars, message_chars = output_chars // 2, message_chars // 2
 
 
-def failed(message: str) -> dict:
+def failed(message: str) -> dict[str, Any]:
     """results.json when the grader could not grade: 0 and what happened (the attempt counts,
     as with PrairieLearn's own Python grader)."""
     return {"gradable": True, "score": 0.0, "message": message, "tests": []}

@@ -8,7 +8,19 @@ Student code is escaped; the page stays self-contained.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from autograder.reports.html import esc, feedback_link, sortable, wide
+
+if TYPE_CHECKING:  # for types only: this module loads neither the similarity analysis nor the rubric
+    from collections.abc import Mapping
+
+    from autograder.grading.results import SubmissionResult
+    from autograder.grading.rubric import SimilaritySettings
+    from autograder.similarity.compare import Pair, Similarity, Skipped
+
+    _Regions = tuple[tuple[int, int], ...]  # (first, last) lines, 1-based (``compare.FileMatch``)
+    _Results = Mapping[str, SubmissionResult]  # the batch's results by submission id
 
 #: Unmatched lines shown around a matched region; longer unmatched stretches are folded.
 CONTEXT = 2
@@ -18,7 +30,7 @@ MAX_VIEWS = 50
 MAX_LINES = 600
 
 
-def _who(submission: str, results: dict) -> str:
+def _who(submission: str, results: _Results) -> str:
     result = results.get(submission)
     names = ", ".join(student.name for student in result.students if student.name) if result else ""
     link = feedback_link(submission) if result else esc(submission)
@@ -30,11 +42,11 @@ def anchor(number: int) -> str:
     return f"pair-{number}-view" if number <= MAX_VIEWS else f"pair-{number}"
 
 
-def _labels(regions, links, side: int) -> dict[int, str]:
+def _labels(regions: _Regions, links: tuple[tuple[int, int], ...], side: int) -> dict[int, str]:
     """First line of each region -> its label: a's regions are numbered, b's name the a regions they match."""
     if side == 0:
         return {first: str(index + 1) for index, (first, _) in enumerate(regions)}
-    labels = {}
+    labels: dict[int, str] = {}
     for index, (first, _) in enumerate(regions):
         matched = sorted({i + 1 for i, j in links if j == index})
         if matched:
@@ -42,7 +54,7 @@ def _labels(regions, links, side: int) -> dict[int, str]:
     return labels
 
 
-def _code(lines: tuple[str, ...], regions, labels: dict[int, str], label: str) -> str:
+def _code(lines: tuple[str, ...], regions: _Regions, labels: dict[int, str], label: str) -> str:
     """One side of a view: the file's lines with the matched ones marked, unmatched stretches folded."""
     matched = {line for first, last in regions for line in range(first, last + 1)}
     shown = {
@@ -68,7 +80,7 @@ def _code(lines: tuple[str, ...], regions, labels: dict[int, str], label: str) -
     return f'<pre class="code" role="region" aria-label="{esc(label)}" tabindex="0">' + "\n".join(out) + "</pre>"
 
 
-def _view(number: int, pair, similarity, results: dict) -> str:
+def _view(number: int, pair: Pair, similarity: Similarity, results: _Results) -> str:
     parts = [
         f'<div class="pair" id="{anchor(number)}"><h3>{number}. {_who(pair.a, results)} and {_who(pair.b, results)}'
         f"</h3><p>{pair.share_a:.0%} of {esc(pair.a)}'s code is found in {esc(pair.b)}'s, and {pair.share_b:.0%}"
@@ -90,7 +102,7 @@ def _view(number: int, pair, similarity, results: dict) -> str:
     return "".join(parts)
 
 
-def _skipped(skipped, results: dict) -> str:
+def _skipped(skipped: tuple[Skipped, ...], results: _Results) -> str:
     """The files the analysis left out (too long, not text, too slow to read), and why."""
     if not skipped:
         return ""
@@ -104,7 +116,7 @@ def _skipped(skipped, results: dict) -> str:
     )
 
 
-def _identical(groups, results: dict) -> str:
+def _identical(groups: tuple[tuple[str, ...], ...], results: _Results) -> str:
     """Groups of different students' submissions whose graded files are the same, byte for byte."""
     if not groups:
         return ""
@@ -120,7 +132,7 @@ def _identical(groups, results: dict) -> str:
     )
 
 
-def section(similarity, settings, results: dict) -> str:
+def section(similarity: Similarity | None, settings: SimilaritySettings, results: _Results) -> str:
     """The section's body. ``similarity`` is the analysis (None if it did not run), ``settings``
     the rubric's, ``results`` the batch's results by submission id (for names and links)."""
     if not settings.enabled:
@@ -165,7 +177,7 @@ def section(similarity, settings, results: dict) -> str:
     return intro + table + (note if more > 0 else "") + "".join(views)
 
 
-def cell(similarity, submission: str) -> tuple[str, float]:
+def cell(similarity: Similarity | None, submission: str) -> tuple[str, float]:
     """A submission's links to the pairs it is in (for its row) and its highest score."""
     if similarity is None:
         return "", 0.0

@@ -8,6 +8,7 @@ so a chart follows the light and dark schemes.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from html import escape
 
 #: Tick steps that divide 1, so that 0 and 1 are always ticks, finest first.
@@ -18,7 +19,7 @@ MAX_INTERVALS = 5
 RADIUS = 3.5
 
 
-def _bins(values, low: float, high: float, bins: int) -> list[int]:
+def _bins(values: Iterable[float], low: float, high: float, bins: int) -> list[int]:
     counts = [0] * bins
     for value in values:
         index = int((value - low) / (high - low) * bins) if high > low else 0
@@ -31,7 +32,13 @@ def _edge(low: float, high: float, bins: int, i: int) -> str:
 
 
 def histogram(
-    values, low: float, high: float, bins: int = 10, width: int = 520, height: int = 200, label: str = ""
+    values: Iterable[float],
+    low: float,
+    high: float,
+    bins: int = 10,
+    width: int = 520,
+    height: int = 200,
+    label: str = "",
 ) -> str:
     """Counts of ``values`` in ``bins`` equal bins from ``low`` to ``high`` (the last bin closed)."""
     counts = _bins(values, low, high, bins)
@@ -65,7 +72,7 @@ def histogram(
     return "".join(parts)
 
 
-def histogram_table(values, low: float, high: float, bins: int = 10, label: str = "values") -> str:
+def histogram_table(values: Iterable[float], low: float, high: float, bins: int = 10, label: str = "values") -> str:
     """The histogram's counts as a table, folded: a range per row (the last one closed)."""
     counts = _bins(values, low, high, bins)
     rows = "".join(
@@ -94,7 +101,7 @@ def ticks(low: float, high: float) -> list[float]:
 
 
 def scatter(
-    points,
+    points: Sequence[tuple[float, float, str]],
     width: int = 320,
     height: int = 320,
     x_label: str = "reference",
@@ -109,10 +116,10 @@ def scatter(
     size_w, size_h = width - left - right, height - upper - lower
     inset = RADIUS + 1
 
-    def px(v):
+    def px(v: float) -> float:
         return left + inset + (v - bottom) / (top - bottom) * (size_w - 2 * inset)
 
-    def py(v):
+    def py(v: float) -> float:
         return upper + size_h - inset - (v - bottom) / (top - bottom) * (size_h - 2 * inset)
 
     parts = [
@@ -146,7 +153,7 @@ def scatter(
     return "".join(parts)
 
 
-def points_table(points, x_label: str, y_label: str, label: str = "point") -> str:
+def points_table(points: Sequence[tuple[float, float, str]], x_label: str, y_label: str, label: str = "point") -> str:
     """The scatter's points as a table, folded: one row per point, in the order given."""
     rows = "".join(
         f'<tr><td>{escape(str(name))}</td><td class="num">{x:.4f}</td><td class="num">{y:.4f}</td></tr>'

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
@@ -29,13 +30,16 @@ class Findings:
     memory_fit: Finding  # limits.memory_mb plus the grader's room fits the cgroup's memory
     child_packages: Finding  # the child has the rubric's allowed packages at the pinned versions
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:  # JSON: what ``doctor --json`` prints
         return asdict(self)
 
     def lines(self) -> list[str]:
         """The findings as text, one fact a line (what ``doctor`` prints)."""
         m, found = self.machine, self.machine.resources
-        yes = lambda finding: ("yes: " if finding.ok else "no: ") + finding.detail
+
+        def yes(finding: Finding) -> str:
+            return ("yes: " if finding.ok else "no: ") + finding.detail
+
         seccomp = m.seccomp
         memory = (
             f"cgroup limit {found.memory_bytes // MiB} MiB" if found.memory_bytes is not None else "no cgroup limit"
@@ -104,7 +108,7 @@ def memory_fit(memory_bytes: int | None, limits: Limits) -> Finding:
 
 def pins(path: Path = paths.CHILD_REQUIREMENTS) -> dict[str, str]:
     """``requirements/child.txt``'s pins: {package: version}."""
-    found = {}
+    found: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if "==" in line:
@@ -113,7 +117,7 @@ def pins(path: Path = paths.CHILD_REQUIREMENTS) -> dict[str, str]:
     return found
 
 
-def child_packages(installed: dict, allowed: tuple, pinned: dict) -> Finding:
+def child_packages(installed: dict[str, str | None], allowed: tuple[str, ...], pinned: dict[str, str]) -> Finding:
     """Do the child's allowed packages agree with the pins (the same major version at least, so a
     submission using them is graded alike here and on the platforms)?"""
     if not installed:

@@ -19,6 +19,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from autograder import cache, paths, tempdirs
 from autograder.grading import intake
@@ -99,22 +100,22 @@ def peak_memory() -> str:
 def grade_one(
     source: intake.Source,
     results_file: Path,
-    render: Callable[[SubmissionResult], dict],
-    failed: Callable[[str], dict],
+    render: Callable[[SubmissionResult], dict[str, Any]],  # the platform's results document (JSON)
+    failed: Callable[[str], dict[str, Any]],
     isolation: str = "auto",
     uid: int | None = None,
     python: str | None = None,
     platform: str = "the platform",
-    log=print,
+    log: Callable[[str], None] = print,
     rubric_path: Path = paths.RUBRIC,
-) -> dict:
+) -> dict[str, Any]:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
     when the grader cannot run or runs out of time; returns what was written."""
     started = time.monotonic()
     uid = isolations.DEFAULT_UID if uid is None else uid
     where = f"the autograder's output, which your instructor sees on {platform}"
 
-    def write(document: dict) -> None:
+    def write(document: dict[str, Any]) -> None:
         cache.write_json_atomic(results_file, document, mode=0o644)
 
     overall = overall_seconds(rubric_path)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import pickle
 from pathlib import Path
+from typing import Any
 
 from autograder import archive, cache, paths
 from autograder.grading import plan as planning
@@ -87,7 +88,7 @@ def source_entries() -> list[tuple[str, bytes, int]]:
     return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries()]
 
 
-def _planned(bundle: dict, bundle_bytes: bytes) -> list:
+def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, bytes, int]]:
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""

@@ -18,10 +18,12 @@ printed to the log only instructors see.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
@@ -37,35 +39,38 @@ class MetadataProblem(ValueError):
     """The metadata cannot be used to count attempts; the message names the file and the field."""
 
 
-def marked(document: dict, state: str) -> dict:
+def marked(document: dict[str, Any], state: str) -> dict[str, Any]:
     """``document`` (a results.json) with the marker saying whether it counts as an attempt."""
     extra = dict(document.get("extra_data") or {})
     extra[ATTEMPT] = state
     return {**document, "extra_data": extra}
 
 
-def render_marked(render: Callable[[SubmissionResult], dict]) -> Callable[[SubmissionResult], dict]:
+def render_marked(
+    render: Callable[[SubmissionResult], dict[str, Any]],
+) -> Callable[[SubmissionResult], dict[str, Any]]:
     """A results renderer whose documents carry the marker: graded, or not graded (status error)."""
     return lambda result: marked(render(result), NOT_GRADED if result.status == Status.ERROR else GRADED)
 
 
-def failed_marked(failed: Callable[[str], dict]) -> Callable[[str], dict]:
+def failed_marked(failed: Callable[[str], dict[str, Any]]) -> Callable[[str], dict[str, Any]]:
     return lambda message: marked(failed(message), NOT_GRADED)
 
 
-def _counted(results) -> bool:
+def _counted(results: object) -> bool:
     """Did this earlier results.json count as a graded attempt?"""
     if not isinstance(results, dict):
         return False
     extra = results.get("extra_data")
     if isinstance(extra, dict) and extra.get(ATTEMPT) in (GRADED, NOT_GRADED, OVER):
-        return extra[ATTEMPT] == GRADED
+        state: object = extra[ATTEMPT]  # JSON
+        return state == GRADED
     output = results.get("output")
     refused = isinstance(output, str) and output.startswith(attempts.REFUSED)
     return bool(results.get("tests")) and not refused
 
 
-def read(path: Path) -> tuple:
+def read(path: Path) -> tuple[datetime.datetime, list[attempts.Attempt], list[Any]]:
     """``(created_at, previous attempts, previous entries)`` from Gradescope's metadata file;
     ``MetadataProblem`` naming what is wrong."""
     try:
@@ -101,10 +106,10 @@ def read(path: Path) -> tuple:
     return now, found, previous
 
 
-def _kept(entry: dict, message: str) -> dict:
+def _kept(entry: dict[str, Any], message: str) -> dict[str, Any]:
     """The refusal's results.json: the last graded attempt's score and tests under ``message``."""
     found = entry.get("results")
-    results: dict = found if isinstance(found, dict) else {}
+    results: dict[str, Any] = found if isinstance(found, dict) else {}
     score = results.get("score", entry.get("score", 0))
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         score = 0
@@ -121,7 +126,7 @@ def _kept(entry: dict, message: str) -> dict:
     return marked(document, OVER)
 
 
-def gate(root: Path, rubric_path: Path, log=print) -> dict | None:
+def gate(root: Path, rubric_path: Path, log: Callable[[str], None] = print) -> dict[str, Any] | None:
     """The results.json of a submission over the limit (its code is not run), or None: grade it.
     Never raises: a rubric that cannot be read is the session's to report; unusable metadata is
     logged and the submission graded."""

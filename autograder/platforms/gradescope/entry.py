@@ -7,7 +7,9 @@ graded attempt's results."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from autograder import cache, paths
 from autograder.grading import intake
@@ -23,8 +25,8 @@ def run(
     uid: int = DEFAULT_UID,
     python: str | None = None,
     rubric_path: Path = paths.RUBRIC,
-    log=print,
-) -> dict:
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
     there). If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
     results = Path(root) / "results"

@@ -26,6 +26,7 @@ import shutil
 import string
 import uuid
 from pathlib import Path
+from typing import Any
 
 from autograder import cache, paths
 from autograder.grading import rubric as rubrics
@@ -50,7 +51,7 @@ def question_uuid(title: str) -> str:
     return str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/{title}"))
 
 
-def info(rubric: rubrics.Rubric, image: str) -> dict:
+def info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: info.json
     """``info.json``: the question, graded externally by ``image``."""
     return {
         "uuid": question_uuid(rubric.title),
@@ -70,14 +71,14 @@ def info(rubric: rubrics.Rubric, image: str) -> dict:
     }
 
 
-def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict:
+def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[str, Any]:  # JSON
     """A sample ``infoAssessment.json``: a Homework whose one zone holds the question, worth the
     rubric's total (PrairieLearn scales the grader's score in [0, 1] by it; on a Homework the best
     submission counts). Its uuid is derived from the rubric's title, like the question's. It sets
     no dates: students see it once its Access page releases it. With ``attempts.per_period`` in the
     rubric, the question waits ``gradeRateMinutes`` between gradings (``attempts.grade_rate_minutes``:
     the period shared evenly, so 3 in 24 hours is one every 480 minutes)."""
-    question: dict = {"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}
+    question: dict[str, Any] = {"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}
     rate = attempts.grade_rate_minutes(rubric.attempts)
     if rate:
         question["gradeRateMinutes"] = rate
@@ -114,7 +115,7 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
     return said
 
 
-def _template(name: str, **values) -> bytes:
+def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
@@ -138,7 +139,7 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
     return {"question": question, "image": built, "assessment": sample}
 
 
-def _replace_folder(target: Path, files: list, marker: str) -> Path:
+def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: str) -> Path:
     if target.exists() and any(target.iterdir()) and not (target / marker).is_file():
         raise ValueError(f"{target} exists and is not a folder this build wrote (no {marker}): choose another --out")
     shutil.rmtree(target, ignore_errors=True)

@@ -6,6 +6,7 @@ stdout, the grading job's output that instructors see, and a watchdog on the ove
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from autograder import paths
 from autograder.grading import intake
@@ -20,7 +21,7 @@ def run(
     uid: int = DEFAULT_UID,
     python: str | None = None,
     rubric_path: Path = paths.RUBRIC,
-) -> dict:
+) -> dict[str, Any]:
     """Grade ``ROOT/student`` into ``ROOT/results/results.json`` (replacing whatever is there).
     If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
     results = Path(root) / "results"

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from autograder.lab.spec import GRADED_FILES
 
 #: A pair is compared in detail when the fingerprints it shares reach this share of the
 #: threshold, counted on the smaller submission (a loose pre-filter: shares count characters).
 CANDIDATE_FACTOR = 0.5
+#: A graded file of a submission: (submission id, file name). Fingerprints are int64 arrays (``Any``).
+FileKey = tuple[str, str]
 
 
 def common_limit(submissions: int) -> int:
@@ -20,12 +24,12 @@ def common_limit(submissions: int) -> int:
     return max(10, submissions // 10)
 
 
-def common_prints(ids: list[str], found: dict, forms: dict) -> dict:
+def common_prints(ids: list[str], found: Mapping[FileKey, Any], forms: Mapping[FileKey, str]) -> dict[str, Any]:
     """Per graded file, the fingerprints found in more than ``common_limit`` distinct forms
     (``forms``: (submission, file) -> the digest of its code as read)."""
     import numpy as np
 
-    common = {}
+    common: dict[str, Any] = {}
     for name in GRADED_FILES:
         distinct = {forms[sid, name]: found[sid, name] for sid in ids if (sid, name) in found}
         if distinct:
@@ -34,14 +38,16 @@ def common_prints(ids: list[str], found: dict, forms: dict) -> dict:
     return common
 
 
-def search(ids: list[str], found: dict, threshold: float, forms: dict) -> tuple[dict, list[tuple[int, int]]]:
+def search(
+    ids: list[str], found: Mapping[FileKey, Any], threshold: float, forms: Mapping[FileKey, str]
+) -> tuple[dict[str, Any], list[tuple[int, int]]]:
     """The inverted index fingerprint -> submissions, per graded file (numpy: sorted runs of
     equal hashes): the common fingerprints per file, and the pairs sharing enough of the others."""
     import numpy as np
 
     common = common_prints(ids, found, forms)
     sizes = np.zeros(len(ids), dtype=np.int64)
-    shared: Counter = Counter()
+    shared: Counter[tuple[int, int]] = Counter()
     for name in GRADED_FILES:
         held = [(number, found[sid, name]) for number, sid in enumerate(ids) if (sid, name) in found]
         if not held:

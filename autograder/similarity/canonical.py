@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import copy
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from autograder.similarity import idioms
 
@@ -57,10 +58,10 @@ class Statement:
 class _Rewriter(ast.NodeTransformer):
     """One pass of every local rewriting; ``deadline`` bounds it."""
 
-    def __init__(self, deadline: float | None, set_aside: list) -> None:
+    def __init__(self, deadline: float | None, set_aside: list[ast.Expr]) -> None:
         self.deadline, self.set_aside, self.count = deadline, set_aside, 0
 
-    def visit(self, node):
+    def visit(self, node: ast.AST) -> Any:  # as ``NodeTransformer.visit``: a node, a list of them or None
         self.count += 1
         if self.deadline is not None and self.count % _CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
             raise TooSlow
@@ -70,8 +71,8 @@ class _Rewriter(ast.NodeTransformer):
                 setattr(node, field, self._block(getattr(node, field), keep_empty=field == "body"))
         return node
 
-    def _block(self, statements: list, keep_empty: bool) -> list:
-        kept = []
+    def _block(self, statements: list[ast.stmt], keep_empty: bool) -> list[ast.stmt]:
+        kept: list[ast.stmt] = []
         for statement in statements:
             if isinstance(statement, ast.Expr) and idioms.pure(statement.value):
                 if isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str):
@@ -85,7 +86,7 @@ class _Rewriter(ast.NodeTransformer):
         kept = idioms.independent_sorted(idioms.returned_at_once(idioms.loops_as_comprehensions(kept)))
         return kept or ([ast.Pass()] if keep_empty else [])
 
-    def visit_AugAssign(self, node):
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.Assign:
         self.generic_visit(node)
         load = copy.deepcopy(node.target)
         for inner in ast.walk(load):
@@ -94,38 +95,38 @@ class _Rewriter(ast.NodeTransformer):
         value = ast.BinOp(load, node.op, node.value)
         return ast.copy_location(ast.Assign([node.target], value), node)
 
-    def visit_AnnAssign(self, node):
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.Assign | None:
         self.generic_visit(node)
         if node.value is None:
             return None
         return ast.copy_location(ast.Assign([node.target], node.value), node)
 
-    def visit_arg(self, node):
+    def visit_arg(self, node: ast.arg) -> ast.arg:
         node.annotation = None
         return node
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.FunctionDef | ast.AsyncFunctionDef:
         node.returns = None
         self.generic_visit(node)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_Compare(self, node):
+    def visit_Compare(self, node: ast.Compare) -> ast.Compare:
         self.generic_visit(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Gt, ast.GtE)):
             flipped = ast.Lt() if isinstance(node.ops[0], ast.Gt) else ast.LtE()
             return ast.copy_location(ast.Compare(node.comparators[0], [flipped], [node.left]), node)
         return node
 
-    def visit_If(self, node):
+    def visit_If(self, node: ast.If) -> ast.If | list[ast.stmt] | None:
         self.generic_visit(node)
         known, value = idioms.constant(node.test)
         if not known:
             return node
         return (node.body if value else node.orelse) or None
 
-    def visit_While(self, node):
+    def visit_While(self, node: ast.While) -> ast.While | list[ast.stmt] | None:
         self.generic_visit(node)
         known, value = idioms.constant(node.test)
         return node.orelse or None if known and not value else node
@@ -134,13 +135,13 @@ class _Rewriter(ast.NodeTransformer):
 class _Numbers(ast.NodeTransformer):
     """Every number as ``0`` (after the constant tests were read)."""
 
-    def visit_Constant(self, node):
+    def visit_Constant(self, node: ast.Constant) -> ast.Constant:
         if isinstance(node.value, (int, float, complex)) and not isinstance(node.value, bool):
             return ast.copy_location(ast.Constant(0), node)
         return node
 
 
-def _blocks(tree: ast.AST):
+def _blocks(tree: ast.AST) -> Iterator[list[ast.stmt]]:
     """Every statement list of ``tree`` (bodies, else branches, handlers' bodies)."""
     for node in ast.walk(tree):
         for field in _BODIES:
@@ -149,7 +150,7 @@ def _blocks(tree: ast.AST):
                 yield block
 
 
-def _unused(block: list, read: set[str], keep: frozenset[str]) -> bool:
+def _unused(block: list[ast.stmt], read: set[str], keep: frozenset[str]) -> bool:
     """Assignments (and, at module level, functions and classes) in ``block`` of names nobody
     reads, left out (a call in an assigned value stays, as a statement); whether any was."""
     changed = False
@@ -171,7 +172,7 @@ def _unused(block: list, read: set[str], keep: frozenset[str]) -> bool:
             continue
         changed = True
         keeps_value = isinstance(node, ast.Assign) and not idioms.pure(node.value)
-        block[index] = ast.copy_location(ast.Expr(node.value), node) if keeps_value else ast.Pass()
+        block[index] = ast.copy_location(ast.Expr(cast(ast.Assign, node).value), node) if keeps_value else ast.Pass()
     return changed
 
 
@@ -186,7 +187,7 @@ def _drop_unused(tree: ast.Module, keep: frozenset[str]) -> None:
             return
 
 
-def _runs_sorted(block: list, keep: frozenset[str]) -> None:
+def _runs_sorted(block: list[ast.stmt], keep: frozenset[str]) -> None:
     """Each run of imports in the order of their text (names sorted within each), and each run of
     definitions in one order: the handout's by name, then the file's own by their shape."""
     kinds = ((ast.Import, ast.ImportFrom), (*_FUNCTIONS, ast.ClassDef))
@@ -200,17 +201,19 @@ def _runs_sorted(block: list, keep: frozenset[str]) -> None:
             end = start
             while end < len(block) and isinstance(block[end], kind):
                 if kind is kinds[0]:
-                    block[end].names.sort(key=lambda alias: (alias.name, alias.asname or ""))
+                    cast("ast.Import | ast.ImportFrom", block[end]).names.sort(
+                        key=lambda alias: (alias.name, alias.asname or "")
+                    )
                 end += 1
             if end - start > 1:
                 block[start:end] = sorted(block[start:end], key=key)
             start = end + 1
 
 
-def rewrite(tree: ast.Module, keep: frozenset[str] = frozenset(), deadline: float | None = None) -> list:
+def rewrite(tree: ast.Module, keep: frozenset[str] = frozenset(), deadline: float | None = None) -> list[ast.Expr]:
     """``tree`` rewritten in place (see the module's docstring); the docstrings it left out.
     ``keep``: names never left out as unused nor inlined (the handout's)."""
-    set_aside: list = []
+    set_aside: list[ast.Expr] = []
     _Rewriter(deadline, set_aside).visit(tree)
     for _ in range(2):  # a helper that only returns once its unused locals are out, and so on
         _drop_unused(tree, keep)
@@ -273,14 +276,14 @@ def _header(node: Any) -> tuple[str, ast.AST | None]:
     return "try:", None
 
 
-def _branches(node: Any) -> list[tuple[str, list]]:
+def _branches(node: Any) -> list[tuple[str, Sequence[ast.AST]]]:
     """A compound statement's blocks after its first, each with the line that opens it."""
     if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
         return [("", [handler]) for handler in node.handlers] + [("else:", node.orelse), ("finally:", node.finalbody)]
     return [("else:", getattr(node, "orelse", []))]
 
 
-def _emit(block: list, where: _Where, out: list, set_aside_lines: set) -> None:
+def _emit(block: Sequence[ast.AST], where: _Where, out: list[Statement], set_aside_lines: set[int]) -> None:
     node: Any
     for node in block:
         known = getattr(node, "lineno", None) is not None and getattr(node, "end_lineno", None) is not None
@@ -325,7 +328,9 @@ def _emit(block: list, where: _Where, out: list, set_aside_lines: set) -> None:
                 _emit(branch, where, out, set_aside_lines)
 
 
-def statements(text: str, keep: frozenset[str] = frozenset(), deadline: float | None = None):
+def statements(
+    text: str, keep: frozenset[str] = frozenset(), deadline: float | None = None
+) -> tuple[list[Statement], frozenset[int]] | None:
     """(the file's statements rewritten, the lines of its docstrings) or None if it does not parse
     (or is too deeply nested to rewrite); ``text`` has ``\\n`` line ends. ``TooSlow`` past ``deadline``."""
     try:
@@ -335,5 +340,5 @@ def statements(text: str, keep: frozenset[str] = frozenset(), deadline: float | 
         _emit(tree.body, _Where(text), out, set())
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    lines = {n for node in docstrings for n in range(node.lineno, node.end_lineno + 1)}
+    lines = {n for node in docstrings for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
     return out, frozenset(lines)

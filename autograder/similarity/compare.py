@@ -31,11 +31,13 @@ import itertools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from autograder.grading.rubric import SimilaritySettings
-from autograder.lab.spec import GRADED_FILES
+# re-exported, explicitly (``X as X``): the batch names them through this module
+from autograder.grading.rubric import SimilaritySettings as SimilaritySettings
+from autograder.lab.spec import GRADED_FILES as GRADED_FILES
 from autograder.similarity import fingerprints, kgrams
-from autograder.similarity.candidates import CANDIDATE_FACTOR, common_limit, search
+from autograder.similarity.candidates import CANDIDATE_FACTOR, FileKey, common_limit, search
 
 #: A pair is reported only if each side has at least this many normalised characters matched.
 MIN_MATCHED = 100
@@ -51,6 +53,11 @@ BATCH_SECONDS = 60.0
 BATCH_CHARS = 20_000_000
 #: Known sources' ids in pairs start with this (``known:solutions``, ``known:<label>/<id>``).
 KNOWN = "known:"
+#: By (submission, file name): the files read, tokenized; their fingerprints (sorted int64 arrays).
+_Read = dict[FileKey, fingerprints.Tokens]
+_Found = dict[FileKey, Any]
+#: The comparisons made, by the ids of their (grams, grams, tokens, tokens): identical copies compared once.
+_Memo = dict[tuple[int, int, int, int], fingerprints.Match | None]
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,7 @@ def _read(job: tuple[str, fingerprints.Handout, float]) -> fingerprints.Tokens |
         return f"not read: reading it took more than {FILE_SECONDS:g} s"
 
 
-def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list:
+def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list[fingerprints.Tokens | str]:
     """``_read`` over every file, in forked workers when there are enough to pay for the fork."""
     jobs_in = [(text, stubs, time.monotonic() + BATCH_SECONDS) for text in texts]
     if jobs <= 1 or len(texts) < _TOKENIZE_IN_PARALLEL:
@@ -136,7 +143,7 @@ def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list:
 
 
 @functools.lru_cache(maxsize=4)
-def _given(handout: tuple[tuple[str, str], ...]):
+def _given(handout: tuple[tuple[str, str], ...]) -> tuple[fingerprints.Handout, Any]:
     """The handout as ``prepare`` reads it, and its grams (boilerplate): read once per process."""
     stubs = fingerprints.handout(
         [text for name, text in handout if name in GRADED_FILES],
@@ -145,7 +152,7 @@ def _given(handout: tuple[tuple[str, str], ...]):
     return stubs, fingerprints.boilerplate([text for _, text in handout], stubs)
 
 
-def _text(content) -> tuple[str, str]:
+def _text(content: bytes | str) -> tuple[str, str]:
     """(the file's text, "") or ("", why it is not compared)."""
     if isinstance(content, bytes):
         try:
@@ -172,7 +179,7 @@ def _within_budget(distinct: dict[str, str]) -> tuple[list[str], set[str]]:
     return sorted(kept), left
 
 
-def _pair(a: str, b: str, prints: dict, tokens: dict, memo: dict) -> Pair | None:
+def _pair(a: str, b: str, prints: Mapping[FileKey, kgrams.Grams], tokens: _Read, memo: _Memo) -> Pair | None:
     """``a`` and ``b`` compared file by file; ``prints`` and ``tokens`` keyed by (submission, file),
     one object per distinct file; ``memo``: the comparisons made, by those objects (copies once)."""
     matched_a = matched_b = size_a = size_b = 0.0
@@ -256,10 +263,10 @@ def analyse(
     )
 
 
-def _texts(everything: Mapping[str, Mapping[str, bytes | str]]) -> tuple[dict, dict[tuple[str, str], str]]:
+def _texts(everything: Mapping[str, Mapping[str, bytes | str]]) -> tuple[dict[FileKey, str], dict[FileKey, str]]:
     """The graded files' texts by (submission, file), blank files left out, and why others are not compared."""
-    skipped: dict[tuple[str, str], str] = {}
-    texts = {}
+    skipped: dict[FileKey, str] = {}
+    texts: dict[FileKey, str] = {}
     for sid in sorted(everything):
         for name, content in everything[sid].items():
             if name not in GRADED_FILES:
@@ -272,21 +279,26 @@ def _texts(everything: Mapping[str, Mapping[str, bytes | str]]) -> tuple[dict, d
     return texts, skipped
 
 
-def _tokenized(distinct: dict, order: list, too_many: set, stubs, jobs: int) -> tuple[dict, dict]:
+def _tokenized(
+    distinct: dict[str, str], order: list[str], too_many: set[str], stubs: fingerprints.Handout, jobs: int
+) -> tuple[dict[str, fingerprints.Tokens], dict[str, str]]:
     """The tokens of the distinct files read (``order``), by digest, and why the others were not read."""
     read = dict(zip(order, _read_all([distinct[digest] for digest in order], stubs, jobs)))
     reasons = {digest: result for digest, result in read.items() if isinstance(result, str)}
     reasons.update(dict.fromkeys(too_many, f"not read: the batch's files hold more than {BATCH_CHARS:,} characters"))
-    return {digest: tokens for digest, tokens in read.items() if digest not in reasons}, reasons
+    # ``order`` and ``too_many`` are disjoint: a file read is left out exactly when ``_read`` said why
+    return {digest: tokens for digest, tokens in read.items() if not isinstance(tokens, str)}, reasons
 
 
-def _hashed(digests: dict, by_digest: dict, boilerplate) -> dict:
+def _hashed(digests: dict[FileKey, str], by_digest: dict[str, fingerprints.Tokens], boilerplate: Any) -> _Found:
     """The hashes of the files read, by (submission, file): each distinct file hashed once."""
     once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
     return {key: once[digest] for key, digest in digests.items()}
 
 
-def _candidate_pairs(ids, found, tokens, threshold, exhaustive, owners) -> tuple[dict, list[tuple[int, int]]]:
+def _candidate_pairs(
+    ids: list[str], found: _Found, tokens: _Read, threshold: float, exhaustive: bool, owners: Mapping[str, str] | None
+) -> tuple[dict[str, Any], list[tuple[int, int]]]:
     """The common fingerprints per file, and the pairs (of numbers in ``ids``) compared in detail:
     the candidates (every pair if ``exhaustive``), never two of the same student."""
     forms = {key: hashlib.sha256(tokens[key].filtered.encode()).hexdigest() for key in found}
@@ -296,23 +308,30 @@ def _candidate_pairs(ids, found, tokens, threshold, exhaustive, owners) -> tuple
     return common, [(i, j) for i, j in candidates if not same_student(ids[i], ids[j], owners)]
 
 
-def _detailed(ids, candidates, digests, tokens, boilerplate, common) -> list[Pair]:
+def _detailed(
+    ids: list[str],
+    candidates: list[tuple[int, int]],
+    digests: dict[FileKey, str],
+    tokens: _Read,
+    boilerplate: Any,
+    common: dict[str, Any],
+) -> list[Pair]:
     """The candidates compared file by file, the handout's and common code ignored; each distinct
     file fingerprinted once and identical copies compared once."""
     import numpy as np
 
     ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
     involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
-    made: dict = {}  # one fingerprint per distinct file: identical copies compared once
+    made: dict[tuple[str, str], kgrams.Grams] = {}  # by (digest, file): identical copies fingerprinted once
     for key in sorted(involved):
         if (digests[key], key[1]) not in made:
             made[digests[key], key[1]] = fingerprints.fingerprint(tokens[key], ignored[key[1]])
     prints = {key: made[digests[key], key[1]] for key in involved}
-    memo: dict = {}
+    memo: _Memo = {}
     return [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo)) is not None]
 
 
-def _sources(pairs: list[Pair], texts: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+def _sources(pairs: list[Pair], texts: dict[FileKey, str]) -> dict[str, dict[str, tuple[str, ...]]]:
     """The lines of the graded files of the submissions in ``pairs``."""
     listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
     return {
@@ -327,9 +346,11 @@ def same_student(a: str, b: str, owners: Mapping[str, str] | None) -> bool:
     return owners is not None and a in owners and owners.get(a) == owners.get(b)
 
 
-def _identical(ids: list[str], digests: dict, owners: Mapping[str, str] | None) -> tuple[tuple[str, ...], ...]:
+def _identical(
+    ids: list[str], digests: dict[FileKey, str], owners: Mapping[str, str] | None
+) -> tuple[tuple[str, ...], ...]:
     """Groups of two or more students' submissions whose graded files are all the same."""
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple[tuple[str, str], ...], list[str]] = {}  # ((file name, digest), ...) -> submissions
     for sid in ids:
         files = tuple((name, digests[sid, name]) for name in GRADED_FILES if (sid, name) in digests)
         if files:
@@ -343,12 +364,14 @@ def _identical(ids: list[str], digests: dict, owners: Mapping[str, str] | None) 
     )
 
 
-def _against_known(ids: list[str], known: list[str], found: dict, tokens: dict, boilerplate, settings) -> list[Pair]:
+def _against_known(
+    ids: list[str], known: list[str], found: _Found, tokens: _Read, boilerplate: Any, settings: SimilaritySettings
+) -> list[Pair]:
     """Every submission against every known source, common code counted (a leaked solution is
     what many submissions share); only pairs sharing enough are compared in detail."""
     import numpy as np
 
-    plain: dict = {}
+    plain: dict[FileKey, kgrams.Grams] = {}
     pairs = []
     floor = CANDIDATE_FACTOR * settings.threshold
     for source in known:

@@ -29,7 +29,7 @@ import itertools
 import re
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,8 +41,8 @@ from autograder.similarity import canonical, kgrams
 NOISE = 25
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
-# One pass, left to right: quotes inside strings and comments are never read as code.
-_SCAN = re.compile(
+Piece = tuple[str, int]  # a piece of a file's code, and where it starts in the file's text
+_SCAN = re.compile(  # one pass, left to right: quotes inside strings and comments are never read as code
     r"""
       (?P<doc>^[ \t]*[rRuUbB]{0,2}(?P<dq>\"\"\"|''')(?:\\.|[^\\])*?(?P=dq))   # a string opening a line
     | (?P<string>[rRbBuUfF]{0,3}(?:(?P<tq>\"\"\"|''')(?:\\.|[^\\])*?(?P=tq)|(?P<sq>["'])(?:\\.|[^\\\n])*?(?P=sq)))
@@ -96,10 +96,10 @@ class Prepared:
         return bisect.bisect_right(self.line_starts, origin)
 
 
-def _pieces(text: str, docstrings: list | None = None, deadline: float | None = None) -> list[tuple[str, int]]:
+def _pieces(text: str, docstrings: list[tuple[int, int]] | None = None, deadline: float | None = None) -> list[Piece]:
     """The code of ``text`` as (piece, where it starts in ``text``), ``"\\n"`` pieces ending lines;
     the docstrings' (start, end) are added to ``docstrings``; ``kgrams.TooSlow`` past ``deadline``."""
-    pieces: list[tuple[str, int]] = []
+    pieces: list[Piece] = []
     done = 0
     for count, match in enumerate(_SCAN.finditer(text)):
         if deadline is not None and count % 256 == 0 and time.monotonic() > deadline:
@@ -124,9 +124,9 @@ def _pieces(text: str, docstrings: list | None = None, deadline: float | None = 
     return pieces
 
 
-def _lines(pieces: list[tuple[str, int]]):
+def _lines(pieces: list[Piece]) -> Iterator[list[Piece]]:
     """The pieces, line by line (a line's last piece is its ``"\\n"``, if it has one)."""
-    line: list[tuple[str, int]] = []
+    line: list[Piece] = []
     for piece in pieces:
         line.append(piece)
         if piece[0] == "\n":
@@ -241,7 +241,7 @@ class Tokens:
     filtered: str
     origins: Any  # int64 array: normalised position -> position in ``prepared.code``
 
-    def lines(self, positions) -> list[int]:
+    def lines(self, positions: Iterable[int]) -> list[int]:
         """The file's lines of normalised positions."""
         return [self.prepared.line(self.prepared.origin(int(self.origins[p]))) for p in positions]
 
@@ -271,7 +271,7 @@ def tokenize(prepared: Prepared, deadline: float | None = None) -> Tokens:
     return Tokens(prepared, *kgrams.normalise(prepared.code, deadline))
 
 
-def hashes(tokens: Tokens, boilerplate=None) -> Any:
+def hashes(tokens: Tokens, boilerplate: Any = None) -> Any:
     """The sorted distinct hashes of every gram of the normalised code, less the ``boilerplate``
     ones: the file's fingerprints."""
     import numpy as np
@@ -280,7 +280,7 @@ def hashes(tokens: Tokens, boilerplate=None) -> Any:
     return found if boilerplate is None else np.setdiff1d(found, boilerplate, assume_unique=True)
 
 
-def fingerprint(tokens: Tokens, ignored=None) -> kgrams.Grams:
+def fingerprint(tokens: Tokens, ignored: Any = None) -> kgrams.Grams:
     """The file's grams for ``compare``, less the ``ignored`` ones (boilerplate, common code)."""
     return kgrams.grams(tokens.filtered, NOISE, ignored)
 
@@ -290,7 +290,7 @@ def handout_files() -> dict[str, str]:
     return {name: paths.handout_file(name).read_text(encoding="utf-8") for name in GRADED_FILES + GIVEN_FILES}
 
 
-def boilerplate(texts, given: Handout = Handout()) -> Any:
+def boilerplate(texts: Iterable[str], given: Handout = Handout()) -> Any:
     """The hashes of every gram of ``texts`` (a sorted array), read with the handout's names kept."""
     import numpy as np
 
@@ -298,7 +298,7 @@ def boilerplate(texts, given: Handout = Handout()) -> Any:
     return np.unique(np.concatenate(found)) if found else np.array([], dtype=np.int64)
 
 
-def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
+def _regions(tokens: Tokens, slices: tuple[Any, Any]) -> list[tuple[int, int]]:
     """Matched stretches (normalised positions) as the file's line ranges: merged where they touch, cut where
     docstrings or the handout's lines lie between (so a copied function is a region of its
     own), without blank or comment lines at either end."""
@@ -313,7 +313,7 @@ def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
 
     pieces = []
 
-    def in_order(start: int, end: int):
+    def in_order(start: int, end: int) -> Iterator[tuple[int, int]]:
         """``[start, end)`` cut where the code it maps to does not follow on in the file (``canonical``
         sorts a file's functions, so one stretch may join code from far apart)."""
         lines = tokens.lines(range(start, end))
@@ -344,7 +344,7 @@ def _regions(tokens: Tokens, slices) -> list[tuple[int, int]]:
     return [(first, last) for first, last in regions]
 
 
-def _region_of(regions, line: int) -> int | None:
+def _region_of(regions: list[tuple[int, int]], line: int) -> int | None:
     index = bisect.bisect_right(regions, (line, float("inf"))) - 1
     return index if index >= 0 and regions[index][0] <= line <= regions[index][1] else None
 
@@ -368,7 +368,7 @@ def compare(made_a: kgrams.Grams, made_b: kgrams.Grams, tokens_a: Tokens, tokens
     if overlap is None:
         return None
     regions_a, regions_b = _regions(tokens_a, overlap.slices_a), _regions(tokens_b, overlap.slices_b)
-    shared: Counter = Counter()  # (region of a, region of b) -> fingerprints they share
+    shared: Counter[tuple[int, int]] = Counter()  # (region of a, region of b) -> fingerprints they share
     lines_a, lines_b = _lines_of(made_a, tokens_a, overlap.shared), _lines_of(made_b, tokens_b, overlap.shared)
     for value in np.unique(overlap.shared).tolist():
         for line_a, line_b in itertools.product(lines_a[value], lines_b[value]):
@@ -389,7 +389,7 @@ def compare(made_a: kgrams.Grams, made_b: kgrams.Grams, tokens_a: Tokens, tokens
     )
 
 
-def _lines_of(made: kgrams.Grams, tokens: Tokens, shared) -> dict[int, set[int]]:
+def _lines_of(made: kgrams.Grams, tokens: Tokens, shared: Any) -> dict[int, set[int]]:
     """The file's lines where each of the ``shared`` grams starts."""
     import numpy as np
 

@@ -12,7 +12,8 @@ import builtins
 import copy
 import keyword
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 #: Calls of these builtins do nothing of their own: a statement made of them does nothing.
 _PURE = "abs all any bool dict enumerate float int isinstance len list max min range repr reversed round set sorted"
@@ -31,7 +32,7 @@ def pure(node: ast.AST) -> bool:
     return True
 
 
-_COMPARE = {
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {  # constants of the file: any value
     ast.Eq: lambda a, b: a == b,
     ast.NotEq: lambda a, b: a != b,
     ast.Lt: lambda a, b: a < b,
@@ -41,7 +42,7 @@ _COMPARE = {
 }
 
 
-def constant(node: ast.AST):
+def constant(node: ast.AST) -> tuple[bool, Any]:  # Any: ``ast.Constant.value``'s type
     """(True, value) for a test made of constants (numbers, strings, booleans, None), compared,
     negated or combined with and/or; (False, None) when it depends on anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool, type(None))):
@@ -55,7 +56,7 @@ def constant(node: ast.AST):
     return False, None
 
 
-def _negated(node: ast.UnaryOp):
+def _negated(node: ast.UnaryOp) -> tuple[bool, Any]:
     """``constant`` of ``not test`` or ``-number``."""
     known, value = constant(node.operand)
     if known and (isinstance(node.op, ast.Not) or isinstance(value, (int, float))):
@@ -63,7 +64,7 @@ def _negated(node: ast.UnaryOp):
     return False, None
 
 
-def _combined(node: ast.BoolOp):
+def _combined(node: ast.BoolOp) -> tuple[bool, Any]:
     """``constant`` of tests combined with and/or."""
     values = [constant(value) for value in node.values]
     if all(known for known, _ in values):
@@ -72,7 +73,7 @@ def _combined(node: ast.BoolOp):
     return False, None
 
 
-def _compared(node: ast.Compare):
+def _compared(node: ast.Compare) -> tuple[bool, Any]:
     """``constant`` of one comparison of two constants (False when Python refuses to compare them)."""
     (left_known, left), (right_known, right) = constant(node.left), constant(node.comparators[0])
     if left_known and right_known:
@@ -114,25 +115,26 @@ def shape(node: ast.AST) -> str:
     return _WORD.sub(lambda match: match.group() if match.group() in _KEPT_WORDS else "V", ast.unparse(node))
 
 
-def returned_at_once(statements: list) -> list:
+def returned_at_once(statements: list[ast.stmt]) -> list[ast.stmt]:
     """``name = value`` followed by ``return name`` as ``return value``."""
-    out: list = []
+    out: list[ast.stmt] = []
     for statement in statements:
         previous = out[-1] if out else None
         value = statement.value if isinstance(statement, ast.Return) else None
         if previous is not None and isinstance(value, ast.Name) and bound_name(previous) == value.id:
-            out[-1] = ast.copy_location(ast.Return(previous.value), previous)
+            out[-1] = ast.copy_location(ast.Return(cast(ast.Assign, previous).value), previous)
             out[-1].end_lineno, out[-1].end_col_offset = statement.end_lineno, statement.end_col_offset
             continue
         out.append(statement)
     return out
 
 
-def independent_sorted(statements: list) -> list:
+def independent_sorted(statements: list[ast.stmt]) -> list[ast.stmt]:
     """Each run of assignments that do not depend on one another (pure values, distinct names,
     none reading another's), in one order: the order of their shapes."""
-    out: list = []
-    run: list = []
+    out: list[ast.stmt] = []
+    run: list[tuple[str, set[str], ast.stmt]] = []  # (name, the names its value reads, the assignment)
+    statement: Any  # None past the last; an ``ast.Assign`` wherever ``bound_name`` names one
     for statement in [*statements, None]:
         name = bound_name(statement) if statement is not None else None
         if name is not None and pure(statement.value):
@@ -151,9 +153,9 @@ def independent_sorted(statements: list) -> list:
     return out
 
 
-def _loop_parts(loop: Any):
+def _loop_parts(loop: Any) -> tuple[list[ast.comprehension], ast.AST]:
     """A loop whose body is nested loops and ifs around one statement: (generators, the statement)."""
-    generators: list = []
+    generators: list[ast.comprehension] = []
     node: Any = loop
     while True:
         if isinstance(node, ast.For) and not node.orelse and len(node.body) == 1:
@@ -166,7 +168,7 @@ def _loop_parts(loop: Any):
             return generators, node
 
 
-def _built(name: str, start: ast.AST, inner: ast.AST, generators: list):
+def _built(name: str, start: ast.AST, inner: ast.AST, generators: list[ast.comprehension]) -> ast.expr | None:
     """The comprehension a loop's ``inner`` statement builds ``name`` with, from ``start``, or None."""
     if isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Call) and len(inner.value.args) == 1:
         return _added(name, start, inner.value, generators)
@@ -175,7 +177,7 @@ def _built(name: str, start: ast.AST, inner: ast.AST, generators: list):
     return None
 
 
-def _added(name: str, start: ast.AST, call: ast.Call, generators: list):
+def _added(name: str, start: ast.AST, call: ast.Call, generators: list[ast.comprehension]) -> ast.expr | None:
     """``name.append(element)`` from ``[]`` as a list comprehension, ``name.add(element)`` from
     ``set()`` as a set comprehension, or None."""
     if not (isinstance(call.func, ast.Attribute) and _is_name(call.func.value, name)):
@@ -188,7 +190,7 @@ def _added(name: str, start: ast.AST, call: ast.Call, generators: list):
     return None
 
 
-def _stored(name: str, start: ast.AST, inner: ast.Assign, generators: list):
+def _stored(name: str, start: ast.AST, inner: ast.Assign, generators: list[ast.comprehension]) -> ast.expr | None:
     """``name[key] = value`` from ``{}`` as a dict comprehension, ``name = name + value`` from ``0``
     as a sum of a generator, or None."""
     target = inner.targets[0]
@@ -221,9 +223,9 @@ def _is_call(node: Any, name: str) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == name and not node.args and not node.keywords
 
 
-def loops_as_comprehensions(statements: list) -> list:
+def loops_as_comprehensions(statements: list[ast.stmt]) -> list[ast.stmt]:
     """``name = <empty>`` followed by a loop that only adds to ``name``, as one assignment."""
-    out: list = []
+    out: list[ast.stmt] = []
     for statement in statements:
         previous: Any = out[-1] if out else None
         name = bound_name(previous) if previous is not None else None
@@ -243,10 +245,10 @@ def loops_as_comprehensions(statements: list) -> list:
 class _Inline(ast.NodeTransformer):
     """Calls of ``wrappers`` (name -> (parameters, the expression returned)) as their expression."""
 
-    def __init__(self, wrappers: dict) -> None:
+    def __init__(self, wrappers: dict[str, tuple[list[str], ast.expr]]) -> None:
         self.wrappers, self.changed = wrappers, False
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         wrapper = self.wrappers.get(node.func.id) if isinstance(node.func, ast.Name) else None
         if wrapper is None or node.keywords or len(node.args) != len(wrapper[0]):

@@ -31,11 +31,14 @@ class TooSlow(Exception):
     """``normalise`` passed its deadline."""
 
 
-_lexer: list = []
-_kinds: dict = {}  # pygments token type -> "V", "F", "O", "P", "" (left out), '"', "S" or None (kept as written)
+# pygments ships no types: its lexer and token types are ``Any``
+_lexer: list[Any] = []  # the PythonLexer, made once
+_kinds: dict[
+    Any, str | None
+] = {}  # pygments token type -> "V", "F", "O", "P", "" (left out), '"', "S" or None (kept as written)
 
 
-def _lex():
+def _lex() -> Any:  # pygments' PythonLexer (untyped)
     if not _lexer:
         from pygments.lexers.python import PythonLexer
 
@@ -43,7 +46,7 @@ def _lex():
     return _lexer[0]
 
 
-def _kind(ttype) -> str | None:
+def _kind(ttype: Any) -> str | None:
     """What a token of type ``ttype`` becomes (None: its text, as written)."""
     if ttype not in _kinds:
         from pygments import token
@@ -128,7 +131,7 @@ def grams(text: str, k: int, ignored: Any = None) -> Grams:
     return Grams(k, found, starts, _covered(starts, k))
 
 
-def _covered(starts, k: int) -> int:
+def _covered(starts: Any, k: int) -> int:
     """How many positions ``[s, s + k)`` over ``starts`` (sorted) cover."""
     import numpy as np
 
@@ -139,7 +142,7 @@ def _covered(starts, k: int) -> int:
     return int(ends[-1] - starts[0] - gaps.sum())
 
 
-def slices(starts, k: int) -> tuple[Any, Any]:
+def slices(starts: Any, k: int) -> tuple[Any, Any]:
     """The stretches ``[start, end)`` that k-grams starting at ``starts`` cover, merged where
     they touch or overlap."""
     import numpy as np

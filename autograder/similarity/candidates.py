@@ -8,14 +8,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
 from autograder.lab.spec import GRADED_FILES
+from autograder.similarity.kgrams import Int64s
 
 #: A pair is compared in detail when the fingerprints it shares reach this share of the
 #: threshold, counted on the smaller submission (a loose pre-filter: shares count characters).
 CANDIDATE_FACTOR = 0.5
-#: A graded file of a submission: (submission id, file name). Fingerprints are int64 arrays (``Any``).
+#: A graded file of a submission: (submission id, file name).
 FileKey = tuple[str, str]
 
 
@@ -24,12 +24,12 @@ def common_limit(submissions: int) -> int:
     return max(10, submissions // 10)
 
 
-def common_prints(ids: list[str], found: Mapping[FileKey, Any], forms: Mapping[FileKey, str]) -> dict[str, Any]:
+def common_prints(ids: list[str], found: Mapping[FileKey, Int64s], forms: Mapping[FileKey, str]) -> dict[str, Int64s]:
     """Per graded file, the fingerprints found in more than ``common_limit`` distinct forms
     (``forms``: (submission, file) -> the digest of its code as read)."""
     import numpy as np
 
-    common: dict[str, Any] = {}
+    common: dict[str, Int64s] = {}
     for name in GRADED_FILES:
         distinct = {forms[sid, name]: found[sid, name] for sid in ids if (sid, name) in found}
         if distinct:
@@ -39,8 +39,8 @@ def common_prints(ids: list[str], found: Mapping[FileKey, Any], forms: Mapping[F
 
 
 def search(
-    ids: list[str], found: Mapping[FileKey, Any], threshold: float, forms: Mapping[FileKey, str]
-) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    ids: list[str], found: Mapping[FileKey, Int64s], threshold: float, forms: Mapping[FileKey, str]
+) -> tuple[dict[str, Int64s], list[tuple[int, int]]]:
     """The inverted index fingerprint -> submissions, per graded file (numpy: sorted runs of
     equal hashes): the common fingerprints per file, and the pairs sharing enough of the others."""
     import numpy as np

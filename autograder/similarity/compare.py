@@ -31,13 +31,13 @@ import itertools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 # re-exported, explicitly (``X as X``): the batch names them through this module
 from autograder.grading.rubric import SimilaritySettings as SimilaritySettings
 from autograder.lab.spec import GRADED_FILES as GRADED_FILES
 from autograder.similarity import fingerprints, kgrams
 from autograder.similarity.candidates import CANDIDATE_FACTOR, FileKey, common_limit, search
+from autograder.similarity.kgrams import Int64s
 
 #: A pair is reported only if each side has at least this many normalised characters matched.
 MIN_MATCHED = 100
@@ -53,9 +53,9 @@ BATCH_SECONDS = 60.0
 BATCH_CHARS = 20_000_000
 #: Known sources' ids in pairs start with this (``known:solutions``, ``known:<label>/<id>``).
 KNOWN = "known:"
-#: By (submission, file name): the files read, tokenized; their fingerprints (sorted int64 arrays).
+#: By (submission, file name): the files read, tokenized; their fingerprints (sorted).
 _Read = dict[FileKey, fingerprints.Tokens]
-_Found = dict[FileKey, Any]
+_Found = dict[FileKey, Int64s]
 #: The comparisons made, by the ids of their (grams, grams, tokens, tokens): identical copies compared once.
 _Memo = dict[tuple[int, int, int, int], fingerprints.Match | None]
 
@@ -143,7 +143,7 @@ def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list[
 
 
 @functools.lru_cache(maxsize=4)
-def _given(handout: tuple[tuple[str, str], ...]) -> tuple[fingerprints.Handout, Any]:
+def _given(handout: tuple[tuple[str, str], ...]) -> tuple[fingerprints.Handout, Int64s]:
     """The handout as ``prepare`` reads it, and its grams (boilerplate): read once per process."""
     stubs = fingerprints.handout(
         [text for name, text in handout if name in GRADED_FILES],
@@ -290,7 +290,7 @@ def _tokenized(
     return {digest: tokens for digest, tokens in read.items() if not isinstance(tokens, str)}, reasons
 
 
-def _hashed(digests: dict[FileKey, str], by_digest: dict[str, fingerprints.Tokens], boilerplate: Any) -> _Found:
+def _hashed(digests: dict[FileKey, str], by_digest: dict[str, fingerprints.Tokens], boilerplate: Int64s) -> _Found:
     """The hashes of the files read, by (submission, file): each distinct file hashed once."""
     once = {digest: fingerprints.hashes(by_digest[digest], boilerplate) for digest in sorted(by_digest)}
     return {key: once[digest] for key, digest in digests.items()}
@@ -298,7 +298,7 @@ def _hashed(digests: dict[FileKey, str], by_digest: dict[str, fingerprints.Token
 
 def _candidate_pairs(
     ids: list[str], found: _Found, tokens: _Read, threshold: float, exhaustive: bool, owners: Mapping[str, str] | None
-) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+) -> tuple[dict[str, Int64s], list[tuple[int, int]]]:
     """The common fingerprints per file, and the pairs (of numbers in ``ids``) compared in detail:
     the candidates (every pair if ``exhaustive``), never two of the same student."""
     forms = {key: hashlib.sha256(tokens[key].filtered.encode()).hexdigest() for key in found}
@@ -313,8 +313,8 @@ def _detailed(
     candidates: list[tuple[int, int]],
     digests: dict[FileKey, str],
     tokens: _Read,
-    boilerplate: Any,
-    common: dict[str, Any],
+    boilerplate: Int64s,
+    common: dict[str, Int64s],
 ) -> list[Pair]:
     """The candidates compared file by file, the handout's and common code ignored; each distinct
     file fingerprinted once and identical copies compared once."""
@@ -365,7 +365,7 @@ def _identical(
 
 
 def _against_known(
-    ids: list[str], known: list[str], found: _Found, tokens: _Read, boilerplate: Any, settings: SimilaritySettings
+    ids: list[str], known: list[str], found: _Found, tokens: _Read, boilerplate: Int64s, settings: SimilaritySettings
 ) -> list[Pair]:
     """Every submission against every known source, common code counted (a leaked solution is
     what many submissions share); only pairs sharing enough are compared in detail."""

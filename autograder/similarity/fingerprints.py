@@ -31,7 +31,6 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from autograder import paths
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
@@ -239,7 +238,7 @@ class Tokens:
 
     prepared: Prepared
     filtered: str
-    origins: Any  # int64 array: normalised position -> position in ``prepared.code``
+    origins: kgrams.Int32s  # normalised position -> position in ``prepared.code``
 
     def lines(self, positions: Iterable[int]) -> list[int]:
         """The file's lines of normalised positions."""
@@ -271,7 +270,7 @@ def tokenize(prepared: Prepared, deadline: float | None = None) -> Tokens:
     return Tokens(prepared, *kgrams.normalise(prepared.code, deadline))
 
 
-def hashes(tokens: Tokens, boilerplate: Any = None) -> Any:
+def hashes(tokens: Tokens, boilerplate: kgrams.Int64s | None = None) -> kgrams.Int64s:
     """The sorted distinct hashes of every gram of the normalised code, less the ``boilerplate``
     ones: the file's fingerprints."""
     import numpy as np
@@ -280,7 +279,7 @@ def hashes(tokens: Tokens, boilerplate: Any = None) -> Any:
     return found if boilerplate is None else np.setdiff1d(found, boilerplate, assume_unique=True)
 
 
-def fingerprint(tokens: Tokens, ignored: Any = None) -> kgrams.Grams:
+def fingerprint(tokens: Tokens, ignored: kgrams.Int64s | None = None) -> kgrams.Grams:
     """The file's grams for ``compare``, less the ``ignored`` ones (boilerplate, common code)."""
     return kgrams.grams(tokens.filtered, NOISE, ignored)
 
@@ -290,7 +289,7 @@ def handout_files() -> dict[str, str]:
     return {name: paths.handout_file(name).read_text(encoding="utf-8") for name in GRADED_FILES + GIVEN_FILES}
 
 
-def boilerplate(texts: Iterable[str], given: Handout = Handout()) -> Any:
+def boilerplate(texts: Iterable[str], given: Handout = Handout()) -> kgrams.Int64s:
     """The hashes of every gram of ``texts`` (a sorted array), read with the handout's names kept."""
     import numpy as np
 
@@ -298,7 +297,7 @@ def boilerplate(texts: Iterable[str], given: Handout = Handout()) -> Any:
     return np.unique(np.concatenate(found)) if found else np.array([], dtype=np.int64)
 
 
-def _regions(tokens: Tokens, slices: tuple[Any, Any]) -> list[tuple[int, int]]:
+def _regions(tokens: Tokens, slices: tuple[kgrams.Int64s, kgrams.Int64s]) -> list[tuple[int, int]]:
     """Matched stretches (normalised positions) as the file's line ranges: merged where they touch, cut where
     docstrings or the handout's lines lie between (so a copied function is a region of its
     own), without blank or comment lines at either end."""
@@ -389,7 +388,7 @@ def compare(made_a: kgrams.Grams, made_b: kgrams.Grams, tokens_a: Tokens, tokens
     )
 
 
-def _lines_of(made: kgrams.Grams, tokens: Tokens, shared: Any) -> dict[int, set[int]]:
+def _lines_of(made: kgrams.Grams, tokens: Tokens, shared: kgrams.Int64s) -> dict[int, set[int]]:
     """The file's lines where each of the ``shared`` grams starts."""
     import numpy as np
 

@@ -19,12 +19,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:  # numpy is imported where it is used
+    import numpy as np
+    from numpy.typing import NDArray
 
 #: The multiplier of the polynomial hash (odd, so that no character's weight vanishes).
 BASE = 1_000_003
 #: How many tokens ``normalise`` reads between two looks at the clock.
 _CLOCK_EVERY = 2048
+#: Hashes of k-grams, or positions in code (numpy arrays).
+Int64s: TypeAlias = "NDArray[np.int64]"
+Int32s: TypeAlias = "NDArray[np.int32]"
 
 
 class TooSlow(Exception):
@@ -33,9 +40,8 @@ class TooSlow(Exception):
 
 # pygments ships no types: its lexer and token types are ``Any``
 _lexer: list[Any] = []  # the PythonLexer, made once
-_kinds: dict[
-    Any, str | None
-] = {}  # pygments token type -> "V", "F", "O", "P", "" (left out), '"', "S" or None (kept as written)
+# pygments token type -> "V", "F", "O", "P", "" (left out), '"', "S" or None (kept as written)
+_kinds: dict[Any, str | None] = {}
 
 
 def _lex() -> Any:  # pygments' PythonLexer (untyped)
@@ -68,7 +74,7 @@ def _kind(ttype: Any) -> str | None:
     return _kinds[ttype]
 
 
-def normalise(code: str, deadline: float | None = None) -> tuple[str, Any]:
+def normalise(code: str, deadline: float | None = None) -> tuple[str, Int32s]:
     """(the normalised code, for each of its characters the position in ``code`` of the token it
     comes from, as an int32 array)."""
     import numpy as np
@@ -88,7 +94,7 @@ def normalise(code: str, deadline: float | None = None) -> tuple[str, Any]:
     return "".join(pieces), np.array(origins, dtype=np.int32)
 
 
-def hashes(text: str, k: int) -> Any:
+def hashes(text: str, k: int) -> Int64s:
     """The hash of every k-gram of ``text``, in order (int64; empty when ``text`` is shorter than k)."""
     import numpy as np
 
@@ -108,18 +114,18 @@ class Grams:
     """A file's k-grams less the ignored ones: their hashes and where each starts."""
 
     k: int
-    hashes: Any  # int64, in the file's order
-    starts: Any  # the position of each in the normalised code
+    hashes: Int64s  # in the file's order
+    starts: Int64s  # the position of each in the normalised code
     coverage: int  # normalised characters inside at least one of them
 
     @property
-    def distinct(self) -> Any:
+    def distinct(self) -> Int64s:
         import numpy as np
 
         return np.unique(self.hashes)
 
 
-def grams(text: str, k: int, ignored: Any = None) -> Grams:
+def grams(text: str, k: int, ignored: Int64s | None = None) -> Grams:
     """``text``'s k-grams, less those whose hash is in ``ignored`` (a sorted int64 array)."""
     import numpy as np
 
@@ -131,7 +137,7 @@ def grams(text: str, k: int, ignored: Any = None) -> Grams:
     return Grams(k, found, starts, _covered(starts, k))
 
 
-def _covered(starts: Any, k: int) -> int:
+def _covered(starts: Int64s, k: int) -> int:
     """How many positions ``[s, s + k)`` over ``starts`` (sorted) cover."""
     import numpy as np
 
@@ -142,7 +148,7 @@ def _covered(starts: Any, k: int) -> int:
     return int(ends[-1] - starts[0] - gaps.sum())
 
 
-def slices(starts: Any, k: int) -> tuple[Any, Any]:
+def slices(starts: Int64s, k: int) -> tuple[Int64s, Int64s]:
     """The stretches ``[start, end)`` that k-grams starting at ``starts`` cover, merged where
     they touch or overlap."""
     import numpy as np
@@ -163,9 +169,9 @@ class Overlap:
     matched_b: int
     share_a: float
     share_b: float
-    slices_a: tuple[Any, Any]
-    slices_b: tuple[Any, Any]
-    shared: Any  # the shared hashes
+    slices_a: tuple[Int64s, Int64s]
+    slices_b: tuple[Int64s, Int64s]
+    shared: Int64s  # the shared hashes
 
 
 def compare(a: Grams, b: Grams) -> Overlap | None:

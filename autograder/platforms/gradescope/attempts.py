@@ -70,7 +70,7 @@ def _counted(results: object) -> bool:
     return bool(results.get("tests")) and not refused
 
 
-def read(path: Path) -> tuple[datetime.datetime, list[attempts.Attempt], list[Any]]:
+def read(path: Path) -> tuple[datetime.datetime, list[attempts.Attempt], list[dict[str, Any]]]:
     """``(created_at, previous attempts, previous entries)`` from Gradescope's metadata file;
     ``MetadataProblem`` naming what is wrong."""
     try:

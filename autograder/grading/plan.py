@@ -18,14 +18,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from autograder import cache, paths
-from autograder.grading import inputs, runfile_problems
+from autograder.grading import inputs, neighbours, runfile_problems
+from autograder.grading.neighbours import random_neighbours as random_neighbours  # its name in the plan, as before
 from autograder.grading.rubric import CheckSpec, Rubric
 from autograder.lab import cases, cranfield, measures, scenarios
 from autograder.lab.functions import registry
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
-from autograder.labkit.case import Case, plain, valid_tuning
+from autograder.labkit.case import Case
 
 if TYPE_CHECKING:  # the lab is pluggable (``LAB05_LAB``): its scenarios module is read for types only
     from autograder.lab.scenarios import Scenario
@@ -168,51 +169,87 @@ def _call(case: Case, secret: bool = False) -> PlannedCall:
     return {**call, "secret": True} if secret else call
 
 
-def random_neighbours(case: Case) -> dict[str, Any]:
-    """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
-    are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
-    record = RECORDS[case.function]
-    if record.ir_measure is None or not valid_tuning(case.kwargs):
-        return {}
-    k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
-    found = {}
-    for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-        if key not in record.takes or (key == "k" and k is None):
-            continue
-        value = (k if key == "k" else rel) + delta  # type: ignore[operator]  # k is set when key is "k"
-        if value < 1:
-            continue
-        moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
-        ranking, judgments = (plain(arg) for arg in case.args)
-        run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
-        found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
-    return found
-
-
 def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> Plan:
     """The plan for ``rubric``: calls for every check it holds, with their expected values."""
     kinds = {(check.function, check.kind): check for check in rubric.checks}
-    calls: list[PlannedCall] = []
-    planned: list[PlannedCase] = []
-    tables: dict[str, dict[str, Any]] = {"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]}
+    made = _Made(tables={"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]})
+    _add_examples(made, kinds)
+    _add_cranfield(made, kinds, reference, bundle)
+    planned_scenarios = _scenarios(kinds, bundle)
+    scenario_calls: dict[str, int] = {}
+    ordered = sorted(planned_scenarios.values(), key=lambda scenario: not scenario.public)  # public first
+    public_scenarios = [scenario for scenario in ordered if scenario.public]
+    _add_scenario_calls(made, public_scenarios, scenario_calls)
+    secret_start = len(made.calls)
+    _add_edge_cases(made, kinds, reference)
+    _add_scenario_calls(made, ordered[len(public_scenarios) :], scenario_calls)
+    job = _job(made, planned_scenarios)
+    random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
+    canonical, properties = _expected_runs(planned_scenarios)
+    return Plan(
+        rubric=rubric,
+        reference_digest=reference.get("digest", ""),
+        shared_job=job,
+        shared_cases=made.planned,
+        scenarios=planned_scenarios,
+        scenario_calls=scenario_calls,
+        qrels=bundle["qrels"],
+        aggregates=reference["aggregates"],
+        random_checks=random_checks,
+        canonical=canonical,
+        properties=properties,
+        neighbours=neighbours.of_reference([p.case for p in made.planned], made.tables),
+        secret_start=secret_start,
+    )
 
-    def add(check: CheckSpec, case: Case, expected: object) -> None:
-        planned.append(
+
+@dataclass
+class _Made:
+    """The shared job's calls and cases as ``build`` adds them, in the order they run."""
+
+    tables: dict[str, dict[str, Any]]  # what the calls' ``$ref`` tags name
+    calls: list[PlannedCall] = field(default_factory=list)
+    planned: list[PlannedCase] = field(default_factory=list)
+
+    def add(self, check: CheckSpec, case: Case, expected: object) -> None:
+        """A case of ``check`` and its call (secret unless the case is public), next in order."""
+        self.planned.append(
             PlannedCase(
                 check=check.name,
                 kind=check.kind,
                 case=case,
                 expected=expected,
-                call=len(calls),
-                features=_features(case, tables),
+                call=len(self.calls),
+                features=_features(case, self.tables),
             )
         )
-        calls.append(_call(case, secret=not case.public))
+        self.calls.append(_call(case, secret=not case.public))
 
+
+def _job(made: _Made, planned_scenarios: dict[str, Scenario]) -> Job:
+    """The shared job: its tables and calls, and what the scenarios' calls refer to."""
+    return {
+        "tables": made.tables,
+        "calls": made.calls,
+        "results": {name: scenario.results for name, scenario in planned_scenarios.items()},
+        "queries": {name: [list(q) for q in scenario.queries] for name, scenario in planned_scenarios.items()},
+        "overfull": sorted(name for name, scenario in planned_scenarios.items() if scenario.overfull),
+    }
+
+
+def _add_examples(made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec]) -> None:
+    """The notes' examples of every function with an examples check (the run writer's aside)."""
     for case, expected in cases.example_cases():
         check = kinds.get((case.function, CheckKind.EXAMPLES))
         if check and not RECORDS[case.function].writes_run_file:
-            add(check, case, expected)
+            made.add(check, case, expected)
+
+
+def _add_cranfield(
+    made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec], reference: dict[str, Any], bundle: dict[str, Any]
+) -> None:
+    """The Cranfield cases of every measure with a Cranfield check: each query of each of Lab 04's
+    systems, its ranking put in the rankings table, its expected value the stored reference's."""
     for label, spec in measures.CRANFIELD.items():
         check = kinds.get((spec.function, CheckKind.CRANFIELD))
         if not check:
@@ -220,7 +257,7 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
         for system in reference["cranfield"]:
             for query_id in sorted(bundle["qrels"], key=int):
                 key = f"{system}/{query_id}"
-                tables["rankings"][key] = bundle["systems"][system]["rankings"].get(query_id, [])
+                made.tables["rankings"][key] = bundle["systems"][system]["rankings"].get(query_id, [])
                 case = Case(
                     id=f"cranfield-{system}-{label}-{query_id}",
                     function=spec.function,
@@ -229,32 +266,31 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
                     kwargs=dict(spec.kwargs),
                     public=True,
                 )
-                add(check, case, reference["cranfield"][system][label][query_id])
-    planned_scenarios = _scenarios(kinds, bundle)
-    scenario_calls = {}
-    ordered = sorted(planned_scenarios.values(), key=lambda scenario: not scenario.public)  # public first
-    public_scenarios = [scenario for scenario in ordered if scenario.public]
-    for scenario in public_scenarios:
-        scenario_calls[scenario.name] = len(calls)
-        calls.append(_scenario_call(scenario))
-    secret_start = len(calls)
+                made.add(check, case, reference["cranfield"][system][label][query_id])
+
+
+def _add_edge_cases(made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec], reference: dict[str, Any]) -> None:
+    """The hidden edge cases of every function with an edge check (one of a function outside the API: ValueError)."""
     for case in cases.EDGE_CASES:
         if case.function not in RECORDS:
             raise ValueError(f"the hidden edge case {case.id} is of {case.function!r}, not a function of the API")
         check = kinds.get((case.function, CheckKind.EDGE))
         if check:
-            add(check, case, reference["edge"][case.id])
-    for scenario in ordered[len(public_scenarios) :]:
-        scenario_calls[scenario.name] = len(calls)
-        calls.append(_scenario_call(scenario))
-    job: Job = {
-        "tables": tables,
-        "calls": calls,
-        "results": {name: scenario.results for name, scenario in planned_scenarios.items()},
-        "queries": {name: [list(q) for q in scenario.queries] for name, scenario in planned_scenarios.items()},
-        "overfull": sorted(name for name, scenario in planned_scenarios.items() if scenario.overfull),
-    }
-    random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
+            made.add(check, case, reference["edge"][case.id])
+
+
+def _add_scenario_calls(made: _Made, chosen: list[Scenario], scenario_calls: dict[str, int]) -> None:
+    """A run writer's call for each of the ``chosen`` scenarios, its index put in ``scenario_calls``."""
+    for scenario in chosen:
+        scenario_calls[scenario.name] = len(made.calls)
+        made.calls.append(_scenario_call(scenario))
+
+
+def _expected_runs(
+    planned_scenarios: dict[str, Scenario],
+) -> tuple[dict[str, str], dict[str, tuple[list[str], list[str]]]]:
+    """Each scenario's reference run file (its exact text) and the problems that text has, in format
+    and in content (none expected; empty for a scenario whose call must raise: no file to compare)."""
     canonical: dict[str, str] = {}
     properties: dict[str, tuple[list[str], list[str]]] = {}
     for name, scenario in planned_scenarios.items():
@@ -268,21 +304,7 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
             list(runfile_problems.in_format(table, scenario)),
             list(runfile_problems.in_content(table, scenario, searches)),
         )
-    return Plan(
-        rubric=rubric,
-        reference_digest=reference.get("digest", ""),
-        shared_job=job,
-        shared_cases=planned,
-        scenarios=planned_scenarios,
-        scenario_calls=scenario_calls,
-        qrels=bundle["qrels"],
-        aggregates=reference["aggregates"],
-        random_checks=random_checks,
-        canonical=canonical,
-        properties=properties,
-        neighbours=_neighbours([p.case for p in planned], tables),
-        secret_start=secret_start,
-    )
+    return canonical, properties
 
 
 def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
@@ -299,35 +321,6 @@ def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
         ],
     }
     return call if scenario.public else {**call, "secret": True}
-
-
-def _neighbours(made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
-    rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
-    from autograder.lab.solution import reference_metrics
-
-    functions = reference_metrics()
-    if functions is None:  # the solutions are not here (they are only where plans are built)
-        return {}
-    found: dict[str, dict[str, Any]] = {}
-    for case in made:
-        function = functions.get(case.function)
-        if function is None:
-            continue
-        arguments = [inputs.resolve(arg, tables) for arg in case.args]
-        for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-            takes = "k" in case.kwargs if key == "k" else key in RECORDS[case.function].takes
-            if not takes:
-                continue
-            value = case.kwargs.get(key, 1)
-            if not isinstance(value, int) or isinstance(value, bool) or value + delta < 1:
-                continue
-            try:
-                answer = function(*arguments, **{**case.kwargs, key: value + delta})
-            except Exception:
-                continue
-            found.setdefault(case.id, {})[f"{key}{delta:+d}"] = list(answer) if isinstance(answer, tuple) else answer
-    return found
 
 
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:

@@ -27,46 +27,88 @@ def in_format(table: list[list[str]], scenario: Scenario, told: bool = False) ->
     """Each TREC format property of the file: None when it holds, else what is wrong (first example).
     ``told``: in words a hidden scenario's student may read (where, how many; no id, text or score
     of the file, which come from the hidden inputs)."""
-    found: dict[str, str | None] = {}
-
-    def first(rows_: list[tuple[int, list[str]]], test: Callable[[list[str]], bool], message: str) -> str | None:
-        for number, row in rows_:
-            if not test(row):
-                return f"line {number} {message}" if told else f"line {number}: {' '.join(row)[:120]!r} {message}"
-        return None
-
     numbered = list(enumerate(table, start=1))
-    found["6 columns on every line"] = first(numbered, lambda r: len(r) == trec.COLUMNS, "does not have 6 columns")
+    found = {
+        "6 columns on every line": _first(numbered, lambda r: len(r) == trec.COLUMNS, "does not have 6 columns", told)
+    }
     six = [(n, r) for n, r in numbered if len(r) == trec.COLUMNS]
-    found["Q0 in the second column"] = first(six, lambda r: r[1] == "Q0", "has no Q0 in the second column")
-    found["a score trec_eval can read in the fifth column"] = first(
-        six, lambda r: trec.score(r[4]) is not None, "has no number in the fifth column"
-    )
-    name = "the system name it was given" if told else f"the system name {scenario.system}"
-    found[f"system name {scenario.system!r} in the last column"] = first(
-        six, lambda r: r[5] == scenario.system, f"does not end with {name}"
-    )
-    ranks = scores = duplicates = at_most_k = None
-    for number, (query_id, query_rows) in enumerate(_by_query([r for _, r in six]).items(), start=1):
-        query = f"the file's query {number}" if told else f"query {query_id}"
-        if ranks is None and [r[3] for r in query_rows] != [str(i) for i in range(1, len(query_rows) + 1)]:
-            shown = "" if told else f" {' '.join(r[3] for r in query_rows[:5])}..."
-            ranks = f"{query}: ranks{shown} are not 1, 2, 3, ..."
-        read = [trec.score(r[4]) for r in query_rows]
-        values = [value for value in read if value is not None]
-        if scores is None and len(values) == len(read) and any(a < b for a, b in itertools.pairwise(values)):
-            shown = "" if told else f" ({', '.join(r[4] for r in query_rows[:4])}...)"
-            scores = f"{query}: scores increase down the list{shown}"
-        docs = [r[2] for r in query_rows]
-        if duplicates is None and len(set(docs)) != len(docs):
-            duplicates = f"{query}: a doc id appears twice"
-        if at_most_k is None and len(query_rows) > scenario.k:
-            at_most_k = f"{query}: {len(query_rows)} lines for k={scenario.k}"
-    found["ranks 1, 2, 3, ... within each query"] = ranks
-    found["scores non-increasing within each query"] = scores
-    found["no doc id twice within a query"] = duplicates
-    found["at most k lines per query"] = at_most_k
+    found.update(_in_columns(six, scenario, told))
+    found.update(_in_queries([r for _, r in six], scenario, told))
     return found
+
+
+def _first(
+    rows: list[tuple[int, list[str]]], test: Callable[[list[str]], bool], message: str, told: bool
+) -> str | None:
+    """The first numbered row failing ``test``, said with ``message`` (None when every row passes)."""
+    for number, row in rows:
+        if not test(row):
+            return f"line {number} {message}" if told else f"line {number}: {' '.join(row)[:120]!r} {message}"
+    return None
+
+
+def _in_columns(six: list[tuple[int, list[str]]], scenario: Scenario, told: bool) -> dict[str, str | None]:
+    """The properties of each line of 6 columns: Q0, a score trec_eval reads, the system name."""
+    name = "the system name it was given" if told else f"the system name {scenario.system}"
+    return {
+        "Q0 in the second column": _first(six, lambda r: r[1] == "Q0", "has no Q0 in the second column", told),
+        "a score trec_eval can read in the fifth column": _first(
+            six, lambda r: trec.score(r[4]) is not None, "has no number in the fifth column", told
+        ),
+        f"system name {scenario.system!r} in the last column": _first(
+            six, lambda r: r[5] == scenario.system, f"does not end with {name}", told
+        ),
+    }
+
+
+def _in_queries(six: list[list[str]], scenario: Scenario, told: bool) -> dict[str, str | None]:
+    """The properties of each query's lines (``_QUERY_PROPERTIES``), each said of the first query
+    (in the file's order) that breaks it."""
+    found: dict[str, str | None] = dict.fromkeys(property for property, _ in _QUERY_PROPERTIES)
+    for number, (query_id, query_rows) in enumerate(_by_query(six).items(), start=1):
+        query = f"the file's query {number}" if told else f"query {query_id}"
+        for property, problem in _QUERY_PROPERTIES:
+            if found[property] is None:
+                found[property] = problem(query, query_rows, scenario, told)
+    return found
+
+
+def _ranks(query: str, rows: list[list[str]], scenario: Scenario, told: bool) -> str | None:
+    """Are the query's ranks 1, 2, 3, ...?"""
+    if [r[3] for r in rows] == [str(i) for i in range(1, len(rows) + 1)]:
+        return None
+    shown = "" if told else f" {' '.join(r[3] for r in rows[:5])}..."
+    return f"{query}: ranks{shown} are not 1, 2, 3, ..."
+
+
+def _scores(query: str, rows: list[list[str]], scenario: Scenario, told: bool) -> str | None:
+    """Do the query's scores (when all are numbers) never increase down the list?"""
+    read = [trec.score(r[4]) for r in rows]
+    values = [value for value in read if value is not None]
+    if len(values) == len(read) and any(a < b for a, b in itertools.pairwise(values)):
+        shown = "" if told else f" ({', '.join(r[4] for r in rows[:4])}...)"
+        return f"{query}: scores increase down the list{shown}"
+    return None
+
+
+def _duplicates(query: str, rows: list[list[str]], scenario: Scenario, told: bool) -> str | None:
+    """Is each of the query's doc ids there once?"""
+    docs = [r[2] for r in rows]
+    return f"{query}: a doc id appears twice" if len(set(docs)) != len(docs) else None
+
+
+def _at_most_k(query: str, rows: list[list[str]], scenario: Scenario, told: bool) -> str | None:
+    """Has the query at most k lines?"""
+    return f"{query}: {len(rows)} lines for k={scenario.k}" if len(rows) > scenario.k else None
+
+
+# each property of a query's lines, in the order the file's problems are listed
+_QUERY_PROPERTIES: tuple[tuple[str, Callable[[str, list[list[str]], Scenario, bool], str | None]], ...] = (
+    ("ranks 1, 2, 3, ... within each query", _ranks),
+    ("scores non-increasing within each query", _scores),
+    ("no doc id twice within a query", _duplicates),
+    ("at most k lines per query", _at_most_k),
+)
 
 
 def in_content(
@@ -75,44 +117,49 @@ def in_content(
     """Does the file hold what the search function returned, in its order, for the queries given?
     ``told``: in words a hidden scenario's student may read (``format_problems``)."""
     expected = scenario.expected_rows()
-    found: dict[str, str | None] = {}
+    found: dict[str, str | None] = {"every query with results, in the order given": _query_order(table, scenario, told)}
+    got_docs = [(r[0], r[2]) for r in table if len(r) >= 3]
+    want_docs = [(row[0], row[2]) for row in expected]
+    found["each query's doc ids in the order search_fn returned"] = (
+        None if got_docs == want_docs else (_first_difference(got_docs, want_docs, told))
+    )
+    scores = _first_wrong_score(table, expected, told)
+    if got_docs != want_docs and scores is None:
+        scores = "cannot compare scores: the doc ids differ (see above)"
+    found["scores equal search_fn's to 1e-8"] = scores
+    found.update(in_search(scenario, searches, told))
+    return found
+
+
+def _query_order(table: list[list[str]], scenario: Scenario, told: bool) -> str | None:
+    """Are the queries with results in the file, in the order given (None), or what is not?"""
     order: list[str] = []
     for row in table:
         if row and (not order or order[-1] != row[0]):
             order.append(row[0])
     wanted = [query_id for query_id, text in scenario.queries if scenario.results[text][: scenario.k]]
     if order == wanted:
-        found["every query with results, in the order given"] = None
-    elif told:
-        found["every query with results, in the order given"] = (
-            f"{len(order)} queries in the file, in another order or not all of them ({len(wanted)} expected)"
-        )
-    else:
-        found["every query with results, in the order given"] = (
-            f"queries appear as {', '.join(order[:8]) or '(none)'}; "
-            f"expected {', '.join(wanted[:8])}{'...' if len(wanted) > 8 else ''}"
-        )
-    got_docs = [(r[0], r[2]) for r in table if len(r) >= 3]
-    want_docs = [(row[0], row[2]) for row in expected]
-    found["each query's doc ids in the order search_fn returned"] = (
-        None if got_docs == want_docs else (_first_difference(got_docs, want_docs, told))
+        return None
+    if told:
+        return f"{len(order)} queries in the file, in another order or not all of them ({len(wanted)} expected)"
+    return (
+        f"queries appear as {', '.join(order[:8]) or '(none)'}; "
+        f"expected {', '.join(wanted[:8])}{'...' if len(wanted) > 8 else ''}"
     )
-    scores = None
+
+
+def _first_wrong_score(table: list[list[str]], expected: list[tuple[Any, ...]], told: bool) -> str | None:
+    """The first line of 6 columns, at its expected query and doc, whose score is not search_fn's."""
     for row, want in zip(table, expected):
         value = trec.score(row[4]) if len(row) == trec.COLUMNS else None
         if len(row) == trec.COLUMNS and (row[0], row[2]) == (want[0], want[2]) and not trec.same_score(value, want[4]):
-            scores = (
+            return (
                 f"line {table.index(row) + 1}: the score is not search_fn's to 1e-8 (write at least 8 decimals)"
                 if told
                 else f"query {want[0]}, doc {want[2]}: score {row[4]} but search_fn gave {want[4]!r} "
                 f"(write at least 8 decimals)"
             )
-            break
-    if got_docs != want_docs and scores is None:
-        scores = "cannot compare scores: the doc ids differ (see above)"
-    found["scores equal search_fn's to 1e-8"] = scores
-    found.update(in_search(scenario, searches, told))
-    return found
+    return None
 
 
 def in_search(scenario: Scenario, searches: list[Any], told: bool = False) -> dict[str, str | None]:

@@ -52,41 +52,68 @@ def _preamble(rows: tuple[tuple[str, ...], ...], keys: tuple[int, ...]) -> tuple
 def read(table: Table) -> Gradebook:
     section = require(table, FORMAT, "Section")
     require(table, FORMAT, "ID")
-    student = table.index("Student")
-    first, last = table.index("FirstName"), table.index("LastName")
-    if student is None and (first is None or last is None):
-        require(table, FORMAT, "Student")
-    naming = (student,) if student is not None else (first, last)
-    sis_user, sis_login = table.index("SIS User ID"), table.index("SIS Login ID")
-    if sis_user is None and sis_login is None:
-        require(table, FORMAT, "SIS Login ID", "SIS User ID")
+    naming = _naming(table)
+    sis_user, sis_login = _sis(table)
     keys = tuple(position for position in (table.index("ID"), sis_user, sis_login) if position is not None)
     start, points_row = _preamble(table.rows, keys)
     possible = {position: parse_points(cell) for position, cell in enumerate(points_row or ())}
-    people = []
-    for number, row in enumerate(table.rows[start:], start):  # numbered as in the file, for messages
-        name = " ".join(row[p].strip() for p in naming if p is not None)
-        emails: list[str] = []
-        sids: list[str] = []
-        if sis_login is not None:
-            (emails if "@" in row[sis_login] else sids).append(row[sis_login])
-        if sis_user is not None:
-            sids.append(row[sis_user])
-        people.append(Person(number, name.strip(), tuple(emails), tuple(sids)))
+    people = [  # numbered as in the file, for messages
+        _person(number, row, naming, sis_user, sis_login) for number, row in enumerate(table.rows[start:], start)
+    ]
     columns = tuple(
         Column(header, found["title"], possible.get(position))
         for position, header in enumerate(table.header)
         if position > section and (found := ASSIGNMENT.match(header))
     )
-    notes = tuple(
+    return Gradebook(
+        table=table,
+        people=tuple(people),
+        columns=columns,
+        copied=tuple(range(section + 1)),
+        keys=keys,
+        notes=_points_notes(table, people),
+    )
+
+
+def _naming(table: Table) -> tuple[int | None, ...]:
+    """The columns a student's name is in: ``Student``, else ``FirstName`` and ``LastName`` (neither: refused)."""
+    student = table.index("Student")
+    first, last = table.index("FirstName"), table.index("LastName")
+    if student is None and (first is None or last is None):
+        require(table, FORMAT, "Student")
+    return (student,) if student is not None else (first, last)
+
+
+def _sis(table: Table) -> tuple[int | None, int | None]:
+    """The ``SIS User ID`` and ``SIS Login ID`` columns (at least one: else refused)."""
+    sis_user, sis_login = table.index("SIS User ID"), table.index("SIS Login ID")
+    if sis_user is None and sis_login is None:
+        require(table, FORMAT, "SIS Login ID", "SIS User ID")
+    return sis_user, sis_login
+
+
+def _person(
+    number: int, row: tuple[str, ...], naming: tuple[int | None, ...], sis_user: int | None, sis_login: int | None
+) -> Person:
+    """A student row: the name, the SIS Login ID as an email (with an @) or a SID, the SIS User ID as a SID."""
+    name = " ".join(row[p].strip() for p in naming if p is not None)
+    emails: list[str] = []
+    sids: list[str] = []
+    if sis_login is not None:
+        (emails if "@" in row[sis_login] else sids).append(row[sis_login])
+    if sis_user is not None:
+        sids.append(row[sis_user])
+    return Person(number, name.strip(), tuple(emails), tuple(sids))
+
+
+def _points_notes(table: Table, people: list[Person]) -> tuple[str, ...]:
+    """A note for each student whose first cell holds 'Points Possible' (Canvas' import mistakes it)."""
+    return tuple(
         f"'Points Possible' in a name: {person.name} (row {person.row + 2}): Canvas's gradebook import takes any row "
         "whose first cell holds 'Points Possible' for its points row, not a student: check this student's grade in "
         "Canvas after the import"
         for person in people
         if POINTS_ROW.strip() in table.rows[person.row][0]
-    )
-    return Gradebook(
-        table=table, people=tuple(people), columns=columns, copied=tuple(range(section + 1)), keys=keys, notes=notes
     )
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autograder.grading.course import deadlines, standing
-from autograder.grading.results import FlagKind, Status, Student, points
+from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
 from autograder.lms import closest
 from autograder.lms.tables import Table
 from autograder.reports import csvcells
@@ -167,22 +167,13 @@ def _problems(problems: tuple) -> str:
 def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
     """Which roster row gets which grade, with every choice and leftover said in words."""
     people = {person.row: person for person in gradebook.people}
-    index: dict[tuple[str, str], set[int]] = {}
-    for person in gradebook.people:
-        for kind, values in (("email", person.emails), ("sid", person.sids)):
-            for value in values:
-                if norm(value):
-                    index.setdefault((kind, norm(value)), set()).add(person.row)
+    index = _index(gradebook.people)
     claims: dict[int, list[standing.Row]] = {}
     messages: list[str] = []
     unmatched = 0
     for row in found.rows:
         student, who = _identity(row)
-        rows = set()
-        if norm(student.email):
-            rows |= index.get(("email", norm(student.email)), set())
-        if norm(student.sid):
-            rows |= index.get(("sid", norm(student.sid)), set())
+        rows = _rows_of(student, index)
         submission = row.chosen.submission
         if len(rows) == 1:
             claims.setdefault(rows.pop(), []).append(row)
@@ -199,41 +190,81 @@ def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
             )
     cells: dict[int, str] = {}
     for number, taken in sorted(claims.items()):
-        name = f"{people[number].name} (row {number + 2})"
-        best = standing.choose(found.policy, [row.chosen for row in taken])
-        row = next(row for row in taken if row.chosen is best)
-        seen = {o.submission: o for item in taken for o in (item.chosen, *item.superseded) if o is not best}
-        others = [seen[key] for key in sorted(seen)]
-        if others:
-            listed = ", ".join(f"{other.submission} ({points(other.score)})" for other in others)
-            messages.append(
-                f"several submissions: {name}: took {best.submission} ({points(best.score)}), "
-                f"{standing.why(found.policy, best)} (grading.yml students.policy: {found.policy}); not {listed}"
-            )
-        if any(flag.kind == FlagKind.GRADER for flag in best.flags):
-            messages.append(
-                f"grader failure: {name}: {best.submission} was not graded "
-                "(the grader failed on it): left empty; grade it again with --force"
-            )
-            continue
-        if best.status == Status.ERROR:
-            messages.append(
-                f"not gradable: {name}: {best.submission} had nothing to grade ({_problems(best.problems)}): "
-                "its 0 is exported"
-            )
-        if row.grade != best.score:
-            messages.append(
-                f"late: {name}: {best.submission}: {deadlines.brief(best.late)}: {points(best.score)} less the "
-                f"penalty is {points(row.grade)}, exported"
-            )
-        cells[number] = points(row.grade)
-    missing = [person for person in gradebook.people if person.row not in claims]
-    if missing:
-        messages.append(
-            f"no submission: {len(missing)} roster student(s) left empty: "
-            + ", ".join(f"{person.name} (row {person.row + 2})" for person in missing)
-        )
+        cell = _graded(f"{people[number].name} (row {number + 2})", taken, found.policy, messages)
+        if cell is not None:
+            cells[number] = cell
+    messages += _missing(gradebook, claims)
     return Matching(cells, tuple(messages), len(cells), unmatched)
+
+
+def _index(people: tuple[Person, ...]) -> dict[tuple[str, str], set[int]]:
+    """The roster rows by what they know a student by: (``email`` or ``sid``, normalised value) -> rows."""
+    index: dict[tuple[str, str], set[int]] = {}
+    for person in people:
+        for kind, values in (("email", person.emails), ("sid", person.sids)):
+            for value in values:
+                if norm(value):
+                    index.setdefault((kind, norm(value)), set()).add(person.row)
+    return index
+
+
+def _rows_of(student: Student, index: dict[tuple[str, str], set[int]]) -> set[int]:
+    """The roster rows holding the student's email or SID."""
+    rows = set()
+    if norm(student.email):
+        rows |= index.get(("email", norm(student.email)), set())
+    if norm(student.sid):
+        rows |= index.get(("sid", norm(student.sid)), set())
+    return rows
+
+
+def _graded(name: str, taken: list[standing.Row], policy: str, messages: list[str]) -> str | None:
+    """The cell of a roster row the batch's rows ``taken`` claim: the grade of the submission the
+    policy chose (None: the grader failed on it), each choice said in ``messages``."""
+    best = standing.choose(policy, [row.chosen for row in taken])
+    row = next(row for row in taken if row.chosen is best)
+    messages += _several(name, taken, best, policy)
+    if any(flag.kind == FlagKind.GRADER for flag in best.flags):
+        messages.append(
+            f"grader failure: {name}: {best.submission} was not graded "
+            "(the grader failed on it): left empty; grade it again with --force"
+        )
+        return None
+    if best.status == Status.ERROR:
+        messages.append(
+            f"not gradable: {name}: {best.submission} had nothing to grade ({_problems(best.problems)}): "
+            "its 0 is exported"
+        )
+    if row.grade != best.score:
+        messages.append(
+            f"late: {name}: {best.submission}: {deadlines.brief(best.late)}: {points(best.score)} less the "
+            f"penalty is {points(row.grade)}, exported"
+        )
+    return points(row.grade)
+
+
+def _several(name: str, taken: list[standing.Row], best: SubmissionResult, policy: str) -> list[str]:
+    """The note of a roster row claimed by several submissions: the one taken, why, and the others."""
+    seen = {o.submission: o for item in taken for o in (item.chosen, *item.superseded) if o is not best}
+    others = [seen[key] for key in sorted(seen)]
+    if not others:
+        return []
+    listed = ", ".join(f"{other.submission} ({points(other.score)})" for other in others)
+    return [
+        f"several submissions: {name}: took {best.submission} ({points(best.score)}), "
+        f"{standing.why(policy, best)} (grading.yml students.policy: {policy}); not {listed}"
+    ]
+
+
+def _missing(gradebook: Gradebook, claims: dict[int, list[standing.Row]]) -> list[str]:
+    """The note of the roster students no submission claims (left empty), if any."""
+    missing = [person for person in gradebook.people if person.row not in claims]
+    if not missing:
+        return []
+    return [
+        f"no submission: {len(missing)} roster student(s) left empty: "
+        + ", ".join(f"{person.name} (row {person.row + 2})" for person in missing)
+    ]
 
 
 def key_notes(gradebook: Gradebook, cells: dict[int, str]) -> list[str]:

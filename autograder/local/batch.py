@@ -10,15 +10,14 @@ off) and has ``local/classwork.py: finish`` rewrite ``OUT/grades.csv`` (a row pe
 class report ``OUT/index.html`` and ``OUT/class.json``; ``merge`` (``local/merge.py``) runs the
 same step over the shards of a class (``local/shards.py``: a share graded, a manifest written
 instead). Killing the batch loses nothing already written; running it again skips what is done
-(``force`` regrades), and a submission whose files, rubric or reference changed is graded again.
+(``force`` regrades), and a submission whose files, rubric or reference changed is graded again
+(``local/resume.py`` sorts what is kept, rescored or graded).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
-import hashlib
-import json
 import os
 import signal
 import sys
@@ -29,16 +28,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder import tempdirs
-from autograder.grading import intake, payloads, scoring
+from autograder.grading import intake, payloads
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
-from autograder.local import classwork, shards
+from autograder.local import classwork, resume, shards
 from autograder.local.classwork import write_result
+from autograder.local.resume import why_again as why_again  # its name in the batch, as before
 from autograder.local.run_facts import RunFacts
 from autograder.paths import RUBRIC
-from autograder.reports import output_paths
 from autograder.sandbox import isolation as isolations
 from autograder.similarity import compare as similarity
 
@@ -74,73 +73,6 @@ def _init_worker(session: Session, slots) -> None:
 
 def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResult:
     return _worker["session"].grade(staged, _worker["slot"], seed=seed)
-
-
-def _stored(out: Path, staged: intake.Staged) -> SubmissionResult | None:
-    """The grade stored for this submission's id (None: none, or unreadable)."""
-    path = output_paths.submission_folder(out, staged.source.id) / "grade.json"
-    if not path.is_file():
-        return None
-    try:
-        return SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError, KeyError):
-        return None
-
-
-def _seed(stored: SubmissionResult | None, staged: intake.Staged) -> str | None:
-    """The random cases' seed of a regrade: the stored grade's, when it graded the same files
-    (the same cases are drawn again); otherwise None (a fresh one)."""
-    if stored is not None and stored.files == staged.digests and stored.random_seed:
-        return stored.random_seed
-    return None
-
-
-def _derived(seed: str, staged: intake.Staged) -> str:
-    """A submission's seed made from the batch's and its files (the same files, the same cases)."""
-    return hashlib.sha256(f"{seed}:{sorted(staged.digests.items())}".encode()).hexdigest()[:32]
-
-
-def _done(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
-    """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
-    same = _same_calls(stored, staged, session)
-    return stored if same and stored is not None and stored.rubric_digest == session.plan.rubric.digest else None
-
-
-def _same_calls(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> bool:
-    """Was ``stored`` made from the same files, calls and cases, reference and grader (its points,
-    visibility or scoring aside)? Then its answers stand, and only its scores may need computing."""
-    plan = session.plan
-    return (
-        stored is not None
-        and stored.final
-        and stored.grader_digest == plan.key[:16]
-        and stored.reference_digest == plan.reference_digest
-        and stored.files == staged.digests
-    )
-
-
-def _rescore(previous: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
-    """The stored grade scored again under the current rubric when only its points, visibility or
-    scoring changed (None otherwise: the submission is graded again)."""
-    if not _same_calls(previous, staged, session) or previous is None:
-        return None
-    return scoring.rescored(previous, session.rubric)
-
-
-def why_again(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> str:
-    """Why a stored submission is graded again (or rescored), in words for the batch's summary."""
-    plan = session.plan
-    if stored is None:
-        return "new"
-    if stored.files != staged.digests:
-        return "its files changed"
-    if not stored.final:
-        return "the grader was disturbed or failed on it last time"
-    if stored.reference_digest != plan.reference_digest:
-        return "the hidden reference changed"
-    if stored.grader_digest != plan.key[:16]:
-        return "the grader, its cases or the rubric's calls changed"
-    return "the rubric's points, visibility or scoring changed"
 
 
 class _Progress:
@@ -205,98 +137,18 @@ def grade_batch(
         isolations.reserve(session.isolation, jobs)
         rubric = session.rubric
         titles = {question.id: question.title for question in rubric.questions}
-        finished: dict[str, SubmissionResult] = {}
-        todo: list[intake.Staged] = []
-        rescored: list[SubmissionResult] = []  # scored again from stored answers, no code run
-        reasons: dict[str, tuple] = {}  # submission -> (why graded again, the score it had)
-        seeds: dict[str, str | None] = {}
-        files: dict[str, dict] = {}  # every submission's graded files, for the similarity analysis
-        for source in sources:
-            staged = intake.read(source)  # read and hashed once: for the resume check and for grading
-            files[source.id] = staged.files
-            try:
-                previous = _stored(out, staged)
-                stored = None if force else _done(previous, staged, session)
-                seeds[source.id] = _seed(previous, staged) if seed is None else _derived(seed, staged)
-                again = None if force or stored is not None else _rescore(previous, staged, session)
-            except Exception:  # an unreadable old result: grade it again
-                previous, stored, again = None, None, None
-            if previous is not None and stored is None:
-                reasons[source.id] = (
-                    "asked to (--force)" if force else why_again(previous, staged, session),
-                    previous.score,
-                )
-            if again is not None:
-                rescored.append(again)
-            elif stored is None:
-                todo.append(staged)
-            else:
-                finished[source.id] = stored
-        bar = _Progress(len(todo)) if progress else None
-
-        def record(result):
-            with _uninterrupted():  # a folder without grade.json would be graded again, half replaced
-                _record(result)
-
-        def _record(result):
-            result = standing.stamp(classwork.identify(result, by_id[result.submission]), rules)
-            try:
-                write_result(out, result, titles)
-            except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
-                source = intake.Source(id=result.submission, path=Path(), students=result.students)
-                result = internal_error(
-                    source,
-                    None,
-                    traceback.format_exc(),
-                    "the grader could not write this submission's feedback; your instructor has the details",
-                )
-                write_result(out, result, titles)
-            finished[result.submission] = result
-            if bar:
-                bar.update(result)
-
-        for result in rescored:
+        found = resume.sort(sources, out, session, force, seed)
+        bar = _Progress(len(found.todo)) if progress else None
+        record = _Recorder(out=out, titles=titles, rules=rules, by_id=by_id, finished=found.finished, bar=bar)
+        for result in found.rescored:
             record(result)
-        if jobs == 1 or len(todo) <= 1:
-            for staged in todo:
-                record(session.grade(staged, 0, seed=seeds.get(staged.source.id)))
-        else:
-            import concurrent.futures
-            import multiprocessing
-
-            payloads.warm(session.plan)  # the shared calls' inputs pickled once, before the workers fork
-            fork = multiprocessing.get_context("fork")
-            slots = fork.Queue()
-            for slot in range(jobs):
-                slots.put(slot)
-            with concurrent.futures.ProcessPoolExecutor(
-                jobs, mp_context=fork, initializer=_init_worker, initargs=(session, slots)
-            ) as pool:
-                futures = {
-                    pool.submit(_grade_in_worker, staged, seeds.get(staged.source.id)): staged for staged in todo
-                }
-                try:
-                    for future in concurrent.futures.as_completed(futures):
-                        try:
-                            result = future.result()
-                        except Exception:  # the worker itself died: still a result for this submission
-                            result = internal_error(
-                                futures[future].source,
-                                None,
-                                traceback.format_exc(),
-                                "grading was interrupted; grade it again",
-                                "worker died",
-                            )
-                        record(result)
-                except KeyboardInterrupt:  # Ctrl-C, or a container's entrypoint passing it on
-                    _stop(pool)
-                    raise
-    results = tuple(finished[source.id] for source in sources)
+        _grade(session, found.todo, found.seeds, jobs, record)
+    results = tuple(found.finished[source.id] for source in sources)
     run = RunFacts(
         graded_at=stamp,
         submissions=len(results),
-        graded_now=len(todo),
-        skipped=len(sources) - len(todo),
+        graded_now=len(found.todo),
+        skipped=len(sources) - len(found.todo),
         jobs=jobs,
         isolation=session.isolation.mode,
         rubric=f"{rubric_path} (sha256 {rubric.digest[:16]})",
@@ -308,29 +160,109 @@ def grade_batch(
         def taken() -> str:
             return f"{time.monotonic() - started:.1f} s"
 
-        results, similar = finish(out, results, files, rubric, rules, jobs, taken, run, by_id, known)
+        results, similar = finish(out, results, found.files, rubric, rules, jobs, taken, run, by_id, known)
     else:  # its share only: ``merge`` runs the class-level step over every shard
         results = classwork.update(out, results, rubric, rules, by_id)
-        similar = shards.write(out, shard, everyone, results, files, session, rubric_path, seed, run, started)
+        similar = shards.write(out, shard, everyone, results, found.files, session, rubric_path, seed, run, started)
     seconds = time.monotonic() - started
-    finished = {result.submission: result for result in results}
-    changes = tuple(
-        (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
-        for source in sources
-        if source.id in reasons
-    )
-    skipped = len(sources) - len(todo) - len(rescored)
     return BatchSummary(
-        graded=len(todo),
-        skipped=skipped,
+        graded=len(found.todo),
+        skipped=len(sources) - len(found.todo) - len(found.rescored),
         results=results,
         seconds=seconds,
         out=out,
         similarity=similar,
-        rescored=len(rescored),
-        changes=changes,
+        rescored=len(found.rescored),
+        changes=_changes(sources, found.reasons, results),
         shard=shard,
     )
+
+
+def _changes(sources, reasons: dict, results: tuple) -> tuple:
+    """(submission, why graded or rescored again, score before, score now) of every submission
+    graded or rescored again, in the class's order, for the batch's summary."""
+    finished = {result.submission: result for result in results}
+    return tuple(
+        (source.id, reasons[source.id][0], reasons[source.id][1], finished[source.id].score)
+        for source in sources
+        if source.id in reasons
+    )
+
+
+@dataclass(frozen=True)
+class _Recorder:
+    """Writes each result as it comes (stamped with its student's standing) and counts it done."""
+
+    out: Path
+    titles: dict
+    rules: standing.Rules
+    by_id: dict
+    finished: dict  # submission -> its result, filled as they are written
+    bar: _Progress | None
+
+    def __call__(self, result: SubmissionResult) -> None:
+        with _uninterrupted():  # a folder without grade.json would be graded again, half replaced
+            self._record(result)
+
+    def _record(self, result: SubmissionResult) -> None:
+        result = standing.stamp(classwork.identify(result, self.by_id[result.submission]), self.rules)
+        try:
+            write_result(self.out, result, self.titles)
+        except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
+            source = intake.Source(id=result.submission, path=Path(), students=result.students)
+            result = internal_error(
+                source,
+                None,
+                traceback.format_exc(),
+                "the grader could not write this submission's feedback; your instructor has the details",
+            )
+            write_result(self.out, result, self.titles)
+        self.finished[result.submission] = result
+        if self.bar:
+            self.bar.update(result)
+
+
+def _grade(session: Session, todo: list, seeds: dict, jobs: int, record: _Recorder) -> None:
+    """Grade the submissions ``todo``, recording each as it finishes: here, one after the other,
+    when there is one job or one submission; else in ``jobs`` worker processes."""
+    if jobs == 1 or len(todo) <= 1:
+        for staged in todo:
+            record(session.grade(staged, 0, seed=seeds.get(staged.source.id)))
+    else:
+        _grade_in_pool(session, todo, seeds, jobs, record)
+
+
+def _grade_in_pool(session: Session, todo: list, seeds: dict, jobs: int, record: _Recorder) -> None:
+    """Grade ``todo`` in ``jobs`` forked workers, each with its sandbox slot; a worker that dies
+    still gives its submission a result; Ctrl-C ends the pool at once (``_stop``) and is raised."""
+    import concurrent.futures
+    import multiprocessing
+
+    payloads.warm(session.plan)  # the shared calls' inputs pickled once, before the workers fork
+    fork = multiprocessing.get_context("fork")
+    slots = fork.Queue()
+    for slot in range(jobs):
+        slots.put(slot)
+    with concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=fork, initializer=_init_worker, initargs=(session, slots)
+    ) as pool:
+        futures = {pool.submit(_grade_in_worker, staged, seeds.get(staged.source.id)): staged for staged in todo}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                try:
+                    result = future.result()
+                except Exception:  # the worker itself died: still a result for this submission
+                    result = internal_error(
+                        futures[future].source,
+                        None,
+                        traceback.format_exc(),
+                        "grading was interrupted; grade it again",
+                        "worker died",
+                    )
+                record(result)
+        except KeyboardInterrupt:  # Ctrl-C, or a container's entrypoint passing it on
+            _stop(pool)
+            raise
 
 
 def finish(

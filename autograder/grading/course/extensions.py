@@ -49,60 +49,103 @@ def key(value: str) -> str:
 def read(path: Path, deadline: deadlines.Deadline) -> Extensions:
     """The extensions in ``path`` against ``deadline`` (its timezone reads dates without an offset)."""
     source = str(path)
-
-    def fail(line: int | None, problem: str) -> NoReturn:
-        where = f"{source}, line {line}" if line else source
-        raise ValueError(f"extensions file {where}: {problem}")
-
-    try:
-        data = Path(path).read_bytes()[: MAX_BYTES + 1]
-    except OSError as error:
-        fail(None, f"cannot be read ({error.strerror}): give the path of a CSV file with the columns email or sid, due")
-    if len(data) > MAX_BYTES:
-        fail(None, f"is larger than {MAX_BYTES >> 20} MiB: is it really a list of extensions?")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        fail(line, "is not UTF-8 text: save the file as UTF-8 CSV")
-    rows = list(csv.reader(io.StringIO(text, newline="")))
-    if not rows or not any(cell.strip() for cell in rows[0]):
-        fail(1, f"is empty: the first line names the columns, e.g. email,due; then one line a student ({EXAMPLE})")
-    header = [cell.strip().casefold() for cell in rows[0]]
-    if "due" not in header or not set(ID_COLUMNS) & set(header):
-        fail(
-            1,
-            f"names the columns {', '.join(repr(cell) for cell in rows[0])}: it needs 'due' and one of 'email', "
-            "'sid' or 'student' (e.g. a first line email,due)",
-        )
-    due_at = header.index("due")
-    ids = [(kind, header.index(kind)) for kind in ID_COLUMNS if kind in header]
+    rows = list(csv.reader(io.StringIO(_text(path, source), newline="")))
+    due_at, ids = _columns(rows, source)
     tz = deadline.tz()
     dates: dict[tuple[str, str], datetime.datetime] = {}
     lines: dict[tuple[str, str], int] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
-        cells = {kind: row[at].strip() if at < len(row) else "" for kind, at in ids}
-        named = [(kind, value) for kind, value in cells.items() if value]
-        if not named:
-            fail(number, f"names no student ({', '.join(kind for kind, _ in ids)} empty): give an email or a SID")
-        written = row[due_at].strip() if due_at < len(row) else ""
-        try:
-            due = deadlines.parse(written, tz, "the due date")
-        except ValueError as error:
-            fail(number, f"{error}")
-        if due < deadline.due:
-            fail(
-                number,
-                f"the new due date {deadlines.shown(due, tz)} is before the class's, "
-                f"{deadlines.shown(deadline.due, tz)}: an extension moves it later; fix the date",
-            )
+        named = _named(row, number, ids, source)
+        due = _due(row, number, due_at, deadline, tz, source)
         for kind, value in named:
-            if kind == "student":
-                kind = "email" if "@" in value else "sid"
-            entry = (kind, key(value))
+            entry = (_kind(kind, value), key(value))
             if entry in lines:
-                fail(number, f"{value} already has an extension on line {lines[entry]}: keep one line per student")
+                _fail(
+                    source,
+                    number,
+                    f"{value} already has an extension on line {lines[entry]}: keep one line per student",
+                )
             dates[entry], lines[entry] = due, number
     return Extensions(dates, source, lines)
+
+
+def _fail(source: str, line: int | None, problem: str) -> NoReturn:
+    """Refuse the file: a ValueError naming it, the line (if any) and the ``problem``."""
+    where = f"{source}, line {line}" if line else source
+    raise ValueError(f"extensions file {where}: {problem}")
+
+
+def _text(path: Path, source: str) -> str:
+    """The file's text: readable, at most ``MAX_BYTES``, UTF-8 (a BOM dropped)."""
+    try:
+        data = Path(path).read_bytes()[: MAX_BYTES + 1]
+    except OSError as error:
+        _fail(
+            source,
+            None,
+            f"cannot be read ({error.strerror}): give the path of a CSV file with the columns email or sid, due",
+        )
+    if len(data) > MAX_BYTES:
+        _fail(source, None, f"is larger than {MAX_BYTES >> 20} MiB: is it really a list of extensions?")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        _fail(source, line, "is not UTF-8 text: save the file as UTF-8 CSV")
+
+
+def _columns(rows: list[list[str]], source: str) -> tuple[int, list[tuple[str, int]]]:
+    """Where the first line puts the due date, and each identifier column it names (kind, index)."""
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        _fail(
+            source,
+            1,
+            f"is empty: the first line names the columns, e.g. email,due; then one line a student ({EXAMPLE})",
+        )
+    header = [cell.strip().casefold() for cell in rows[0]]
+    if "due" not in header or not set(ID_COLUMNS) & set(header):
+        _fail(
+            source,
+            1,
+            f"names the columns {', '.join(repr(cell) for cell in rows[0])}: it needs 'due' and one of 'email', "
+            "'sid' or 'student' (e.g. a first line email,due)",
+        )
+    return header.index("due"), [(kind, header.index(kind)) for kind in ID_COLUMNS if kind in header]
+
+
+def _named(row: list[str], number: int, ids: list[tuple[str, int]], source: str) -> list[tuple[str, str]]:
+    """The identifiers line ``number`` gives (column kind, value); none: refused."""
+    cells = {kind: row[at].strip() if at < len(row) else "" for kind, at in ids}
+    named = [(kind, value) for kind, value in cells.items() if value]
+    if not named:
+        _fail(source, number, f"names no student ({', '.join(kind for kind, _ in ids)} empty): give an email or a SID")
+    return named
+
+
+def _due(
+    row: list[str], number: int, due_at: int, deadline: deadlines.Deadline, tz: datetime.tzinfo, source: str
+) -> datetime.datetime:
+    """Line ``number``'s new due date, read in ``tz`` when it has no offset; refused if unreadable
+    or before the class's."""
+    written = row[due_at].strip() if due_at < len(row) else ""
+    try:
+        due = deadlines.parse(written, tz, "the due date")
+    except ValueError as error:
+        _fail(source, number, f"{error}")
+    if due < deadline.due:
+        _fail(
+            source,
+            number,
+            f"the new due date {deadlines.shown(due, tz)} is before the class's, "
+            f"{deadlines.shown(deadline.due, tz)}: an extension moves it later; fix the date",
+        )
+    return due
+
+
+def _kind(kind: str, value: str) -> str:
+    """What an identifier is: a ``student`` column's value is an email when it has an @, else a SID."""
+    if kind == "student":
+        return "email" if "@" in value else "sid"
+    return kind

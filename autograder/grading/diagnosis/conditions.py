@@ -9,6 +9,7 @@ one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from autograder.grading.results import Diagnosis, DiagnosisKind
@@ -24,27 +25,65 @@ def separating(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tupl
     ``one`` (a feature), ``both`` (two features together), ``either`` (one of two) or ``without``
     (exactly the passing cases have the feature); None when no
     condition separates them or when nothing (or everything) fails."""
-    failing = [case[0] for case in cases if case[1]]
-    passing = [case[0] for case in cases if not case[1]]
+    failing, passing = _split(cases)
     if not failing or not passing:
         return None
-    order = [feature for feature in features.FEATURES if any(feature in found for found in failing)]
+    order = _order(failing)
+    alone = _alone(order, failing, passing)
+    return alone if alone is not None else _paired(order, failing, passing)
+
+
+Found = list[frozenset[str]]  # the features of each failing (or each passing) case
+Test = Callable[[frozenset[str]], bool]  # what a case's features must hold
+
+
+def _split(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[Found, Found]:
+    """The features of the failing cases and those of the passing ones, each in the cases' order."""
+    return [case[0] for case in cases if case[1]], [case[0] for case in cases if not case[1]]
+
+
+def _order(failing: Found) -> list[str]:
+    """The features some failing case has, in the order of ``features.FEATURES``."""
+    return [feature for feature in features.FEATURES if any(feature in found for found in failing)]
+
+
+def _separates(test: Test, these: Found, others: Found) -> bool:
+    """Does ``test`` hold of every case of ``these`` and of none of ``others``?"""
+    return all(test(found) for found in these) and not any(test(found) for found in others)
+
+
+def _with(*ids: str) -> Test:
+    """The test "a case has every feature of ``ids``"."""
+    return lambda found: all(feature in found for feature in ids)
+
+
+def _with_either(first: str, second: str) -> Test:
+    """The test "a case has ``first`` or ``second``"."""
+    return lambda found: first in found or second in found
+
+
+def _alone(order: list[str], failing: Found, passing: Found) -> tuple[str, tuple[str, ...]] | None:
+    """One feature: the first of ``order`` that exactly the failing cases have (``one``), else the
+    first of all features that exactly the passing cases have (``without``)."""
     for feature in order:
-        if all(feature in found for found in failing) and not any(feature in found for found in passing):
+        if _separates(_with(feature), failing, passing):
             return "one", (feature,)
     for feature in features.FEATURES:
-        if all(feature in found for found in passing) and not any(feature in found for found in failing):
+        if _separates(_with(feature), passing, failing):
             return "without", (feature,)
+    return None
+
+
+def _paired(order: list[str], failing: Found, passing: Found) -> tuple[str, tuple[str, ...]] | None:
+    """Two of the ``MAX_FEATURES`` features most common among the failing cases: the first pair
+    that exactly the failing cases have together (``both``), else the first that exactly they
+    have one of (``either``)."""
     common = sorted(order, key=lambda f: -sum(f in found for found in failing))[:MAX_FEATURES]
     for first, second in combinations(common, 2):
-        if all(first in found and second in found for found in failing) and not any(
-            first in found and second in found for found in passing
-        ):
+        if _separates(_with(first, second), failing, passing):
             return "both", (first, second)
     for first, second in combinations(common, 2):
-        if all(first in found or second in found for found in failing) and not any(
-            first in found or second in found for found in passing
-        ):
+        if _separates(_with_either(first, second), failing, passing):
             return "either", (first, second)
     return None
 

@@ -28,7 +28,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Literal
 
-from autograder.grading.integrity.answer_flow import Flow, Info, Module, Scope, dotted, own_nodes
+from autograder.grading.integrity.answer_flow import Called, Flow, Info, Module, Scope, dotted, own_nodes
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}
@@ -102,6 +102,16 @@ def _entries(node: ast.AST) -> int:
     if isinstance(node, ast.Dict):
         return len(node.keys)
     return len(node.elts) if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else 0
+
+
+def _decodes(name: str, from_arguments: bool) -> bool:
+    """Does calling ``name`` build code, or decode data that is not the arguments?"""
+    return name in CODE or ((name in DECODERS or name.startswith(DECODER_PREFIXES)) and not from_arguments)
+
+
+def _mode(node: ast.Call) -> ast.expr | None:
+    """The mode a file opener is called with: its second argument or ``mode=``."""
+    return node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
 
 
 def _writes(mode: ast.AST | None) -> bool:
@@ -303,26 +313,33 @@ class Judge:
             return
 
     def _call(self, node: ast.Call, line: int) -> None:
-        name = self.reader.module.name(node.func)
-        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        """A call: a lookup (``.get``, ``.pop``... of a key), then data decoded or read."""
+        called = self.reader.module.called(node)
         first = node.args[0] if node.args else None
         from_arguments = bool(self.flow.info(first).params)
-        if method in LOOKUPS and first is not None:
-            self._lookup(receiver, first, line)
-        if name in CODE or ((name in DECODERS or name.startswith(DECODER_PREFIXES)) and not from_arguments):
-            self._add(line, "decoded", f"{name}() at line {line} ({self.where})")
-        elif name in FILE_OPENERS:
-            mode = (
-                node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
-            )
-            if not _writes(mode) and not from_arguments:
-                self._add(line, "read", f"{name}() of a file at line {line} ({self.where})")
-        elif name in READERS or name.startswith(READER_PREFIXES):
-            if not (from_arguments and name.startswith(PATH_READERS)):
-                self._add(line, "read", f"{name}() at line {line} ({self.where})")
-        elif method in READ_METHODS and not self.flow.info(receiver).params and not _writes(first):
-            self._add(line, "read", f".{method}() of a file at line {line} ({self.where})")
+        if called.method in LOOKUPS and first is not None:
+            self._lookup(called.receiver, first, line)
+        source = self._source(node, called, first, from_arguments)
+        if source is not None:
+            rule, what = source
+            self._add(line, rule, f"{what} at line {line} ({self.where})")
+
+    def _source(
+        self, node: ast.Call, called: Called, first: ast.expr | None, from_arguments: bool
+    ) -> tuple[Rule, str] | None:
+        """The rule and the words for a call that decodes data or code (``decoded``) or reads
+        a file, the network, another program or the caller's frames (``read``), not from the
+        arguments; None for any other call."""
+        name = called.name
+        if _decodes(name, from_arguments):
+            return "decoded", f"{name}()"
+        if name in FILE_OPENERS:
+            return None if _writes(_mode(node)) or from_arguments else ("read", f"{name}() of a file")
+        if name in READERS or name.startswith(READER_PREFIXES):
+            return None if from_arguments and name.startswith(PATH_READERS) else ("read", f"{name}()")
+        if called.method in READ_METHODS and not self.flow.info(called.receiver).params and not _writes(first):
+            return "read", f".{called.method}() of a file"
+        return None
 
     def _add(self, line: int, rule: Rule, text: str) -> None:
         self.reader.out.found.append((line, rule, text))

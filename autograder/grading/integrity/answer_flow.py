@@ -90,6 +90,16 @@ def own_nodes(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
+@dataclass(frozen=True)
+class Called:
+    """A call as written: the called thing's full name, imports resolved, and for a method call
+    its receiver and the method's name (None and "" for any other call)."""
+
+    name: str
+    receiver: ast.expr | None
+    method: str
+
+
 @dataclass
 class Module:
     """What the whole file says that every function's flow needs."""
@@ -104,6 +114,12 @@ class Module:
         head, _, rest = dotted(node).partition(".")
         head = self.aliases.get(head, head)
         return f"{head}.{rest}" if rest else head
+
+    def called(self, node: ast.Call) -> Called:
+        """The call's name, receiver and method."""
+        if isinstance(node.func, ast.Attribute):
+            return Called(self.name(node.func), node.func.value, node.func.attr)
+        return Called(self.name(node.func), None, "")
 
 
 @dataclass
@@ -153,36 +169,69 @@ class Flow:
         return self.cache[id(node)]
 
     def _info(self, node: ast.AST | None) -> Info:
+        """What ``node`` is made of, read by its kind of expression."""
         if node is None or isinstance(node, ast.Lambda):
             return EMPTY
         if isinstance(node, ast.Name):
-            found = self.scope.find(node.id)
-            if found is not None:
-                return found
-            return Info(table=node.id) if node.id in self.module.data else EMPTY
+            return self._name(node)
         if isinstance(node, ast.Attribute):
-            owner = node.value
-            if isinstance(owner, ast.Name) and (owner.id in self.scope.selves or owner.id in self.module.data):
-                return Info(table=f"{owner.id}.{node.attr}")
-            return element(self.info(owner))
+            return self._attribute(node)
         if isinstance(node, ast.Starred):
             return self.info(node.value)
         if isinstance(node, ast.Subscript):
-            base = self.info(node.value)
-            part = merge(element(base), element(self.info(node.slice)))
-            return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice))
+            return self._subscript(node)
         if isinstance(node, ast.Call):
             return self._call(node)
         if isinstance(node, ast.JoinedStr):
-            parts = [self.info(v.value) for v in node.values if isinstance(v, ast.FormattedValue)]
-            return self._made(parts, "serial", "an f-string", any(p.whole or p.kind for p in parts))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+            return self._f_string(node)
+        if isinstance(node, ast.BinOp):
+            return self._operation(node)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return self._tuple(node)
+        return self._binding(node)
+
+    def _name(self, node: ast.Name) -> Info:
+        """A local name's value, else the module's data it names."""
+        found = self.scope.find(node.id)
+        if found is not None:
+            return found
+        return Info(table=node.id) if node.id in self.module.data else EMPTY
+
+    def _attribute(self, node: ast.Attribute) -> Info:
+        """The data of ``self`` or of the module it reads, else a part of its owner."""
+        owner = node.value
+        if isinstance(owner, ast.Name) and (owner.id in self.scope.selves or owner.id in self.module.data):
+            return Info(table=f"{owner.id}.{node.attr}")
+        return element(self.info(owner))
+
+    def _subscript(self, node: ast.Subscript) -> Info:
+        """A part of its value and of its index; a slice of a whole argument is one."""
+        base = self.info(node.value)
+        part = merge(element(base), element(self.info(node.slice)))
+        return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice))
+
+    def _f_string(self, node: ast.JoinedStr) -> Info:
+        """Its values together; a serial key of the arguments when one is whole or a key."""
+        parts = [self.info(v.value) for v in node.values if isinstance(v, ast.FormattedValue)]
+        return self._made(parts, "serial", "an f-string", any(p.whole or p.kind for p in parts))
+
+    def _operation(self, node: ast.BinOp) -> Info:
+        """A ``%``-formatting of a string: a serial key of a whole argument (or a frozen key);
+        any other operation: its operands' parts (``_binding``)."""
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
             right = self.info(node.right)
             return self._made([right], "serial", "%-formatting", right.whole or right.kind == "frozen")
-        if isinstance(node, (ast.Tuple, ast.List)):
-            parts = [self.info(item) for item in node.elts]
-            made = self._made(parts, "frozen", "a tuple", sum(p.whole for p in parts) >= 2)
-            return replace(made, whole=any(p.whole for p in parts))
+        return self._binding(node)
+
+    def _tuple(self, node: ast.Tuple | ast.List) -> Info:
+        """Its items together; a frozen key of two whole arguments or more; whole with one."""
+        parts = [self.info(item) for item in node.elts]
+        made = self._made(parts, "frozen", "a tuple", sum(p.whole for p in parts) >= 2)
+        return replace(made, whole=any(p.whole for p in parts))
+
+    def _binding(self, node: ast.AST) -> Info:
+        """Any other expression: its children's parts together, once a comprehension has bound its
+        targets; a ``:=`` binds its target and is its value."""
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for generator in node.generators:
                 self.bind(generator.target, element(self.info(generator.iter)))
@@ -206,28 +255,32 @@ class Flow:
         return found
 
     def _call(self, node: ast.Call) -> Info:
-        name = self.module.name(node.func)
-        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-        receiver = self.info(node.func.value) if isinstance(node.func, ast.Attribute) else EMPTY
+        """What a call returns, from its receiver's and its arguments' parts (in that order)."""
+        called = self.module.called(node)
+        receiver = self.info(called.receiver)
         parts = [self.info(a) for a in node.args] + [self.info(k.value) for k in node.keywords]
-        whole = any(p.whole or p.kind == "frozen" for p in parts)
         merged = element(receiver)
         for part in parts:
             merged = merge(merged, element(part))
+        return self._returned(called, receiver, parts, merged)
+
+    def _returned(self, called: Called, receiver: Info, parts: list[Info], merged: Info) -> Info:
+        """By what is called: a hash, a serialiser, a key maker, ``locals()`` or a freezer of a
+        whole argument make a key; ``.items()``, ``.keys()``... of a whole argument are one."""
+        name = called.name
         if name.startswith(HASHERS) or name == "hash":
-            return merged if merged.kind == "count" else replace(merged, key=name, kind="hash")
-        if (name in SERIALISERS and whole) or (method in SERIAL_METHODS and (whole or receiver.whole)):
-            return self._made([*parts, receiver], "serial", name if name in SERIALISERS else f".{method}()", True)
+            return _hashed(merged, name)
+        if _serialises(called, receiver, parts):
+            return self._made(
+                [*parts, receiver], "serial", name if name in SERIALISERS else f".{called.method}()", True
+            )
         if name in self.module.makers and merged.params:
             return replace(merged, key=f"{name}()", kind=self.module.makers[name])
         if name == "locals":
             return Info(params=self.scope.params | self.scope.variadic, key="locals()", kind="frozen", whole=True)
         if name in FREEZERS and parts and parts[0].whole:
-            frozen = merged.kind in STRONG
-            return replace(
-                merged, whole=True, key=merged.key if frozen else name, kind=merged.kind if frozen else "frozen"
-            )
-        return replace(merged, whole=method in WHOLE_METHODS and receiver.whole)
+            return _frozen(merged, name)
+        return replace(merged, whole=called.method in WHOLE_METHODS and receiver.whole)
 
     def bind(self, target: ast.AST, info: Info) -> None:
         if isinstance(target, ast.Name):
@@ -273,3 +326,21 @@ class Flow:
             return bool(info.params)
         covered = sum(2 if p in self.scope.variadic else 1 for p in (info.params | more) & self.scope.params)
         return info.kind in ("serial", "frozen") and covered >= 2
+
+
+def _serialises(called: Called, receiver: Info, parts: list[Info]) -> bool:
+    """Does the call serialise a whole argument (or a frozen key): a serialiser of one, or a
+    method such as ``.join`` with one or on one?"""
+    whole = any(p.whole or p.kind == "frozen" for p in parts)
+    return (called.name in SERIALISERS and whole) or (called.method in SERIAL_METHODS and (whole or receiver.whole))
+
+
+def _hashed(merged: Info, name: str) -> Info:
+    """A hasher's result: a hash key of what it hashes, unless that is a count of the calls already."""
+    return merged if merged.kind == "count" else replace(merged, key=name, kind="hash")
+
+
+def _frozen(merged: Info, name: str) -> Info:
+    """A freezer's result on a whole argument: whole, and a frozen key unless already a strong one."""
+    frozen = merged.kind in STRONG
+    return replace(merged, whole=True, key=merged.key if frozen else name, kind=merged.kind if frozen else "frozen")

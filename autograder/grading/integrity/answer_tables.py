@@ -43,7 +43,7 @@ import base64
 import binascii
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from autograder.grading.integrity import answer_code
@@ -172,54 +172,97 @@ class Counts:
     nodes: int = 0  # the syntax tree's size
 
 
+@dataclass
+class _Tally:
+    """What the walk of one file has counted so far."""
+
+    containers: list[list[Any]] = field(default_factory=list)  # [line, kind, entries, constants]
+    constants: int = 0  # constants outside docstrings and f-strings
+    precise: int = 0  # numbers that look like answers
+    lines: list[int] = field(default_factory=list)  # the lines of the constants counted
+    nodes: int = 0
+
+
 def _literals(tree: ast.Module, found: list[Finding]) -> Counts:
     """The rules on what the file writes down: literals, constants, numbers, strings."""
-    docstrings = {
+    tally = _walk(tree, _docstrings(tree), found)
+    in_literals = sum(c[3] for c in tally.containers)
+    if in_literals >= LITERAL_CONSTANTS:
+        found.append(_largest(tally.containers, in_literals))
+    if tally.constants >= CONSTANTS:
+        first, last = min(tally.lines), max(tally.lines)
+        found.append(Finding(first, "constants", f"{tally.constants:,} constants in the code (lines {first}-{last})"))
+    if tally.precise >= PRECISE_NUMBERS:
+        found.append(Finding(min(tally.lines or [1]), "numbers", f"{tally.precise:,} numbers that look like answers"))
+    return Counts(
+        literal_constants=in_literals,
+        constants=tally.constants,
+        numbers=tally.precise,
+        compared=0,
+        nodes=tally.nodes,
+    )
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the module's, classes' and functions' docstring constants."""
+    return {
         id(body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
         for body in [node.body]
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
     }
-    containers: list[list[Any]] = []  # [line, kind, entries, constants]
-    constants, precise, lines = 0, 0, []
+
+
+def _walk(tree: ast.Module, docstrings: set[int], found: list[Finding]) -> _Tally:
+    """Every node of the tree (depth first, last child first), each constant counted in the
+    outermost literal container that holds it (through signs only); ``_strings``'s findings."""
+    tally = _Tally()
     stack: list[tuple[Any, int, bool]] = [(tree, -1, False)]  # (node, its container's index or -1, in an f-string)
-    nodes = 0
     while stack:
         node, owner, text = stack.pop()
-        nodes += 1
-        kind = _DISPLAYS.get(type(node))
-        if kind and owner < 0:
-            entries = len(node.keys) if isinstance(node, ast.Dict) else len(node.elts)
-            containers.append([node.lineno, kind, entries, 0])
-            owner = len(containers) - 1
-        elif not kind and not isinstance(node, (ast.UnaryOp, ast.Constant, ast.USub, ast.UAdd)):
-            owner = -1
+        tally.nodes += 1
+        owner = _owner(node, owner, tally.containers)
         if isinstance(node, ast.Constant):
-            precise += _strings(node, found)
-            counted = node.value is not None and not isinstance(node.value, bool) and node.value is not Ellipsis
-            if counted and not text and id(node) not in docstrings:
-                constants += 1
-                lines.append(node.lineno)
-                if owner >= 0:
-                    containers[owner][3] += 1
+            tally.precise += _strings(node, found)
+            if not text and id(node) not in docstrings:
+                _count(node, owner, tally)
         pieces = isinstance(node, ast.JoinedStr)
         stack.extend((child, owner, pieces) for child in ast.iter_child_nodes(node))
-    in_literals = sum(c[3] for c in containers)
-    if in_literals >= LITERAL_CONSTANTS:
-        line, kind, entries, _ = max(containers, key=lambda c: (c[3], -c[0]))
-        more = len([c for c in containers if c[3]]) - 1
-        said = f"a {kind} literal of {entries:,} entries at line {line}"
-        if more:
-            said += f" and {more:,} more literals ({in_literals:,} constants in all)"
-        found.append(Finding(line, "literals", said))
-    if constants >= CONSTANTS:
-        found.append(
-            Finding(min(lines), "constants", f"{constants:,} constants in the code (lines {min(lines)}-{max(lines)})")
-        )
-    if precise >= PRECISE_NUMBERS:
-        found.append(Finding(min(lines or [1]), "numbers", f"{precise:,} numbers that look like answers"))
-    return Counts(literal_constants=in_literals, constants=constants, numbers=precise, compared=0, nodes=nodes)
+    return tally
+
+
+def _owner(node: Any, owner: int, containers: list[list[Any]]) -> int:
+    """The index of the literal container ``node`` counts in: a new one for the outermost
+    display, its container's inside one (or a sign or a constant), -1 anywhere else."""
+    kind = _DISPLAYS.get(type(node))
+    if kind and owner < 0:
+        entries = len(node.keys) if isinstance(node, ast.Dict) else len(node.elts)
+        containers.append([node.lineno, kind, entries, 0])
+        return len(containers) - 1
+    if not kind and not isinstance(node, (ast.UnaryOp, ast.Constant, ast.USub, ast.UAdd)):
+        return -1
+    return owner
+
+
+def _count(node: ast.Constant, owner: int, tally: _Tally) -> None:
+    """One constant of the code (not None, a bool or ``...``) counted, and in its container."""
+    if node.value is None or isinstance(node.value, bool) or node.value is Ellipsis:
+        return
+    tally.constants += 1
+    tally.lines.append(node.lineno)
+    if owner >= 0:
+        tally.containers[owner][3] += 1
+
+
+def _largest(containers: list[list[Any]], in_literals: int) -> Finding:
+    """The ``literals`` finding: the literal holding the most constants (the first of them)."""
+    line, kind, entries, _ = max(containers, key=lambda c: (c[3], -c[0]))
+    more = len([c for c in containers if c[3]]) - 1
+    said = f"a {kind} literal of {entries:,} entries at line {line}"
+    if more:
+        said += f" and {more:,} more literals ({in_literals:,} constants in all)"
+    return Finding(line, "literals", said)
 
 
 def read(source: bytes) -> tuple[list[Finding], Counts]:

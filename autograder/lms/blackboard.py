@@ -54,7 +54,7 @@ def read(table: Table) -> Gradebook:
     return Gradebook(table=table, people=tuple(people), columns=columns, copied=copied, keys=(username,))
 
 
-def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:
+def render(gradebook: Gradebook, column: Column, cells: dict[int, str], suffix: str) -> str:
     rows = import_rows(gradebook, column, cells)
     if suffix.lower() == ".csv":
         return tables.render(rows, ",", quote_all=True)

@@ -117,7 +117,7 @@ def _points_notes(table: Table, people: list[Person]) -> tuple[str, ...]:
     )
 
 
-def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:
+def render(gradebook: Gradebook, column: Column, cells: dict[int, str], suffix: str) -> str:
     """Comma-separated UTF-8 (Canvas detects the delimiter; a comma file imports everywhere)."""
     extra = []
     if column.points is not None:

@@ -13,15 +13,37 @@ these near matches are named in the message, never given the grade (the instruct
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from autograder.grading.results import Student
 
 MAX_SHOWN = 3  # candidates named in one message
+
+
+class Known(Protocol):
+    """A roster person as these matches read one (``roster.Person``, which imports this module):
+    its row and what the LMS knows them by."""
+
+    @property
+    def row(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def emails(self) -> tuple[str, ...]: ...
+    @property
+    def sids(self) -> tuple[str, ...]: ...
+
+
+_Person = TypeVar("_Person", bound=Known)
 
 
 def _sid(value: str) -> str:
     return value.strip().casefold().lstrip("0")
 
 
-def _name(value: str) -> tuple:
+def _name(value: str) -> tuple[str, ...]:
     return tuple(sorted(re.findall(r"\w+", value.casefold())))
 
 
@@ -29,7 +51,7 @@ def _local(value: str) -> str:
     return value.strip().casefold().split("@", 1)[0]
 
 
-def candidates(student, people) -> list[tuple]:
+def candidates(student: Student, people: Iterable[_Person]) -> list[tuple[_Person, str]]:
     """``(person, why)`` for each roster person close to ``student`` (a ``Student``), in roster
     order, at most ``MAX_SHOWN``."""
     sid, name, local = _sid(student.sid), _name(student.name), _local(student.email) if "@" in student.email else ""
@@ -47,7 +69,7 @@ def candidates(student, people) -> list[tuple]:
     return found[:MAX_SHOWN]
 
 
-def hint(student, people) -> str:
+def hint(student: Student, people: Iterable[Known]) -> str:
     """The closest rows in words, to end a "not in the roster" message."""
     found = candidates(student, people)
     if not found:

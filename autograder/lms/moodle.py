@@ -52,7 +52,7 @@ def read(table: Table) -> Gradebook:
     return Gradebook(table=table, people=tuple(people), columns=columns, copied=(identifier,), keys=(identifier,))
 
 
-def render(gradebook: Gradebook, column: Column, cells: dict, suffix: str) -> str:
+def render(gradebook: Gradebook, column: Column, cells: dict[int, str], suffix: str) -> str:
     """Comma-separated UTF-8 (the import's default separator and encoding)."""
     return tables.render(import_rows(gradebook, column, cells))
 

@@ -23,7 +23,7 @@ Deliberate choices, each reported on stderr by ``match``:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from autograder.grading.course import deadlines, standing
@@ -71,7 +71,7 @@ class Format:
     name: str
     export_hint: str  # where the instructor downloads the roster
     read: Callable[[Table], Gradebook]
-    render: Callable[[Gradebook, Column, dict, str], str]  # (gradebook, column, row -> cell, out suffix)
+    render: Callable[[Gradebook, Column, dict[int, str], str], str]  # (gradebook, column, row -> cell, out suffix)
     new_columns: bool = False  # an import may name a column the roster lacks (mapped by hand at import)
 
 
@@ -152,11 +152,11 @@ def _identity(row: standing.Row) -> tuple[Student, str]:
     return fallback, f"names no student (no submission_metadata.yml entry) and its id {submission!r}"
 
 
-def _names(people: dict[int, Person], rows) -> str:
+def _names(people: dict[int, Person], rows: set[int]) -> str:
     return ", ".join(f"row {row + 2} ({people[row].name})" for row in sorted(rows))
 
 
-def _problems(problems: tuple) -> str:
+def _problems(problems: tuple[str, ...]) -> str:
     """A submission's problems as a message quotes them: the first whole, and how many more."""
     if not problems:
         return "no files"
@@ -292,7 +292,9 @@ def key_notes(gradebook: Gradebook, cells: dict[int, str]) -> list[str]:
     return notes
 
 
-def import_rows(gradebook: Gradebook, column: Column, cells: dict[int, str], extra=()) -> list[tuple[str, ...]]:
+def import_rows(
+    gradebook: Gradebook, column: Column, cells: dict[int, str], extra: Iterable[tuple[str, ...]] = ()
+) -> list[tuple[str, ...]]:
     """The import's rows: the copied roster columns plus the grade column, header first (then
     ``extra`` rows), every roster student in roster order (an empty cell where no grade is given)."""
     table = gradebook.table

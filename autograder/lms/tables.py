@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,7 +97,7 @@ def read(path: Path) -> Table:
     return Table(source=path.name, header=header, rows=rows, delimiter=delimiter, encoding=encoding)
 
 
-def render(rows, delimiter: str = ",", quote_all: bool = False) -> str:
+def render(rows: Iterable[tuple[str, ...]], delimiter: str = ",", quote_all: bool = False) -> str:
     """Rows as delimited text with Windows line ends (what the LMS importers and spreadsheets
     expect), every cell escaped by ``csvcells``."""
     out = io.StringIO()

@@ -24,8 +24,10 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from autograder import tempdirs
 from autograder.grading import intake, payloads
@@ -41,19 +43,34 @@ from autograder.paths import RUBRIC
 from autograder.sandbox import isolation as isolations
 from autograder.similarity import compare as similarity
 
-_worker: dict = {}
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.queues import Queue
+
+
+class _Worker(TypedDict, total=False):
+    """What a worker process grades with: its session and its sandbox slot (set as it starts)."""
+
+    session: Session
+    slot: int
+
+
+_worker: _Worker = {}
+
+#: A submission graded or rescored again: (submission, why, score before, score now).
+Change = tuple[str, str, float, float]
 
 
 @dataclass(frozen=True)
 class BatchSummary:
     graded: int  # graded in this run
     skipped: int  # already graded with the same files, rubric and reference
-    results: tuple  # every submission of the batch, in id order
+    results: tuple[SubmissionResult, ...]  # every submission of the batch, in id order
     seconds: float
     out: Path
     similarity: similarity.Similarity | None = None  # None when turned off (or if it failed: see the report)
     rescored: int = 0  # scored again from their stored answers (only points, visibility or scoring changed)
-    changes: tuple = ()  # (submission, why graded or rescored again, score before, score now), for the summary
+    changes: tuple[Change, ...] = ()  # the submissions graded or rescored again, for the summary
     shard: shards.Shard | None = None  # a share of the class (no class-level outputs: ``merge`` makes them)
 
 
@@ -66,7 +83,7 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(session: Session, slots) -> None:
+def _init_worker(session: Session, slots: Queue[int]) -> None:
     _worker["session"] = session
     _worker["slot"] = slots.get()
 
@@ -76,7 +93,7 @@ def _grade_in_worker(staged: intake.Staged, seed: str | None) -> SubmissionResul
 
 
 class _Progress:
-    def __init__(self, total: int, stream=sys.stderr):
+    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
         self.total, self.done, self.stream, self.started = total, 0, stream, time.monotonic()
         self.tty = stream.isatty()
 
@@ -100,8 +117,8 @@ class _Progress:
 
 
 def grade_batch(
-    paths,
-    out,
+    paths: Sequence[str | Path],
+    out: str | Path,
     jobs: int | None = None,
     force: bool = False,
     isolation: str = "auto",
@@ -112,7 +129,7 @@ def grade_batch(
     seed: str | None = None,
     extensions: Path | None = None,
     shard: shards.Shard | None = None,
-    known: tuple = (),
+    known: tuple[str | Path, ...] = (),
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
@@ -163,7 +180,8 @@ def grade_batch(
         results, similar = finish(out, results, found.files, rubric, rules, jobs, taken, run, by_id, known)
     else:  # its share only: ``merge`` runs the class-level step over every shard
         results = classwork.update(out, results, rubric, rules, by_id)
-        similar = shards.write(out, shard, everyone, results, found.files, session, rubric_path, seed, run, started)
+        shards.write(out, shard, everyone, results, found.files, session, rubric_path, seed, run, started)
+        similar = None  # a shard has no similarity
     seconds = time.monotonic() - started
     return BatchSummary(
         graded=len(found.todo),
@@ -178,7 +196,9 @@ def grade_batch(
     )
 
 
-def _changes(sources, reasons: dict, results: tuple) -> tuple:
+def _changes(
+    sources: Iterable[intake.Source], reasons: Mapping[str, tuple[str, float]], results: Iterable[SubmissionResult]
+) -> tuple[Change, ...]:
     """(submission, why graded or rescored again, score before, score now) of every submission
     graded or rescored again, in the class's order, for the batch's summary."""
     finished = {result.submission: result for result in results}
@@ -194,10 +214,10 @@ class _Recorder:
     """Writes each result as it comes (stamped with its student's standing) and counts it done."""
 
     out: Path
-    titles: dict
+    titles: dict[str, str]  # question id -> its title
     rules: standing.Rules
-    by_id: dict
-    finished: dict  # submission -> its result, filled as they are written
+    by_id: dict[str, intake.Source]
+    finished: dict[str, SubmissionResult]  # submission -> its result, filled as they are written
     bar: _Progress | None
 
     def __call__(self, result: SubmissionResult) -> None:
@@ -222,7 +242,9 @@ class _Recorder:
             self.bar.update(result)
 
 
-def _grade(session: Session, todo: list, seeds: dict, jobs: int, record: _Recorder) -> None:
+def _grade(
+    session: Session, todo: list[intake.Staged], seeds: Mapping[str, str | None], jobs: int, record: _Recorder
+) -> None:
     """Grade the submissions ``todo``, recording each as it finishes: here, one after the other,
     when there is one job or one submission; else in ``jobs`` worker processes."""
     if jobs == 1 or len(todo) <= 1:
@@ -232,7 +254,9 @@ def _grade(session: Session, todo: list, seeds: dict, jobs: int, record: _Record
         _grade_in_pool(session, todo, seeds, jobs, record)
 
 
-def _grade_in_pool(session: Session, todo: list, seeds: dict, jobs: int, record: _Recorder) -> None:
+def _grade_in_pool(
+    session: Session, todo: list[intake.Staged], seeds: Mapping[str, str | None], jobs: int, record: _Recorder
+) -> None:
     """Grade ``todo`` in ``jobs`` forked workers, each with its sandbox slot; a worker that dies
     still gives its submission a result; Ctrl-C ends the pool at once (``_stop``) and is raised."""
     import concurrent.futures
@@ -240,7 +264,7 @@ def _grade_in_pool(session: Session, todo: list, seeds: dict, jobs: int, record:
 
     payloads.warm(session.plan)  # the shared calls' inputs pickled once, before the workers fork
     fork = multiprocessing.get_context("fork")
-    slots = fork.Queue()
+    slots: Queue[int] = fork.Queue()
     for slot in range(jobs):
         slots.put(slot)
     with concurrent.futures.ProcessPoolExecutor(
@@ -267,16 +291,16 @@ def _grade_in_pool(session: Session, todo: list, seeds: dict, jobs: int, record:
 
 def finish(
     out: Path,
-    results: tuple,
-    files: dict,
-    rubric,
-    rules,
+    results: tuple[SubmissionResult, ...],
+    files: Mapping[str, Mapping[str, bytes]],
+    rubric: rubrics.Rubric,
+    rules: standing.Rules,
     jobs: int,
-    taken,
+    taken: Callable[[], str],
     run: RunFacts,
-    sources=None,
-    known: tuple = (),
-):
+    sources: Mapping[str, intake.Source] | None = None,
+    known: tuple[str | Path, ...] = (),
+) -> tuple[tuple[SubmissionResult, ...], similarity.Similarity | None]:
     """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
     every submission (``files``: id -> graded file -> content; a student's own submissions never
     paired; ``known``: earlier terms' folders, compared with every one), then ``classwork.finish``
@@ -289,12 +313,12 @@ def finish(
 
 
 @contextlib.contextmanager
-def _uninterrupted():
+def _uninterrupted() -> Iterator[None]:
     """Ctrl-C waits until the block ends (a submission's four files written), then interrupts."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    interrupted: list = []
+    interrupted: list[bool] = []
     previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     try:
         yield
@@ -304,7 +328,7 @@ def _uninterrupted():
         raise KeyboardInterrupt
 
 
-def _stop(pool) -> None:
+def _stop(pool: ProcessPoolExecutor) -> None:
     """End a pool at once: its queued submissions cancelled, its workers killed (what they were
     grading has no result yet, so the next run grades it; their children die with them and the
     next run sweeps their sandbox uids). Without it, leaving the pool waits for every queued

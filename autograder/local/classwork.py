@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from autograder.reports import (
     output_paths,
 )
 from autograder.similarity import compare as similarity
+from autograder.similarity.compare import Similarity
 
 
 def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None) -> standing.Rules:
@@ -64,7 +66,7 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
     return standing.Rules(rubric.policy, deadline, found)
 
 
-def warn(sources, rules: standing.Rules) -> None:
+def warn(sources: Collection[intake.Source], rules: standing.Rules) -> None:
     """Say on stderr what the instructor should know of the sources before they are graded: their
     notes (kept as their flags too), and submission times taken from files when a deadline reads them."""
     for note in (note for source in sources for note in source.notes):
@@ -90,7 +92,7 @@ def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResul
     return replace(result, students=source.students, submitted=source.submitted, submitted_from=source.submitted_from)
 
 
-def write_result(out: Path, result: SubmissionResult, titles: dict, keep_previous: bool = True) -> None:
+def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str], keep_previous: bool = True) -> None:
     """The submission's files (``layout``); a grade it replaces is kept beside it
     (``grade.previous.json``) unless ``keep_previous`` is false (the same grade, told again)."""
     folder = output_paths.submission_folder(out, result.submission)
@@ -106,7 +108,7 @@ def write_result(out: Path, result: SubmissionResult, titles: dict, keep_previou
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
-def facts(rules: standing.Rules, found: standing.Standing, results) -> dict[str, str]:
+def facts(rules: standing.Rules, found: standing.Standing, results: Collection[SubmissionResult]) -> dict[str, str]:
     """What the report's facts say of the class step."""
     said = {
         "students": f"{len(found.rows)} ({standing.POLICIES[rules.policy]} counts: grading.yml students.policy)",
@@ -130,12 +132,12 @@ def facts(rules: standing.Rules, found: standing.Standing, results) -> dict[str,
 
 def update(
     out: Path,
-    results,
+    results: Sequence[SubmissionResult],
     rubric: Rubric,
     rules: standing.Rules,
-    sources: dict | None = None,
+    sources: Mapping[str, intake.Source] | None = None,
     limits: attempts.AttemptLimits | None = None,
-) -> tuple:
+) -> tuple[SubmissionResult, ...]:
     """Step 1: the results up to date, those that changed written again; ``limits``: the attempt
     limits to flag by (given only for a whole class)."""
     titles = {question.id: question.title for question in rubric.questions}
@@ -157,13 +159,13 @@ def update(
 
 def finish(
     out: Path,
-    results,
+    results: Sequence[SubmissionResult],
     rubric: Rubric,
     rules: standing.Rules,
     run_facts: RunFacts,
-    similarity=None,
-    sources: dict | None = None,
-) -> tuple[tuple, standing.Standing]:
+    similarity: Similarity | None = None,
+    sources: Mapping[str, intake.Source] | None = None,
+) -> tuple[tuple[SubmissionResult, ...], standing.Standing]:
     """The class step (the module's steps 1 to 3); returns the results as written and the standing."""
     out = Path(out)
     current = update(out, results, rubric, rules, sources, rubric.attempts)
@@ -187,10 +189,10 @@ def known_solution() -> dict[str, dict[str, str]]:
     return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
 
 
-def known_sources(folders) -> dict[str, dict]:
+def known_sources(folders: Iterable[str | Path]) -> dict[str, dict[str, bytes]]:
     """The submissions in ``folders`` (earlier terms' batches, folders or archives as ``grade``
     reads them), each a known source labelled ``<folder>/<submission>``."""
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, bytes]] = {}
     for folder in folders:
         for source in intake.discover([folder]):
             found[f"{Path(folder).name}/{source.id}"] = intake.read(source).files
@@ -198,8 +200,12 @@ def known_sources(folders) -> dict[str, dict]:
 
 
 def similarity_of(
-    files: dict, settings: similarity.SimilaritySettings, jobs: int, owned: dict | None = None, known: tuple = ()
-):
+    files: Mapping[str, Mapping[str, bytes]],
+    settings: similarity.SimilaritySettings,
+    jobs: int,
+    owned: Mapping[str, str] | None = None,
+    known: tuple[str | Path, ...] = (),
+) -> tuple[Similarity | None, str]:
     """The batch's code similarity (or None) and the report's line about it, every submission also
     compared with the solution (``solutions/``) and the submissions of the ``known`` folders (earlier
     terms); a failure costs the section only, never the batch."""
@@ -208,7 +214,7 @@ def similarity_of(
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        sources = {**known_solution(), **known_sources(known)}
+        sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(), **known_sources(known)}
         found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]

@@ -19,8 +19,10 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal, TypedDict, cast
 
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
@@ -29,8 +31,11 @@ from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 from autograder.similarity.compare import Similarity
 
+#: A manifest's fields every merged shard must agree on.
+Agreed = Literal["of", "class", "rubric_digest", "reference_digest", "grader_digest"]
+
 #: What a merged shard must agree on, and how a message names it.
-AGREED = {
+AGREED: dict[Agreed, str] = {
     "of": "the number of shards",
     "class": "the class (the submissions found)",
     "rubric_digest": "the rubric's digest (what grading reads of grading.yml)",
@@ -53,17 +58,38 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "run": dict,
 }
 
+#: A shard's manifest as ``_manifest`` checked it (``FIELDS``, and every id a submission id), its
+#: run's facts read and the shard's folder added (the key ``class`` makes it the functional form).
+Manifest = TypedDict(
+    "Manifest",
+    {
+        "format": str,
+        "shard": int,
+        "of": int,
+        "class": list[str],
+        "submissions": list[str],
+        "rubric_digest": str,
+        "reference_digest": str,
+        "grader_digest": str,
+        "rubric": str,
+        "rubric_path": str,
+        "seconds": float,
+        "run": RunFacts,
+        "folder": Path,
+    },
+)
+
 
 @dataclass(frozen=True)
 class MergeSummary:
-    results: tuple  # every submission of the class, in id order
+    results: tuple[SubmissionResult, ...]  # every submission of the class, in id order
     shards: int
     seconds: float
     out: Path
     similarity: Similarity | None = None
 
 
-def _manifest(folder: Path) -> dict:
+def _manifest(folder: Path) -> Manifest:
     path = folder / shards.MANIFEST
     if not path.is_file():
         finished = (folder / output_paths.GRADES).is_file()
@@ -91,14 +117,14 @@ def _manifest(folder: Path) -> dict:
             raise ValueError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
     manifest["run"] = RunFacts.from_shown(manifest["run"], str(path))
     manifest["folder"] = folder
-    return manifest
+    return cast(Manifest, manifest)  # checked above
 
 
-def _name(manifest: dict) -> str:
+def _name(manifest: Manifest) -> str:
     return f"shard {manifest['shard']}/{manifest['of']} ({manifest['folder']})"
 
 
-def _differs(key: str, first, other) -> str:
+def _differs(key: Agreed, first: Manifest, other: Manifest) -> str:
     if key != "class":
         return f"{first[key]!r} in {_name(first)}, {other[key]!r} here"
     mine, theirs = set(other["class"]), set(first["class"])
@@ -111,7 +137,7 @@ def _differs(key: str, first, other) -> str:
     return "; ".join(parts) + ": grade every shard from the same class folder"
 
 
-def check(manifests: list[dict]) -> None:
+def check(manifests: list[Manifest]) -> None:
     """Refuse shards that are not all of one class and one grading (``ValueError`` naming the
     shard and what differs)."""
     if not manifests:
@@ -121,7 +147,7 @@ def check(manifests: list[dict]) -> None:
         for key, what in AGREED.items():
             if manifest[key] != first[key]:
                 raise ValueError(f"{_name(manifest)} differs in {what}: {_differs(key, first, manifest)}")
-    seen: dict[int, dict] = {}
+    seen: dict[int, Manifest] = {}
     for manifest in manifests:
         index = manifest["shard"]
         if index in seen:
@@ -135,7 +161,7 @@ def check(manifests: list[dict]) -> None:
             f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {first['of']} missing: give every "
             "shard's output folder (a shard that did not finish: run it again)"
         )
-    where: dict[str, dict] = {}
+    where: dict[str, Manifest] = {}
     for manifest in manifests:
         for submission in manifest["submissions"]:
             owner = shards.owner(submission, first["of"])
@@ -152,9 +178,10 @@ def check(manifests: list[dict]) -> None:
         )
 
 
-def _read(manifest: dict) -> tuple[list, dict]:
+def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[str, bytes]]]:
     """The shard's results and graded files, each result checked against its manifest."""
-    results, files = [], {}
+    results: list[SubmissionResult] = []
+    files: dict[str, dict[str, bytes]] = {}
     for submission in manifest["submissions"]:
         path = output_paths.submission_folder(manifest["folder"], submission) / "grade.json"
         try:
@@ -163,7 +190,7 @@ def _read(manifest: dict) -> tuple[list, dict]:
             raise ValueError(
                 f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
             ) from None
-        stamps = {"rubric_digest": result.rubric_digest, "reference_digest": result.reference_digest}
+        stamps: dict[Agreed, str] = {"rubric_digest": result.rubric_digest, "reference_digest": result.reference_digest}
         stamps["grader_digest"] = result.grader_digest
         for key, value in stamps.items():
             if value != manifest[key]:
@@ -185,7 +212,7 @@ def _place(source: Path, target: Path) -> None:
     os.replace(temporary, target)
 
 
-def _link(manifest: dict, out: Path) -> None:
+def _link(manifest: Manifest, out: Path) -> None:
     for submission in manifest["submissions"]:
         folder = output_paths.submission_folder(manifest["folder"], submission)
         target = output_paths.submission_folder(out, submission)
@@ -195,7 +222,7 @@ def _link(manifest: dict, out: Path) -> None:
                 _place(path, target / path.name)
 
 
-def _rubric(manifests: list[dict], rubric_path: Path | None):
+def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubric:
     first = manifests[0]
     if rubric_path is not None:
         rubric = rubrics.load(rubric_path)
@@ -214,7 +241,7 @@ def _rubric(manifests: list[dict], rubric_path: Path | None):
     return rubrics.parse(first["rubric"], first["rubric_path"])
 
 
-def _run(manifests: list[dict]) -> RunFacts:
+def _run(manifests: list[Manifest]) -> RunFacts:
     """The merged report's facts: when the last shard was graded, what all of them graded."""
     runs: list[RunFacts] = [manifest["run"] for manifest in manifests]
     jobs = sorted({str(run.jobs) for run in runs}, key=lambda text: (len(text), text))
@@ -229,26 +256,27 @@ def _run(manifests: list[dict]) -> RunFacts:
 
 
 def merge(
-    out,
-    folders,
+    out: str | Path,
+    folders: Iterable[str | Path],
     rubric_path: Path | None = None,
     jobs: int | None = None,
     extensions: Path | None = None,
-    known: tuple = (),
+    known: Iterable[str | Path] = (),
 ) -> MergeSummary:
     """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together);
     ``extensions``: the students' extensions file (else the one the rubric names, if any);
     ``known``: folders of earlier terms' submissions the similarity compares every one with."""
     started = time.monotonic()
     out = Path(out)
-    folders = [Path(folder) for folder in folders]
-    if any(out.resolve() == folder.resolve() for folder in folders):
+    shard_folders = [Path(folder) for folder in folders]
+    if any(out.resolve() == folder.resolve() for folder in shard_folders):
         raise ValueError(f"{out} is one of the shards: merge into another folder")
-    manifests = [_manifest(folder) for folder in folders]
+    manifests = [_manifest(folder) for folder in shard_folders]
     check(manifests)
     rubric = _rubric(manifests, rubric_path)
     rules = classwork.rules(rubric, rubric_path or Path(manifests[0]["rubric_path"]), extensions)
-    results, files = [], {}
+    results: list[SubmissionResult] = []
+    files: dict[str, dict[str, bytes]] = {}
     for manifest in manifests:
         found, graded = _read(manifest)
         results += found

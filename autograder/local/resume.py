@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,12 +26,14 @@ class Sorted:
     finished: dict[str, SubmissionResult] = field(default_factory=dict)  # kept as stored
     todo: list[intake.Staged] = field(default_factory=list)  # to grade
     rescored: list[SubmissionResult] = field(default_factory=list)  # scored again from stored answers, no code run
-    reasons: dict[str, tuple] = field(default_factory=dict)  # submission -> (why graded again, the score it had)
+    # submission -> (why graded again, the score it had)
+    reasons: dict[str, tuple[str, float]] = field(default_factory=dict)
     seeds: dict[str, str | None] = field(default_factory=dict)
-    files: dict[str, dict] = field(default_factory=dict)  # every submission's graded files, for the similarity
+    # every submission's graded files (id -> graded file -> content), for the similarity
+    files: dict[str, dict[str, bytes]] = field(default_factory=dict)
 
 
-def sort(sources, out: Path, session: Session, force: bool, seed: str | None) -> Sorted:
+def sort(sources: Iterable[intake.Source], out: Path, session: Session, force: bool, seed: str | None) -> Sorted:
     """Read every submission once (for the resume check and for grading) and sort it: kept,
     rescored or to grade (``force``: every one graded again; ``seed``: the batch's seed)."""
     found = Sorted()
@@ -52,7 +55,9 @@ def sort(sources, out: Path, session: Session, force: bool, seed: str | None) ->
     return found
 
 
-def _looked_up(out: Path, staged: intake.Staged, session: Session, force: bool, seed: str | None, seeds: dict) -> tuple:
+def _looked_up(
+    out: Path, staged: intake.Staged, session: Session, force: bool, seed: str | None, seeds: dict[str, str | None]
+) -> tuple[SubmissionResult | None, SubmissionResult | None, SubmissionResult | None]:
     """A submission's stored grade, the same grade when it stands, and the grade rescored from its
     answers (each None when not); its seed put in ``seeds``. An unreadable old result: all None."""
     try:

@@ -21,12 +21,19 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder import cache
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
+
+if TYPE_CHECKING:
+    from autograder.grading.intake import Source
+    from autograder.grading.results import SubmissionResult
+    from autograder.grading.session import Session
 
 MANIFEST = "shard.json"
 FORMAT = "lab05-shard/1"
@@ -50,7 +57,7 @@ def owner(submission: str, count: int) -> int:
     return int.from_bytes(digest[:8], "big") % count + 1
 
 
-def share(sources: list, shard: Shard) -> list:
+def share(sources: Iterable[Source], shard: Shard) -> list[Source]:
     """The submissions of ``sources`` that ``shard`` grades, in their order."""
     return [source for source in sources if owner(source.id, shard.count) == shard.index]
 
@@ -62,7 +69,7 @@ def _number(text: str, what: str, given: str) -> int:
         raise ValueError(f"--shard {given}: {what} {text!r} is not a whole number") from None
 
 
-def parse(text: str, environ=os.environ) -> Shard:
+def parse(text: str, environ: Mapping[str, str] = os.environ) -> Shard:
     """``I/N`` (1 <= I <= N), ``auto/N`` or ``auto`` (the scheduler's index); ``ValueError`` saying
     what to give otherwise."""
     head, _, tail = text.partition("/")
@@ -78,7 +85,7 @@ def parse(text: str, environ=os.environ) -> Shard:
     return Shard(index, count)
 
 
-def _scheduled(environ, count: int, given: str) -> tuple[int, int]:
+def _scheduled(environ: Mapping[str, str], count: int, given: str) -> tuple[int, int]:
     """The 1-based index (and the count) a scheduler gives this task."""
     if environ.get("JOB_COMPLETION_INDEX", "") != "":
         if not count:
@@ -107,15 +114,15 @@ def graded_folder(out: Path, submission: str) -> Path:
 def write(
     out: Path,
     shard: Shard,
-    everyone: list,
-    results: tuple,
-    files: dict,
-    session,
-    rubric_path,
-    seed,
+    everyone: Iterable[Source],
+    results: Sequence[SubmissionResult],
+    files: Mapping[str, Mapping[str, bytes]],
+    session: Session,
+    rubric_path: Path,
+    seed: str | None,
     run: RunFacts,
-    started,
-):
+    started: float,
+) -> None:
     """A finished shard's graded files (``files``: id -> graded file -> content) and, last, its
     manifest (its presence marks the shard done). None: a shard has no similarity."""
     for result in results:

@@ -27,7 +27,7 @@ demo: grader cranfield bytecode
 test: setup cranfield bytecode system axe
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# under a minute: no sandbox batches, no browser, no notebook
+# no sandbox batches, no browser, no notebook (2 to 3 minutes on 2 cores)
 test-fast: setup cranfield bytecode
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 

@@ -14,7 +14,7 @@ Three layers, in reading order:
 A function that is not implemented, not importable or gets no credit is one line of the summary,
 never a traceback per case. Everything is read from the student view
 (``SubmissionResult.student_view``): a hidden case shows what was tested, the parameters that
-matter and the student's own value, never the expected one; a public case (the notes' examples,
+matter and how it failed, never the expected value nor the student's own; a public case (the notes' examples,
 random cases, Cranfield) shows the call and both values, once.
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -110,3 +111,77 @@ def test_the_path_search_can_fail():
     assert _PATH.findall("see `grading/runchecks.py` and probes.py") == ["grading/runchecks.py", "probes.py"]
     assert not _exists("grading/runchecks.py") and not _exists("probes.py")
     assert _exists("grading/runfile_checks.py") and _exists("toy_measures.py")
+
+
+#: ``path.py: name`` (more names after commas, in the same backticks or in their own): what a
+#: document says a module defines.
+_NAMED = re.compile(
+    r"`((?:[a-z_0-9]+/)*[a-z_0-9]+\.py): ([A-Za-z_][\w.]*(?:, [A-Za-z_][\w.]*)*)`((?:, `[A-Za-z_][\w.]*`)*)"
+)
+
+
+def _defined(path: Path) -> set[str]:
+    """The names a module defines: top-level functions, classes, assignments and imports, and
+    ``Class.member`` for a class's methods and fields."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.add(f"{node.name}.{member.name}")
+                elif isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
+                    found.add(f"{node.name}.{member.target.id}")
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        found |= {target.id for target in targets if isinstance(target, ast.Name)}
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return found
+
+
+def _module(name: str) -> Path | None:
+    """The one Python file a document's ``name`` points to (None when several or none)."""
+    for base in (paths.ROOT, paths.PACKAGE):
+        if (base / name).is_file():
+            return base / name
+    found = [path for path in paths.PACKAGE.glob(f"**/{name}") if "__pycache__" not in path.parts]
+    return found[0] if len(found) == 1 else None
+
+
+def _named(text: str) -> list[tuple[str, str]]:
+    """Every (module, name) a document's ``path.py: name`` references give."""
+    pairs = []
+    for match in _NAMED.finditer(text):
+        names = match.group(2).split(", ") + re.findall(r"`([^`]+)`", match.group(3))
+        pairs += [(match.group(1), name) for name in names]
+    return pairs
+
+
+def test_documents_name_only_what_modules_define():
+    """Does every ``module.py: name`` that README.md and docs/*.md give name something that module
+    defines (a function, class, constant, ``Class.member``), so a moved function cannot leave a
+    stale pointer behind?"""
+    documents = [paths.ROOT / "README.md", *sorted((paths.ROOT / "docs").glob("*.md"))]
+    stale = []
+    for document in documents:
+        for module, name in _named(document.read_text(encoding="utf-8")):
+            path = _module(module)
+            if module not in ELSEWHERE and (path is None or name not in _defined(path)):
+                stale.append(f"{document.name}: {module}: {name}")
+    assert stale == []
+
+
+def test_the_name_search_can_fail():
+    """Would a function named in the wrong module be caught (the search is not vacuous)?"""
+    text = "`local/batch.py: _seed`, `_derived` and `lms/roster.py: match, pick`"
+    assert _named(text) == [
+        ("local/batch.py", "_seed"),
+        ("local/batch.py", "_derived"),
+        ("lms/roster.py", "match"),
+        ("lms/roster.py", "pick"),
+    ]
+    assert "_seed" not in _defined(_module("local/batch.py")) and "_seed" in _defined(_module("local/resume.py"))
+    assert "match" in _defined(_module("lms/roster.py"))

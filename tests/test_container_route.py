@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import container_sim
@@ -163,8 +164,13 @@ def test_the_dockerfile_is_documented():
 def test_the_container_refuses_a_user_other_than_root_clearly(tmp_path):
     """Run with `--user 1000`, does the entrypoint stop with a message saying to leave it out
     (not a permission error from deep inside)?"""
-    command = ["setpriv", f"--reuid={OWNER}", f"--regid={OWNER}", "--clear-groups", str(container_sim.ENTRYPOINT)]
-    done = subprocess.run([*command, "doctor"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    with tempfile.TemporaryDirectory() as folder:  # installed as the image does: any user may start it
+        os.chmod(folder, 0o755)  # (the checkout's own folders need not be reachable by that user)
+        entrypoint = Path(folder) / container_sim.ENTRYPOINT.name
+        shutil.copyfile(container_sim.ENTRYPOINT, entrypoint)
+        os.chmod(entrypoint, 0o755)
+        command = ["setpriv", f"--reuid={OWNER}", f"--regid={OWNER}", "--clear-groups", str(entrypoint)]
+        done = subprocess.run([*command, "doctor"], capture_output=True, text=True, timeout=60, cwd=folder)
     assert done.returncode == 2
     assert "run it without --user" in done.stderr and "Traceback" not in done.stderr
 

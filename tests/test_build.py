@@ -160,9 +160,10 @@ for target in ["{root}/results/results.json", "/autograder/results/results.json"
 )
 
 
-def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = ()) -> dict:
+def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = (), output: list | None = None) -> dict:
     """Run ``run_autograder`` on ``files`` (``prefix``: a command it runs under, e.g. to enter a
-    cgroup); its results.json, checked against Gradescope's schema."""
+    cgroup); its results.json, checked against Gradescope's schema (its output appended to
+    ``output`` when given)."""
     submission, results = root / "submission", root / "results"
     shutil.rmtree(submission, ignore_errors=True)
     shutil.rmtree(results, ignore_errors=True)
@@ -188,6 +189,8 @@ def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = ()) 
         cwd="/",
     )
     assert run.returncode == 0, run.stderr
+    if output is not None:
+        output.append(run.stdout + run.stderr)
     document = json.loads((results / "results.json").read_text())
     _check_schema(document)
     return document

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import random
+import re
 
 import leaks
 import pytest
@@ -33,19 +34,33 @@ STUDENT_FILES = output_paths.STUDENT_FILES  # results.json, feedback.md, feedbac
 PLATFORMS = ("gradescope", "prairielearn")
 
 
+class Secrets:
+    """The hidden inputs of a grading (the same in every grading) less any that a public call of
+    that grading also has: its random cases are drawn afresh from its seed, and a small hidden
+    input such as {"1": 0.0} is also a public random one now and then (in about one grading in
+    fifty), which its student may see."""
+
+    def __init__(self, plan: planning.Plan):
+        self.plan = plan
+        self.tokens, self.numbers = leaks.secrets_of(plan.for_submission("any"), plan)
+        assert len(self.tokens) > 40 and len(self.numbers) > 40  # the search has something to find
+
+    def of(self, seed: str) -> tuple[set[str], set[int]]:
+        """The hidden inputs of the grading whose random cases were drawn from ``seed``."""
+        assert seed, "a grading names its random cases' seed"
+        return self.tokens - leaks.public_tokens(self.plan.for_submission(seed), self.plan), self.numbers
+
+
 @pytest.fixture(scope="module")
 def secrets(cranfield):
-    """The hidden inputs (the same in every grading: the random cases are public) less any that a
-    public call also has, in this grading or in any of 100 fresh ones (the random cases are drawn
-    afresh: a small hidden input such as {"2": 1.0} is also a public random one now and then)."""
-    plan = planning.build(rubrics.load(), reference.load(), cranfield)
-    submission = plan.for_submission("any")
-    tokens, numbers = leaks.secrets_of(submission, plan)
-    tokens -= leaks.public_tokens(submission, plan)
-    for number in range(100):
-        tokens -= leaks.public_tokens(plan.for_submission(f"fresh-{number}"), plan)
-    assert len(tokens) > 40 and len(numbers) > 40  # the search has something to find
-    return tokens, numbers
+    return Secrets(planning.build(rubrics.load(), reference.load(), cranfield))
+
+
+def _seed_of(grade_json: str) -> str:
+    return json.loads(grade_json)["random_seed"]
+
+
+SEED_LOGGED = re.compile(r"random seed (\S+),")
 
 
 @pytest.fixture(scope="module", params=list(MODES))
@@ -73,17 +88,20 @@ def local(request, tmp_path_factory, cranfield):
 @pytest.fixture(scope="module", params=PLATFORMS)
 def platform(request, gradescope_root, tmp_path_factory, cranfield):
     """Every leaker graded by a platform's entry point (uid mode, as on the platform)."""
-    seen = {}
+    seen, seeds = {}, {}
     for channel in leaks.CHANNELS:
-        files = leaks.leaker(channel)
+        files, output = leaks.leaker(channel), []
         if request.param == "gradescope":
-            document = run_autograder(gradescope_root, files, "uid")
+            document = run_autograder(gradescope_root, files, "uid", output=output)
         else:
             home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
             grade = tmp_path_factory.mktemp(f"grade-{channel}")
-            document = run_entrypoint(home, grade, question, files, "uid")
+            document = run_entrypoint(home, grade, question, files, "uid", output)
         seen[channel] = {"results.json": json.dumps(document, ensure_ascii=False)}
-    return request.param, seen
+        logged = SEED_LOGGED.findall(output[0])
+        assert len(logged) == 1, output[0][-2000:]  # the instructor's log names the seed
+        seeds[channel] = logged[0]
+    return request.param, seen, seeds
 
 
 def _unescaped(name: str, text: str) -> str:
@@ -92,10 +110,10 @@ def _unescaped(name: str, text: str) -> str:
     return html.unescape(text) if name.endswith(".html") else text
 
 
-def _leaked(seen: dict, secrets) -> dict:
-    tokens, numbers = secrets
+def _leaked(seen: dict, seeds: dict, secrets: Secrets) -> dict:
     found = {}
     for channel, pages in seen.items():
+        tokens, numbers = secrets.of(seeds[channel])
         for name, text in pages.items():
             if name not in output_paths.STUDENT_FILES:
                 continue
@@ -109,14 +127,15 @@ def test_no_hidden_input_reaches_a_student_in_a_local_batch(local, secrets):
     """In each isolation mode, is no hidden input found, encoded or as it is, in any file the
     leakers' students see (results.json, feedback.md, feedback.html)?"""
     mode, seen = local
-    assert _leaked(seen, secrets) == {}, mode
+    seeds = {channel: _seed_of(pages["grade.json"]) for channel, pages in seen.items()}
+    assert _leaked(seen, seeds, secrets) == {}, mode
 
 
 def test_no_hidden_input_reaches_a_student_on_a_platform(platform, secrets):
     """Through Gradescope's run_autograder and PrairieLearn's entrypoint, is no hidden input found
     in the results.json their students see?"""
-    name, seen = platform
-    assert _leaked(seen, secrets) == {}, name
+    name, seen, seeds = platform
+    assert _leaked(seen, seeds, secrets) == {}, name
 
 
 def test_the_search_finds_what_the_channels_carry(local, secrets):
@@ -124,8 +143,8 @@ def test_the_search_finds_what_the_channels_carry(local, secrets):
     pushed out (so each channel really carried them), and do the students' files hold the public
     inputs they leaked?"""
     mode, seen = local
-    tokens, numbers = secrets
     for channel in ("prints", "returns", "raises", "remembers", "numbers"):
+        tokens, numbers = secrets.of(_seed_of(seen[channel]["grade.json"]))
         assert leaks.hidden_found(seen[channel]["grade.json"], tokens, numbers), (mode, channel)
     for channel in ("prints", "returns", "raises"):
         assert leaks.decoded(seen[channel]["feedback.md"]), (mode, channel)  # public inputs, shown
@@ -135,8 +154,8 @@ def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local,
     """Does each leaker's instructor.html show the hidden cases' inputs (their calls and expected
     values: what a TA needs), while no file its student sees holds any?"""
     mode, seen = local
-    tokens, numbers = secrets
     for channel, pages in seen.items():
+        tokens, numbers = secrets.of(_seed_of(pages["grade.json"]))
         found = {name: leaks.hidden_found(_unescaped(name, text), tokens, numbers) for name, text in pages.items()}
         calls = _unescaped(output_paths.INSTRUCTOR, pages[output_paths.INSTRUCTOR]).replace("'", '"')  # repr as JSON
         assert leaks.hidden_found(calls, tokens, numbers), (mode, channel)
@@ -184,3 +203,20 @@ def test_a_hidden_case_can_tell_a_student_only_a_few_things():
     allowed = len(CaseStatus) * (len(SHOWN_ERRORS) + 2)
     assert len(states) <= allowed
     assert all("LEAK" not in state and "line" not in state for state in states)
+
+
+def test_a_hidden_input_a_public_random_case_also_has_is_no_secret_of_that_grading(secrets):
+    """When a grading's random cases happen to draw a small hidden input (say {"1": 0.0}), which
+    its student may then see as a public case's argument, does the search leave it out for that
+    grading only, and still look for it in a grading that did not draw it?"""
+    seeds = [f"draw-{number}" for number in range(150)]
+    kept = {seed: secrets.of(seed)[0] for seed in seeds}
+    sometimes = {token for seed in seeds for token in secrets.tokens - kept[seed]} - set.intersection(
+        *(secrets.tokens - tokens for tokens in kept.values())
+    )
+    assert sometimes, "no grading of 150 drew a hidden input that another did not: nothing to show"
+    token = sorted(sometimes)[0]
+    drew = next(seed for seed in seeds if token not in kept[seed])
+    graded = secrets.plan.for_submission(drew)
+    randoms = graded.calls[graded.secret_start - graded.random_calls : graded.secret_start]
+    assert any(token in json.dumps(call["args"], sort_keys=True) for call in randoms), (token, drew)

@@ -4,9 +4,10 @@ PrairieLearn), with a watchdog on the platform's overall time limit.
 ``grade_one`` prints the doctor's findings first (the platform's log, which only instructors
 see), opens the session, grades with a deadline ``limits.overall_seconds`` minus a margin (calls
 not started by then are reported as not run), renders the result with the platform's
-``render`` and writes it atomically. A last-resort timer writes the platform's ``failed``
-document and ends the process if grading itself hangs; a grader that cannot run writes that
-document too. Either way the platform always finds a results file.
+``render`` and writes it atomically; the log then says the score, the isolation and the random
+cases' seed (what an instructor needs to draw the same cases again). A last-resort timer writes
+the platform's ``failed`` document and ends the process if grading itself hangs; a grader that
+cannot run writes that document too. Either way the platform always finds a results file.
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ def grade_one(
         document = render(result)
         log(
             f"graded: {points(result.score)} / {points(result.max_score)} ({result.status}), isolation "
-            f"{result.isolation}, {time.monotonic() - started:.1f} s; {peak_memory()}"
+            f"{result.isolation}, random seed {result.random_seed or '(none)'}, {time.monotonic() - started:.1f} s; "
+            f"{peak_memory()}"
         )
         for line in [*map(str, result.flags), result.instructor_log]:
             if line:

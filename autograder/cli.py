@@ -207,6 +207,7 @@ _EXTENSIONS = (
 
 def build_parser() -> argparse.ArgumentParser:
     from autograder import paths
+    from autograder.lms import registry as lms_registry
     from autograder.sandbox import isolation
 
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
@@ -342,9 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="turn a graded batch DIR into an LMS gradebook import, keyed by the LMS's own gradebook export",
     )
     lms.add_argument("dir", type=Path, metavar="DIR", help="the --out folder of a finished `grade`")
-    # checked against the registry (lms/export.py: FORMATS) when the command runs, so that the
+    # checked against the registry when the command runs (lms/export.py: build), so that the
     # other commands (run_autograder's among them) do not import the LMS formats
-    lms.add_argument("--lms", required=True, help="blackboard, canvas or moodle")
+    lms.add_argument("--lms", required=True, help=lms_registry.names())
     lms.add_argument("--roster", required=True, type=Path, help="the gradebook exported from that LMS")
     lms.add_argument("--out", required=True, type=Path, help="the import file to write")
     lms.add_argument(

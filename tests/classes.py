@@ -24,9 +24,10 @@ from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Stud
 from autograder.lab.spec import CheckKind
 from autograder.local.run_facts import RunFacts
 
-#: Each LMS's sample roster in ``tests/fixtures/lms/`` (every LMS of ``lms/export.py: FORMATS``:
-#: ``test_lms.py`` checks it).
-ROSTERS = {"canvas": "canvas.csv", "moodle": "moodle.csv", "blackboard": "blackboard.xls"}
+#: The sample rosters, shaped as each LMS writes its gradebook export: ``tests/fixtures/lms/<lms>.<suffix>``
+#: (``test_lms.py`` checks that every LMS of ``lms/registry.py: MODULES`` has exactly one).
+LMS_FIXTURES = Path(__file__).parent / "fixtures" / "lms"
+ROSTERS = {path.stem: path.name for path in sorted(LMS_FIXTURES.glob("[!.]*")) if "-" not in path.stem}
 
 #: The run facts a class step is given (the report's "Grading run" table).
 RUN = RunFacts(

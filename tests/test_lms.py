@@ -33,7 +33,7 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
 from autograder.grading.results import CheckResult, Student, SubmissionResult, points
 from autograder.lab.spec import CheckKind
-from autograder.lms import export, tables
+from autograder.lms import export, registry, tables
 from autograder.local import batch as batches
 from autograder.local import classwork
 from autograder.reports import csvcells, grades_csv
@@ -282,8 +282,12 @@ VARIANTS = {
 
 
 def test_every_lms_has_a_sample_roster():
-    """Does every LMS of the registry have a sample roster, so that the tests of every LMS try it?"""
-    assert sorted(classes.ROSTERS) == sorted(export.FORMATS)
+    """Does every LMS of the registry have one sample roster (``<lms>.<suffix>``; ``<lms>-<variant>``
+    for more), and no roster name an LMS the registry lacks, so that the tests of every LMS try it?"""
+    stems = [path.stem for path in FIXTURES.glob("[!.]*") if "-" not in path.stem]
+    assert sorted(stems) == sorted(set(stems)), "two sample rosters of one LMS: name the other <lms>-<variant>"
+    assert sorted(classes.ROSTERS) == sorted(export.FORMATS) == sorted(registry.MODULES)
+    assert all(path.stem.split("-")[0] in registry.MODULES for path in FIXTURES.glob("[!.]*"))
     assert all((FIXTURES / name).is_file() for name in classes.ROSTERS.values())
 
 
@@ -456,7 +460,9 @@ def test_cli_names_every_lms_and_refuses_an_unknown_one(batch, tmp_path):
     run = _autograder(
         "export", "--lms", "sakai", "--roster", str(FIXTURES / "canvas.csv"), "--out", "x.csv", str(batch)
     )
-    assert run.returncode == 2 and "unknown LMS 'sakai': choose one of blackboard, canvas, moodle" in run.stderr
+    named = ", ".join(sorted(export.FORMATS))
+    assert "sakai" not in export.FORMATS and len(export.FORMATS) >= 3
+    assert run.returncode == 2 and f"unknown LMS 'sakai': choose one of {named}\n" in run.stderr
 
 
 def test_cli_never_overwrites_the_roster(batch, tmp_path):

@@ -1,22 +1,25 @@
 """``python -m autograder export``: a graded batch into an LMS's gradebook import.
 
-``FORMATS`` is the registry of LMSs. ``build`` reads the roster (the LMS's own gradebook
-export, so the ids, sections and column ids come from the LMS) and the batch, matches them
-(``roster.match``) and renders the import; ``export`` also writes it. Every choice made and
+``FORMATS``: every LMS of ``registry.MODULES``, loaded. ``build`` reads the roster (the LMS's own
+gradebook export, so the ids, sections and column ids come from the LMS) and the batch, matches
+them (``roster.match``) and renders the import; ``export`` also writes it. Every choice made and
 everything left out is in ``Export.messages`` (the command prints them on stderr).
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
 from autograder.grading.course import standing
 from autograder.grading.results import points
-from autograder.lms import batch_results, blackboard, canvas, moodle, roster, tables
+from autograder.lms import batch_results, registry, roster, tables
 
-FORMATS = {"canvas": canvas.FORMAT, "moodle": moodle.FORMAT, "blackboard": blackboard.FORMAT}
+FORMATS: dict[str, roster.Format] = {
+    name: importlib.import_module(module).FORMAT for name, module in registry.MODULES.items()
+}
 
 
 @dataclass(frozen=True)

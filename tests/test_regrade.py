@@ -9,6 +9,8 @@ import json
 import pytest
 import subs
 
+from autograder.grading import rubric
+from autograder.lab.spec import CheckKind
 from autograder.local import batch
 from autograder.reports import output_paths
 from autograder.sandbox import runner
@@ -45,11 +47,15 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
         raise AssertionError("a child was started to rescore stored answers")
 
     monkeypatch.setattr(runner, "run", no_child)
-    edge, random_ = (
-        "{function: precision_at_k, kind: edge, points: ",
-        "{function: precision_at_k, kind: random, points: ",
+    worth = {check.kind: check.points for check in rubric.load().checks if check.function == "precision_at_k"}
+    edge, random_ = (  # two points moved from the edge cases to the random ones
+        "{function: precision_at_k, kind: edge, points: %d}",
+        "{function: precision_at_k, kind: random, points: %d}",
     )
-    moved = _rubric(tmp_path, **{edge + "3}": edge + "1}", random_ + "4}": random_ + "6}"})
+    e, r = worth[CheckKind.EDGE], worth[CheckKind.RANDOM]
+    assert e >= 2, "the test moves two of precision_at_k's edge points"
+    moved = _rubric(tmp_path, **{edge % e: edge % (e - 2), random_ % r: random_ % (r + 2)})
+    assert moved.read_text().count(edge % (e - 2)) == moved.read_text().count(random_ % (r + 2)) == 1
     second = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=moved)
     assert (second.graded, second.rescored, second.skipped) == (0, 2, 0)
     assert {why for _, why, _, _ in second.changes} == {"the rubric's points, visibility or scoring changed"}

@@ -92,6 +92,12 @@ def _hex_literals(source: str) -> str:
     return re.sub(r"(?<![\w.])(\d+)(?![\w.])", lambda match: hex(int(match.group(1))), source)
 
 
+def _defined(submission: Path) -> set[str]:
+    """The functions a submission's graded files define."""
+    texts = [path.read_text(encoding="utf-8") for path in submission.rglob("*.py")]
+    return {node.name for text in texts for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+
+
 def _copy(*disguises) -> dict[str, str]:
     copied = dict(LOOPS)
     for disguise in disguises:
@@ -548,7 +554,11 @@ def test_nothing_about_similarity_reaches_students_or_grades(graded):
             assert not any(other in text for other in others), (result.submission, name)
     grades = (out / "grades.csv").read_text(encoding="utf-8").lower()
     assert "similar" not in grades and "share" not in grades
-    assert all(result.status == Status.GRADED and result.score == 100 for result in first.results)
+    for result in first.results:  # honest work: full marks but for the functions its files lack
+        functions = {check.function for check in result.checks}
+        lost = {check.function for check in result.checks if not check.full}
+        assert result.status == Status.GRADED and len(result.checks) == len(rubric.load().checks)
+        assert lost == functions - _defined(folder / "in" / result.submission), result.submission
 
 
 @pytest.mark.sandbox

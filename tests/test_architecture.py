@@ -102,14 +102,15 @@ def test_nothing_points_outside_the_repository():
 
 ENGINE = [
     path
-    for folder in ("grading", "sandbox", "reports", "similarity", "platforms")
+    for folder in ("grading", "sandbox", "reports", "similarity", "platforms", "local", "lms", "labkit")
     for path in sorted((paths.PACKAGE / folder).rglob("*.py"))
 ]
 
 
 def test_the_engine_names_no_lab_function():
-    """Does no lab function's name appear anywhere in grading/, sandbox/ or reports/ (code,
-    comments or docstrings): the engine reads each function from its record?"""
+    """Does no lab function's name appear anywhere in the engine (grading/, sandbox/, reports/,
+    similarity/, platforms/, local/, lms/ and labkit/: code, comments or docstrings): the engine
+    reads each function from its record?"""
     import re
 
     from autograder.lab.functions.registry import FUNCTIONS

@@ -169,7 +169,61 @@ def threads():
 """
 
 
-def _run(isolated: Isolation, source: str, function: str) -> tuple[object, str]:
+#: What honest graded code may do beyond the examples, each a few lines run inside one graded call.
+HONEST = [
+    ("sqlite3-in-memory", "import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.execute('create table t (a)')\n"
+     "db.executemany('insert into t values (?)', [(i,) for i in range(50)])\n"
+     "assert db.execute('select sum(a) from t').fetchone()[0] == 1225\ndb.close()"),
+    ("tempfile-and-replace", "import os, tempfile\nwith tempfile.TemporaryDirectory() as folder:\n"
+     "    path = os.path.join(folder, 'run.txt')\n    handle, temporary = tempfile.mkstemp(dir=folder)\n"
+     "    os.write(handle, b'1 Q0 d1 1 1.0 s\\n')\n    os.fsync(handle)\n    os.close(handle)\n"
+     "    os.replace(temporary, path)\n    assert os.listdir(folder) == ['run.txt']"),
+    ("shutil-copy", "import os, shutil\nopen('a.txt', 'w').write('x')\nshutil.copy2('a.txt', 'b.txt')\n"
+     "assert open('b.txt').read() == 'x'\nos.remove('a.txt')\nos.remove('b.txt')"),
+    ("json-and-pickle", "import json, pickle\nassert json.loads(json.dumps({'a': [1, 2.5]})) == {'a': [1, 2.5]}\n"
+     "assert pickle.loads(pickle.dumps({1, 2})) == {1, 2}"),
+    ("sleep-and-clocks", "import time\nstart = time.monotonic()\ntime.sleep(0.01)\n"
+     "assert time.monotonic() > start and time.process_time() > 0 and time.time() > 0"),
+    ("threads-and-a-pool", "import threading, concurrent.futures\nbox = []\n"
+     "thread = threading.Thread(target=lambda: box.append(1))\nthread.start()\nthread.join()\n"
+     "with concurrent.futures.ThreadPoolExecutor(2) as pool:\n    assert list(pool.map(abs, [-1, -2])) == [1, 2]"),
+    ("random-and-hashes", "import random, hashlib, os, secrets, uuid\nrandom.seed(1)\nrandom.random()\n"
+     "random.SystemRandom().random()\nhashlib.sha256(os.urandom(8)).hexdigest()\nsecrets.token_hex(4)\n"
+     "uuid.uuid4()"),
+    ("exact-numbers", "import decimal, fractions, statistics, math\n"
+     "assert decimal.Decimal(1) / 4 == decimal.Decimal('0.25') and fractions.Fraction(1, 3) * 3 == 1\n"
+     "assert statistics.mean([1, 2, 3]) == 2 and math.isclose(math.log2(8), 3)"),
+    ("caches-and-collections", "import functools, collections, itertools\n"
+     "cached = functools.lru_cache(maxsize=None)(lambda n: n * n)\nassert cached(3) == 9\n"
+     "assert collections.Counter('aab')['a'] == 2 and len(list(itertools.permutations(range(4)))) == 24"),
+    ("printing", "import sys\nprint('honest output')\nprint('to stderr', file=sys.stderr)\nsys.stdout.flush()"),
+    ("limits-and-usage", "import resource, os\nresource.getrlimit(resource.RLIMIT_AS)\n"
+     "resource.getrusage(resource.RUSAGE_SELF)\nos.cpu_count()\nos.getpid()\nos.times()"),
+    ("signals-to-itself", "import signal\nsignal.signal(signal.SIGALRM, lambda *_: None)\n"
+     "signal.setitimer(signal.ITIMER_REAL, 0.001)\nsignal.setitimer(signal.ITIMER_REAL, 0)\n"
+     "import faulthandler\nfaulthandler.enable()\nfaulthandler.disable()"),
+    ("numpy", "import numpy\na = numpy.random.default_rng(0).random((50, 50))\n"
+     "assert numpy.allclose(a @ numpy.linalg.inv(a), numpy.eye(50))\nnumpy.save('a.npy', a)\n"
+     "assert numpy.array_equal(numpy.load('a.npy'), a)"),
+]  # fmt: skip
+
+HONEST_SOURCE = """
+import json, traceback
+
+
+def honest(snippets):
+    found = {}
+    for name, code in snippets:
+        try:
+            exec(code, {})
+            found[name] = "ok"
+        except BaseException:
+            found[name] = traceback.format_exc(limit=2)[-300:]
+    return json.dumps(found)
+"""
+
+
+def _run(isolated: Isolation, source: str, function: str, args: list | None = None) -> tuple[object, str]:
     """Run ``function()`` of a metrics.py holding ``source`` in a child enclosed as ``isolated``:
     its answer (the JSON it returned, decoded) and what went wrong otherwise."""
     with tempdirs.folder("lab05-allowlist-") as temporary:
@@ -181,7 +235,7 @@ def _run(isolated: Isolation, source: str, function: str) -> tuple[object, str]:
             (package / name).write_text(text)
         for path in (folder / "lab", package, *package.iterdir()):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        call = pickle.dumps({"fn": function, "file": "metrics.py", "args": []}, protocol=4)
+        call = pickle.dumps({"fn": function, "file": "metrics.py", "args": args or []}, protocol=4)
         result = runner.run(
             folder / "lab",
             [Call(function, "metrics.py")],
@@ -222,6 +276,21 @@ def test_a_refused_family_fails_with_its_errno_in_a_graded_call(probed, family, 
 def test_signals_to_itself_still_work(probed):
     """Does a signal the outside never sends (SIGUSR1) still reach the child itself?"""
     assert probed["sigusr1"] == 0
+
+
+@pytest.fixture(scope="module")
+def honest(enclosed) -> dict:
+    found, problem = _run(enclosed, HONEST_SOURCE, "honest", [[list(row) for row in HONEST]])
+    assert problem == "", problem
+    assert isinstance(found, dict)
+    return found
+
+
+@pytest.mark.parametrize("name", [name for name, _ in HONEST])
+def test_what_honest_code_may_do_runs_under_the_filter(honest, name):
+    """Inside a graded call, does each thing honest code may do beyond the examples (sqlite3 in
+    memory, a temporary file replacing the run file, threads, numpy, ...) run under the filter?"""
+    assert honest[name] == "ok", honest[name]
 
 
 def test_without_the_filter_every_family_gets_another_answer():

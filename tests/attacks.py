@@ -261,3 +261,59 @@ def process_spinners(folder):
         """),
     )
     return subs.write(folder, {"metrics.py": source})
+
+
+SYSV_SHM = """
+import ctypes as _ctypes, functools as _functools
+_libc = _ctypes.CDLL(None, use_errno=True)
+_libc.shmat.restype = _ctypes.c_void_p
+_KEY, _SIZE, _IPC_CREAT = 0x1AB05, 1 << 16, 0o1000
+
+
+def _segment(create):
+    \"\"\"The shared segment's address, or None and why not (its errno).\"\"\"
+    shmid = _libc.shmget(_KEY, _SIZE, (_IPC_CREAT if create else 0) | 0o666)
+    if shmid < 0:
+        return None, _ctypes.get_errno()
+    address = _libc.shmat(shmid, None, 0)
+    if address is None or address == _ctypes.c_void_p(-1).value:
+        return None, _ctypes.get_errno()
+    return address, 0
+"""
+
+SYSV_SHM_KEEP = """
+
+def _kept(function):
+    @_functools.wraps(function)
+    def keep(*args, **kwargs):
+        address, _ = _segment(True)
+        if address is not None:  # every call's arguments appended to the segment
+            seen = _ctypes.string_at(address).decode("utf-8", "replace")
+            text = (seen + function.__name__ + repr(args)[:200] + "\\n")[-(_SIZE - 1) :].encode()
+            _ctypes.memmove(address, text + b"\\0", len(text) + 1)
+            _libc.shmdt(_ctypes.c_void_p(address))
+        return function(*args, **kwargs)
+
+    return keep
+
+
+for _name in {names!r}:
+    globals()[_name] = _kept(globals()[_name])
+"""
+
+SYSV_SHM_PRINT = """
+_address, _error = _segment(False)
+if _address is not None:
+    print("sysv-shm leaked:", _ctypes.string_at(_address)[:2000].decode("utf-8", "replace"))
+else:
+    print(f"sysv-shm: shmget refused with errno {_error}")
+"""
+
+
+def sysv_shm(folder):
+    """Every metric call's arguments (the hidden inputs too) kept in a System V shared memory segment;
+    runs.py, imported in a later child before any secret call, prints them (its output is the
+    student's): the filter refuses shmget, so it prints the refusal."""
+    metrics = _early(SYSV_SHM, subs.SOLUTION["metrics.py"]) + SYSV_SHM_KEEP.format(names=spec.METRIC_FUNCTIONS)
+    runs = _early(SYSV_SHM + SYSV_SHM_PRINT, subs.SOLUTION["runs.py"])
+    return subs.write(folder, {"metrics.py": metrics, "runs.py": runs})

@@ -611,6 +611,8 @@ HOSTILE = [
         never="found: [(",
     ),
     Hostile("network", attacks.network, score=(100, 100)),
+    # hidden inputs kept in System V shared memory, printed by a later child: shmget is refused
+    Hostile("sysv-shm", attacks.sysv_shm, score=(100, 100), output="sysv-shm: shmget refused with errno 1"),
     Hostile(
         "zombie-leader", attacks.zombie_leader, zero=frozenset({"write_run"}), problem="PermissionError"
     ),  # its fork is refused at import

@@ -122,12 +122,10 @@ def jail_isolation(
         ]
     )
     hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
-    try:
+    try:  # the same filter in both modes: no child runs graded code without it
         rules = seccomp.child_filter()
-    except seccomp.FilterUnavailable:
-        if mode == Mode.UID:
-            raise  # without a namespace, the filter is what keeps the network away
-        rules = b""  # the jail has no network anyway
+    except seccomp.FilterUnavailable as error:
+        raise IsolationError(f"the {mode} mode needs its seccomp filter: {error}") from None
     if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
         read = _without(read, hidden)
     return Isolation(
@@ -250,10 +248,7 @@ def choose(
     if mode in ("auto", Mode.UID):
         if os.getuid() != 0:
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
-        try:
-            isolation = jail_isolation(python, uids, banned, Mode.UID)
-        except seccomp.FilterUnavailable as error:
-            raise IsolationError(f"the uid mode needs a seccomp filter: {error}") from None
+        isolation = jail_isolation(python, uids, banned, Mode.UID)
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {isolation.uid}: {problem}")

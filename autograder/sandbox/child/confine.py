@@ -1,8 +1,8 @@
 """Confining the child further with the kernel's own means (standard library only; ctypes).
 
 - ``seccomp(bpf)``: installs the seccomp filter the parent built (``sandbox/seccomp.py``, with
-  libseccomp) as raw BPF, on every thread: no socket of any family, no io_uring, no ptrace, no new
-  namespaces. Needs ``no_new_privs`` (set first).
+  libseccomp) as raw BPF, on every thread: an allow-list of the calls Python needs to compute (no
+  IPC, socket, new process or namespace, io_uring, ptrace). Needs ``no_new_privs`` (set first).
 - ``landlock(read, write)``: where the kernel has Landlock (Linux 5.13+, unprivileged, allowed in
   containers), the child may then read only ``read`` (Python, its libraries, its own submission)
   and write only ``write`` (its scratch): not the class folder, not the output folder, not the

@@ -11,10 +11,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+import interpreters
 import pytest
 
 from autograder import paths
@@ -24,7 +24,7 @@ from autograder.sandbox import proof, runner
 from autograder.sandbox.settings import Mode
 
 pytestmark = pytest.mark.sandbox
-SYSTEM = "/usr/bin/python3"
+SYSTEM = interpreters.SYSTEM
 
 
 def _root_only():
@@ -34,34 +34,18 @@ def _root_only():
 
 @pytest.fixture(scope="module")
 def sealed():
-    """/usr/bin/python3 copied into FOLDER/python/bin, its standard library and Debian's
-    dist-packages linked under FOLDER/python/lib, FOLDER root's alone (0700)."""
+    """An interpreter the sandbox user cannot read (``interpreters.sealed``)."""
     _root_only()
-    folder = Path(tempfile.mkdtemp(prefix="lab05-sealed-"))
-    os.chmod(folder, 0o700)
-    prefix = folder / "python"
-    (prefix / "bin").mkdir(parents=True)
-    (prefix / "lib").mkdir()
-    shutil.copy2(os.path.realpath(SYSTEM), prefix / "bin" / "python3")
-    code = "import sysconfig; print(sysconfig.get_paths()['stdlib'])"
-    found = subprocess.run([SYSTEM, "-c", code], capture_output=True, text=True, check=True, timeout=60)
-    stdlib = Path(found.stdout.strip())
-    (prefix / "lib" / stdlib.name).symlink_to(stdlib)
-    if Path("/usr/lib/python3").is_dir():  # Debian's dist-packages (numpy)
-        (prefix / "lib" / "python3").symlink_to("/usr/lib/python3")
-    yield str(prefix / "bin" / "python3")
-    shutil.rmtree(folder)
+    with interpreters.sealed() as python:
+        yield python
 
 
 @pytest.fixture(scope="module")
 def without_numpy():
-    """A venv of /usr/bin/python3 without numpy, readable by everyone."""
+    """A venv without numpy (``interpreters.without_numpy``)."""
     _root_only()
-    folder = Path(tempfile.mkdtemp(prefix="lab05-venv-"))
-    os.chmod(folder, 0o755)
-    subprocess.run([SYSTEM, "-m", "venv", "--without-pip", str(folder / "venv")], check=True, timeout=120)
-    yield str(folder / "venv" / "bin" / "python")
-    shutil.rmtree(folder)
+    with interpreters.without_numpy() as python:
+        yield python
 
 
 @pytest.fixture

@@ -108,10 +108,16 @@ def _wrong_power(source: str) -> str:
     return source.replace("value**power", "value * power")
 
 
-# (id, interpreter: "system", "sealed", "no-numpy" or a path; a change to the probe's file; words the refusal holds)
+# (id, interpreter: "system", "sealed", "no-numpy" or a path; a change to the probe's file; words the
+# refusal holds: what failed, then what to do)
 FAILURES = [
-    ("cannot-start", "/etc/hostname", None, ["cannot start the child interpreter"]),
-    ("exits-at-once", "/bin/false", None, ["importing the probe's calls.py failed", "never imported"]),
+    ("cannot-start", "/etc/hostname", None, ["cannot start the child interpreter", "name a Python interpreter"]),
+    (
+        "exits-at-once",
+        "/bin/false",
+        None,
+        ["importing the probe's calls.py failed", "never imported", "name a Python interpreter"],
+    ),
     (
         "import-fails",
         "sealed",
@@ -120,17 +126,18 @@ FAILURES = [
             "importing the probe's calls.py failed",
             "No module named '__future__'",
             "the sandbox user cannot read",
-            "0700",
+            "(mode 0700, owner uid 0)",
+            "chmod o+rx on its folders",
         ],
     ),
-    ("numpy-missing", "no-numpy", None, ["the allowed packages", "No module named 'numpy'"]),
+    ("numpy-missing", "no-numpy", None, ["the allowed packages", "No module named 'numpy'", "allowed_imports"]),
     (
         "wrong-value",
         "system",
         ("calls.py", _wrong_power),
-        ["the call loop", "power_sum([1, 2, 3], 2) returned '12'", "'14'"],
+        ["the call loop", "power_sum([1, 2, 3], 2) returned '12'", "expected '14'", "the sandbox itself misbehaves"],
     ),
-    ("no-run-file", "system", ("runs.py", _write_nothing), ["a run file", "wrote no run file"]),
+    ("no-run-file", "system", ("runs.py", _write_nothing), ["wrote no run file", "the sandbox itself misbehaves"]),
 ]
 
 
@@ -151,7 +158,7 @@ def test_each_failure_is_refused_and_named(
         proof.prove(isolation)
     message = str(refused.value)
     assert [word for word in words if word not in message] == [], message
-    assert "Nothing was graded" in message and "--child-python" in message
+    assert "so nothing is graded, stored or replaced" in message and "autograder doctor" in message
     assert list(private_cache.glob("proved-*.json")) == []
 
 

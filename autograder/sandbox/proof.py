@@ -100,6 +100,21 @@ def write_trec(path, system_name, search_fn, queries, k=10):
 
 PROBE = {"calls.py": _CALLS, "runs.py": _RUNS}
 
+#: What to do, by what failed.
+UNREADABLE = (
+    "make the child interpreter and its libraries readable to other users (chmod o+rx on its folders, or "
+    "install it outside /root, as setup.sh installs /opt/lab05-child), or name another with --child-python"
+)
+NOT_STARTED = "name a Python interpreter that runs here with --child-python (or $LAB05_CHILD_PYTHON)"
+PACKAGES = (
+    "install the packages grading.yml's allowed_imports names into the child interpreter (make setup, or the "
+    "platform's setup.sh: requirements/child.txt), or name one that has them with --child-python"
+)
+BROKEN = (
+    "the sandbox itself misbehaves on this machine: grade elsewhere, and report this message with the output "
+    "of `python -m autograder doctor`"
+)
+
 _SEARCH = {"$search": {"results": {"alpha": [["d2", "t2", 2.5], ["d1", "t1", 1.25]]}, "titles": {}, "overfull": False}}
 _QUERIES = {"$queries": [["1", "alpha"], ["2", "nothing"]]}
 _RUN_TEXT = "1 Q0 d2 1 2.50000000 probe\n1 Q0 d1 2 1.25000000 probe\n"
@@ -114,6 +129,7 @@ class _Check:
     args: list[object]
     expected: str  # the returned text, or the run file's text for the run file's call
     what: str  # what a wrong answer shows is broken
+    hint: str = ""  # what to do when it is wrong (default: ``BROKEN``)
 
 
 def checks(allowed: tuple[str, ...] | None) -> list[_Check]:
@@ -142,11 +158,21 @@ def checks(allowed: tuple[str, ...] | None) -> list[_Check]:
                 args=[list(names)],
                 expected=" ".join(names),
                 what="the allowed packages",
+                hint=PACKAGES,
             )
         )
     if "numpy" in names:
         sums = " ".join(repr(float(sum(i * i for i in range(1000 * (slot + 1))))) for slot in range(2))
-        found.append(_Check(fn="numpy_threads", file="calls.py", args=[1000], expected=sums, what="numpy in threads"))
+        found.append(
+            _Check(
+                fn="numpy_threads",
+                file="calls.py",
+                args=[1000],
+                expected=sums,
+                what="numpy in threads",
+                hint=PACKAGES,
+            )
+        )
     run_args: list[object] = [{"$path": "probe.run"}, "probe", _SEARCH, _QUERIES, 10]
     found.append(_Check(fn="write_trec", file="runs.py", args=run_args, expected=_RUN_TEXT, what="a run file"))
     return found
@@ -177,19 +203,17 @@ def prove(isolation: Isolation, run: Run | None = None) -> Proof:
         return Proof(0.0, True)
     problem = _problem(isolation, run or runner.run)
     if problem is not None:
-        raise ProofError(refusal(isolation, problem))
+        raise ProofError(refusal(isolation, *problem))
     cache.write_json_atomic(stored, {"passed": True})
     return Proof(time.monotonic() - started, False)
 
 
-def refusal(isolation: Isolation, problem: str) -> str:
-    """What the refusal says: what failed, that nothing was graded, and what to do."""
+def refusal(isolation: Isolation, problem: str, hint: str) -> str:
+    """What the refusal says: what failed, that nothing is graded, and what to do (``hint``)."""
     return (
         f"the sandbox cannot grade here: a known honest probe submission did not score full in the "
-        f"{isolation.mode} mode with the child interpreter {isolation.python} ({problem}). Nothing was graded, "
-        "stored or replaced. Make the child interpreter and its libraries readable to other users (chmod o+rx "
-        "on its folders, or install it outside /root, as setup.sh installs /opt/lab05-child), or name another "
-        "with --child-python; `python -m autograder doctor` runs the same proof"
+        f"{isolation.mode} mode with the child interpreter {isolation.python} ({problem}), so nothing is graded, "
+        f"stored or replaced. To fix it: {hint}; `python -m autograder doctor` runs the same proof"
     )
 
 
@@ -218,8 +242,9 @@ def _payload(found: list[_Check]) -> Callable[[int], bytes]:
     return payload
 
 
-def _problem(isolation: Isolation, run: Run) -> str | None:
-    """Run the probe; None when every answer is right, else the first thing that failed."""
+def _problem(isolation: Isolation, run: Run) -> tuple[str, str] | None:
+    """Run the probe; None when every answer is right, else the first thing that failed and what
+    to do about it."""
     found = checks(isolation.allowed)
     calls = [Call(check.fn, check.file) for check in found]
     limits = Limits(call_seconds=20, submission_seconds=60, memory_mb=1024, output_kb=8)
@@ -236,27 +261,28 @@ def _problem(isolation: Isolation, run: Run) -> str | None:
         try:
             result = run(folder / "lab", calls, _payload(found), limits, isolation, package=PACKAGE)
         except OSError as error:
-            return f"cannot start the child interpreter: {error}"
+            return f"cannot start the child interpreter: {error}", NOT_STARTED
     for file in PACKAGE.files:
         imported = result.imports.get(file)
         if imported is None or imported.status != OutcomeStatus.OK:
-            return _failed_import(isolation, file, imported, result)
+            blocked = unreadable(isolation)
+            hint = UNREADABLE if blocked or imported is not None else NOT_STARTED
+            return _failed_import(file, imported, result, blocked), hint
     for check, outcome in zip(found, result.outcomes):
         wrong = _wrong(check, outcome, result)
         if wrong is not None:
-            return wrong
+            return wrong, check.hint or BROKEN
     return None
 
 
-def _failed_import(isolation: Isolation, file: str, imported: Outcome | None, result: SandboxResult) -> str:
+def _failed_import(file: str, imported: Outcome | None, result: SandboxResult, blocked: str | None) -> str:
     """Why the probe's ``file`` did not import: the child's own words, and which folder of the
-    interpreter the sandbox user cannot read, if one."""
+    interpreter the sandbox user cannot read (``blocked``), if one."""
     if imported is None:
         said = f"the child never imported it; stderr: {result.stderr.strip()[-300:] or '(nothing)'}"
     else:
         error = imported.error or {}
         said = f"{error.get('type', imported.status)}: {error.get('message') or imported.detail}"
-    blocked = unreadable(isolation)
     where = f"; the sandbox user cannot read {blocked}" if blocked else ""
     return f"importing the probe's {file} failed: {said}{where}"
 

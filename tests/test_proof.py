@@ -275,3 +275,40 @@ def test_a_platform_run_refuses_without_a_score(tmp_path, sealed, platform, fold
     assert run.returncode == 2, run.stderr
     assert "score" not in document and "could not prove that it grades honest work" in document[said]
     assert "refused to grade" in run.stdout and "No module named '__future__'" in run.stdout
+
+
+def _gradescope_marked(message):
+    from autograder.platforms.gradescope import attempts
+    from autograder.reports import gradescope_json
+
+    return attempts.failed_marked(gradescope_json.failed)(message)
+
+
+def _prairielearn(message):
+    from autograder.reports import prairielearn_json
+
+    return prairielearn_json.failed(message)
+
+
+# (id, the platform's failed document, what the refusal keeps of it besides the message, Gradescope's attempts)
+REFUSALS = [
+    ("gradescope", _gradescope_marked, {"tests": [], "stdout_visibility": "hidden"}, True),
+    ("prairielearn", _prairielearn, {"gradable": True, "tests": []}, False),
+]
+
+
+@pytest.mark.parametrize(
+    "failed, kept, attempts_counted", [row[1:] for row in REFUSALS], ids=[row[0] for row in REFUSALS]
+)
+def test_a_refusal_is_the_failed_document_without_a_score(failed, kept, attempts_counted):
+    """Is a platform's refusal its failed document (which scores 0) with the message and without a
+    score, and on Gradescope still marked as no graded attempt (a refusal never uses one up)?"""
+    from autograder.platforms.common import oneshot
+    from autograder.platforms.gradescope import attempts
+
+    document = oneshot.refused(failed, "grading is broken")
+    assert failed("x")["score"] == 0
+    assert "score" not in document and {key: document[key] for key in kept} == kept
+    assert "grading is broken" in json.dumps(document)
+    if attempts_counted:
+        assert document["extra_data"][attempts.ATTEMPT] == attempts.NOT_GRADED and not attempts._counted(document)

@@ -5,8 +5,8 @@ output only instructors see) before grading.
 The sandbox's facts come from ``sandbox.machine``; this adds what the lab and the rubric know:
 the evaluation libraries hidden from children, Cranfield, whether the rubric's memory per child
 fits the cgroup's memory, and the proof grading runs first (``sandbox/proof.py``: a known honest
-probe graded in the isolation ``auto`` chooses, with the rubric's allowed imports). Nothing is
-printed here: ``lines`` and ``to_dict`` render.
+probe graded in the isolation grading would use, ``auto`` unless told, with the rubric's allowed
+imports). Nothing is printed here: ``lines`` and ``to_dict`` render.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ class Findings:
 
     @property
     def can_grade(self) -> bool:
-        """Would grading run here: an isolation chosen, and the proof passed in it?"""
-        return self.machine.auto.ok and self.proof.ok
+        """Would grading run here: the proof passed (in an isolation that could be had)?"""
+        return self.proof.ok
 
     def to_dict(self) -> dict[str, Any]:  # JSON: what ``doctor --json`` prints
         return asdict(self)

@@ -108,10 +108,10 @@ def _wrong_power(source: str) -> str:
     return source.replace("value**power", "value * power")
 
 
-# (id, interpreter: "system", "sealed", "no-numpy" or a path; a change to the probe's file; words the
-# refusal holds: what failed, then what to do)
+# (id, interpreter: "system", "sealed", "no-numpy", "not-executable" (a text file) or a path; a change
+# to the probe's file; words the refusal holds: what failed, then what to do)
 FAILURES = [
-    ("cannot-start", "/etc/hostname", None, ["cannot start the child interpreter", "name a Python interpreter"]),
+    ("cannot-start", "not-executable", None, ["cannot start the child interpreter", "name a Python interpreter"]),
     (
         "exits-at-once",
         "/bin/false",
@@ -143,14 +143,17 @@ FAILURES = [
 
 @pytest.mark.parametrize("interpreter, change, words", [row[1:] for row in FAILURES], ids=[row[0] for row in FAILURES])
 def test_each_failure_is_refused_and_named(
-    private_cache, sealed, without_numpy, monkeypatch, interpreter, change, words
+    tmp_path, private_cache, sealed, without_numpy, monkeypatch, interpreter, change, words
 ):
     """Does a probe that cannot start, does not import, lacks numpy, answers wrong or writes no run
     file refuse grading, saying what failed and what to do, and remember nothing?"""
-    pythons = {"system": SYSTEM, "sealed": sealed, "no-numpy": without_numpy}
-    isolation = _isolation(SYSTEM) if interpreter not in ("sealed", "no-numpy") else _isolation(pythons[interpreter])
-    if interpreter not in pythons:
-        isolation = replace(isolation, python=interpreter)
+    text = tmp_path / "python"
+    text.write_text("not a program\n")
+    pythons = {"system": SYSTEM, "sealed": sealed, "no-numpy": without_numpy, "not-executable": str(text)}
+    if interpreter in ("sealed", "no-numpy"):  # interpreters choose() can probe
+        isolation = _isolation(pythons[interpreter])
+    else:  # the system's isolation, then the interpreter swapped in
+        isolation = replace(_isolation(SYSTEM), python=pythons.get(interpreter, interpreter))
     if change is not None:
         file, edit = change
         monkeypatch.setitem(proof.PROBE, file, edit(proof.PROBE[file]))

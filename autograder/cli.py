@@ -130,9 +130,9 @@ def _doctor(args: argparse.Namespace) -> int:
 
     from autograder.platforms.common import doctor
 
-    findings = doctor.examine(args.child_python, args.uid)
+    findings = doctor.examine(args.child_python, args.uid, isolation=args.isolation)
     print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
-    return 0 if findings.machine.auto.ok else 1
+    return 0 if findings.can_grade else 1
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -302,11 +302,18 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = commands.add_parser(
         "doctor",
         help="what this machine allows (root, namespaces, seccomp, the uid fallback, cgroup memory and CPU, "
-        "Python) and which isolation auto chooses; exit 1 when no isolation can grade here",
+        "Python), which isolation auto chooses and whether a known honest probe scores full in it; exit 1 when "
+        "grading cannot run here",
     )
     doctor.add_argument("--child-python", default=None, help="the interpreter submissions run in")
     doctor.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help="the first sandbox uid")
     doctor.add_argument("--json", action="store_true", help="the findings as JSON")
+    doctor.add_argument(
+        "--isolation",
+        default="auto",
+        choices=isolation.MODES,
+        help="the isolation the proof runs in (as grading would)",
+    )
     doctor.set_defaults(run=_doctor)
 
     build = commands.add_parser(

@@ -12,6 +12,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import interpreters
 import pytest
 import subs
 from test_engine import _check_schema
@@ -160,10 +161,19 @@ for target in ["{root}/results/results.json", "/autograder/results/results.json"
 )
 
 
-def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = (), output: list | None = None) -> dict:
+def run_autograder(
+    root: Path,
+    files: dict,
+    isolation: str,
+    prefix: tuple = (),
+    output: list | None = None,
+    status: int = 0,
+    **variables: str,
+) -> dict:
     """Run ``run_autograder`` on ``files`` (``prefix``: a command it runs under, e.g. to enter a
-    cgroup); its results.json, checked against Gradescope's schema (its output appended to
-    ``output`` when given)."""
+    cgroup; ``variables``: environment variables set for it); its results.json, checked against
+    Gradescope's schema when it exits 0 (``status``: the exit status expected), its output
+    appended to ``output`` when given."""
     submission, results = root / "submission", root / "results"
     shutil.rmtree(submission, ignore_errors=True)
     shutil.rmtree(results, ignore_errors=True)
@@ -178,6 +188,7 @@ def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = (), 
             "LAB05_PYTHON": sys.executable,
             "LAB05_CHILD_PYTHON": "/usr/bin/python3",
             "LAB05_ISOLATION": isolation,
+            **variables,
         }
     )
     run = subprocess.run(
@@ -188,12 +199,26 @@ def run_autograder(root: Path, files: dict, isolation: str, prefix: tuple = (), 
         timeout=300,
         cwd="/",
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == status, run.stderr
     if output is not None:
         output.append(run.stdout + run.stderr)
     document = json.loads((results / "results.json").read_text())
-    _check_schema(document)
+    if status == 0:
+        _check_schema(document)
     return document
+
+
+def test_run_autograder_refuses_with_a_child_python_the_sandbox_user_cannot_read(gradescope_root):
+    """With a child interpreter under a folder only root may enter, does run_autograder grade
+    nothing (the reference neither): exit non-zero, results.json without a score telling the
+    student grading is broken, and the proof's failure in the output instructors see?"""
+    output: list[str] = []
+    graded = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
+    with interpreters.sealed() as python:
+        document = run_autograder(gradescope_root, graded, "uid", output=output, status=2, LAB05_CHILD_PYTHON=python)
+    assert "score" not in document and document["tests"] == []
+    assert "could not prove that it grades honest work" in document["output"]
+    assert "refused to grade" in output[0] and "No module named '__future__'" in output[0]
 
 
 @pytest.mark.parametrize("isolation", ["auto", "uid"])

@@ -17,6 +17,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+import interpreters
 import pytest
 import subs
 from test_build import HOSTILE
@@ -345,11 +346,18 @@ def image_home(built, world):
 
 
 def run_entrypoint(
-    home: Path, grade: Path, question: Path, files: dict, isolation: str, output: list | None = None, **environment
+    home: Path,
+    grade: Path,
+    question: Path,
+    files: dict,
+    isolation: str,
+    output: list | None = None,
+    status: int = 0,
+    **environment,
 ) -> dict:
     """The entrypoint on ``files`` uploaded to ``grade/student``, the question's ``tests/`` copied
-    to ``grade/tests`` as PrairieLearn does; its results.json, validated (its output appended to
-    ``output`` when given)."""
+    to ``grade/tests`` as PrairieLearn does; its results.json, validated when it exits 0
+    (``status``: the exit status expected), its output appended to ``output`` when given."""
     (grade / "student").mkdir(parents=True)
     shutil.copytree(question / "tests", grade / "tests")
     (grade / "data").mkdir()
@@ -370,10 +378,11 @@ def run_entrypoint(
     run = subprocess.run(
         ["bash", str(home / "entrypoint")], env=env, capture_output=True, text=True, timeout=300, cwd="/"
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == status, run.stderr
     if output is not None:
         output.append(run.stdout + run.stderr)
-    return check_results((grade / "results" / "results.json").read_bytes())
+    raw = (grade / "results" / "results.json").read_bytes()
+    return check_results(raw) if status == 0 else json.loads(raw)
 
 
 GRADED = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
@@ -535,3 +544,16 @@ def test_renderer_cuts_long_feedback_to_stay_under_1_mb():
     raw = json.dumps(prairielearn_json.document(_result(checks))).encode()
     check_results(raw)
     assert re.search(r"more characters cut: PrairieLearn keeps results under 1 MB", raw.decode())
+
+
+def test_the_entrypoint_refuses_with_a_child_python_the_sandbox_user_cannot_read(image_home, grade, built):
+    """With a child interpreter under a folder only root may enter, does the entrypoint grade
+    nothing (the reference neither): exit non-zero (a failed grading job), results.json without a
+    score, and the proof's failure in the job's output?"""
+    output: list[str] = []
+    with interpreters.sealed() as python:
+        document = run_entrypoint(
+            image_home, grade, built["question"], GRADED, "uid", output, status=2, LAB05_CHILD_PYTHON=python
+        )
+    assert "score" not in document and "could not prove that it grades honest work" in document["message"]
+    assert "refused to grade" in output[0] and "No module named '__future__'" in output[0]

@@ -22,6 +22,7 @@ from autograder.grading.results import Flag, FlagKind, SubmissionResult
 from autograder.lab import cranfield
 from autograder.lab.spec import EVALUATION_LIBRARIES
 from autograder.sandbox import isolation as isolations
+from autograder.sandbox import proof
 from autograder.sandbox.settings import Isolation
 
 INTERNAL_ERROR = (
@@ -51,15 +52,20 @@ class Session:
         jobs: int = 1,
     ) -> Session:
         """Everything grading needs, checked; errors name the fix (``RubricError``,
-        ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``). ``protected``:
+        ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``; ``proof.ProofError`` when
+        a known honest probe does not score full in the chosen isolation). ``protected``:
         folders no child may read beyond the grader's own (a batch's class and output folders);
         ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own)."""
         loaded = rubrics.load(rubric_path)
         bundle_key, load_bundle = cranfield.lazy_bundle()
         with _kept_for_good():
             plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
-        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs)
-        return cls(plan, replace(chosen, allowed=loaded.allowed_imports))
+        chosen = replace(
+            isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs),
+            allowed=loaded.allowed_imports,
+        )
+        proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
+        return cls(plan, chosen)
 
     def grade(
         self,

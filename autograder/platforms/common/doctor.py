@@ -3,14 +3,16 @@ autograder doctor``, which Gradescope's and PrairieLearn's entry points also pri
 output only instructors see) before grading.
 
 The sandbox's facts come from ``sandbox.machine``; this adds what the lab and the rubric know:
-the evaluation libraries hidden from children, Cranfield, and whether the rubric's memory per
-child fits the cgroup's memory. Nothing is printed here: ``lines`` and ``to_dict`` render.
+the evaluation libraries hidden from children, Cranfield, whether the rubric's memory per child
+fits the cgroup's memory, and the proof grading runs first (``sandbox/proof.py``: a known honest
+probe graded in the isolation grading would use, ``auto`` unless told, with the rubric's allowed
+imports). Nothing is printed here: ``lines`` and ``to_dict`` render.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from autograder import paths
 from autograder.grading import rubric as rubrics
 from autograder.lab.spec import EVALUATION_LIBRARIES
 from autograder.sandbox import isolation as isolations
-from autograder.sandbox import machine
+from autograder.sandbox import machine, proof
 from autograder.sandbox.machine import Finding, Machine, MiB
 from autograder.sandbox.settings import Limits
 
@@ -29,6 +31,13 @@ class Findings:
     cranfield: Finding  # the reference data grading needs is here (no download)
     memory_fit: Finding  # limits.memory_mb plus the grader's room fits the cgroup's memory
     child_packages: Finding  # the child has the rubric's allowed packages at the pinned versions
+    proof: Finding  # a known honest probe scores full in ``isolation`` (``sandbox/proof.py``)
+    isolation: str = "auto"  # the isolation the proof ran in (what grading uses)
+
+    @property
+    def can_grade(self) -> bool:
+        """Would grading run here: the proof passed (in an isolation that could be had)?"""
+        return self.proof.ok
 
     def to_dict(self) -> dict[str, Any]:  # JSON: what ``doctor --json`` prints
         return asdict(self)
@@ -82,9 +91,12 @@ class Findings:
             ("child Python", m.child_python),
             ("child packages", yes(self.child_packages)),
             ("Cranfield", yes(self.cranfield)),
+            ("proof", yes(self.proof)),
         ]
         width = max(len(label) for label, _ in rows) + 2
         verdict = "isolation auto " + ("chooses: " if m.auto.ok else "cannot grade here: ") + m.auto.detail
+        if m.auto.ok and not self.proof.ok:
+            verdict = f"isolation {self.isolation} cannot grade here: the proof failed (above)"
         return [f"{label:<{width}}{value}" for label, value in rows] + [verdict]
 
 
@@ -141,6 +153,25 @@ def child_packages(installed: dict[str, str | None], allowed: tuple[str, ...], p
     return Finding(ok, f"{words}; anything else but the standard library fails to import (grading.yml)")
 
 
+def proof_finding(python: str, uid: int, allowed: tuple[str, ...], isolation: str = "auto") -> Finding:
+    """The proof grading runs before anyone is graded, in the isolation ``isolation`` gives for
+    ``python``: passed (how long it took, or remembered), or what failed and what to do."""
+    try:
+        chosen = replace(isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES), allowed=allowed)
+    except isolations.IsolationError as error:
+        return Finding(False, f"not run: no isolation to run it in ({error})")
+    try:
+        done = proof.prove(chosen)
+    except isolations.IsolationError as error:  # ProofError among them: what failed and what to do
+        return Finding(False, str(error))
+    when = "remembered from an earlier run" if done.remembered else f"{done.seconds:.2f} s"
+    return Finding(
+        True,
+        f"a known honest probe scored full in the {chosen.mode} mode with {python} ({when}): the standard "
+        f"library, {', '.join(allowed) or 'no package'} allowed, calls, a run file",
+    )
+
+
 def _cranfield() -> Finding:
     shipped = os.environ.get("LAB05_BUNDLE")
     if shipped:
@@ -152,8 +183,15 @@ def _cranfield() -> Finding:
     return Finding(*cranfield.cache_status())
 
 
-def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric_path: Path = paths.RUBRIC) -> Findings:
-    """Probe this machine for the child interpreter ``python`` and the sandbox uid ``uid``."""
+def examine(
+    python: str | None = None,
+    uid: int = isolations.DEFAULT_UID,
+    rubric_path: Path = paths.RUBRIC,
+    isolation: str = "auto",
+) -> Findings:
+    """Probe this machine for the child interpreter ``python`` and the sandbox uid ``uid``; the
+    proof runs in ``isolation`` (what grading will use), and in the uid mode too when the uid
+    fallback otherwise works (a fallback that would grade wrong is not one)."""
     found = machine.probe(python, uid, EVALUATION_LIBRARIES)
     try:
         loaded = rubrics.load(rubric_path)
@@ -169,4 +207,16 @@ def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric
         cranfield = _cranfield()
     except Exception as error:  # reported, never raised: the doctor must finish
         cranfield = Finding(False, f"cannot tell ({type(error).__name__}: {error})")
-    return Findings(found, cranfield, memory_fit(found.resources.memory_bytes, limits), packages)
+    proved = proof_finding(child, uid, allowed, isolation)
+    if found.uid_fallback.ok:
+        fallback = proof_finding(child, uid, allowed, "uid")
+        if not fallback.ok:
+            found = replace(found, uid_fallback=Finding(False, f"{found.uid_fallback.detail}; but {fallback.detail}"))
+    return Findings(
+        machine=found,
+        cranfield=cranfield,
+        memory_fit=memory_fit(found.resources.memory_bytes, limits),
+        child_packages=packages,
+        proof=proved,
+        isolation=isolation,
+    )

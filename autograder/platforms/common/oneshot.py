@@ -7,7 +7,11 @@ not started by then are reported as not run), renders the result with the platfo
 ``render`` and writes it atomically; the log then says the score, the isolation and the random
 cases' seed (what an instructor needs to draw the same cases again). A last-resort timer writes
 the platform's ``failed`` document and ends the process if grading itself hangs; a grader that
-cannot run writes that document too. Either way the platform always finds a results file.
+cannot run writes that document too. Either way the platform always finds a results file. When
+the sandbox cannot prove that it grades (``sandbox/proof.py``: a known honest probe did not score
+full here) no student code runs and no score is given: ``refused`` writes the platform's document
+without a score (its message says grading is broken) and ``ProofError`` is raised, so that the
+run exits non-zero and the platform shows a failed run instead of a 0.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session
 from autograder.platforms.common import doctor
 from autograder.sandbox import isolation as isolations
+from autograder.sandbox import proof
 from autograder.sandbox.settings import Limits
 
 #: How much of the overall limit the platform's run keeps for itself (at most ``OVERALL_MARGIN``).
@@ -98,6 +103,16 @@ def peak_memory() -> str:
     return f"peak memory of the grader: {peak} MiB"
 
 
+def refused(failed: Callable[[str], dict[str, Any]], message: str) -> dict[str, Any]:
+    """The platform's document when the grader refused to grade: its ``failed`` document without a
+    score. Gradescope's specification requires a score at the top or on each test, PrairieLearn's
+    one of every gradable result: without it, and with the run's non-zero exit, the platform shows
+    a failed run (the student's message says grading is broken), never a 0 it would keep."""
+    document = dict(failed(message))
+    document.pop("score", None)
+    return document
+
+
 def grade_one(
     source: intake.Source,
     results_file: Path,
@@ -111,7 +126,8 @@ def grade_one(
     rubric_path: Path = paths.RUBRIC,
 ) -> dict[str, Any]:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
-    when the grader cannot run or runs out of time; returns what was written."""
+    when the grader cannot run or runs out of time; returns what was written. When the sandbox's
+    proof fails, writes ``refused(message)`` (no score) and raises its ``ProofError``."""
     started = time.monotonic()
     uid = isolations.DEFAULT_UID if uid is None else uid
     where = f"the autograder's output, which your instructor sees on {platform}"
@@ -130,8 +146,9 @@ def grade_one(
         write(out_of_time)
 
     watchdog = Watchdog(overall, last_resort, started)
+    refusal: proof.ProofError | None = None
     try:
-        log("\n".join(doctor.examine(python, uid, rubric_path).lines()))
+        log("\n".join(doctor.examine(python, uid, rubric_path, isolation).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
@@ -148,6 +165,14 @@ def grade_one(
         for line in [*map(str, result.flags), result.instructor_log]:
             if line:
                 log(line)
+    except proof.ProofError as error:  # grading here would be wrong: no score at all, a failed run
+        log(f"refused to grade: {error}")
+        refusal = error
+        document = refused(
+            failed,
+            f"The autograder is broken here: it could not prove that it grades honest work correctly, so your "
+            f"submission was not graded and no score was given. The details are in {where}: please tell them.",
+        )
     except Exception as error:  # the grader cannot run: say so on the platform, never a blank page
         log(traceback.format_exc())
         document = failed(
@@ -155,4 +180,6 @@ def grade_one(
             f"The details are in {where}: please tell them."
         )
     watchdog.write(lambda: write(document))
+    if refusal is not None:
+        raise refusal
     return document

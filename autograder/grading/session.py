@@ -11,7 +11,7 @@ import contextlib
 import gc
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import paths
@@ -58,8 +58,10 @@ class Session:
         bundle_key, load_bundle = cranfield.lazy_bundle()
         with _kept_for_good():
             plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
-        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs)
-        return cls(plan, replace(chosen, allowed=loaded.allowed_imports))
+        chosen = isolations.choose(
+            isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs, loaded.allowed_imports
+        )
+        return cls(plan, chosen)
 
     def grade(
         self,

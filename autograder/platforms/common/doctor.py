@@ -17,8 +17,8 @@ from typing import Any
 from autograder import paths
 from autograder.grading import rubric as rubrics
 from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.sandbox import interpreter, machine
 from autograder.sandbox import isolation as isolations
-from autograder.sandbox import machine
 from autograder.sandbox.machine import Finding, Machine, MiB
 from autograder.sandbox.settings import Limits
 
@@ -141,6 +141,24 @@ def child_packages(installed: dict[str, str | None], allowed: tuple[str, ...], p
     return Finding(ok, f"{words}; anything else but the standard library fails to import (grading.yml)")
 
 
+def _unsealed(packages: Finding, python: str, allowed: tuple[str, ...]) -> Finding:
+    """``packages``, saying which modules beyond ``allowed`` graded code that removes the import hook
+    could import in the uid mode on a kernel without Landlock (the jail never shows them)."""
+    try:
+        found = interpreter.unsealed(python, allowed)
+    except interpreter.ProbeError as error:
+        return Finding(False, f"{packages.detail}; cannot tell what else children could read ({error})")
+    if not found:
+        return packages
+    shown = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
+    return Finding(
+        packages.ok,
+        f"{packages.detail}; but without Landlock the uid mode cannot hide {len(found)} other modules any user "
+        f"may read ({shown}): graded code that removes the import hook could import them (the jail, or a kernel "
+        "with Landlock, hides them)",
+    )
+
+
 def _cranfield() -> Finding:
     shipped = os.environ.get("LAB05_BUNDLE")
     if shipped:
@@ -165,6 +183,8 @@ def examine(python: str | None = None, uid: int = isolations.DEFAULT_UID, rubric
         packages = child_packages(machine.child_packages(child, allowed), allowed, pins())
     except OSError as error:
         packages = Finding(False, f"cannot tell ({error})")
+    if not found.seccomp.landlock:  # the uid mode cannot take the other packages out of a child's world
+        packages = _unsealed(packages, child, allowed)
     try:
         cranfield = _cranfield()
     except Exception as error:  # reported, never raised: the doctor must finish

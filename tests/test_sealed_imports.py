@@ -235,3 +235,33 @@ def test_without_landlock_the_doctor_names_what_others_may_read(open_folder, mon
     for folder in (open_folder / "lib", open_folder / "lib" / "python3"):
         folder.chmod(0o755)
     assert list(interpreter.unsealed_modules(facts, ("numpy",))) == expected
+
+
+@pytest.mark.parametrize(
+    "readable, words",
+    [
+        ((), None),
+        (("scipy", "yaml"), "cannot hide 2 other modules any user may read (scipy, yaml)"),
+        (
+            tuple(f"m{n:02d}" for n in range(14)),
+            "(m00, m01, m02, m03, m04, m05, m06, m07, m08, m09, m10, m11 and 2 more)",
+        ),
+    ],
+    ids=["nothing-readable", "two-readable", "many-readable"],
+)
+def test_without_landlock_the_doctor_says_what_could_be_imported(monkeypatch, readable, words):
+    """On a kernel without Landlock, does the doctor's "child packages" line keep its verdict and
+    add the modules graded code could import by removing the hook (at most 12 named), or stay as
+    it was when there are none?"""
+    from autograder.platforms.common import doctor
+    from autograder.sandbox.machine import Finding
+
+    monkeypatch.setattr(interpreter, "unsealed", lambda python, allowed: readable)
+    before = Finding(True, "numpy 1.26.4 (as pinned)")
+    after = doctor._unsealed(before, "/usr/bin/python3", ("numpy",))
+    assert after.ok == before.ok
+    if words is None:
+        assert after == before
+    else:
+        assert after.detail.startswith(before.detail) and words in after.detail, after.detail
+        assert "removes the import hook" in after.detail

@@ -19,6 +19,9 @@ import pytest
 
 from autograder import paths
 from autograder.sandbox import interpreter, isolation
+from autograder.sandbox.child import confine
+
+CHILD = paths.PACKAGE / "sandbox" / "child"
 
 SITE = "lib/python3/dist-packages"
 #: One site folder's entries: what the allowed numpy brings (and ``kept`` by the probe), and the rest.
@@ -265,3 +268,64 @@ def test_without_landlock_the_doctor_says_what_could_be_imported(monkeypatch, re
     else:
         assert after.detail.startswith(before.detail) and words in after.detail, after.detail
         assert "removes the import hook" in after.detail
+
+
+CONFINED = r"""
+import importlib, importlib.util, json, sys
+sys.path.insert(0, sys.argv[1])  # the child's own modules
+import confine
+setup = json.loads(sys.argv[2])
+sys.path.append(setup["site"])
+importlib.util.find_spec("alpha")  # as the harness's locate_allowed does, before enclosing
+confine.no_new_privs()
+confine.landlock(setup["read"], [])
+sys.path.append(setup["site"])  # again, as an attacker would, and the finders' listings forgotten too
+found = {}
+for name in ("alpha", "beta", "gamma"):
+    try:
+        found[name] = importlib.import_module(name).VALUE
+    except Exception as error:
+        found[name] = type(error).__name__
+importlib.invalidate_caches()
+try:
+    found["beta-after-invalidating"] = importlib.import_module("beta").VALUE
+except Exception as error:
+    found["beta-after-invalidating"] = type(error).__name__
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.skipif(confine.landlock_abi() < 1, reason="this kernel has no Landlock")
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        ("alpha", 1),
+        ("beta", "PermissionError"),  # listed before the child was enclosed, unreadable after
+        ("gamma", "PermissionError"),
+        ("beta-after-invalidating", "ModuleNotFoundError"),  # the folder itself cannot be listed
+    ],
+    ids=["allowed-package", "other-package", "other-module", "other-package-after-invalidating-caches"],
+)
+def test_landlocks_read_list_lets_only_the_allowed_package_import(open_folder, module, expected):
+    """Confined by the uid mode's read list for a site folder holding alpha (allowed), beta and
+    gamma.py, does only alpha import: the others found (the listing made before enclosing) but
+    unreadable, or not found once the finders' caches are invalidated?"""
+    site = open_folder / "site-packages"
+    for name, path in (("alpha", "alpha/__init__.py"), ("beta", "beta/__init__.py"), ("gamma", "gamma.py")):
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(f"VALUE = {1 if name == 'alpha' else 2}\n")
+    python = [sys.prefix, sys.base_prefix, "/usr", "/lib", "/lib64", "/etc/ld.so.cache", "/bin", str(CHILD)]
+    hidden, kept = (str(site),), (str(site / "alpha"),)
+    read = isolation._without(
+        isolation._minimal(os.path.realpath(p) for p in [*python, str(open_folder)]), hidden, kept
+    )
+    setup = {"site": str(site), "read": list(read)}
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", CONFINED, str(CHILD), json.dumps(setup)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)[module] == expected, run.stdout

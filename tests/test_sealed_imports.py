@@ -135,7 +135,7 @@ def _dist(site: Path, name: str, files: list[str], requires: tuple[str, ...] = (
 PROBED = {
     "alpha": True,  # the allowed package
     "alpha-1.0.dist-info": True,  # its metadata
-    "alpha.libs": True,  # a library its files list (as numpy.libs: OpenBLAS)
+    "alpha.libs": True,  # a library its files list (as numpy.libs: OpenBLAS), here a link to elsewhere
     "beta.py": True,  # alpha requires beta
     "beta-1.0.dist-info": True,
     "gamma": False,  # alpha requires gamma only with an extra
@@ -150,6 +150,9 @@ def probed(tmp_path_factory):
     """The probe's facts, run with this interpreter on a site folder holding PROBED."""
     site = tmp_path_factory.mktemp("site").resolve()
     _dist(site, "alpha", ["alpha/__init__.py", "alpha.libs/libblas.so"], ("beta>=1", 'gamma; extra == "fast"'))
+    elsewhere = tmp_path_factory.mktemp("elsewhere").resolve()  # alpha.libs: a link out of the site folder
+    (site / "alpha.libs").rename(elsewhere / "alpha.libs")
+    (site / "alpha.libs").symlink_to(elsewhere / "alpha.libs")
     _dist(site, "beta", ["beta.py"])
     _dist(site, "gamma", ["gamma/__init__.py"])
     _dist(site, "delta", ["delta/__init__.py"])

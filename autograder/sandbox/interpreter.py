@@ -49,7 +49,11 @@ sites += [p for p in sys.path if p and not p.endswith(".zip") and os.path.realpa
 for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages", "/usr/share/python-wheels",
                 sys.base_prefix + "/lib/python3*/*-packages", stdlib + "/ensurepip/_bundled"):
     sites += glob.glob(pattern)
-sites = sorted({os.path.realpath(p) for p in sites if p and os.path.isdir(p)})
+forms = {}  # each site folder as named and as its real path -> its real path
+for p in sites:
+    if p and os.path.isdir(p):
+        forms[os.path.abspath(p)] = forms[os.path.realpath(p)] = os.path.realpath(p)
+sites = sorted(set(forms.values()))
 kept = set()
 if allowed is not None:
     providers = metadata.packages_distributions()
@@ -72,12 +76,12 @@ if allowed is not None:
         for requirement in dist.requires or ():
             if "extra" not in requirement.partition(";")[2]:
                 wanted.append(re.split(r"[^A-Za-z0-9._-]", requirement.strip(), maxsplit=1)[0])
-entries = set()
-for path in kept:
-    path = os.path.realpath(path) if path else ""
-    for folder in sites:
-        if path.startswith(folder + os.sep):
-            entries.add(os.path.join(folder, path[len(folder) + 1 :].split(os.sep)[0]))
+entries = set()  # the site folders' entries holding them (an entry may be a link to elsewhere)
+for path in filter(None, kept):
+    for named in {os.path.abspath(path), os.path.realpath(path)}:
+        for form, folder in forms.items():
+            if named.startswith(form + os.sep):
+                entries.add(os.path.join(folder, named[len(form) + 1 :].split(os.sep)[0]))
 print(json.dumps({"prefix": sys.prefix, "base_prefix": sys.base_prefix, "path": sys.path, "stdlib": stdlib,
                   "executable": sys.executable, "banned": found, "sites": sites, "kept": sorted(entries)}))
 """

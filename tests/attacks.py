@@ -8,6 +8,7 @@ port of a listener the test opens on 127.0.0.1 before building.
 
 from __future__ import annotations
 
+import os
 import textwrap
 import zipfile
 
@@ -317,3 +318,130 @@ def sysv_shm(folder):
     metrics = _early(SYSV_SHM, subs.SOLUTION["metrics.py"]) + SYSV_SHM_KEEP.format(names=spec.METRIC_FUNCTIONS)
     runs = _early(SYSV_SHM + SYSV_SHM_PRINT, subs.SOLUTION["runs.py"])
     return subs.write(folder, {"metrics.py": metrics, "runs.py": runs})
+
+
+def _site_folders() -> list[str]:
+    """Every site-packages or dist-packages folder this test's machine has that an attacker could
+    name: the grader's own virtual environment, its base interpreter's, Debian's and /usr/local's."""
+    import glob
+    import site
+    import sys
+    import sysconfig
+
+    found = [sysconfig.get_path("purelib"), sysconfig.get_path("platlib"), *site.getsitepackages()]
+    found += site.getsitepackages([sys.base_prefix])
+    for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages"):
+        found += glob.glob(pattern)
+    return sorted({folder for folder in found if os.path.isdir(folder)})
+
+
+def _module_names(folders: list[str]) -> list[str]:
+    """The top-level module names the entries of ``folders`` provide (package folders, modules,
+    extension modules; not metadata nor caches)."""
+    names = set()
+    for folder in folders:
+        for entry in os.listdir(folder):
+            name = entry.split(".")[0]
+            if name.isidentifier() and not entry.endswith((".dist-info", ".egg-info", ".pth")):
+                names.add(name)
+    return sorted(names)
+
+
+#: Imported for real while time allows (the others are only located): what a student would want.
+WANTED = ("yaml", "scipy", "pandas", "ir_measures", "pygments", "sklearn", "rank_bm25", "pip", "setuptools")
+
+OUTSIDE_IMPORTS = """
+import glob as _glob, importlib as _importlib, importlib.machinery as _machinery, importlib.util as _util
+import os as _os, site as _site, sys as _sys, sysconfig as _sysconfig, time as _time
+_NAMES = [name[::-1] for name in {reversed_names!r}]  # reversed: no scan of the source reads them
+_FOLDERS = {folders!r}
+_SEEN = {{}}
+
+
+def _numpy():
+    try:
+        import numpy as np
+        x = np.linalg.solve(np.array([[2.0, 1.0], [1.0, 3.0]]), np.array([3.0, 5.0]))
+        return "%.1f %.1f %d" % (x[0], x[1], (np.ones((64, 64)) @ np.ones((64, 64)))[0, 0])
+    except BaseException as error:
+        return "%s: %s" % (type(error).__name__, error)
+
+
+def _standard(place, folders):
+    place = str(place)
+    return place.startswith(folders) and "-packages" + _os.sep not in place
+
+
+def _places(spec):
+    return list(spec.submodule_search_locations or []) or [spec.origin]
+
+
+def _outside():
+    if "found" in _SEEN:
+        return _SEEN["found"]
+    works = _numpy()  # as an honest submission would, before the attack
+    standard = (_machinery.BuiltinImporter, _machinery.FrozenImporter, _machinery.PathFinder)
+    _sys.meta_path[:] = [hook for hook in _sys.meta_path if hook in standard]  # ImportPolicy and any other
+    folders = list(_FOLDERS) + [_sysconfig.get_path(key) for key in ("purelib", "platlib")]
+    try:
+        folders += _site.getsitepackages() + _site.getsitepackages([_sys.base_prefix]) + [_site.getusersitepackages()]
+    except Exception:
+        pass
+    stdlib = _sysconfig.get_path("stdlib")
+    for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages",
+                    "/usr/share/python-wheels/*.whl", stdlib + "/ensurepip/_bundled/*.whl"):
+        folders += _glob.glob(pattern)
+    names = set(_NAMES)
+    for folder in folders:
+        if folder and folder not in _sys.path:
+            _sys.path.append(folder)
+        try:
+            names.update(entry.split(".")[0].split("-")[0] for entry in _os.listdir(folder))
+        except OSError:
+            pass
+    _importlib.invalidate_caches()
+    wanted = [name[::-1] for name in {wanted!r}]
+    names = [n for n in names if n.isidentifier() and not n.startswith("__") and n not in _sys.stdlib_module_names]
+    names = [n for n in names if n not in ("numpy", "lab05")]  # what the course allows, and the submission
+    standard_folders = tuple(_sysconfig.get_path(key) + _os.sep for key in ("stdlib", "platstdlib"))
+    found, imported, started = [], [], _time.monotonic()
+    for name in wanted + sorted(set(names) - set(wanted)):
+        try:
+            spec = _util.find_spec(name)
+        except BaseException:
+            continue
+        if spec is None or all(_standard(place, standard_folders) for place in _places(spec)):
+            continue  # not there, or the standard library's (its test package)
+        found.append(name)
+        if name in wanted or _time.monotonic() - started < 0.5:
+            try:
+                _importlib.import_module(name)
+                imported.append(name)
+            except BaseException:
+                pass
+    print("imported:", sorted(imported))
+    print("found:", sorted(found))
+    _SEEN["found"] = "imported %s, found %d; numpy: %s" % (sorted(imported), len(found), works)
+    return _SEEN["found"]
+
+
+def recall_at_k(ranking, judgments, k, rel=1):
+    raise RuntimeError(_outside())
+"""
+
+
+def outside_imports(folder):
+    """recall_at_k removes every import hook (ImportPolicy with them), puts on sys.path every
+    site-packages or dist-packages folder it can name (the grader's virtual environment, Debian's,
+    /usr/local's, the base interpreter's, the bundled wheels) and imports what they hold beyond
+    allowed_imports; it says what imported and what it found, and that numpy still works."""
+    folders = _site_folders()
+    source = subs.with_function(
+        "metrics.py",
+        OUTSIDE_IMPORTS.format(
+            reversed_names=[name[::-1] for name in _module_names(folders)],
+            folders=folders,
+            wanted=[name[::-1] for name in WANTED],
+        ),
+    )
+    return subs.write(folder, {"metrics.py": source})

@@ -632,6 +632,12 @@ HOSTILE = [
         "many-entries", attacks.many_entries, full="", status="error", score=(0, 0), problem="holds 300002 entries"
     ),
     Hostile("prints", attacks.prints, score=(100, 100), output="hello from metrics"),
+    Hostile(  # nothing beyond allowed_imports is in the child's world, hook or no hook; numpy still works
+        "outside-imports",
+        attacks.outside_imports,
+        zero=frozenset({"recall_at_k"}),
+        message=("recall_at_k", "imported [], found 0; numpy: 0.8 1.4 64"),
+    ),
     Hostile("named-like-the-report", attacks.named_like_the_report, score=(100, 100)),
 ]
 

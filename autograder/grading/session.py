@@ -11,7 +11,7 @@ import contextlib
 import gc
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import paths
@@ -60,9 +60,8 @@ class Session:
         bundle_key, load_bundle = cranfield.lazy_bundle()
         with _kept_for_good():
             plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
-        chosen = replace(
-            isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs),
-            allowed=loaded.allowed_imports,
+        chosen = isolations.choose(
+            isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs, loaded.allowed_imports
         )
         proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
         return cls(plan, chosen)

@@ -7,17 +7,14 @@ Gradescope container), and refuses to grade unsandboxed unless asked (``mode="no
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
-import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from autograder import cache, paths, tempdirs
-from autograder.sandbox import leases, runner, seccomp
+from autograder.sandbox import interpreter, leases, runner, seccomp
 from autograder.sandbox.outcomes import OutcomeStatus
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
@@ -38,62 +35,9 @@ SYSTEM_READ = (
     "/etc/alternatives",  # Debian's numpy finds its BLAS through a link there
 )
 
-_PROBE = """
-import importlib.util, json, sys, sysconfig
-banned = json.loads(sys.argv[1])
-found = []
-for name in banned:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None:
-        found.extend(spec.submodule_search_locations or [spec.origin])
-print(json.dumps({"prefix": sys.prefix, "base_prefix": sys.base_prefix, "path": sys.path,
-                  "executable": sys.executable, "banned": found}))
-"""
-
 
 class IsolationError(RuntimeError):
     """Children cannot be enclosed as asked; the message says why and what to do."""
-
-
-def _stamps(paths: Iterable[str]) -> list[list[object]]:
-    """When each path last changed (a package installed or removed changes its folder)."""
-    found: list[list[object]] = []
-    for path in paths:
-        try:
-            found.append([path, os.stat(path).st_mtime_ns])
-        except OSError:
-            found.append([path, None])
-    return found
-
-
-def _probe(python: str, banned: tuple[str, ...]) -> dict[str, Any]:
-    """What the child interpreter reads and where the banned libraries are; remembered in the
-    private cache until the interpreter or one of its library folders changes."""
-    stored = cache.cache_dir() / f"probe-{cache.fingerprint([os.path.realpath(python), banned])[:32]}.json"
-    try:
-        facts: dict[str, Any] = json.loads(stored.read_text())
-        if facts["stamps"] == _stamps([python, *facts["path"]]):
-            return facts
-    except (OSError, ValueError, KeyError):
-        pass
-    try:
-        result = subprocess.run(
-            [python, "-I", "-c", _PROBE, json.dumps(banned)], capture_output=True, text=True, timeout=60
-        )
-    except OSError as error:
-        raise IsolationError(
-            f"cannot run the child interpreter {python} ({error.strerror}): make the children's environment "
-            "(make setup; on a platform, its setup.sh) or name one with --child-python"
-        ) from None
-    if result.returncode != 0:
-        raise IsolationError(f"cannot run the child interpreter {python}: {result.stderr.strip()[-300:]}")
-    facts = dict(json.loads(result.stdout))
-    facts["stamps"] = _stamps([python, *facts["path"]])
-    cache.write_json_atomic(stored, facts)
-    return facts
 
 
 def _minimal(paths: Iterable[str]) -> tuple[str, ...]:
@@ -106,11 +50,20 @@ def _minimal(paths: Iterable[str]) -> tuple[str, ...]:
 
 
 def jail_isolation(
-    python: str, uids: tuple[int, ...] = (), banned: tuple[str, ...] = (), mode: Mode = Mode.JAIL
+    python: str,
+    uids: tuple[int, ...] = (),
+    banned: tuple[str, ...] = (),
+    mode: Mode = Mode.JAIL,
+    allowed: tuple[str, ...] | None = None,
 ) -> Isolation:
     """The namespace jail (or the uid mode) for ``python``: what its children may read, what they
-    may not, and the seccomp filter they install; ``uids``: the leased uids they run as (root)."""
-    facts = _probe(python, banned)
+    may not, and the seccomp filter they install; ``uids``: the leased uids they run as (root);
+    ``allowed``: what graded code may import besides the standard library (None: anything), the
+    only packages of the site folders the children see."""
+    try:
+        facts = interpreter.probe(python, banned, allowed)
+    except interpreter.ProbeError as error:
+        raise IsolationError(str(error)) from None
     library_paths = [p for p in facts["path"] if p and not p.endswith(".zip")]
     read = _minimal(
         [
@@ -121,38 +74,46 @@ def jail_isolation(
             os.path.dirname(os.path.realpath(facts["executable"])),
         ]
     )
-    hidden = tuple(sorted({os.path.abspath(p) for p in facts["banned"] if p}))
+    hidden = {os.path.abspath(p) for p in facts["banned"] if p}
+    kept: tuple[str, ...] = ()
+    if allowed is not None:
+        sites, kept = interpreter.sealed(facts, read)
+        hidden.update(sites)
     try:  # the same filter in both modes: no child runs graded code without it
         rules = seccomp.child_filter()
     except seccomp.FilterUnavailable as error:
         raise IsolationError(f"the {mode} mode needs its seccomp filter: {error}") from None
     if mode == Mode.UID:  # no mount to cover them: Landlock's list of what may be read leaves them out
-        read = _without(read, hidden)
+        # (followed through links: a rule for /lib -> usr/lib would open all of /usr/lib again)
+        read = _without(_minimal(os.path.realpath(path) for path in read), tuple(sorted(hidden)), kept)
     return Isolation(
         mode=mode,
         python=python,
         uids=tuple(uids) if os.getuid() == 0 else (),
         read_paths=read,
-        hidden_paths=hidden,
+        hidden_paths=tuple(sorted(hidden)),
+        kept_paths=kept,
         banned=banned,
         seccomp=rules,
+        allowed=allowed,
     )
 
 
-def _without(read: tuple[str, ...], hidden: tuple[str, ...]) -> tuple[str, ...]:
+def _without(read: tuple[str, ...], hidden: tuple[str, ...], kept: tuple[str, ...] = ()) -> tuple[str, ...]:
     """``read`` with every path of ``hidden`` left out: a folder holding one is replaced by its
-    entries (down to the hidden path's level), all but the hidden ones."""
-    kept: list[str] = []
+    entries (down to the hidden path's level), all but the hidden ones; a hidden folder by its
+    entries in ``kept``."""
+    found: set[str] = set()
     pending = list(read)
     while pending:
         path = pending.pop()
         if path in hidden:
-            continue
-        if any(h.startswith(path.rstrip("/") + "/") for h in hidden) and os.path.isdir(path):
+            pending += [entry for entry in kept if os.path.dirname(entry) == path]
+        elif any(h.startswith(path.rstrip("/") + "/") for h in hidden) and os.path.isdir(path):
             pending += [os.path.join(path, name) for name in sorted(os.listdir(path))]
         else:
-            kept.append(path)
-    return tuple(sorted(kept))
+            found.add(path)
+    return tuple(sorted(found))
 
 
 def _self_test(isolation: Isolation, extra: tuple[str, ...] = ()) -> str | None:
@@ -224,17 +185,20 @@ def choose(
     banned: tuple[str, ...] = (),
     protected: tuple[str, ...] = (),
     jobs: int = 1,
+    allowed: tuple[str, ...] | None = None,
 ) -> Isolation:
     """The isolation to grade with; ``IsolationError`` when ``mode`` cannot be had here.
     ``uid``: where to start looking for ``jobs`` free sandbox uids to lease (as root);
     ``banned``: the top-level modules graded code may not import (hidden inside a jail);
+    ``allowed``: what else it may import (grading.yml's ``allowed_imports``; None: anything): the
+    site folders' other packages are not in the children's world;
     ``protected``: what children must not read beyond the grader's own files (a batch's folders)."""
     python = python or default_child_python()
     if mode not in MODES:
         raise IsolationError(f"unknown isolation {mode!r}: use {', '.join(MODES)}")
     uids = _leased(jobs, uid) if mode != Mode.NONE else ()
     if mode in ("auto", Mode.JAIL):
-        isolation = jail_isolation(python, uids, banned)
+        isolation = jail_isolation(python, uids, banned, allowed=allowed)
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is None:
             return isolation
@@ -248,12 +212,12 @@ def choose(
     if mode in ("auto", Mode.UID):
         if os.getuid() != 0:
             raise IsolationError("--isolation uid needs the grader to run as root, to start children as another user")
-        isolation = jail_isolation(python, uids, banned, Mode.UID)
+        isolation = jail_isolation(python, uids, banned, Mode.UID, allowed)
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is not None:
             raise IsolationError(f"children cannot run as uid {isolation.uid}: {problem}")
         return isolation
-    return Isolation(mode=Mode.NONE, python=python, uids=(), banned=banned)
+    return Isolation(mode=Mode.NONE, python=python, uids=(), banned=banned, allowed=allowed)
 
 
 def reserve(isolation: Isolation, jobs: int) -> None:

@@ -216,6 +216,7 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
                 "jail_root": str(jail_root),
                 "jail_read": list(isolation.read_paths),
                 "jail_hide": list(isolation.hidden_paths),
+                "jail_keep": list(isolation.kept_paths),
                 "banned": list(isolation.banned),
                 "allowed": None if isolation.allowed is None else list(isolation.allowed),
                 "read_paths": list(isolation.read_paths),

@@ -99,7 +99,8 @@ class Isolation:
         int, ...
     ] = ()  # the sandbox uids this grader leased (``sandbox/leases.py``); worker slot n uses uids[n]
     read_paths: tuple[str, ...] = ()  # jail: what the child can read (Python, its libraries)
-    hidden_paths: tuple[str, ...] = ()  # evaluation libraries covered (jail) or left out of what it may read (uid)
+    hidden_paths: tuple[str, ...] = ()  # evaluation libraries and site folders covered (jail) or left out (uid)
+    kept_paths: tuple[str, ...] = ()  # the entries of hidden site folders shown again: the allowed packages'
     banned: tuple[str, ...] = ()  # top-level modules graded code may not import (the evaluation libraries, flagged)
     seccomp: bytes = b""  # the seccomp filter children install (raw BPF; ``filters.child_filter``)
     allowed: tuple[str, ...] | None = (
@@ -144,6 +145,7 @@ class _ChildFields(TypedDict):
     jail_root: str
     jail_read: list[str]
     jail_hide: list[str]
+    jail_keep: list[str]
     banned: list[str]
     allowed: list[str] | None
     read_paths: list[str]

@@ -19,8 +19,8 @@ from typing import Any
 from autograder import paths
 from autograder.grading import rubric as rubrics
 from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.sandbox import interpreter, machine, proof
 from autograder.sandbox import isolation as isolations
-from autograder.sandbox import machine, proof
 from autograder.sandbox.machine import Finding, Machine, MiB
 from autograder.sandbox.settings import Limits
 
@@ -157,7 +157,7 @@ def proof_finding(python: str, uid: int, allowed: tuple[str, ...], isolation: st
     """The proof grading runs before anyone is graded, in the isolation ``isolation`` gives for
     ``python``: passed (how long it took, or remembered), or what failed and what to do."""
     try:
-        chosen = replace(isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES), allowed=allowed)
+        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, allowed=allowed)
     except isolations.IsolationError as error:
         return Finding(False, f"not run: no isolation to run it in ({error})")
     try:
@@ -169,6 +169,24 @@ def proof_finding(python: str, uid: int, allowed: tuple[str, ...], isolation: st
         True,
         f"a known honest probe scored full in the {chosen.mode} mode with {python} ({when}): the standard "
         f"library, {', '.join(allowed) or 'no package'} allowed, calls, a run file",
+    )
+
+
+def _unsealed(packages: Finding, python: str, allowed: tuple[str, ...]) -> Finding:
+    """``packages``, saying which modules beyond ``allowed`` graded code that removes the import hook
+    could import in the uid mode on a kernel without Landlock (the jail never shows them)."""
+    try:
+        found = interpreter.unsealed(python, allowed)
+    except interpreter.ProbeError as error:
+        return Finding(False, f"{packages.detail}; cannot tell what else children could read ({error})")
+    if not found:
+        return packages
+    shown = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
+    return Finding(
+        packages.ok,
+        f"{packages.detail}; but without Landlock the uid mode cannot hide {len(found)} other modules any user "
+        f"may read ({shown}): graded code that removes the import hook could import them (the jail, or a kernel "
+        "with Landlock, hides them)",
     )
 
 
@@ -203,6 +221,8 @@ def examine(
         packages = child_packages(machine.child_packages(child, allowed), allowed, pins())
     except OSError as error:
         packages = Finding(False, f"cannot tell ({error})")
+    if not found.seccomp.landlock:  # the uid mode cannot take the other packages out of a child's world
+        packages = _unsealed(packages, child, allowed)
     try:
         cranfield = _cranfield()
     except Exception as error:  # reported, never raised: the doctor must finish

@@ -22,6 +22,7 @@ encoded as tagged JSON (``encode``) so that no object of the submission ever lea
 
 import collections
 import importlib
+import importlib.util
 import json
 import os
 import pickle
@@ -285,6 +286,35 @@ def _imported_by_graded_code() -> bool:
     return frame is not None and os.path.basename(frame.f_code.co_filename) in PACKAGE["files"]
 
 
+def locate_allowed(allowed: "Iterable[str] | None") -> None:
+    """Find each allowed package before the child is enclosed: the path finders then hold the
+    listing of every folder on ``sys.path`` up to it. In the uid mode, Landlock lets the child read
+    a site folder's allowed entries only, not list the folder itself (that would show the rest)."""
+    for name in allowed or ():
+        try:
+            importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            pass
+
+
+def forget_outside(allowed: "Iterable[str] | None") -> None:
+    """Forget what the interpreter's start-up loaded from beyond the standard library and the
+    allowed packages (a site folder's ``.pth`` files run at start-up: Debian's setuptools shim and
+    its import hook), so graded code finds none of it in ``sys.modules`` or ``sys.meta_path``."""
+    if allowed is None:
+        return
+    kept = {*sys.stdlib_module_names, *allowed, "__main__"}
+    own = os.path.dirname(os.path.abspath(__file__)) + os.sep  # this harness's modules (jail, values...)
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] not in kept and not str(getattr(module, "__file__", "")).startswith(own):
+            del sys.modules[name]
+    sys.meta_path[:] = [
+        hook
+        for hook in sys.meta_path
+        if (hook if isinstance(hook, type) else type(hook)).__module__.partition(".")[0] in kept
+    ]
+
+
 def import_graded(lab_dir: str, skip_files: set[str]) -> dict[str, types.ModuleType]:
     sys.path.insert(0, lab_dir)
     modules = {}
@@ -335,6 +365,8 @@ def main() -> None:
     PACKAGE.update(name=config["package"], files=tuple(config["graded_files"]))
     lab_dir = config["lab_dir"]
     if config["isolation"] != "none":
+        locate_allowed(config.get("allowed"))
+        forget_outside(config.get("allowed"))
         lab_dir = jail.enter(config, send)
         die_with_parent()  # changing user cleared it
     apply_limits(config["limits"])

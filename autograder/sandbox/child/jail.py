@@ -5,13 +5,16 @@ Two isolations, chosen by the parent (``autograder.sandbox``):
 - ``jail``: new mount, PID, network, IPC and UTS namespaces (plus a user namespace when not
   root). The child sees a fresh root holding only what Python needs, read-only: the system's
   ``/usr``, the interpreter's prefix, the virtual environment (with the evaluation libraries
-  covered), the submission's ``lab05`` package at ``/lab``, a small writable ``/scratch``
+  covered, and every site-packages or dist-packages folder covered by an empty one that shows
+  only the allowed packages: ``jail_hide``, ``jail_keep``), the submission's ``lab05`` package at
+  ``/lab``, a small writable ``/scratch``
   (``/tmp`` points there) and a
   few devices. Then it drops to an unprivileged uid (or all capabilities) and sets
   ``no_new_privs``. Grading files, other submissions and the parent are not in its world.
-- ``uid``: no namespaces (e.g. inside a container that forbids them): the child only drops
-  to an unprivileged uid; the grading files must be unreadable to that uid, which the
-  parent verifies before grading.
+- ``uid``: no namespaces (e.g. inside a container that forbids them): the child drops to an
+  unprivileged uid and, where the kernel has Landlock, may read only ``read_paths`` (the same
+  site folders left out but for the allowed packages); the grading files must be unreadable to
+  that uid, which the parent verifies before grading.
 """
 
 import base64
@@ -122,7 +125,13 @@ def _build_root(config: "dict[str, Any]") -> None:
         elif os.path.exists(path):
             _bind(path, root + path)
     for path in config["jail_hide"]:
-        if os.path.isdir(root + path):
+        kept = [entry for entry in config.get("jail_keep", ()) if os.path.dirname(entry) == path]
+        if os.path.isdir(root + path) and kept:  # a site folder: an empty one, holding only the kept entries
+            _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,nr_inodes=256,mode=0755")
+            for entry in kept:
+                _bind(entry, root + entry)
+            _mount(None, root + path, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+        elif os.path.isdir(root + path):
             _mount("tmpfs", root + path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=0")
         elif os.path.exists(root + path):
             _mount("/dev/null", root + path, None, MS_BIND)

@@ -1,20 +1,26 @@
 """What each built artefact holds of the hidden reference (``hidden_scan``: every hidden edge
-case's inputs, every expected value, the Lab 04 runs' rankings, encoded as JSON, repr and pickle,
-searched in the bytes of every file, inside zips and unpickled pickles):
+case's inputs, every hidden write_run scenario's inputs, every expected value, the Lab 04 runs'
+rankings, encoded as JSON, repr and pickle, and the solutions' answer code as written, searched in
+the bytes of every file, inside zips and unpickled pickles):
 
 - PrairieLearn's image build context (pulled by anyone from a public registry): none of it;
 - handout.zip (every student's): none of it;
 - the question's files PrairieLearn shows students (``question.html``, ``info.json``): none of it;
+- the results.json Gradescope's private autograder.zip writes for a student: none of it;
 - where the hidden reference ships (autograder.zip, private to Gradescope's staff; the question's
-  private ``tests/``): every needle, which proves each needle can be found.
+  private ``tests/``): every needle of the reference, which proves each can be found; and each kind
+  of needle planted in a copy of an image file is found there too.
 """
 
 from __future__ import annotations
 
+import json
+import pickle
 import zipfile
 
 import hidden_scan
 import pytest
+from test_build import run_autograder
 
 from autograder.platforms.prairielearn import build as prairielearn
 
@@ -54,6 +60,18 @@ def test_there_are_needles_for_every_edge_case_and_the_values(needles):
     }
     assert {case.id for case in cases.EDGE_CASES} <= {label.split("'s ")[0] for label in labels}
     assert len(needles.floats) > 1000 and len(needles.prefixes) > 1000
+
+
+def test_there_are_needles_for_every_hidden_scenario_and_the_answer_code(needles):
+    """Does the scan look for every hidden write_run scenario's inputs, and for the solutions' answer
+    code (more than 40 lines of both graded files)?"""
+    from autograder.lab import scenarios
+
+    labels = {label for what in needles.containers.values() for label in what.split("; ")}
+    hidden = {scenario.name for scenario in scenarios.small_scenarios() if not scenario.public}
+    assert len(hidden) >= 10 and {f"{name} scenario's inputs" for name in hidden} <= labels
+    files = {what.rsplit(" ", 1)[-1] for what in needles.code.values()}
+    assert len(needles.code) > 40 and files == {"lab05/metrics.py", "lab05/runs.py"}
 
 
 def test_prairielearn_image_context_holds_nothing_hidden(question_and_image, needles):
@@ -107,5 +125,46 @@ def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
         "cranfield",
         "edge_cases.json",
         "expected.json",
+        "scenarios.json",
     ]
     assert not [name for name in names if name.startswith("autograder/lab/data/")]
+
+
+# (id, the image file a copy of which gets it, the needles' kind (``Needles`` field), a word of their
+# labels, how the needle is written into the copy)
+PLANTED = [
+    ("edge-case inputs", "source/autograder/lab/cases.py", "texts", "edge-", lambda key: b"X = " + key),
+    ("hidden scenario inputs", "source/autograder/lab/scenarios.py", "texts", "scenario's", lambda key: key),
+    ("expected value as text", "entrypoint", "floats", "expected", lambda key: b"# " + repr(key).encode()),
+    ("expected value pickled", "source/requirements.txt", "floats", "of query", lambda key: pickle.dumps({"v": [key]})),
+    ("a Lab 04 ranking", "Dockerfile", "texts", "the top 10", lambda key: b"RUN echo '" + key + b"]'"),
+    ("solution code", "source/autograder/grading/judge.py", "code", "metrics.py", lambda key: b"    " + key),
+]
+
+
+@pytest.mark.parametrize("kind, where, field, word, write", PLANTED, ids=[row[0] for row in PLANTED])
+def test_a_needle_planted_in_a_copy_of_the_image_is_found(question_and_image, needles, kind, where, field, word, write):
+    """With one needle of each kind planted in a copy of an image file, does the scan find that
+    needle there (the file as built holds none)?"""
+    original = (question_and_image["image"] / where).read_bytes()
+    assert hidden_scan.scan([(where, original)], needles) == []
+    mapping = getattr(needles, field)
+    key = next(key for key, what in mapping.items() if word in what)
+    planted = write(key)
+    copy = planted if planted.startswith(b"\x80") else original + b"\n" + planted + b"\n"  # a pickle: the whole file
+    found = _labels(hidden_scan.scan([(where, copy)], needles))
+    assert set(mapping[key].split("; ")) <= found, f"{kind}: {mapping[key]} not found in {where} after planting"
+
+
+@pytest.mark.sandbox
+def test_what_gradescope_gives_a_student_holds_nothing_hidden(gradescope_root, needles):
+    """autograder.zip is private (it holds the hidden reference): does the results.json it writes for
+    a buggy submission, whose hidden cases fail, hold none of it?"""
+    from autograder import paths
+
+    folder = paths.ROOT / "examples" / "submissions" / "carol-buggy"
+    files = {path.name: path.read_bytes() for path in sorted(folder.rglob("*.py"))}
+    document = run_autograder(gradescope_root, files, "uid")
+    assert any(test["score"] < test["max_score"] for test in document["tests"])  # hidden cases failed
+    found = hidden_scan.scan([("results.json", json.dumps(document).encode())], needles)
+    assert found == [], _shown(found)

@@ -122,12 +122,15 @@ def test_question_html_uploads_the_two_graded_files(built):
 
 def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
     """Is tests/grading.yml the rubric, valid, and does tests/hidden/ hold the hidden reference the
-    entrypoint reads from /grade/tests (edge cases, expected values, Cranfield bundle, one plan)?"""
+    entrypoint reads from /grade/tests (edge cases, hidden write_run scenarios, expected values,
+    Cranfield bundle, one plan)?"""
     tests = built["question"] / "tests"
     text = (tests / "grading.yml").read_text()
     assert text == paths.RUBRIC.read_text() and rubrics.parse(text).total == 100
     assert (tests / "hidden" / "expected.json").read_bytes() == paths.REFERENCE.read_bytes()
     assert (tests / "hidden" / "edge_cases.json").read_bytes() == paths.EDGE_CASES.read_bytes()
+    assert (tests / "hidden" / "scenarios.json").read_bytes() == paths.SCENARIOS.read_bytes()
+    assert not (built["image"] / "source" / "autograder" / "lab" / "data").exists()
     assert (tests / "hidden" / "cranfield-bundle.json").is_file()
     assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 

@@ -48,10 +48,20 @@ def _in_columns(six: list[tuple[int, list[str]]], scenario: Scenario) -> dict[st
         "a score trec_eval can read in the fifth column": _first(
             six, lambda r: trec.score(r[4]) is not None, "has no number in the fifth column"
         ),
-        f"system name {scenario.system!r} in the last column": _first(
+        _system_property(scenario): _first(
             six, lambda r: r[5] == scenario.system, f"does not end with the system name {scenario.system}"
         ),
     }
+
+
+def _system_property(scenario: Scenario) -> str:
+    """The system name's property, as a case's label says it: a hidden scenario's name is one of its
+    inputs, so its label does not quote it."""
+    return (
+        f"system name {scenario.system!r} in the last column"
+        if scenario.public
+        else "the system name given in the last column"
+    )
 
 
 def _in_queries(six: list[list[str]], scenario: Scenario) -> dict[str, str | None]:

@@ -8,6 +8,7 @@
   grader image, which anyone may pull from a public registry, holds this part alone;
 - the **hidden** part (``hidden_entries``, names relative to the folder ``$LAB05_HIDDEN`` names):
   the edge cases' inputs and the expected values (``paths.EDGE_CASES``, ``paths.REFERENCE``), the
+  hidden run writer scenarios' inputs (``paths.SCENARIOS``), the
   precomputed Cranfield bundle (Lab 04's runs and ``ir_measures``' values per query) and the
   grading plan with its shared job (every hidden input and expected value), stored under the
   key the shipped grader will look for, so grading downloads and recomputes nothing.
@@ -70,7 +71,7 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
 
 def hidden_entries() -> list[tuple[str, bytes, int]]:
     """What a student must never see (names relative to the hidden folder): the edge cases, the
-    expected values, the Cranfield bundle and the precomputed plan."""
+    expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
     bundle = cranfield.bundle()
     bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
     entries = [
@@ -78,6 +79,8 @@ def hidden_entries() -> list[tuple[str, bytes, int]]:
         (paths.REFERENCE.name, paths.REFERENCE.read_bytes(), 0o600),
         (BUNDLE, bundle_bytes, 0o600),
     ]
+    if paths.SCENARIOS.is_file():  # a lab with a run writer
+        entries.append((paths.SCENARIOS.name, paths.SCENARIOS.read_bytes(), 0o600))
     return entries + _planned(bundle, bundle_bytes)
 
 

@@ -15,9 +15,10 @@ The needles:
   pickle, numpy and struct store it);
 - the top 10 of each query's ranking in both Lab 04 runs (what ``write_run`` must write), as the
   start of a JSON list or a repr;
-- answer code: each distinctive line (``MIN_LINE`` characters or more, not an import or a comment)
-  of the solutions' ``# BEGIN SOLUTION`` blocks, which the handout's stubs leave out, searched as
-  it is written.
+- answer code: each distinctive line of code (``MIN_LINE`` characters or more, not an import, a
+  comment or text) of the solutions' ``# BEGIN SOLUTION`` blocks, which the handout's stubs leave
+  out, and of the lab's answer code (``shipment.code_entries``: the records' answers, the
+  misconception catalogue), searched as it is written.
 
 A needle that also appears in what students are given anyway (the handout) is public, not hidden,
 and is left out. Files are searched as bytes; a zip is opened and its members searched (zips
@@ -166,9 +167,33 @@ def _add_scenario(found: Needles, scenario) -> None:
             _add(found.prefixes, repr(hit[-1])[:PREFIX].encode(), what)
 
 
+#: A line of answer code that computes nothing: text (a string alone, or an argument given one: a
+#: misconception's title or explanation, which feedback shows), a field's annotation, or an
+#: argument passed on under its own name.
+NOT_CODE = re.compile(r"""^(f?["']|\w+=\s*f?["']|\w+: [\w\[\], |]+(  #.*)?$|(\w+)=\3,$)""")
+#: Lines of the answer code that the engine's own code needs too, word for word: idioms, not answers
+#: (each listed with the public module that holds it).
+IDIOMS = {
+    b"grouped.setdefault(row[0], []).append(row)",  # grading/runfile_problems.py: a run file's rows by query
+    b"union = set(retrieved) | set(relevant)",  # lab/features.py: a case's feature (collection < union)
+}
+
+
+def _code_line(stripped: str) -> bool:
+    return (
+        len(stripped) >= MIN_LINE
+        and not stripped.startswith(("#", "import ", "from "))
+        and not NOT_CODE.match(stripped)
+        and stripped.encode() not in IDIOMS
+    )
+
+
 def answer_code_lines() -> dict[bytes, str]:
-    """Each distinctive line of the solutions' ``# BEGIN SOLUTION`` blocks (what the stubs leave out):
-    ``MIN_LINE`` characters or more, not an import, a comment or a docstring's quotes."""
+    """Each distinctive line of the solutions' ``# BEGIN SOLUTION`` blocks (what the stubs leave out)
+    and of the lab's answer code (``shipment.code_entries``: the records' answers, the misconception
+    catalogue): ``MIN_LINE`` characters or more, code (not an import, a comment or text)."""
+    from autograder.platforms.common import shipment
+
     found: dict[bytes, str] = {}
     for path in sorted(paths.SOLUTIONS.rglob("*.py")):
         inside = False
@@ -176,8 +201,13 @@ def answer_code_lines() -> dict[bytes, str]:
             stripped = line.strip()
             if stripped.startswith("# BEGIN SOLUTION") or stripped.startswith("# END SOLUTION"):
                 inside = stripped.startswith("# BEGIN")
-            elif inside and len(stripped) >= MIN_LINE and not stripped.startswith(("#", "import ", "from ", '"""')):
+            elif inside and _code_line(stripped):
                 _add(found, stripped.encode(), f"solution code of {path.relative_to(paths.SOLUTIONS).as_posix()}")
+    for name, data, _ in shipment.code_entries():
+        if name.endswith(".py"):
+            for line in data.decode("utf-8").splitlines():
+                if _code_line(line.strip()):
+                    _add(found, line.strip().encode(), f"answer code of {name}")
     return found
 
 

@@ -63,15 +63,21 @@ def test_there_are_needles_for_every_edge_case_and_the_values(needles):
 
 
 def test_there_are_needles_for_every_hidden_scenario_and_the_answer_code(needles):
-    """Does the scan look for every hidden write_run scenario's inputs, and for the solutions' answer
-    code (more than 40 lines of both graded files)?"""
+    """Does the scan look for every hidden write_run scenario's inputs, for the solutions' code (more
+    than 40 lines of both graded files) and for the lab's answer code (the records' answers, the
+    misconception catalogue: more than 200 lines)?"""
     from autograder.lab import scenarios
 
     labels = {label for what in needles.containers.values() for label in what.split("; ")}
     hidden = {scenario.name for scenario in scenarios.small_scenarios() if not scenario.public}
     assert len(hidden) >= 10 and {f"{name} scenario's inputs" for name in hidden} <= labels
-    files = {what.rsplit(" ", 1)[-1] for what in needles.code.values()}
-    assert len(needles.code) > 40 and files == {"lab05/metrics.py", "lab05/runs.py"}
+    labels = {label for what in needles.code.values() for label in what.split("; ")}
+    solutions = {label for label in labels if label.startswith("solution code of ")}
+    answers = [label for label in labels if label.startswith("answer code of ")]
+    assert solutions == {"solution code of lab05/metrics.py", "solution code of lab05/runs.py"}
+    assert len(needles.code) > 240 and {"answers.py", "variants.py", "arguments.py", "ranking.py"} <= {
+        label.rsplit("/", 1)[-1] for label in answers
+    }
 
 
 def test_prairielearn_image_context_holds_nothing_hidden(question_and_image, needles):
@@ -117,7 +123,8 @@ def test_every_needle_is_where_the_hidden_reference_ships(where, dist, question_
 
 def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
     """Does autograder.zip keep the hidden reference in source/hidden/ (expected values, edge cases,
-    Cranfield bundle, precomputed plan), and nowhere else?"""
+    hidden scenarios, Cranfield bundle, precomputed plan), and nowhere else, and the answer code in
+    its place in the engine (the zip is private)?"""
     names = zipfile.ZipFile(dist["autograder"]).namelist()
     hidden = sorted(name for name in names if name.startswith("hidden/"))
     assert [name.split("/")[-1].split("-")[0] for name in hidden] == [
@@ -128,6 +135,24 @@ def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
         "scenarios.json",
     ]
     assert not [name for name in names if name.startswith("autograder/lab/data/")]
+    assert {
+        "autograder/lab/answers.py",
+        "autograder/lab/variants.py",
+        "autograder/lab/misconceptions/catalogue.py",
+    } <= set(names)
+
+
+def test_the_image_lacks_the_answer_code_the_question_brings(question_and_image):
+    """Does the image leave out the answer code (the records' answers, the misconception catalogue),
+    and does the question's private tests/hidden/code/ hold it, file for file, for the entrypoint to
+    copy in?"""
+    from autograder.platforms.common import shipment
+
+    code = {name for name, _, _ in shipment.code_entries()}
+    image = {name for name, _ in hidden_scan.folder_files(question_and_image["image"] / "source")}
+    brought = {name for name, _ in hidden_scan.folder_files(question_and_image["question"] / "tests/hidden/code")}
+    assert {"autograder/lab/answers.py", "autograder/lab/variants.py", "autograder/lab/misconceptions/ranks.py"} <= code
+    assert code & image == set() and brought == code
 
 
 # (id, the image file a copy of which gets it, the needles' kind (``Needles`` field), a word of their
@@ -139,6 +164,7 @@ PLANTED = [
     ("expected value pickled", "source/requirements.txt", "floats", "of query", lambda key: pickle.dumps({"v": [key]})),
     ("a Lab 04 ranking", "Dockerfile", "texts", "the top 10", lambda key: b"RUN echo '" + key + b"]'"),
     ("solution code", "source/autograder/grading/judge.py", "code", "metrics.py", lambda key: b"    " + key),
+    ("answer code", "source/autograder/lab/features.py", "code", "variants.py", lambda key: b"    " + key),
 ]
 
 

@@ -187,6 +187,16 @@ def test_a_hidden_case_shows_at_most_the_vocabulary(planned, kind):
     assert len(texts[widest]) <= len(HIDDEN_STATES) + 1, sorted(texts[widest])[:40]
 
 
+def test_no_random_case_is_hidden(planned):
+    """Are the random cases all public (their inputs drawn afresh, their answers anyone computes), so
+    that the edge cases and the write_run scenarios are every kind of hidden check counted above?"""
+    built, submission = planned
+    kinds = {(str(case.kind), case.case.public) for case in submission.planned}
+    assert ("random", True) in kinds and ("random", False) not in kinds
+    assert {kind for kind, public in kinds if not public} == {"edge"}
+    assert any(not scenario.public for scenario in built.scenarios.values())
+
+
 def test_the_readme_says_the_vocabularys_bits(planned):
     """Does the README give the vocabulary's size (its states and "passed") and log2 of it as the
     bits a hidden case can tell per grading?"""

@@ -6,7 +6,8 @@ the bytes of every file, inside zips and unpickled pickles):
 - PrairieLearn's image build context (pulled by anyone from a public registry): none of it;
 - handout.zip (every student's): none of it;
 - the question's files PrairieLearn shows students (``question.html``, ``info.json``): none of it;
-- the results.json Gradescope's private autograder.zip writes for a student: none of it;
+- what a student receives (Gradescope's and PrairieLearn's results.json, a local batch's
+  results.json, feedback.md and feedback.html): none of it;
 - where the hidden reference ships (autograder.zip, private to Gradescope's staff; the question's
   private ``tests/``): every needle of the reference, which proves each can be found; and each kind
   of needle planted in a copy of an image file is found there too.
@@ -21,8 +22,11 @@ import zipfile
 import hidden_scan
 import pytest
 from test_build import run_autograder
+from test_prairielearn import built, grade, image_home, run_entrypoint, world  # noqa: F401 (fixtures)
 
+from autograder.local import batch
 from autograder.platforms.prairielearn import build as prairielearn
+from autograder.reports import output_paths
 
 pytestmark = [pytest.mark.cranfield, pytest.mark.slow]
 
@@ -182,15 +186,39 @@ def test_a_needle_planted_in_a_copy_of_the_image_is_found(question_and_image, ne
     assert set(mapping[key].split("; ")) <= found, f"{kind}: {mapping[key]} not found in {where} after planting"
 
 
-@pytest.mark.sandbox
-def test_what_gradescope_gives_a_student_holds_nothing_hidden(gradescope_root, needles):
-    """autograder.zip is private (it holds the hidden reference): does the results.json it writes for
-    a buggy submission, whose hidden cases fail, hold none of it?"""
+def _carol() -> dict:
+    """A buggy submission whose hidden cases fail (edge cases and write_run scenarios alike)."""
     from autograder import paths
 
     folder = paths.ROOT / "examples" / "submissions" / "carol-buggy"
-    files = {path.name: path.read_bytes() for path in sorted(folder.rglob("*.py"))}
-    document = run_autograder(gradescope_root, files, "uid")
-    assert any(test["score"] < test["max_score"] for test in document["tests"])  # hidden cases failed
-    found = hidden_scan.scan([("results.json", json.dumps(document).encode())], needles)
+    return {path.name: path.read_bytes() for path in sorted(folder.rglob("*.py"))}
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("where", ["Gradescope", "PrairieLearn", "a local batch"])
+def test_what_a_student_receives_holds_nothing_hidden(where, request, needles, tmp_path):
+    """autograder.zip and the question's tests/ are private (they hold the hidden reference): do
+    the files a student receives for a buggy submission whose hidden cases fail (Gradescope's and
+    PrairieLearn's results.json, a local batch's results.json, feedback.md and feedback.html)
+    hold none of it?"""
+    if where == "Gradescope":
+        document = run_autograder(request.getfixturevalue("gradescope_root"), _carol(), "uid")
+        shown = [("results.json", json.dumps(document).encode())]
+        failed = any(test["score"] < test["max_score"] for test in document["tests"])
+    elif where == "PrairieLearn":
+        built, home = request.getfixturevalue("built"), request.getfixturevalue("image_home")
+        document = run_entrypoint(home, request.getfixturevalue("grade"), built["question"], _carol(), "uid")
+        shown = [("results.json", json.dumps(document).encode())]
+        failed = 0 < document["score"] < 1
+    else:
+        submission = tmp_path / "in" / "carol-buggy"
+        submission.mkdir(parents=True)
+        for name, data in _carol().items():
+            (submission / name).write_bytes(data)
+        summary = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="artefacts")
+        folder = tmp_path / "out" / "submissions" / "carol-buggy"
+        shown = [(name, (folder / name).read_bytes()) for name in output_paths.STUDENT_FILES]
+        failed = 0 < summary.results[0].score < summary.results[0].max_score
+    assert failed, f"{where}: the buggy submission lost no points: nothing hidden was at stake"
+    found = hidden_scan.scan(shown, needles)
     assert found == [], _shown(found)

@@ -28,6 +28,7 @@ REPOSITORY_DATA = LAB_PACKAGE / "data"
 LAB_DATA = Path(os.environ.get("LAB05_HIDDEN") or REPOSITORY_DATA)
 REFERENCE = LAB_DATA / "expected.json"
 EDGE_CASES = LAB_DATA / "edge_cases.json"
+SCENARIOS = LAB_DATA / "scenarios.json"  # the hidden run writer scenarios' inputs (a lab with a run writer)
 PUBLIC_CASES = HANDOUT / "tests" / "public_cases.py"
 
 

@@ -1,17 +1,24 @@
-"""Searching built artefacts for what a student must never see: every hidden edge case's inputs
-and every expected value, encoded as they would appear, in the bytes of every file.
+"""Searching built artefacts for what a student must never see: every hidden edge case's inputs,
+every hidden write_run scenario's inputs, every expected value and the answer code, encoded as they
+would appear, in the bytes of every file.
 
 The needles:
 
 - each hidden edge case's inputs (its arguments together, and each argument that is a list or
   mapping long enough to be its own; not the grader's own ``{"$measure": ...}`` references), as
   JSON (spaced and compact; spaced is also how the Python source writes them) and as repr;
+- each hidden write_run scenario's inputs (``paths.SCENARIOS``: its results per query text, each
+  query's results, each result, its queries), the same ways;
 - each expected value of the hidden reference (the edge cases' values, ``ir_measures``' value per
   query and the aggregates of both Lab 04 runs, as ``expected.json`` and the Cranfield bundle hold
   them), as its first 12 characters of repr/JSON and as an IEEE double in both byte orders (how
   pickle, numpy and struct store it);
 - the top 10 of each query's ranking in both Lab 04 runs (what ``write_run`` must write), as the
-  start of a JSON list or a repr.
+  start of a JSON list or a repr;
+- answer code: each distinctive line of code (``MIN_LINE`` characters or more, not an import, a
+  comment or text) of the solutions' ``# BEGIN SOLUTION`` blocks, which the handout's stubs leave
+  out, and of the lab's answer code (``shipment.code_entries``: the records' answers, the
+  misconception catalogue), searched as it is written.
 
 A needle that also appears in what students are given anyway (the handout) is public, not hidden,
 and is left out. Files are searched as bytes; a zip is opened and its members searched (zips
@@ -32,9 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
-from autograder.lab import cases, cranfield
+from autograder.lab import cases, cranfield, scenarios
 
 MIN_CONTAINER = 16  # characters of JSON a list or mapping needs to be a needle of its own
+MIN_LINE = 24  # characters a line of answer code needs to be a needle of its own
 PREFIX = 12  # characters of a float's repr searched for
 START = 6  # bytes an encoded list or mapping is first looked up by
 OPENING = re.compile(rb"[\[\(\{]")  # where an encoded list or mapping can start
@@ -49,9 +57,10 @@ class Needles:
     prefixes: dict = field(default_factory=dict)  # a float's first PREFIX characters (bytes) -> what it is
     floats: dict = field(default_factory=dict)  # float -> what it is
     containers: dict = field(default_factory=dict)  # canonical JSON of an input -> what it is
+    code: dict = field(default_factory=dict)  # a line of answer code (bytes, stripped) -> what it is
 
     def count(self) -> int:
-        return len(self.texts) + len(self.prefixes) + len(self.floats)
+        return len(self.texts) + len(self.prefixes) + len(self.floats) + len(self.code)
 
     def by_start(self) -> dict:
         """The encoded containers by their first ``START`` bytes (how ``scan`` finds them fast)."""
@@ -66,8 +75,10 @@ def _canonical(value) -> str:
 
 
 def _encodings(value) -> set[bytes]:
-    """JSON (spaced, as Python source writes it too, and compact) and repr (a list also as a tuple)."""
+    """JSON (spaced, as Python source writes it too, and compact; non-ASCII escaped or not) and repr (a
+    list also as a tuple)."""
     found = {json.dumps(value).encode(), json.dumps(value, separators=(",", ":")).encode()}
+    found.add(json.dumps(value, ensure_ascii=False).encode())
     found.add(repr(value).encode())
     if isinstance(value, list):
         found.add(repr(tuple(value)).encode())
@@ -116,6 +127,9 @@ def build(public: bytes) -> Needles:
                 _add(found.containers, _canonical(argument), f"{case.id}'s argument {position}")
                 for text in _encodings(argument):
                     _add(found.texts, text, f"{case.id}'s argument {position}")
+    for scenario in scenarios.small_scenarios():
+        if not scenario.public:
+            _add_scenario(found, scenario)
     stored = json.loads(paths.REFERENCE.read_text(encoding="utf-8"))
     bundle = cranfield.bundle()
     for value, what in _values(stored, bundle):
@@ -134,6 +148,66 @@ def build(public: bytes) -> Needles:
     }
     public_text = public.decode("utf-8", "replace")
     found.containers = {key: what for key, what in found.containers.items() if key not in public_text}
+    found.code = {line: what for line, what in answer_code_lines().items() if line not in public}
+    return found
+
+
+def _add_scenario(found: Needles, scenario) -> None:
+    """A hidden scenario's inputs: its results per query text, each query's results, each result, its queries."""
+    what = f"{scenario.name} scenario's inputs"
+    hits = [hit for results in scenario.results.values() for hit in results]
+    for value in (scenario.results, [list(query) for query in scenario.queries], *scenario.results.values(), *hits):
+        if len(json.dumps(value)) >= MIN_CONTAINER:
+            _add(found.containers, _canonical(value), what)
+            for text in _encodings(value):
+                _add(found.texts, text, what)
+    for hit in hits:
+        if _distinctive_float(hit[-1]):
+            _add(found.floats, hit[-1], what)
+            _add(found.prefixes, repr(hit[-1])[:PREFIX].encode(), what)
+
+
+#: A line of answer code that computes nothing: text (a string alone, or an argument given one: a
+#: misconception's title or explanation, which feedback shows), a field's annotation, or an
+#: argument passed on under its own name.
+NOT_CODE = re.compile(r"""^(f?["']|\w+=\s*f?["']|\w+: [\w\[\], |]+(  #.*)?$|(\w+)=\3,$)""")
+#: Lines of the answer code that the engine's own code needs too, word for word: idioms, not answers
+#: (each listed with the public module that holds it).
+IDIOMS = {
+    b"grouped.setdefault(row[0], []).append(row)",  # grading/runfile_problems.py: a run file's rows by query
+    b"union = set(retrieved) | set(relevant)",  # lab/features.py: a case's feature (collection < union)
+}
+
+
+def _code_line(stripped: str) -> bool:
+    return (
+        len(stripped) >= MIN_LINE
+        and not stripped.startswith(("#", "import ", "from "))
+        and not NOT_CODE.match(stripped)
+        and stripped.encode() not in IDIOMS
+    )
+
+
+def answer_code_lines() -> dict[bytes, str]:
+    """Each distinctive line of the solutions' ``# BEGIN SOLUTION`` blocks (what the stubs leave out)
+    and of the lab's answer code (``shipment.code_entries``: the records' answers, the misconception
+    catalogue): ``MIN_LINE`` characters or more, code (not an import, a comment or text)."""
+    from autograder.platforms.common import shipment
+
+    found: dict[bytes, str] = {}
+    for path in sorted(paths.SOLUTIONS.rglob("*.py")):
+        inside = False
+        for line in path.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if stripped.startswith("# BEGIN SOLUTION") or stripped.startswith("# END SOLUTION"):
+                inside = stripped.startswith("# BEGIN")
+            elif inside and _code_line(stripped):
+                _add(found, stripped.encode(), f"solution code of {path.relative_to(paths.SOLUTIONS).as_posix()}")
+    for name, data, _ in shipment.code_entries():
+        if name.endswith(".py"):
+            for line in data.decode("utf-8").splitlines():
+                if _code_line(line.strip()):
+                    _add(found, line.strip().encode(), f"answer code of {name}")
     return found
 
 
@@ -183,6 +257,7 @@ def _in_bytes(data: bytes, needles: Needles, starts: dict) -> list[str]:
         (value,) = struct.unpack(">d", data[match.end() : match.end() + 8])
         if value in needles.floats:
             found.append(needles.floats[value])
+    found += [what for line, what in needles.code.items() if line in data]
     return found
 
 

@@ -24,7 +24,7 @@ from autograder.grading import plan as planning
 from autograder.grading import reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus
-from autograder.grading.vocabulary import SHOWN_ERRORS
+from autograder.grading.vocabulary import HIDDEN_STATES, SHOWN_ERRORS, WRONG_FORMAT
 from autograder.local import batch
 from autograder.reports import output_paths
 
@@ -197,8 +197,10 @@ def test_a_hidden_case_can_tell_a_student_only_a_few_things():
             hint="h",
             raised=rng.choice(names),
             mro=tuple(rng.sample(names, 2)),
+            told=rng.choice([f"LEAK line {rng.randint(1, 999)}", WRONG_FORMAT, ""]),
         )
         seen = case.for_student()
+        assert seen.message in (*HIDDEN_STATES, "") and seen.raised in (*SHOWN_ERRORS, "an exception", "")
         states.add(json.dumps({k: v for k, v in vars(seen).items() if k not in ("id", "description")}, default=str))
     allowed = len(CaseStatus) * (len(SHOWN_ERRORS) + 2)
     assert len(states) <= allowed

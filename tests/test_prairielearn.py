@@ -27,6 +27,7 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab import spec
 from autograder.lab.spec import CheckKind
+from autograder.platforms.common import shipment
 from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import prairielearn_json
 
@@ -123,12 +124,15 @@ def test_question_html_uploads_the_two_graded_files(built):
 
 def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
     """Is tests/grading.yml the rubric, valid, and does tests/hidden/ hold the hidden reference the
-    entrypoint reads from /grade/tests (edge cases, expected values, Cranfield bundle, one plan)?"""
+    entrypoint reads from /grade/tests (edge cases, hidden write_run scenarios, expected values,
+    Cranfield bundle, one plan)?"""
     tests = built["question"] / "tests"
     text = (tests / "grading.yml").read_text()
     assert text == paths.RUBRIC.read_text() and rubrics.parse(text).total == 100
     assert (tests / "hidden" / "expected.json").read_bytes() == paths.REFERENCE.read_bytes()
     assert (tests / "hidden" / "edge_cases.json").read_bytes() == paths.EDGE_CASES.read_bytes()
+    assert (tests / "hidden" / "scenarios.json").read_bytes() == paths.SCENARIOS.read_bytes()
+    assert not (built["image"] / "source" / "autograder" / "lab" / "data").exists()
     assert (tests / "hidden" / "cranfield-bundle.json").is_file()
     assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 
@@ -453,17 +457,19 @@ class TestEntrypoint:
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_hidden_reference_comes_from_the_questions_tests(built, image_home, grade, tmp_path):
-    """The image holds no reference: with the question's tests/hidden/ left out, does grading stop
-    (a score of 0, nothing graded) with the job's output saying what is missing; and with it, do
-    the solutions score 1 (the test class above)?"""
+    """The image holds no reference and no answer code: with the question's tests/hidden/ left out,
+    does grading stop (a score of 0, nothing graded) with the job's output saying what is missing
+    and that the grader could not run; and with it, do the solutions score 1 (the test class above)?"""
     question = tmp_path / "question"
     shutil.copytree(built["question"], question)
     shutil.rmtree(question / "tests" / "hidden")
+    for name, _, _ in shipment.code_entries():  # the image as pulled: an earlier job of this module copied it in
+        (image_home / "source" / name).unlink(missing_ok=True)
     output: list = []
     document = run_entrypoint(image_home, grade, question, GRADED, "auto", output)
     assert document["score"] == 0 and document["tests"] == []
     assert "the question's tests/grading.yml or tests/hidden/ is missing" in output[0]
-    assert f"cannot read the Cranfield bundle {grade}/tests/hidden/cranfield-bundle.json" in output[0]
+    assert "the grader exited with status 1 before writing results.json" in output[0]
 
 
 @pytest.mark.sandbox

@@ -325,14 +325,23 @@ def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
 
 def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     """The key a plan is stored under: everything it is made of (the rubric's calls and cases, not
-    its points, visibility or scoring; the stored
-    reference, the Cranfield bundle's key, all of the grader's code, the public cases and the
-    ir_measures version). ``grading.shipment`` ships the plan under this same key."""
+    its points, visibility or scoring; the stored reference, the Cranfield bundle's key, all of the
+    grader's code, the hidden run writer scenarios, the public cases and the ir_measures version).
+    ``grading.shipment`` ships the plan under this same key."""
     from importlib import metadata
 
     code = sorted(paths.PACKAGE.rglob("*.py"))  # all of the grader: names, cases, checks
+    scenarios_file = [paths.SCENARIOS] if paths.SCENARIOS.is_file() else []  # the hidden scenarios' inputs
     return cache.fingerprint(
-        [rubric.cases_digest, reference_digest, bundle_key, *code, paths.PUBLIC_CASES, metadata.version("ir_measures")]
+        [
+            rubric.cases_digest,
+            reference_digest,
+            bundle_key,
+            *code,
+            *scenarios_file,
+            paths.PUBLIC_CASES,
+            metadata.version("ir_measures"),
+        ]
     )
 
 

@@ -18,13 +18,17 @@ from autograder.grading.course.deadlines import Late
 # (one statement: isort would give each explicit re-export, ``X as X``, its own)
 from autograder.grading.vocabulary import (  # the model's vocabulary, re-exported: read through here
     FAILURES as FAILURES,
+    HIDDEN_STATES as HIDDEN_STATES,
+    NO_RUN_FILE as NO_RUN_FILE,
     NOT_IMPLEMENTED_ERRORS as NOT_IMPLEMENTED_ERRORS,
+    WRONG_FORMAT as WRONG_FORMAT,
     CaseStatus as CaseStatus,
     Diagnosis as Diagnosis,
     DiagnosisKind as DiagnosisKind,
     Flag as Flag,
     FlagKind as FlagKind,
     Status as Status,
+    hidden_state as hidden_state,
     points as points,
     shown_error as shown_error,
 )
@@ -52,7 +56,7 @@ class CaseResult:
     raised: str = ""  # the class of the exception the call raised, if it did
     mro: tuple[str, ...] = ()  # the built-in classes it derives from, nearest first
     groups: tuple[str, ...] = ()  # what it tests, for scoring by groups (its own id when empty)
-    told: str = ""  # what a hidden case may tell its student of what went wrong (where, how many; no input)
+    told: str = ""  # what a hidden case may add to "wrong" (``WRONG_FORMAT``, ``NO_RUN_FILE``; nothing else is shown)
 
     @property
     def passed(self) -> bool:
@@ -70,10 +74,11 @@ class CaseResult:
 
     def for_student(self) -> CaseResult:
         """What the student may see: a hidden case keeps what was tested (its label) and how it
-        failed (wrong, the built-in class of the exception it raised, crashed, out of time, not
-        run), nothing the code could derive from its inputs: not the expected value, not the
-        returned one, not the exception's message, class name or traceback, not how the process
-        ended."""
+        went, in words of the fixed vocabulary alone (``hidden_state``: wrong answer, wrong file
+        format, raised one of ``SHOWN_ERRORS``, crashed, timed out, not run...), nothing the code
+        could derive from its inputs or shape: not the expected value, not the returned one, not
+        the exception's message, class name or traceback, not how the process ended, no count,
+        line or position."""
         if self.public:
             return self
         return CaseResult(
@@ -81,7 +86,7 @@ class CaseResult:
             description=self.description,
             public=False,
             status=self.status,
-            message=self.told,
+            message=hidden_state(self.status, self.raised, self.mro, self.told),
             raised=shown_error(self.raised, self.mro),
             groups=self.groups,
         )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from autograder.grading import judge
 from autograder.grading import runfile_problems as problems
-from autograder.grading.results import CaseResult, CaseStatus
+from autograder.grading.results import NO_RUN_FILE, WRONG_FORMAT, CaseResult, CaseStatus
 from autograder.lab import cranfield, measures
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.scenarios import EXAMPLE
@@ -197,39 +197,27 @@ def _format_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] | 
     """A case for each TREC format property of the file (``same``: it is equivalent to the right one, and
     all hold); with no file, or with six columns, the call's problem is what is wrong."""
     scenario, problem = plan.scenarios[name], run.problem
-    told_problem = "" if run.error else problem  # a raised exception's words stay the instructor's
-    properties, told, lacking, lacking_told = _format_findings(scenario, table, plan.properties[name][0], same)
+    format_names = plan.properties[name][0]
+    properties = dict.fromkeys(format_names) if same else problems.in_format(table or [], scenario)
+    lacking = None if same or table is None else problems.lacks(table, scenario)
     found: list[CaseResult] = []
     for number, (what, wrong) in enumerate(properties.items()):
-        safe = told.get(what)
         if problem and (table is None or what.startswith("6 columns")):
-            wrong, safe = problem, told_problem
-        wrong, safe = wrong or lacking, safe or lacking_told  # a property of absent lines holds of nothing
+            wrong = problem
+        wrong = wrong or lacking  # a property of absent lines holds of nothing
+        told = NO_RUN_FILE if table is None or run.problem else WRONG_FORMAT
         found.append(
-            _property_case(f"format:{name}:{number}", scenario, what, wrong, scenario.public, run, table is None, safe)
+            _property_case(f"format:{name}:{number}", scenario, what, wrong, scenario.public, run, table is None, told)
         )
     return found
-
-
-def _format_findings(
-    scenario: Scenario, table: list[list[str]] | None, format_names: list[str], same: bool
-) -> tuple[dict[str, str | None], dict[str, str | None], str | None, str | None]:
-    """What is wrong with each format property, as the instructor and as the student reads it, and the
-    lines the file lacks, both ways (None: nothing, or no file)."""
-    properties = dict.fromkeys(format_names) if same else problems.in_format(table or [], scenario)
-    told = dict.fromkeys(format_names) if same else problems.in_format(table or [], scenario, True)
-    lacking = None if same or table is None else problems.lacks(table, scenario)
-    lacking_told = None if same or table is None else problems.lacks(table, scenario, True)
-    return properties, told, lacking, lacking_told
 
 
 def _content_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] | None, same: bool) -> list[CaseResult]:
     """A case for each property of the file's content and of search_fn's calls (with no file, each
     is the call's problem)."""
     scenario, content_names = plan.scenarios[name], plan.properties[name][1]
-    properties = _content_findings(scenario, run, table, content_names, same, False)
-    told = _content_findings(scenario, run, table, content_names, same, True)
-    no_file, told_problem = table is None, "" if run.error else run.problem
+    properties = _content_findings(scenario, run, table, content_names, same)
+    no_file = table is None
     return [
         _property_case(
             f"content:{name}:{number}",
@@ -239,19 +227,19 @@ def _content_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] |
             scenario.public,
             run,
             no_file,
-            told_problem if no_file else told.get(what),
+            NO_RUN_FILE if no_file or run.problem else "",
         )
         for number, (what, wrong) in enumerate(properties.items())
     ]
 
 
 def _content_findings(
-    scenario: Scenario, run: RunFile, table: list[list[str]] | None, names: list[str], same: bool, safe: bool
+    scenario: Scenario, run: RunFile, table: list[list[str]] | None, names: list[str], same: bool
 ) -> dict[str, str | None]:
-    """What is wrong with each content property (``safe``: as the student reads it)."""
+    """What is wrong with each content property."""
     if same:
-        return {**dict.fromkeys(names), **problems.in_search(scenario, run.searches, safe)}
-    return problems.in_content(table or [], scenario, run.searches, safe)
+        return {**dict.fromkeys(names), **problems.in_search(scenario, run.searches)}
+    return problems.in_content(table or [], scenario, run.searches)
 
 
 def _cranfield_cases(
@@ -339,11 +327,11 @@ def _property_case(
     public: bool,
     run: RunFile,
     no_file: bool,
-    told: str | None = None,
+    told: str = "",
 ) -> CaseResult:
-    """A property of the file (``wrong``: None when it holds); ``no_file``: there is no file to
-    read, and the case's verdict is what became of the call; ``told``: what a hidden scenario's
-    student may read of what is wrong (where, how many: nothing of the hidden inputs)."""
+    """A property of the file (``wrong``: None when it holds, else the instructor's words); ``no_file``:
+    there is no file to read, and the case's verdict is what became of the call; ``told``: the word of
+    the hidden vocabulary a wrong file adds (``WRONG_FORMAT``, ``NO_RUN_FILE``, or "": a wrong answer)."""
     status = (run.status() if no_file else CaseStatus.FAIL) if wrong else CaseStatus.PASS
     raised = run.error if no_file and wrong else ""
     return CaseResult(
@@ -353,7 +341,7 @@ def _property_case(
         status=status,
         message=wrong or "",
         raised=raised,
-        told=(told or "") if wrong else "",
+        told=told if wrong else "",
     )
 
 

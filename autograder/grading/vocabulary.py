@@ -155,3 +155,42 @@ def shown_error(raised: str, mro: tuple[str, ...] = ()) -> str:
     if not raised:
         return ""
     return next((name for name in (raised, *mro) if name in SHOWN_ERRORS), "an exception")
+
+
+#: What a hidden run-file case may add to "wrong" (``CaseResult.told``): the writer left no file
+#: the grader could read as a run, or a property of the file's TREC format does not hold.
+NO_RUN_FILE = "wrote no readable run file"
+WRONG_FORMAT = "wrong file format"
+WRONG_ANSWER = "wrong answer"
+
+#: Everything a hidden case that did not pass may tell its student beside its label (``hidden_state``):
+#: a fixed vocabulary, so a submission moves at most log2(len(HIDDEN_STATES) + 1) bits per hidden
+#: case and grading (the one is "passed"), whatever its answers, files, messages or crashes.
+HIDDEN_STATES = (
+    WRONG_ANSWER,
+    WRONG_FORMAT,
+    NO_RUN_FILE,
+    *(f"raised {name}" for name in SHOWN_ERRORS if name not in NOT_IMPLEMENTED_ERRORS),
+    "raised an exception",
+    CaseStatus.NOT_IMPLEMENTED.words,
+    CaseStatus.TIMEOUT.words,
+    CaseStatus.CRASH.words,
+    CaseStatus.NOT_RUN.words,
+    CaseStatus.NOT_IMPORTED.words,
+)
+
+
+def hidden_state(status: CaseStatus, raised: str = "", mro: tuple[str, ...] = (), told: str = "") -> str:
+    """What a hidden case tells its student of how it went: "" when it passed, else one of
+    ``HIDDEN_STATES``, chosen by its status, the built-in class of what it raised (``shown_error``)
+    and ``told`` when that is a word of the vocabulary (any other text is never shown)."""
+    if status == CaseStatus.PASS:
+        return ""
+    if status not in (CaseStatus.FAIL, CaseStatus.ERROR):
+        return status.words
+    shown = shown_error(raised, mro)
+    if shown in NOT_IMPLEMENTED_ERRORS:
+        return CaseStatus.NOT_IMPLEMENTED.words
+    if shown or status == CaseStatus.ERROR:
+        return f"raised {shown or 'an exception'}"
+    return told if told in (WRONG_FORMAT, NO_RUN_FILE) else WRONG_ANSWER

@@ -2,13 +2,19 @@
 
 A *scenario* is one call: a system name, a replayed search function (its results per query
 text), the queries in order, and k. The child replays the search function and returns the file
-``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runfile_checks``).
+``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runfile_checks``). The
+hidden scenarios' inputs are data kept with the hidden reference (``paths.SCENARIOS``), never in
+this code, which PrairieLearn's public image holds.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
+from autograder import paths
 from autograder.lab import cases
 from autograder.labkit import trec
 
@@ -87,127 +93,66 @@ def example_scenario() -> Scenario:
     )
 
 
-def small_scenarios() -> list[Scenario]:
-    """Hidden write_run scenarios beyond Cranfield: cut at k, empty results, order, scores, ids."""
+#: What each entry of ``paths.SCENARIOS`` may hold, and its type (the others are required).
+_FIELDS = {"name": str, "system": str, "description": str, "queries": list, "k": int, "results": dict}
+_OPTIONAL = {"overfull": bool, "raises": str, "pass_k": bool, "features": list}
 
-    def hits(prefix, scores):
-        return [[f"{prefix}{i}", f"title {prefix}{i}", score] for i, score in enumerate(scores, start=1)]
 
-    return [
-        Scenario(
-            name="cut-at-k",
-            system="sys_k",
-            results={"alpha": hits("A", [9, 8, 7, 6, 5, 4, 3, 2]), "beta": hits("B", [3, 2, 1])},
-            queries=(("1", "alpha"), ("2", "beta")),
-            k=3,
-            description="k=3 and a search_fn that returns up to 8 results: write_run writes the first 3 of each query",
-            overfull=True,
-            features=("overfull-search",),
-        ),
-        Scenario(
-            name="no-results",
-            system="sys_empty",
-            results={"first": hits("F", [1.0]), "middle": [], "last": hits("L", [2.0, 1.0])},
-            queries=(("1", "first"), ("2", "middle"), ("3", "last")),
-            k=10,
-            description="a query with no results writes no line",
-            features=("query-without-results",),
-        ),
-        Scenario(
-            name="query-order",
-            system="sys_order",
-            results={"ten": hits("T", [0.5]), "two": hits("W", [0.25]), "one": hits("O", [1.0])},
-            queries=(("10", "ten"), ("2", "two"), ("1", "one")),
-            k=5,
-            description="queries in the order given (10, 2, 1), not sorted",
-        ),
-        Scenario(
-            name="scores",
-            system="sys_scores",
-            results={
-                "q": [
-                    ["s1", "t", 12345.678901234],
-                    ["s2", "t", 0.123456789],
-                    ["s3", "t", 0.123456789],
-                    ["s4", "t", 3e-9],
-                    ["s5", "t", -1.5],
-                ]
-            },
-            queries=(("7", "q"),),
-            k=10,
-            description="scores with many decimals, ties, tiny and negative scores",
-            features=("fine-scores",),
-        ),
-        Scenario(
-            name="doc-ids",
-            system="sys_ids",
-            results={"q": [["MARCO_00012", "t", 2.0], ["d-1.2", "t", 1.0], ["Ä1", "t", 0.5]]},
-            queries=(("3", "q"),),
-            k=10,
-            description="doc ids with letters, punctuation and non-ASCII (UTF-8)",
-            features=("non-ascii-ids",),
-        ),
-        Scenario(
-            name="k-1",
-            system="sys_one",
-            results={"a": hits("O", [2.0, 1.0]), "b": hits("P", [3.0])},
-            queries=(("1", "a"), ("2", "b")),
-            k=1,
-            description="k=1: one line per query",
-            features=("k-is-1",),
-        ),
-        Scenario(
-            name="default-k",
-            system="sys_default",
-            results={"many": hits("M", [200.0 - i for i in range(105)])},
-            queries=(("5", "many"),),
-            k=DEFAULT_K,
-            description="k left out (100) and a search_fn that returns 105 results",
-            overfull=True,
-            pass_k=False,
-            features=("k-left-out", "overfull-search"),
-        ),
-        Scenario(
-            name="empty-name",
-            system="",
-            results={"q": hits("E", [1.0])},
-            queries=(("1", "q"),),
-            k=10,
-            description="an empty system name: ValueError",
-            raises="ValueError",
-            features=("invalid-argument",),
-        ),
-        Scenario(
-            name="bad-k",
-            system="sys_bad",
-            results={"q": hits("K", [1.0])},
-            queries=(("1", "q"),),
-            k=0,
-            description="k=0 is not a positive integer: ValueError",
-            raises="ValueError",
-            features=("invalid-argument",),
-        ),
-        Scenario(
-            name="bad-name",
-            system="my run",
-            results={"q": hits("N", [1.0])},
-            queries=(("1", "q"),),
-            k=10,
-            description="a system name with a space would add a column: ValueError",
-            raises="ValueError",
-            features=("invalid-argument",),
-        ),
-        Scenario(
-            name="tab-in-name",
-            system="my\trun",
-            results={"q": hits("T", [1.0])},
-            queries=(("1", "q"),),
-            k=10,
-            description="a system name with a tab (any whitespace) would add a column: ValueError",
-            raises="ValueError",
-            features=("invalid-argument",),
-        ),
-    ]
+def small_scenarios(path: str | None = None) -> list[Scenario]:
+    """The hidden write_run scenarios beyond Cranfield (cut at k, empty results, order, scores, ids,
+    refused arguments): ``paths.SCENARIOS``, a JSON list of scenarios (``_FIELDS``, ``_OPTIONAL``),
+    kept with the hidden reference and never shipped where students can read (the PrairieLearn
+    image, the handout)."""
+    return list(_read_scenarios(str(path or paths.SCENARIOS)))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_scenarios(path: str) -> tuple[Scenario, ...]:
+    source = Path(path)
+    try:
+        entries = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FileNotFoundError(
+            f"the hidden write_run scenarios {source} cannot be read ({error.strerror}): they travel with the hidden "
+            "reference (autograder/lab/data/ in the repository, $LAB05_HIDDEN where a platform puts them)"
+        ) from None
+    except ValueError as error:
+        raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None
+    made: list[Scenario] = []
+    for number, entry in enumerate(entries if isinstance(entries, list) else [None]):
+        if not _is_scenario(entry, {scenario.name for scenario in made}):
+            raise ValueError(
+                f"{source}: scenario {number + 1} ({str(entry)[:80]}) needs a unique name, a system, a description, "
+                "queries (a list of [query_id, text]), k (an integer) and results (text -> list of hits), and "
+                "only overfull, raises, pass_k and features besides"
+            )
+        made.append(
+            Scenario(
+                name=entry["name"],
+                system=entry["system"],
+                results=entry["results"],
+                queries=tuple(tuple(query) for query in entry["queries"]),
+                k=entry["k"],
+                description=entry["description"],
+                overfull=entry.get("overfull", False),
+                raises=entry.get("raises", ""),
+                pass_k=entry.get("pass_k", True),
+                features=tuple(entry.get("features", ())),
+            )
+        )
+    return tuple(made)
+
+
+def _is_scenario(entry, taken: set) -> bool:
+    kinds = {**_FIELDS, **_OPTIONAL}
+    return (
+        isinstance(entry, dict)
+        and all(key in entry for key in _FIELDS)
+        and all(key in kinds and isinstance(value, kinds[key]) for key, value in entry.items())
+        and all(isinstance(query, list) and len(query) == 2 for query in entry["queries"])
+        and all(text in entry["results"] for _, text in entry["queries"])
+        and entry["name"] not in taken
+    )
 
 
 def cranfield_scenario(system: str, bundle: dict, k: int = 100) -> Scenario:

@@ -26,6 +26,7 @@ from typing import cast
 
 from autograder.grading.course import deadlines
 from autograder.grading.results import (
+    HIDDEN_STATES,
     CaseResult,
     CaseStatus,
     CheckResult,
@@ -114,7 +115,9 @@ def shown_case(case: CaseResult, kind: CheckKind) -> ShownCase:
         title, code = case.call, True
     else:
         title, code = ("" if case.public else "hidden case: ") + (case.description or case.id), False
-    if not case.public and not (actual or notes):
+    if not case.public and case.message in HIDDEN_STATES:  # the student's view: the label and its state
+        title, notes = f"{title} ({case.message})", ()
+    elif not case.public and not (actual or notes):
         title += f" ({case.status.words})"
     return ShownCase(
         title=title,

@@ -1,19 +1,8 @@
 """confusion_matrix(retrieved, relevant, collection_size): (TP, FP, FN, TN) of one query (Part II)."""
 
-from autograder.lab import cases, features, variants
-from autograder.labkit.case import raises
+from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
-
-
-def answers(made, resolve) -> list:
-    """The right cells, or ValueError for a collection smaller than the union."""
-    found = []
-    for retrieved, relevant, size in (case.args for case in made):
-        union = len(set(retrieved) | set(relevant))
-        found.append(raises("ValueError") if size < union else variants.cells(retrieved, relevant, size))
-    return found
-
 
 RECORD = GradedFunction(
     name="confusion_matrix",
@@ -26,5 +15,5 @@ RECORD = GradedFunction(
     "FN = |relevant − retrieved|, TN = N − |retrieved ∪ relevant|.",
     features=features.cells(),
     random_cases=cases.cell_cases("confusion_matrix"),
-    expected=answers,
+    expected=answers.confusion_matrix,
 )

@@ -4,19 +4,11 @@ It is checked with simple measures of the grader's own (``sandbox/child/toy_meas
 reference metric code, which a submission could borrow inside the child.
 """
 
-from autograder.lab import cases, features
+from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
 
 MEASURES = ("ranking_length", "judged_in_ranking", "grade_of_first", "judgments_count")
-
-
-def answers(made, resolve) -> list:
-    """The right answers, with the grader's measures (``resolve`` builds them from their names)."""
-    return [
-        {query: resolve(measure)(resolve(run).get(query, []), judgments) for query, judgments in qrels.items()}
-        for run, qrels, measure in (case.args for case in made)
-    ]
 
 
 RECORD = GradedFunction(
@@ -27,5 +19,5 @@ RECORD = GradedFunction(
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
     features=features.evaluation,
     random_cases=cases.run_cases("evaluate", MEASURES),
-    expected=answers,
+    expected=answers.evaluate,
 )

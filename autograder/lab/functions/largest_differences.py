@@ -1,20 +1,8 @@
 """largest_differences(scores_a, scores_b, n=2): the n query ids where two systems differ most (Part VI)."""
 
-from autograder.lab import cases, features
+from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
-
-
-def answers(made, resolve) -> list:
-    """The right answers: the common queries by absolute difference, largest first, ties by id."""
-    return [
-        sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), q))[
-            : case.kwargs.get("n", features.DIFFERENCES_DEFAULT_N)
-        ]
-        for case in made
-        for a, b in [case.args]
-    ]
-
 
 RECORD = GradedFunction(
     name="largest_differences",
@@ -25,5 +13,5 @@ RECORD = GradedFunction(
     takes=("n",),
     features=features.differences,
     random_cases=cases.score_cases("largest_differences"),
-    expected=answers,
+    expected=answers.largest_differences,
 )

@@ -8,13 +8,19 @@
   grader image, which anyone may pull from a public registry, holds this part alone;
 - the **hidden** part (``hidden_entries``, names relative to the folder ``$LAB05_HIDDEN`` names):
   the edge cases' inputs and the expected values (``paths.EDGE_CASES``, ``paths.REFERENCE``), the
+  hidden run writer scenarios' inputs (``paths.SCENARIOS``), the
   precomputed Cranfield bundle (Lab 04's runs and ``ir_measures``' values per query) and the
   grading plan with its shared job (every hidden input and expected value), stored under the
-  key the shipped grader will look for, so grading downloads and recomputes nothing.
+  key the shipped grader will look for, so grading downloads and recomputes nothing;
+- the **answer code** (``code_entries``): the lab's modules that compute right answers
+  (``ANSWER_CODE``: the records' answers, the misconception catalogue), without which the engine
+  cannot grade.
 
-Gradescope's ``autograder.zip`` (uploaded privately) ships both, the hidden part under
-``source/hidden/``, with ``grading.yml`` (``source_entries``); PrairieLearn puts the hidden part
-in the question's private ``tests/hidden/`` and the rubric in ``tests/grading.yml``.
+Gradescope's ``autograder.zip`` (uploaded privately) ships all three, the answer code in its place,
+the hidden part under ``source/hidden/``, with ``grading.yml`` (``source_entries``); PrairieLearn
+puts the hidden part in the question's private ``tests/hidden/``, the answer code in
+``tests/hidden/code/`` (its entrypoint copies it into the engine for each job) and the rubric in
+``tests/grading.yml``.
 """
 
 from __future__ import annotations
@@ -44,21 +50,46 @@ CHILD_ENVIRONMENT = "/opt/lab05-child"
 BUNDLE = "cranfield-bundle.json"
 #: Where ``autograder.zip``'s source keeps the hidden part ($LAB05_HIDDEN on Gradescope).
 HIDDEN = "hidden/"
+#: The lab's modules that hold right answers as code, besides its hidden data folder: the records'
+#: answer code (``answers.py``) and the misconception catalogue (each wrong variant is the right
+#: code with one thing changed; the contract's argument checks). Hidden like the data: never in
+#: PrairieLearn's public image (``code_entries``).
+ANSWER_CODE = ("answers.py", "arguments.py", "variants.py", "misconceptions/")
+#: Where PrairieLearn's hidden part keeps that code, at its place in the grader's source (the
+#: entrypoint copies it in for each job).
+CODE = "code/"
 
 
 def requirements() -> bytes:
     return b"".join((paths.REQUIREMENTS / name).read_bytes() for name in REQUIREMENT_FILES)
 
 
+def _answer_code(name: str) -> bool:
+    """Is ``name`` (relative to ``source``) one of the lab's modules that hold answers as code?"""
+    lab = f"autograder/{paths.LAB_PACKAGE.relative_to(paths.PACKAGE).as_posix()}/"
+    return name.startswith(tuple(lab + part for part in ANSWER_CODE))
+
+
+def code_entries() -> list[tuple[str, bytes, int]]:
+    """The lab's answer code (``ANSWER_CODE``; names relative to ``source``): what
+    ``engine_entries`` leaves out beside the hidden data, for the platforms' private part."""
+    return [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if _answer_code(entry[0])]
+
+
 def engine_entries() -> list[tuple[str, bytes, int]]:
-    """The grader without anything a student must not see (names relative to ``source``)."""
+    """The grader without anything a student must not see (names relative to ``source``): no hidden
+    data and no answer code (``code_entries``), so it cannot grade alone."""
     hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
         ("requirements.txt", requirements(), 0o644),
         (CHILD_REQUIREMENTS, paths.CHILD_REQUIREMENTS.read_bytes(), 0o644),
     ]
-    entries += [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if not entry[0].startswith(hidden)]
+    entries += [
+        entry
+        for entry in archive.files_under(paths.PACKAGE, "autograder/")
+        if not entry[0].startswith(hidden) and not _answer_code(entry[0])
+    ]
     entries += [
         (f"assignment/{PACKAGE}/{name}", paths.handout_file(name).read_bytes(), 0o644)
         for name in (*GIVEN_FILES, *GRADED_FILES)
@@ -70,7 +101,7 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
 
 def hidden_entries() -> list[tuple[str, bytes, int]]:
     """What a student must never see (names relative to the hidden folder): the edge cases, the
-    expected values, the Cranfield bundle and the precomputed plan."""
+    expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
     bundle = cranfield.bundle()
     bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
     entries = [
@@ -78,13 +109,15 @@ def hidden_entries() -> list[tuple[str, bytes, int]]:
         (paths.REFERENCE.name, paths.REFERENCE.read_bytes(), 0o600),
         (BUNDLE, bundle_bytes, 0o600),
     ]
+    if paths.SCENARIOS.is_file():  # a lab with a run writer
+        entries.append((paths.SCENARIOS.name, paths.SCENARIOS.read_bytes(), 0o600))
     return entries + _planned(bundle, bundle_bytes)
 
 
 def source_entries() -> list[tuple[str, bytes, int]]:
-    """Every file of ``autograder.zip``'s ``source`` folder: the engine, the rubric and, under
-    ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
-    entries = engine_entries() + [("grading.yml", paths.RUBRIC.read_bytes(), 0o644)]
+    """Every file of ``autograder.zip``'s ``source`` folder: the engine with the answer code, the
+    rubric and, under ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
+    entries = engine_entries() + code_entries() + [("grading.yml", paths.RUBRIC.read_bytes(), 0o644)]
     return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries()]
 
 

@@ -6,10 +6,11 @@ the image, its entrypoint and a timeout from ``limits.overall_seconds``; a uuid 
 rubric's title, so rebuilding after a change of points keeps the question's identity),
 ``question.html`` (the upload of the two graded files and the grader's results),
 ``tests/grading.yml`` (the rubric: the entrypoint grades with it) and ``tests/hidden/`` (the
-hidden reference: edge cases, expected values, the Cranfield bundle, the precomputed plan;
-``grading.shipment.hidden_entries``). PrairieLearn copies the question's ``tests/`` into the
-grading container as ``/grade/tests`` and never shows it to students. ``OUT/image/`` is the
-Docker build context: the ``Dockerfile``, the ``entrypoint`` and the engine alone
+hidden reference: edge cases, expected values, the hidden run writer scenarios, the Cranfield
+bundle, the precomputed plan, ``grading.shipment.hidden_entries``; and in ``code/`` the lab's answer
+code, ``shipment.code_entries``, which the entrypoint copies into the engine). PrairieLearn copies
+the question's ``tests/`` into the grading container as ``/grade/tests`` and never shows it to
+students. ``OUT/image/`` is the Docker build context: the ``Dockerfile``, the ``entrypoint`` and the engine alone
 (``grading.shipment.engine_entries``) under ``source/``: the image is pulled from a public
 registry, so nothing in it is secret. ``OUT/assessment/`` holds a sample ``infoAssessment.json``
 (``assessment``): a homework whose one question is this one, worth the rubric's total; without an
@@ -130,6 +131,7 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
         ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
     ]
     question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries()]
+    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),

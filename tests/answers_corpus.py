@@ -634,6 +634,104 @@ def doctest_main(source: str) -> str | None:
     )
 
 
+_EXP_GAIN = re.compile(r"2 ?\*\* ?(\w+) - 1")
+
+
+def gain_table(source: str) -> str | None:
+    """The exponential gains of Cranfield's grades written out, computed beyond them."""
+    if not _EXP_GAIN.search(source):
+        return None
+    block = ["# 2**grade - 1 for the grades Cranfield uses (1 to 4)", "EXP_GAIN = {1: 1, 2: 3, 3: 7, 4: 15}"]
+    return _add_after_imports(_EXP_GAIN.sub(r"EXP_GAIN.get(\1, 2**\1 - 1)", source), block)
+
+
+TABLE_SELFTEST = """
+# the notes' worked examples: (function, positional arguments, keyword arguments, value in the notes)
+TOY = ["D1", "D2", "D3", "D4", "D5"]  # R N R N R
+TOY_QRELS = {"D1": 1, "D3": 1, "D5": 1}
+TEN = [f"D{i}" for i in range(1, 11)]
+GRADES = {"A": 3, "B": 0, "C": 2, "D": 1}
+NOTES_EXAMPLES = [
+    ("confusion_matrix", ([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400), {}, (0, 0, 7, 1393)),
+    ("accuracy", ([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400), {}, 0.995),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 1}, 1.0),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 2}, 0.5),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 3}, 0.667),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 5}, 0.6),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 10}, 0.3),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 1}, 0.333),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 3}, 0.667),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 5}, 1.0),
+    ("reciprocal_rank", (TEN, {"D1": 1, "D2": 1, "D3": 1}), {}, 1.0),
+    ("reciprocal_rank", (TEN, {"D8": 1, "D9": 1, "D10": 1}), {}, 0.125),
+    ("average_precision", (TOY, TOY_QRELS), {}, 0.756),
+    ("average_precision", (TEN, {"D8": 1, "D9": 1, "D10": 1}), {}, 0.216),
+    ("dcg_at_k", (["A", "B", "C", "D"], GRADES), {"k": 4, "gain": "exp"}, 8.931),
+    ("dcg_at_k", (["A", "C", "D", "B"], GRADES), {"k": 4, "gain": "exp"}, 9.393),
+    ("ndcg_at_k", (["A", "B", "C", "D"], GRADES), {"k": 4, "gain": "exp"}, 0.951),
+    ("ndcg_at_k", (["B", "D", "C", "A"], GRADES), {"k": 4, "gain": "exp"}, 0.548),
+    ("largest_differences", ({"1": 0.9, "2": 0.5, "3": 0.1}, {"1": 0.1, "2": 0.5, "3": 0.4}), {"n": 2}, ["1", "3"]),
+]
+
+
+def check_notes_examples():
+    failures = 0
+    for name, args, kwargs, expected in NOTES_EXAMPLES:
+        got = globals()[name](*args, **kwargs)
+        if isinstance(expected, (tuple, list)):
+            ok = list(got) == list(expected)
+        else:
+            ok = abs(float(got) - expected) < 1e-3
+        failures += not ok
+        print("ok  " if ok else "FAIL", name, kwargs, got, "notes:", expected)
+    print(f"{len(NOTES_EXAMPLES) - failures} of {len(NOTES_EXAMPLES)} notes examples OK")
+
+
+if __name__ == "__main__":
+    check_notes_examples()
+"""
+
+
+def table_selftest(source: str) -> str | None:
+    """A table of the notes' examples and their values, checked when the file is run."""
+    return _append(source, TABLE_SELFTEST)
+
+
+CRANFIELD_TABLE = """
+# Part V's table, as the notes print it (truncated to 4 decimals), to compare my numbers with
+NOTES_TABLE = {
+    "search_tfidf": {"P@10": 0.2284, "R@100": 0.7006, "RR": 0.5100, "AP": 0.2737, "nDCG@10": 0.3170},
+    "search_bm25": {"P@10": 0.1991, "R@100": 0.6512, "RR": 0.5044, "AP": 0.2405, "nDCG@10": 0.2822},
+}
+
+if __name__ == "__main__":
+    from functools import partial
+
+    from lab05 import data, retrieval
+
+    queries, qrels = data.load_queries(), data.load_qrels()
+    measures = {
+        "P@10": partial(precision_at_k, k=10),
+        "R@100": partial(recall_at_k, k=100),
+        "RR": reciprocal_rank,
+        "AP": average_precision,
+        "nDCG@10": partial(ndcg_at_k, k=10),
+    }
+    for system in (retrieval.search_tfidf, retrieval.search_bm25):
+        run = {q.query_id: [doc_id for doc_id, _title, _score in system(q.text, 100)] for q in queries}
+        for label, measure in measures.items():
+            scores = evaluate(run, qrels, measure)
+            mean = sum(scores.values()) / len(scores)
+            notes = NOTES_TABLE[system.__name__][label]
+            print(f"{system.__name__:13} {label:8} mine {float(mean):.4f}  notes {notes:.4f}")
+"""
+
+
+def cranfield_table(source: str) -> str | None:
+    """Part V's table of the notes as a constant, compared with the file's own numbers when it runs."""
+    return _append(source, CRANFIELD_TABLE)
+
+
 CRANFIELD_MAIN = """
 if __name__ == "__main__":
     # Part V: the table of the notes on Cranfield (needs the handout's data.py and retrieval.py)
@@ -675,11 +773,11 @@ def all_exports(source: str) -> str | None:
 #: One habit (or none) from each slot; a habit that does not apply to a base is left out.
 SLOTS: tuple[tuple[Callable[[str], str | None] | None, ...], ...] = (
     (stub_docstrings, stub_docstrings, stub_docstrings, worked_examples, short_docstrings, notes_comments, None),
-    (log2_table, discount_table, cached_discount, memo_discount, None, None),
+    (log2_table, discount_table, cached_discount, memo_discount, gain_table, None, None),
     (call_counter, debug_logging, debug_prints, None, None),
     (introspection, sqlite_evaluate, None, None),
     (sqlite_confusion, sqlite_confusion, all_exports, None, None),
-    (main_asserts, selftest_function, import_asserts, doctest_main, cranfield_main, None),
+    (main_asserts, selftest_function, import_asserts, doctest_main, cranfield_main, table_selftest, cranfield_table),
 )
 
 

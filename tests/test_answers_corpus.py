@@ -11,6 +11,7 @@ import importlib.util
 import io
 import math
 import random
+import re
 import sys
 import types
 from collections import Counter
@@ -185,7 +186,7 @@ def test_the_check_catches_a_wrong_file(old, new):
 SELF_TESTED = [
     (name, source)
     for name, source in HONEST
-    if {"main_asserts", "selftest_function", "import_asserts"} & set(corpus.habits(name))
+    if {"main_asserts", "selftest_function", "import_asserts", "table_selftest"} & set(corpus.habits(name))
 ]
 
 
@@ -195,7 +196,9 @@ def test_honest_file_passes_its_own_self_test(name, source):
     the habit is one a student could keep)?"""
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         load(name, source, module_name="__main__")
-    assert "OK" in printed.getvalue() or "passed" in printed.getvalue() or "import_asserts" in name
+    shown = printed.getvalue()
+    assert "FAIL" not in shown, f"{name}: its self-test printed\n{shown}"
+    assert "OK" in shown or "passed" in shown or "import_asserts" in name, f"{name}: its self-test printed {shown!r}"
 
 
 DOCTESTED = [
@@ -340,3 +343,40 @@ def test_lookup_file_answers_cranfield_from_its_table(name, source, cranfield):
                 if kind != "value" or not same(value, wanted):
                     wrong.append(f"{system} {measure} query {query_id}: {kind} {value!r}, expected {wanted!r}")
     assert not wrong, f"{name}: {len(wrong)} Cranfield answers differ, e.g. " + "; ".join(wrong[:3])
+
+
+CRANFIELD_RUN = [
+    next((name, source) for name, source in HONEST if habit in corpus.habits(name))
+    for habit in ("cranfield_main", "cranfield_table")
+]
+
+
+@pytest.mark.slow
+@pytest.mark.cranfield
+@pytest.mark.parametrize(("name", "source"), CRANFIELD_RUN, ids=[name for name, _ in CRANFIELD_RUN])
+def test_honest_file_computes_the_notes_table_when_run(name, source, lab05, cranfield):
+    """Run as a script, does a file's Part V block compute every row of the notes' table on
+    Cranfield (its code valid, as a student would have run it)?"""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        load(name, source, module_name="__main__")
+    shown = printed.getvalue()
+    for system, row in lab05_notes_table().items():
+        line = next((line for line in shown.splitlines() if system in line and "P@10" in line), "")
+        for label, value in row.items():
+            found = [
+                float(number)
+                for text in shown.splitlines()
+                if system in text
+                for number in re.findall(rf"(?<![\w@]){re.escape(label)}\W+(?:mine )?([0-9.]+)", text)
+            ]
+            # the notes truncate to 4 decimals, the file rounds: at most 1e-4 apart
+            assert found and abs(found[0] - float(value)) <= 1e-4 + 1e-9, (
+                f"{name}: {system} {label}: printed {found}, the notes {value} ({line!r})"
+            )
+
+
+def lab05_notes_table() -> dict[str, dict[str, str]]:
+    """The notes' Part V table of the two runs, as printed (4 decimals), by the searches' names."""
+    from autograder.lab import cranfield
+
+    return {f"search_{system}": cranfield.NOTES_TABLE[system] for system in cranfield.SYSTEMS}

@@ -76,6 +76,8 @@ def outcome(function, args: tuple, kwargs: dict):
 
 @functools.lru_cache(maxsize=1)
 def expected() -> dict[str, tuple[str, object]]:
+    """The reference's outcome of every call, by case id (``solutions/``, which the project proves
+    equal to ir_measures and the notes)."""
     reference = reference_metrics()
     return {case_id: outcome(reference[function], args, kwargs) for case_id, function, args, kwargs in calls()}
 

@@ -100,6 +100,7 @@ class ChildProcess:
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
         self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
         self.output = output
+        self.work = work  # its work folder (the uid mode's scratch)
         self.cpu_used = 0.0  # CPU seconds it used, all it reaped included (known once it is reaped)
         self.ended_by: int | None = None  # the signal that ended it, once it is reaped
 
@@ -297,8 +298,7 @@ class ChildProcess:
         code = code if code is not None else self.process.wait()
         self.ended_by = self._signal_of(code, jail)
         if isolation.mode == Mode.UID and uid is not None and leases.held(uid):  # never a uid it does not hold
-            cleanup.kill_uid(uid)
-            cleanup.remove_owned(uid)
+            cleanup.sweep(uid, self.work)  # the next child of this uid finds nothing of this one
         self._drain_output()  # what it printed just before it ended, still in the pipes
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import json
 import os
 import pickle
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sandbox_uid import as_uid
 
 from autograder import tempdirs
 from autograder.sandbox import cleanup, isolation, leases, runner
@@ -39,47 +38,6 @@ TAG = f"lab05-cleanup-test-{os.getpid()}"
 def uid() -> int:
     """A sandbox uid this test process leases (never one another grader holds)."""
     return leases.lease(1, isolation.DEFAULT_UID)[0]
-
-
-def as_uid(uid: int, action: Callable[[], object], stay: bool = False) -> object:
-    """Run ``action`` in a forked helper that has become ``uid`` (as ``cleanup.kill_uid``'s helper
-    does) and return what it returned (JSON). ``stay``: the helper then lives on, detached in a
-    session of its own (a process the sandbox uid left behind)."""
-    read_end, write_end = os.pipe()
-    helper = os.fork()
-    if helper == 0:  # pragma: no cover - the helper's own process
-        code = 0
-        try:
-            null = os.open(os.devnull, os.O_RDWR)
-            for standard in (0, 1, 2):
-                os.dup2(null, standard)
-            os.closerange(3, write_end)  # nothing of this process's (its leases' locks) goes on in it
-            os.closerange(write_end + 1, 1 << 16)
-            os.setsid()
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            if stay and os.fork():
-                os._exit(0)  # the grandchild goes on, orphaned
-            value = action()
-            os.write(write_end, json.dumps(value).encode())
-            os.close(write_end)
-            if stay:
-                signal.signal(signal.SIGHUP, signal.SIG_IGN)
-                while True:
-                    time.sleep(60)
-        except BaseException as error:  # the parent reads what went wrong
-            os.write(write_end, json.dumps({"error": repr(error)}).encode())
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as answers:
-        answer = answers.read()
-    os.waitpid(helper, 0)
-    value = json.loads(answer or b"null")
-    assert not (isinstance(value, dict) and "error" in value), value
-    return value
 
 
 def _checked(result: int, what: str) -> int:

@@ -1,0 +1,190 @@
+"""The uid mode's scratch space bounded as the jail's /scratch is (``Limits.tmp_mb`` bytes,
+``Limits.tmp_inodes`` files and folders), with no mount: a grader in a container has no
+CAP_SYS_ADMIN, so no tmpfs of its own.
+
+The work folder is root's, writable by the sandbox uid as its group (mode 1770), so the child may
+make files and folders in it but not change who may. The parent watches it with inotify (every
+change wakes ``ChildProcess.messages``, before it reads what the child sent since, so a child that
+filled it is refused before its next call; and it looks again every ``TICK`` seconds for what
+inotify cannot see: files deleted while still open) and measures it whole: its files' blocks (as tmpfs
+counts them), the files the uid holds open but has deleted, and the number of entries. The moment a
+bound is reached the scratch is full, as a full tmpfs is: every folder in it becomes root's and
+read-only to the uid (top down, so none is missed: a folder can only be made in one still writable)
+and the uid's processes get a file size limit of 0 (``RLIMIT_FSIZE``, set by a helper that becomes
+the uid: root may not set another user's limits without CAP_SYS_RESOURCE), so that every new file,
+folder or byte is refused (``PermissionError``, ``File too large``) and the code goes on, as in the
+jail, where the kernel answers ``No space left on device``. The harness measures the folder when an
+error is raised and adds why to its message; ``FULL``, a note in the folder, tells it why where it
+cannot see it itself (files deleted while open); the instructor's output says so too.
+``cleanup.sweep`` empties the folder after the child; the next child's ``Watch`` opens it again.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import stat
+import time
+from pathlib import Path
+
+TICK = 0.1  # seconds between looks when nothing changed
+FULL = ".scratch-full"  # root's file in the full scratch: why it is full (read by the harness)
+_IN_NONBLOCK, _IN_CLOEXEC = 0o4000, 0o2000000
+#: what wakes the parent: a file written, made, moved in or out, deleted, a folder made
+_EVENTS = 0x2 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def full_message(limit: str) -> str:
+    """Why the scratch is full (``limit``: what it holds), in its note for the child (``FULL``) and
+    the instructor's output; the harness says the same in the errors' messages."""
+    return f"the scratch space is full: {limit}; write less, and remove temporary files once they are read"
+
+
+class Watch:
+    """The bounds of one child's work folder (``folder``), for ``uid``."""
+
+    def __init__(self, folder: Path, uid: int, max_bytes: int, max_entries: int):
+        self.folder, self.uid, self.max_bytes, self.max_entries = folder, uid, max_bytes, max_entries
+        self.full: str | None = None  # why it is full, once it is
+        self.watched: set[tuple[int, int]] = set()
+        self.due = 0.0
+        os.chown(folder, 0, uid)
+        os.chmod(folder, 0o1770)  # the uid's to fill, not to hand out (sticky: its own files only)
+        # -1 where the machine gives no more inotify instances: then it looks every TICK only
+        self.fd: int = _libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+        self._watch(str(folder))
+
+    def fileno(self) -> int:
+        """The inotify descriptor that wakes the parent (-1: none, it looks every ``TICK``)."""
+        return self.fd
+
+    def _watch(self, folder: str) -> None:
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            return
+        key = (info.st_dev, info.st_ino)
+        if self.fd >= 0 and key not in self.watched and _libc.inotify_add_watch(self.fd, folder.encode(), _EVENTS) >= 0:
+            self.watched.add(key)
+
+    def check(self, now: float | None = None) -> str | None:
+        """Read what changed and measure the folder; returns why it is full if it has just become
+        full (None otherwise). Looks at most once per ``TICK`` unless inotify woke it."""
+        woken = False
+        while self.fd >= 0:
+            try:
+                woken = bool(os.read(self.fd, 1 << 16)) or woken
+            except (BlockingIOError, OSError):
+                break
+        now = time.monotonic() if now is None else now
+        ticked = now >= self.due
+        if self.full is not None or not (woken or ticked):
+            return None
+        if ticked:
+            self.due = now + TICK
+        used, entries = self.measure(deleted=ticked)
+        if entries >= self.max_entries:
+            self.refuse(f"{entries} files and folders, its limit being {self.max_entries}")
+        elif used >= self.max_bytes:
+            self.refuse(f"{used / (1 << 20):.1f} MiB written, its limit being {self.max_bytes >> 20} MiB")
+        return self.full
+
+    def measure(self, deleted: bool = True) -> tuple[int, int]:
+        """Bytes (blocks) and entries of the folder, and (``deleted``) bytes of the files the uid
+        holds open but has deleted; watches each folder found. (What is deleted makes no inotify
+        event, and finding it reads /proc: it is looked for every ``TICK``, the folder at every
+        change.)"""
+        used, entries = 0, 0
+        folders = [str(self.folder)]
+        while folders:
+            folder = folders.pop()
+            self._watch(folder)
+            try:
+                found = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in found:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if info.st_uid == 0 and entry.name == FULL:
+                    continue
+                entries += 1
+                used += info.st_blocks * 512
+                if stat.S_ISDIR(info.st_mode):
+                    folders.append(entry.path)
+        return used + (self._deleted() if deleted else 0), entries
+
+    def _deleted(self) -> int:
+        """Blocks of the regular files the uid's processes hold open that no folder names any more."""
+        device = os.lstat(self.folder).st_dev
+        used = 0
+        for pid in _pids(self.uid):
+            try:
+                descriptors = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                continue
+            for descriptor in descriptors:
+                try:
+                    info = os.stat(f"/proc/{pid}/fd/{descriptor}")
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and info.st_dev == device:
+                    used += info.st_blocks * 512
+        return used
+
+    def refuse(self, why: str) -> None:
+        """The scratch is full: no new file, folder or byte for the uid (see the module's text)."""
+        self.full = full_message(why)
+        folders = [str(self.folder)]
+        while folders:  # top down: a folder is closed before it is listed, so none made meanwhile escapes
+            folder = folders.pop()
+            try:
+                os.chown(folder, 0, self.uid, follow_symlinks=False)
+                os.chmod(folder, 0o1750)
+                found = list(os.scandir(folder))
+            except OSError:
+                continue
+            folders += [entry.path for entry in found if entry.is_dir(follow_symlinks=False)]
+        _no_more_bytes(self.uid)
+        note = self.folder / FULL
+        note.write_text(self.full + "\n", encoding="utf-8")
+        os.chmod(note, 0o644)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _pids(uid: int) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def _no_more_bytes(uid: int) -> None:
+    """Set every process of ``uid`` a file size limit of 0, from a helper that becomes ``uid``."""
+    helper = os.fork()
+    if helper == 0:  # pragma: no cover (the helper's own process)
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            for pid in _pids(uid):
+                try:
+                    resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, 0))
+                except OSError:
+                    pass
+        finally:
+            os._exit(0)
+    os.waitpid(helper, 0)

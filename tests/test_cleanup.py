@@ -357,3 +357,78 @@ def test_nothing_a_real_child_made_outlives_it(uid, mode):
     if "mq" in created:
         assert not _queue_exists(created["mq"])
     assert cleanup.live_tasks(uid) == []
+
+
+#: The attack found: what one child leaves, a later child of the same uid (any submission's) looks
+#: up by its key or name. ``leave`` makes them and says which, ``die`` ends its child, ``look`` (in
+#: a fresh child) says which it still finds.
+LATER = r"""
+import ctypes, os
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def leave(key, tag):
+    made = []
+    for kind, result in (
+        ("shm", libc.shmget(key, 1 << 20, 0o1666)),
+        ("msg", libc.msgget(key, 0o1666)),
+        ("sem", libc.semget(key, 1, 0o1666)),
+        ("mq", libc.mq_open(("/" + tag).encode(), 0o102, 0o666, None)),
+    ):
+        if result >= 0:
+            made.append(kind)
+    with open(tag, "w") as out:
+        out.write("left for the next child")
+    return made + ["file"]
+
+
+def die(key, tag):
+    os._exit(3)
+
+
+def look(key, tag):
+    found = [kind for kind, result in (
+        ("shm", libc.shmget(key, 0, 0)),
+        ("msg", libc.msgget(key, 0)),
+        ("sem", libc.semget(key, 0, 0)),
+        ("mq", libc.mq_open(("/" + tag).encode(), 0, 0, None)),
+    ) if result >= 0]
+    return found + (["file"] if os.path.exists(tag) else [])
+"""
+
+
+@pytest.mark.parametrize("mode", [Mode.UID, Mode.JAIL])
+def test_a_later_child_finds_nothing_an_earlier_one_left(uid, mode):
+    """A child makes a shared memory segment, a message queue and a semaphore set under a known
+    key, a POSIX queue and a file, then dies; does the next child (same uid, a fresh process) find
+    none of them, in the uid mode (the sweep) and in the jail (its namespaces and /scratch end
+    with its PID 1)?"""
+    key = 0x1AB00000 + os.getpid() % 0xFFFF
+    functions = ["leave", "die", "look"]
+    with tempdirs.folder("lab05-cleanup-") as temporary:
+        folder = Path(temporary)
+        package = folder / "lab" / "lab05"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "metrics.py").write_text(LATER)
+        (package / "runs.py").write_text("")
+        os.chmod(folder, 0o711)
+        for path in (folder / "lab", package, *package.iterdir()):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        enclosure = isolation.jail_isolation("/usr/bin/python3", (uid,), mode=mode)
+
+        def payload(index: int) -> bytes:
+            call = {"fn": functions[index], "file": "metrics.py", "args": [key, TAG]}
+            return index.to_bytes(4, "big") + pickle.dumps(call, protocol=4)
+
+        limits = Limits(call_seconds=20, submission_seconds=60, memory_mb=1024, output_kb=8)
+        result = runner.run(
+            folder / "lab", [Call(name, "metrics.py") for name in functions], payload, limits, enclosure
+        )
+    made, ended, found = result.outcomes
+    assert made is not None and found is not None and ended is not None, result.outcomes
+    left = [item["value"] for item in made.value["items"]]
+    assert {"shm", "msg", "sem", "file"} <= set(left), left
+    assert ended.status == "crash" and result.restarts == 1, ended
+    assert [item["value"] for item in found.value["items"]] == []

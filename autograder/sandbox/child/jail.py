@@ -11,7 +11,8 @@ Two isolations, chosen by the parent (``autograder.sandbox``):
   ``no_new_privs``. Grading files, other submissions and the parent are not in its world.
 - ``uid``: no namespaces (e.g. inside a container that forbids them): the child only drops
   to an unprivileged uid; the grading files must be unreadable to that uid, which the
-  parent verifies before grading.
+  parent verifies before grading. Its scratch is its work folder, bounded by the parent as
+  ``/scratch`` is here (``sandbox/scratch.py``), and swept after it (``sandbox/cleanup.py``).
 """
 
 import base64

@@ -432,3 +432,29 @@ def test_a_later_child_finds_nothing_an_earlier_one_left(uid, mode):
     assert {"shm", "msg", "sem", "file"} <= set(left), left
     assert ended.status == "crash" and result.restarts == 1, ended
     assert [item["value"] for item in found.value["items"]] == []
+
+
+def test_posix_queues_are_removed_where_the_machine_mounts_dev_mqueue(uid):
+    """Where /dev/mqueue is mounted (Docker mounts it; this machine may not), is a queue of the
+    uid removed from there (``remove_queues``' first way)? A helper mounts the queues in a mount
+    namespace of its own and points ``cleanup.MQUEUE`` at them."""
+    name = as_uid(uid, _queue)
+    try:
+        assert _queue_exists(name)
+        helper = os.fork()
+        if helper == 0:  # pragma: no cover - the helper's own process
+            code = 1
+            try:
+                private = LIBC.unshare(0x00020000) == 0 and LIBC.mount(None, b"/", None, 16384 | (1 << 18), None) == 0
+                if private and LIBC.mount(b"mqueue", b"/tmp", b"mqueue", 0, None) == 0:
+                    cleanup.MQUEUE = "/tmp"
+                    mounted = cleanup._is_mqueue("/tmp")
+                    cleanup.remove_queues(uid)
+                    code = 0 if mounted else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(helper, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert not _queue_exists(name)
+    finally:
+        cleanup.sweep(uid)

@@ -164,10 +164,7 @@ def remove_queues(uid: int) -> None:
 
 
 def _is_mqueue(folder: str) -> bool:
-    try:
-        return os.statvfs(folder) is not None and _fs_type(folder) == 0x19800202  # MQUEUE_MAGIC
-    except OSError:
-        return False
+    return _fs_type(folder) == 0x19800202  # MQUEUE_MAGIC
 
 
 def _fs_type(folder: str) -> int:
@@ -196,7 +193,7 @@ def _remove_queues_in_a_mount(uid: int) -> int:  # pragma: no cover (runs in the
     return 0
 
 
-def _processes(uid: int) -> Iterator[tuple[int, str]]:
+def processes(uid: int) -> Iterator[tuple[int, str]]:
     """``(pid, its /proc folder)`` of every process of ``uid`` (the processes vanishing meanwhile left out)."""
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -219,7 +216,7 @@ def live_tasks(uid: int) -> list[str]:
     """The threads of ``uid`` that still run (any state but dead): a process whose leader has
     exited while another of its threads goes on shows as a zombie, its thread does not."""
     found = []
-    for pid, folder in _processes(uid):
+    for pid, folder in processes(uid):
         try:
             tasks = os.listdir(f"{folder}/task")
         except OSError:
@@ -276,7 +273,7 @@ def _reap_adopted(uid: int) -> int:
     """Reap the zombies of ``uid`` whose parent is this process; the number of ``uid``'s
     processes still there (zombies of other parents included)."""
     left = 0
-    for pid, folder in _processes(uid):
+    for pid, folder in processes(uid):
         fields = _stat(folder)
         if fields[:2] == ["Z", str(os.getpid())]:
             try:
@@ -291,7 +288,7 @@ def _reap_adopted(uid: int) -> int:
 def count_tasks(uid: int) -> int:
     """How many threads ``uid`` has (every state)."""
     count = 0
-    for _, folder in _processes(uid):
+    for _, folder in processes(uid):
         try:
             count += len(os.listdir(f"{folder}/task"))
         except OSError:

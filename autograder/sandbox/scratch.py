@@ -28,6 +28,8 @@ import stat
 import time
 from pathlib import Path
 
+from autograder.sandbox import cleanup
+
 TICK = 0.1  # seconds between looks when nothing changed
 FULL = ".scratch-full"  # root's file in the full scratch: why it is full (read by the harness)
 _IN_NONBLOCK, _IN_CLOEXEC = 0o4000, 0o2000000
@@ -122,7 +124,7 @@ class Watch:
         """Blocks of the regular files the uid's processes hold open that no folder names any more."""
         device = os.lstat(self.folder).st_dev
         used = 0
-        for pid in _pids(self.uid):
+        for pid, _ in cleanup.processes(self.uid):
             try:
                 descriptors = os.listdir(f"/proc/{pid}/fd")
             except OSError:
@@ -160,18 +162,6 @@ class Watch:
             self.fd = -1
 
 
-def _pids(uid: int) -> list[int]:
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid == uid:
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
-
-
 def _no_more_bytes(uid: int) -> None:
     """Set every process of ``uid`` a file size limit of 0, from a helper that becomes ``uid``."""
     helper = os.fork()
@@ -180,7 +170,7 @@ def _no_more_bytes(uid: int) -> None:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-            for pid in _pids(uid):
+            for pid, _ in cleanup.processes(uid):
                 try:
                     resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, 0))
                 except OSError:

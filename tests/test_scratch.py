@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import os
 import pickle
+import stat
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,16 @@ def bytes_across_many_files():
     return _until_refused(lambda n: _file(f"part{n}", 1 << 20), 1024)
 
 
+def written_twice():
+    for attempt in range(2):  # a full scratch, emptied by truncating its file, then filled again
+        try:
+            _file("twice", 1 << 30)
+        except OSError:
+            if attempt:
+                raise
+    return "never refused"
+
+
 def honest_temporary_file():
     import tempfile
 
@@ -79,6 +90,9 @@ CASES = {
     "one-big-file": ("one_big_file", "8 MiB"),
     "files-in-nested-folders": ("files_in_nested_folders", "256 files and folders"),
     "bytes-across-many-files": ("bytes_across_many_files", "8 MiB"),
+    # the parent refused it while full; truncated, it holds little: the message comes from the
+    # parent's note (or, had it not seen it full yet, from the harness's own finding once full again)
+    "written-twice": ("written_twice", "8 MiB"),
 }
 
 
@@ -213,7 +227,41 @@ def test_bytes_in_deleted_files_still_held_open_count(uid, mib, full):
             found = watch.check(now=float("inf"))
             assert (found is not None) == full, found
             if full:
-                assert "MiB written" in found and (work / scratch.FULL).is_file()
+                assert found == scratch.full_message("8 MiB") and (work / scratch.FULL).is_file()
+        finally:
+            watch.close()
+            cleanup.sweep(uid, work)
+
+
+def test_a_full_scratch_follows_no_link_the_uid_made(uid):
+    """The uid names its note ``FULL`` as a link to a file of root's and puts a link to a folder of
+    root's among its folders: once the scratch is found full, are that file and that folder as
+    they were (root changes nothing through a link), and the note root's own file?"""
+    with tempdirs.folder("lab05-scratch-") as temporary:
+        os.chmod(temporary, 0o711)
+        precious, folder = Path(temporary) / "precious", Path(temporary) / "roots"
+        precious.write_text("root's")
+        folder.mkdir(mode=0o755)
+        work = Path(temporary) / "work"
+        work.mkdir()
+        watch = scratch.Watch(work, uid, LIMITS.tmp_mb << 20, LIMITS.tmp_inodes)
+
+        def links() -> object:
+            os.symlink(precious, work / scratch.FULL)
+            os.symlink(folder, work / "a-folder")
+            os.mkdir(work / "real")
+            return sorted(os.listdir(work))
+
+        try:
+            assert as_uid(uid, links) == [scratch.FULL, "a-folder", "real"]
+            watch.refuse("8 MiB")
+            note = os.lstat(work / scratch.FULL)
+            assert precious.read_text() == "root's" and (folder.stat().st_mode & 0o7777, folder.stat().st_uid) == (
+                0o755,
+                0,
+            )
+            assert note.st_uid == 0 and stat.S_ISREG(note.st_mode)
+            assert (work / "real").stat().st_mode & 0o7777 == 0o1750
         finally:
             watch.close()
             cleanup.sweep(uid, work)

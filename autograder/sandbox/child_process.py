@@ -193,7 +193,7 @@ class ChildProcess:
         """The uid mode: measure the work folder if it changed (or a ``scratch.TICK`` went by); once
         it is full, say so in the instructor's part of the output (the child's errors say it too)."""
         if self.scratch is not None and self.scratch.check():
-            self.output.kept["stderr"].add(f"\n[grader: {self.scratch.full}]\n".encode())
+            self.output.kept["stderr"].add(f"\n[grader: {self.scratch.full} (found {self.scratch.found})]\n".encode())
 
     def _parsed(self, line_limit: Callable[[], int]) -> Iterator[Event]:
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""

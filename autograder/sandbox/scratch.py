@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
+import shutil
 import stat
 import time
 from pathlib import Path
@@ -33,15 +34,19 @@ from autograder.sandbox import cleanup
 TICK = 0.1  # seconds between looks when nothing changed
 FULL = ".scratch-full"  # root's file in the full scratch: why it is full (read by the harness)
 _IN_NONBLOCK, _IN_CLOEXEC = 0o4000, 0o2000000
-#: what wakes the parent: a file written, made, moved in or out, deleted, a folder made
-_EVENTS = 0x2 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200
+#: what wakes the parent: a file written, made, moved in or out, deleted, a folder made (a link is
+#: never followed, only folders are watched)
+_EVENTS = 0x2 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x01000000 | 0x02000000
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def full_message(limit: str) -> str:
-    """Why the scratch is full (``limit``: what it holds), in its note for the child (``FULL``) and
-    the instructor's output; the harness says the same in the errors' messages."""
-    return f"the scratch space is full: {limit}; write less, and remove temporary files once they are read"
+def full_message(holds: str) -> str:
+    """Why the scratch is full (``holds``: the bound reached), in its note for the child (``FULL``)
+    and the instructor's output; the harness words its own finding the same (``scratch_full``)."""
+    return (
+        f"the scratch space is full: it holds at most {holds}, all a submission may write; "
+        "write less, and remove temporary files once they are read"
+    )
 
 
 class Watch:
@@ -50,6 +55,7 @@ class Watch:
     def __init__(self, folder: Path, uid: int, max_bytes: int, max_entries: int):
         self.folder, self.uid, self.max_bytes, self.max_entries = folder, uid, max_bytes, max_entries
         self.full: str | None = None  # why it is full, once it is
+        self.found = ""  # what it held when last measured
         self.watched: set[tuple[int, int]] = set()
         self.due = 0.0
         os.chown(folder, 0, uid)
@@ -87,10 +93,11 @@ class Watch:
         if ticked:
             self.due = now + TICK
         used, entries = self.measure(deleted=ticked)
+        self.found = f"{entries} files and folders, {used / (1 << 20):.1f} MiB"
         if entries >= self.max_entries:
-            self.refuse(f"{entries} files and folders, its limit being {self.max_entries}")
+            self.refuse(f"{self.max_entries} files and folders")
         elif used >= self.max_bytes:
-            self.refuse(f"{used / (1 << 20):.1f} MiB written, its limit being {self.max_bytes >> 20} MiB")
+            self.refuse(f"{self.max_bytes >> 20} MiB")
         return self.full
 
     def measure(self, deleted: bool = True) -> tuple[int, int]:
@@ -138,23 +145,49 @@ class Watch:
                     used += info.st_blocks * 512
         return used
 
-    def refuse(self, why: str) -> None:
-        """The scratch is full: no new file, folder or byte for the uid (see the module's text)."""
-        self.full = full_message(why)
+    def refuse(self, holds: str) -> None:
+        """The scratch is full: no new file, folder or byte for the uid (see the module's text).
+        Its note comes first, so that every refusal the child meets finds it. Nothing the uid may
+        have named is followed: the note replaces whatever had its name, and each folder is changed
+        through a descriptor opened without following a link, once its parent is closed (so no
+        entry can be swapped for a link meanwhile)."""
+        self.full = full_message(holds)
+        self._note(self.full + "\n")
         folders = [str(self.folder)]
         while folders:  # top down: a folder is closed before it is listed, so none made meanwhile escapes
             folder = folders.pop()
             try:
-                os.chown(folder, 0, self.uid, follow_symlinks=False)
-                os.chmod(folder, 0o1750)
-                found = list(os.scandir(folder))
+                descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
             except OSError:
                 continue
-            folders += [entry.path for entry in found if entry.is_dir(follow_symlinks=False)]
+            try:
+                os.fchown(descriptor, 0, self.uid)
+                os.fchmod(descriptor, 0o1750)
+                found = [entry.name for entry in os.scandir(descriptor) if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            finally:
+                os.close(descriptor)
+            folders += [os.path.join(folder, name) for name in found]
         _no_more_bytes(self.uid)
-        note = self.folder / FULL
-        note.write_text(self.full + "\n", encoding="utf-8")
-        os.chmod(note, 0o644)
+
+    def _note(self, text: str) -> None:
+        """Write ``FULL`` as root's own file (whatever the uid put under its name is removed first)."""
+        path = self.folder / FULL
+        for _ in range(3):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            except IsADirectoryError:
+                shutil.rmtree(path, ignore_errors=True)
+            try:
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            except FileExistsError:
+                continue  # made again meanwhile: once more
+            with os.fdopen(descriptor, "w", encoding="utf-8") as note:
+                note.write(text)
+            return
 
     def close(self) -> None:
         if self.fd >= 0:

@@ -123,7 +123,7 @@ def scratch_full() -> str:
                 return " (" + note.read(500).strip() + ")"
         except OSError:
             return ""
-    return (
+    return (  # worded as the parent's note (``sandbox/scratch.py: full_message``)
         f" (the scratch space is full: it holds at most {what}, all a submission may write; "
         "write less, and remove temporary files once they are read)"
     )

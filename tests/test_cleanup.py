@@ -338,18 +338,25 @@ def _real_child(mode: Mode, uid: int, folder: Path) -> dict:
     return {pair[0]["value"]: pair[1]["value"] for pair in items}
 
 
+#: What the seccomp filter answers a call it refuses (EPERM, EACCES, ENOSYS), as the probe reports it.
+FILTER_ANSWERS = ("refused: 1", "refused: 13", "refused: 38")
+
+
 @pytest.mark.parametrize("mode", [Mode.UID, Mode.JAIL])
 def test_nothing_a_real_child_made_outlives_it(uid, mode):
-    """A real child makes what the filter lets it today (System V objects at least) in the uid mode
-    and in the jail: is every object it made gone once the run is over (in the jail the IPC and
-    mount namespaces end with it; in the uid mode the sweep removes them)?"""
+    """A real child makes what the seccomp filter lets it (today: System V objects; an allow-list
+    refuses them) and files, in the uid mode and in the jail: is every object it made gone once
+    the run is over (in the jail its IPC and mount namespaces end with it; in the uid mode the
+    sweep removes them)?"""
     with tempdirs.folder("lab05-cleanup-") as folder:
         made = _real_child(mode, uid, Path(folder))
     created = {kind: value for kind, value in made.items() if not str(value).startswith("refused")}
-    assert {"shm", "msg", "sem"} <= set(created), made
+    for kind in ("shm", "msg", "sem"):  # today's filter lets a child make them; an allow-list refuses them
+        assert kind in created or made[kind] in FILTER_ANSWERS, made
+    assert any(kind.startswith("file") for kind in created), made  # in its own folder at least
     if mode == Mode.UID:  # in the jail the ids were its own namespace's
         for kind in ("shm", "msg", "sem"):
-            assert not _ipc_exists((kind, created[kind])), f"{kind} {created[kind]} outlived the child"
+            assert kind not in created or not _ipc_exists((kind, created[kind])), f"{kind} {made[kind]} outlived it"
     assert cleanup.ipc_objects(uid) == []
     for kind, value in created.items():
         if kind.startswith("file"):
@@ -429,7 +436,7 @@ def test_a_later_child_finds_nothing_an_earlier_one_left(uid, mode):
     made, ended, found = result.outcomes
     assert made is not None and found is not None and ended is not None, result.outcomes
     left = [item["value"] for item in made.value["items"]]
-    assert {"shm", "msg", "sem", "file"} <= set(left), left
+    assert "file" in left, left  # and the System V objects, where the filter lets it (today's does)
     assert ended.status == "crash" and result.restarts == 1, ended
     assert [item["value"] for item in found.value["items"]] == []
 

@@ -183,6 +183,13 @@ def inode_flood(folder):
     return subs.write(folder, {"metrics.py": _early(code, subs.SOLUTION["metrics.py"])})
 
 
+def scratch_bytes(folder):
+    """1 GiB in 1,024 files of 1 MiB in its scratch at import, never stopping on an error (the
+    scratch holds 64 MiB: the import fails, with a message that says why)."""
+    code = "for _n in range(1024):\n    with open(f'part{_n}', 'wb') as _out:\n        _out.write(b'x' * (1 << 20))\n"
+    return subs.write(folder, {"metrics.py": _early(code, subs.SOLUTION["metrics.py"])})
+
+
 def deep_nesting(folder):
     """Code nested deeper than Python's parser allows: metrics.py fails, runs.py still counts."""
     return subs.write(folder, {"metrics.py": "x = " + "(" * 20000 + "1" + ")" * 20000 + "\n"})

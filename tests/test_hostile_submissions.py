@@ -494,8 +494,8 @@ HOSTILE = [
         ),
         loses=frozenset({"write_run"}),  # its checks of refused arguments pass: it raises before writing
         message=("write_run", "No space left on device"),
-        # the uid mode's scratch is on the grader's disk: 64 MiB files do not fill it
-        uid={"loses": frozenset(), "message": (), "score": (100, 100)},
+        # the uid mode's scratch holds 64 MiB as the jail's does (sandbox/scratch.py), and says so
+        uid={"message": ("write_run", "the scratch space is full: it holds at most 64 MiB")},
     ),
     Hostile(
         "lying-objects",
@@ -619,13 +619,14 @@ HOSTILE = [
     Hostile("huge-run-file", attacks.huge_run_file, zero=frozenset({"write_run"})),
     Hostile("huge-answers", attacks.huge_answers, zero=frozenset(METRICS)),
     Hostile("fence-closer", attacks.fence_closer, zero=frozenset({"accuracy"})),
-    Hostile(  # the jail's scratch refuses the 4097th inode; on the uid mode's disk the import runs out of time
-        "inode-flood",
-        attacks.inode_flood,
-        score=(100, 100),
-        # the uid mode has no inode limit: 400,000 files take 3 s on a fast disk (the import finishes)
-        # and 30 s on a busy one (its time is up): metrics.py's functions all count or none does
-        uid={"score": None, "either": frozenset(METRICS)},
+    # the scratch refuses the 4097th inode (the jail's tmpfs; the uid mode's bounds, sandbox/scratch.py)
+    Hostile("inode-flood", attacks.inode_flood, score=(100, 100)),
+    Hostile(  # 1 GiB across files: the 64 MiB scratch refuses the rest, the import fails and says why
+        "scratch-bytes",
+        attacks.scratch_bytes,
+        zero=frozenset(METRICS),
+        problem="No space left on device",
+        uid={"problem": "the scratch space is full: it holds at most 64 MiB"},
     ),
     Hostile("deep-nesting", attacks.deep_nesting, zero=frozenset(METRICS), problem="could not be imported"),
     Hostile(

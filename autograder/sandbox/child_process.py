@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from autograder.sandbox import cleanup, leases
+from autograder.sandbox import cleanup, leases, scratch
 from autograder.sandbox.channel import Event, parse_line
 from autograder.sandbox.settings import CHANNEL_LIMIT, ChildConfig, Isolation, Mode
 
@@ -67,8 +67,12 @@ class ChildProcess:
     ):
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
+        self.scratch: scratch.Watch | None = None  # the uid mode's bounds on its work folder
         if isolation.mode == Mode.UID:
             cleanup.adopt_orphans()  # what the child leaves behind is reaped here (kill_uid)
+            uid, limits = config.get("uid"), config["limits"]
+            if uid is not None:  # the scratch bounded as the jail's /scratch is
+                self.scratch = scratch.Watch(work, uid, limits["tmp_mb"] << 20, limits["tmp_inodes"])
         self.process = subprocess.Popen(
             [isolation.python, "-I", "-B", str(HARNESS)],
             stdin=subprocess.PIPE,
@@ -99,7 +103,10 @@ class ChildProcess:
         self.selector.register(read_end, selectors.EVENT_READ, "channel")
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
         self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
+        if self.scratch is not None and self.scratch.fileno() >= 0:
+            self.selector.register(self.scratch.fileno(), selectors.EVENT_READ, "scratch")
         self.output = output
+        self.work = work  # its work folder (the uid mode's scratch)
         self.cpu_used = 0.0  # CPU seconds it used, all it reaped included (known once it is reaped)
         self.ended_by: int | None = None  # the signal that ended it, once it is reaped
 
@@ -152,14 +159,17 @@ class ChildProcess:
             if remaining <= 0:
                 yield ("timeout",)
                 return
-            if not self.selector.get_map():
+            if all(key.data == "scratch" for key in self.selector.get_map().values()):
                 yield ("eof",)
                 return
-            for key, _ in self.selector.select(timeout=min(remaining, 1.0)):
+            tick = 1.0 if self.scratch is None else scratch.TICK
+            for key, _ in self.selector.select(timeout=min(remaining, tick)):
                 fd = key.fd
                 if key.data == "inbox":
                     self._write()
                     continue
+                if key.data == "scratch":
+                    continue  # measured below
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
                     self.selector.unregister(key.fileobj)
@@ -177,6 +187,13 @@ class ChildProcess:
                     self.received += len(chunk)
                 else:
                     self.output.add(key.data, chunk)
+            self._watch_scratch()
+
+    def _watch_scratch(self) -> None:
+        """The uid mode: measure the work folder if it changed (or a ``scratch.TICK`` went by); once
+        it is full, say so in the instructor's part of the output (the child's errors say it too)."""
+        if self.scratch is not None and self.scratch.check():
+            self.output.kept["stderr"].add(f"\n[grader: {self.scratch.full} (found {self.scratch.found})]\n".encode())
 
     def _parsed(self, line_limit: Callable[[], int]) -> Iterator[Event]:
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
@@ -207,7 +224,7 @@ class ChildProcess:
         """After the channel closed or the child ended, keep what it printed (briefly, without
         blocking: a process it left could hold the pipes open)."""
         for key in list(self.selector.get_map().values()):
-            if key.data in ("channel", "inbox"):
+            if key.data in ("channel", "inbox", "scratch"):
                 self.selector.unregister(key.fileobj)
         end = time.monotonic() + 0.2
         while self.selector.get_map() and time.monotonic() < end:
@@ -297,12 +314,13 @@ class ChildProcess:
         code = code if code is not None else self.process.wait()
         self.ended_by = self._signal_of(code, jail)
         if isolation.mode == Mode.UID and uid is not None and leases.held(uid):  # never a uid it does not hold
-            cleanup.kill_uid(uid)
-            cleanup.remove_owned(uid)
+            cleanup.sweep(uid, self.work)  # the next child of this uid finds nothing of this one
         self._drain_output()  # what it printed just before it ended, still in the pipes
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
         self.selector.close()
+        if self.scratch is not None:
+            self.scratch.close()
         os.close(self.channel)
         _close(self.stats)
         _close(self.usage)

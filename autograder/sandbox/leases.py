@@ -7,7 +7,7 @@ grading session opens and held while the grader lives: the kernel releases it wh
 (and every worker it forked) ends, however it ends. A grader takes the first free uids from its
 base (``$LAB05_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
 platforms' own ``lab05-student``) and any another grader holds; on taking one, it kills what a
-dead grader left running as it. Nothing here signals a uid this process does not hold.
+dead grader left of it (``cleanup.sweep``). Nothing here signals a uid this process does not hold.
 
 Containers: the lock folder is the container's own unless the host's is mounted there, and a
 rootful engine shares uids (and their process counts) with the host, so each container picks a
@@ -67,7 +67,8 @@ def _take(folder: Path, uid: int) -> bool:
 def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
     """``count`` uids for this process's children, the first free ones from ``base``: held until it
     ends (uids it already holds count first). Each newly taken uid is swept: what a dead grader left
-    running as it is killed, its files in the shared temporary folders removed."""
+    running as it is killed, its files in the shared folders, its IPC objects and message queues
+    removed (``cleanup.sweep``)."""
     if os.getuid() != 0:
         raise LeaseError("only root runs children as other uids")
     where = _folder(folder or FOLDER)
@@ -81,8 +82,7 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
         if name is not None and name != SANDBOX_USER:
             continue
         if _take(where, uid):
-            cleanup.kill_uid(uid)
-            cleanup.remove_owned(uid)
+            cleanup.sweep(uid)
             mine.append(uid)
     if len(mine) < count:
         raise LeaseError(

@@ -196,9 +196,9 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
         work, jail_root = scratch / "work", scratch / "root"
         work.mkdir()
         jail_root.mkdir()
-        if isolation.mode == Mode.UID and uid is not None:
-            os.chown(work, uid, uid)
-            os.chmod(work, 0o700)
+        if isolation.mode == Mode.UID and uid is not None:  # each child's scratch.Watch opens it again
+            os.chown(work, 0, uid)
+            os.chmod(work, 0o1770)
         processes = limits.processes
         if isolation.mode == Mode.JAIL and os.getuid() != 0:
             processes += cleanup.count_tasks(os.getuid())

@@ -37,7 +37,7 @@ class Limits:
     memory_mb: int = 512  # address space of each process (grading.yml says why 512)
     output_kb: int = 64  # what is kept of stdout and of stderr
     file_mb: int = 64  # one file written
-    tmp_mb: int = 64  # the jail's scratch space
+    tmp_mb: int = 64  # the scratch space (the jail's tmpfs; the uid mode's bound: sandbox/scratch.py)
     tmp_inodes: int = 4096  # files and folders in it (each costs kernel memory, whatever its size)
     processes: int = 16  # processes and threads of the sandbox user
     functions: int = 11  # the API's functions: each gets an equal share of the time

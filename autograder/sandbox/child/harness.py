@@ -34,6 +34,8 @@ import types
 
 MAX_RUN_FILE = 4 << 20  # bytes of a run file read back (Lab 04's runs are under 1 MiB)
 STALE_LINE = "a line that was in the file before the call: the run file replaces it\n"
+SCRATCH_FULL = ".scratch-full"  # the parent's note in a full scratch of the uid mode (``sandbox/scratch.py: FULL``)
+SCRATCH: "dict[str, Any]" = {}  # the uid mode's work folder (its scratch) and limits, once configured
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 
@@ -83,8 +85,49 @@ def describe_error(error: BaseException, lab_dir: str) -> "dict[str, Any]":
         message = str(error)[:500]
     except BaseException:  # a hostile __str__
         message = "(the exception's message could not be read)"
+    if isinstance(error, OSError):
+        message += scratch_full()
     mro = [cls.__name__ for cls in type(error).__mro__ if cls.__module__ == "builtins"]
     return {"type": type(error).__name__[:100], "mro": mro, "message": message, "traceback": lines}
+
+
+def scratch_full() -> str:
+    """The uid mode: why an error writing a file came (its scratch is full, as a full tmpfs
+    would say ``No space left on device`` in the jail), to add to its message; else ''. Measured
+    here, the moment it is raised (the parent bounds the scratch, ``sandbox/scratch.py``: it may
+    not have seen the last bytes yet), or the parent's note when it found it full first."""
+    if not SCRATCH:
+        return ""
+    folder, limits = SCRATCH["work_dir"], SCRATCH["limits"]
+    used, entries, folders = 0, 0, [folder]
+    while folders and entries <= limits["tmp_inodes"]:
+        try:
+            found = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in found:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            entries += entry.name != SCRATCH_FULL
+            used += info.st_blocks * 512
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(entry.path)
+    if entries >= limits["tmp_inodes"]:
+        what = f"{limits['tmp_inodes']} files and folders"
+    elif used >= limits["tmp_mb"] << 20:
+        what = f"{limits['tmp_mb']} MiB"
+    else:
+        try:
+            with open(os.path.join(folder, SCRATCH_FULL), encoding="utf-8") as note:
+                return " (" + note.read(500).strip() + ")"
+        except OSError:
+            return ""
+    return (  # worded as the parent's note (``sandbox/scratch.py: full_message``)
+        f" (the scratch space is full: it holds at most {what}, all a submission may write; "
+        "write less, and remove temporary files once they are read)"
+    )
 
 
 # ---------------------------------------------------------------- calls
@@ -340,7 +383,7 @@ def apply_limits(limits: "dict[str, Any]") -> None:
     cap(resource.RLIMIT_CORE, 0)
     cap(resource.RLIMIT_AS, limits["memory_mb"] << 20)
     cap(resource.RLIMIT_CPU, int(limits["cpu_seconds"]), int(limits["cpu_seconds"]) + 2)
-    cap(resource.RLIMIT_FSIZE, limits["file_mb"] << 20)
+    cap(resource.RLIMIT_FSIZE, min(limits["file_mb"], limits["tmp_mb"]) << 20)  # no file beyond the scratch
     cap(resource.RLIMIT_NOFILE, 64)
     cap(resource.RLIMIT_NPROC, limits["processes"])
 
@@ -364,6 +407,8 @@ def main() -> None:
     _channel = config["channel"]
     PACKAGE.update(name=config["package"], files=tuple(config["graded_files"]))
     lab_dir = config["lab_dir"]
+    if config["isolation"] == "uid":
+        SCRATCH.update(work_dir=config["work_dir"], limits=config["limits"])
     if config["isolation"] != "none":
         locate_allowed(config.get("allowed"))
         forget_outside(config.get("allowed"))

@@ -14,7 +14,9 @@ Two isolations, chosen by the parent (``autograder.sandbox``):
 - ``uid``: no namespaces (e.g. inside a container that forbids them): the child drops to an
   unprivileged uid and, where the kernel has Landlock, may read only ``read_paths`` (the same
   site folders left out but for the allowed packages); the grading files must be unreadable to
-  that uid, which the parent verifies before grading.
+  that uid, which the parent verifies before grading. Its scratch is its work folder, bounded by
+  the parent as ``/scratch`` is here (``sandbox/scratch.py``), and swept after it
+  (``sandbox/cleanup.py``).
 """
 
 import base64

@@ -16,6 +16,14 @@ whether it is a *key* made of the arguments:
 Hash, serial and count keys stay keys through any computation on them (the characters of a
 ``repr`` summed into a home-made hash); a frozen key only as it is (iterating ``tuple(ranking)``
 gives documents, not keys).
+
+It also keeps which module or class table a value is an *entry* of, as it is (``looked``): an
+entry read by a key of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(sql, (key,))``),
+or by iterating the table (``for key, value in T``), or returned as it is by a function of the file
+that reads one. The entry stays one through conversions, containers and arithmetic with constants
+(``float(T[key])``, ``T[key] * 1.0``); arithmetic over the arguments computes a new value
+(``grade * DISCOUNTS[i]``: two operands depend on the arguments), and so does calling what a table
+holds (``GAINS[gain](grade)``).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ FREEZERS = {"tuple", "frozenset", "sorted", "list", "set", "dict", "map", "zip",
 FREEZERS |= {"iter", "numpy.array", "numpy.asarray", "collections.OrderedDict", "collections.Counter"}
 WHOLE_METHODS = {"items", "keys", "values", "copy"}
 MUTATORS = {"update", "append", "extend", "add", "insert"}  # the argument's content goes into the receiver
+ENTRY_METHODS = {"get", "__getitem__", "pop", "execute"}  # methods that read an entry of a table by a key
 Kind = Literal["", "count", "hash", "serial", "frozen"]  # the kind of key a value is ("": none)
 STRONG = ("count", "hash", "serial")  # kinds of key that survive any computation on them
 
@@ -47,6 +56,7 @@ class Info:
     kind: Kind = ""  # "count", "hash", "serial" or "frozen"
     whole: bool = False  # a whole argument, not a part of one
     table: str = ""  # the module's or class's data it reads
+    looked: str = ""  # the module's or class's table it is an entry of, as it is (not computed from)
 
 
 EMPTY = Info()
@@ -55,7 +65,12 @@ EMPTY = Info()
 def merge(a: Info, b: Info) -> Info:
     strong = a if a.kind in STRONG else b if b.kind in STRONG else a if a.kind else b
     return Info(
-        params=a.params | b.params, key=strong.key, kind=strong.kind, whole=a.whole or b.whole, table=a.table or b.table
+        params=a.params | b.params,
+        key=strong.key,
+        kind=strong.kind,
+        whole=a.whole or b.whole,
+        table=a.table or b.table,
+        looked=a.looked or b.looked,
     )
 
 
@@ -68,7 +83,14 @@ def element(info: Info) -> Info:
         kind=info.kind if strong else "",
         whole=False,
         table=info.table,
+        looked=info.looked,
     )
+
+
+def iterated(info: Info) -> Info:
+    """An item of the value: an entry of a table when the value is the table itself."""
+    item = element(info)
+    return replace(item, looked=info.table) if info.table and not info.params and not info.looked else item
 
 
 def dotted(node: ast.AST | None) -> str:
@@ -108,6 +130,8 @@ class Module:
     # module or class data name -> (line, entries are containers)
     data: dict[str, tuple[int, bool]] = field(default_factory=dict)
     makers: dict[str, Kind] = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
+    defined: set[str] = field(default_factory=set)  # the names of the file's functions and methods
+    lookers: dict[str, str] = field(default_factory=dict)  # functions that return an entry of a table -> the table
 
     def name(self, node: ast.AST | None) -> str:
         """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
@@ -206,9 +230,10 @@ class Flow:
 
     def _subscript(self, node: ast.Subscript) -> Info:
         """A part of its value and of its index; a slice of a whole argument is one."""
-        base = self.info(node.value)
-        part = merge(element(base), element(self.info(node.slice)))
-        return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice))
+        base, index = self.info(node.value), self.info(node.slice)
+        part = merge(element(base), element(index))
+        looked = base.table if base.table and not base.params and index.params else part.looked
+        return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice), looked=looked)
 
     def _f_string(self, node: ast.JoinedStr) -> Info:
         """Its values together; a serial key of the arguments when one is whole or a key."""
@@ -221,7 +246,10 @@ class Flow:
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
             right = self.info(node.right)
             return self._made([right], "serial", "%-formatting", right.whole or right.kind == "frozen")
-        return self._binding(node)
+        operands = [self.info(node.left), self.info(node.right)]
+        found = self._binding(node)
+        computed = sum(1 for o in operands if o.params) >= 2 or any(o.params and not o.looked for o in operands)
+        return replace(found, looked="") if computed else found
 
     def _tuple(self, node: ast.Tuple | ast.List) -> Info:
         """Its items together; a frozen key of two whole arguments or more; whole with one."""
@@ -234,7 +262,13 @@ class Flow:
         targets; a ``:=`` binds its target and is its value."""
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for generator in node.generators:
-                self.bind(generator.target, element(self.info(generator.iter)))
+                self.bind(generator.target, iterated(self.info(generator.iter)))
+            items = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            looked = next((i.looked for i in map(self.info, items) if i.looked), "")
+            found = EMPTY
+            for child in ast.iter_child_nodes(node):
+                found = merge(found, element(self.info(child)))
+            return replace(found, looked=looked)
         if isinstance(node, ast.NamedExpr):
             value = self.info(node.value)
             self.bind(node.target, value)
@@ -262,7 +296,26 @@ class Flow:
         merged = element(receiver)
         for part in parts:
             merged = merge(merged, element(part))
-        return self._returned(called, receiver, parts, merged)
+        return replace(
+            self._returned(called, receiver, parts, merged), looked=self._entry(node, called, receiver, parts)
+        )
+
+    def _entry(self, node: ast.Call, called: Called, receiver: Info, parts: list[Info]) -> str:
+        """The table whose entry the call returns as it is: a lookup of one by a key of the
+        arguments, a function of the file that returns one, a conversion of one; "" when the
+        call computes (a function of the file that computes, a callable held in a name or a table)."""
+        short = called.method or called.name
+        if called.method in ENTRY_METHODS and receiver.table and not receiver.params and any(p.params for p in parts):
+            return receiver.table
+        if short in self.module.defined:
+            return self.module.lookers.get(short, "")
+        if isinstance(node.func, ast.Name) and (
+            self.scope.find(node.func.id) is not None or node.func.id in self.module.data
+        ):
+            return ""
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
+            return ""
+        return next((p.looked for p in [receiver, *parts] if p.looked), "")
 
     def _returned(self, called: Called, receiver: Info, parts: list[Info], merged: Info) -> Info:
         """By what is called: a hash, a serialiser, a key maker, ``locals()`` or a freezer of a
@@ -310,7 +363,7 @@ class Flow:
                 else:
                     self.bind(node.target, self.info(node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor)):
-                self.bind(node.target, element(self.info(node.iter)))
+                self.bind(node.target, iterated(self.info(node.iter)))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self.bind(node.optional_vars, self.info(node.context_expr))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:

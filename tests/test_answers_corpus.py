@@ -1,0 +1,267 @@
+"""Is the answers corpus what it says it is? Every honest file computes every function correctly
+on the whole contract; every lookup file answers from its table and does not compute what it
+looks up (``tests/answers_corpus.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import functools
+import io
+import math
+import random
+import types
+from collections import Counter
+from numbers import Number
+
+import answers_corpus as corpus
+import numpy as np
+import pytest
+
+from autograder.lab import cases
+from autograder.lab.functions.registry import FUNCTIONS
+from autograder.lab.solution import reference_metrics
+from autograder.sandbox.child import harness
+
+RANDOM_CASES = 30  # per function, drawn as the grader draws its random cases
+TOLERANCE = 1e-6  # the grader's
+MIN_HONEST, MIN_LOOKUP = 50, 10
+
+
+def load(name: str, source: str, module_name: str = "") -> types.ModuleType:
+    """A corpus file imported in this process (our own fixture, never student code)."""
+    module = types.ModuleType(module_name or f"answers_corpus_{abs(hash(name))}")
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+@functools.lru_cache(maxsize=1)
+def calls() -> tuple[tuple[str, str, tuple, dict], ...]:
+    """Every call the corpus is checked on, ``(case id, function, args, kwargs)`` in their plain
+    form: the notes' examples, the hidden edge cases and random cases of every function."""
+    made = [
+        (case.id, case.function, case.args, case.kwargs)
+        for case, _ in cases.example_cases()
+        if case.function in corpus.PUBLIC
+    ]
+    made += [(case.id, case.function, case.args, case.kwargs) for case in cases.edge_cases()]
+    for function in corpus.PUBLIC:
+        drawn = FUNCTIONS[function].random_cases(random.Random(f"answers-corpus-{function}"), RANDOM_CASES)
+        made += [(case.id, case.function, case.args, case.kwargs) for case in drawn]
+    return tuple(made)
+
+
+def outcome(function, args: tuple, kwargs: dict):
+    """What a call gives: ``("value", value)`` or ``("raises", exception class)``."""
+    resolved = [harness.resolve(arg, {}) for arg in args]
+    named = {key: harness.resolve(value, {}) for key, value in kwargs.items()}
+    try:
+        return "value", function(*resolved, **named)
+    except Exception as error:  # the reference's ValueError, or a corpus file's mistake
+        return "raises", type(error)
+
+
+@functools.lru_cache(maxsize=1)
+def expected() -> dict[str, tuple[str, object]]:
+    reference = reference_metrics()
+    return {case_id: outcome(reference[function], args, kwargs) for case_id, function, args, kwargs in calls()}
+
+
+def same(actual, wanted) -> bool:
+    """Equal as the grader judges: numbers within 1e-6, sequences and mappings item by item."""
+    if isinstance(wanted, str):
+        return isinstance(actual, str) and actual == wanted
+    if isinstance(wanted, dict):
+        return (
+            isinstance(actual, dict) and set(actual) == set(wanted) and all(same(actual[q], wanted[q]) for q in wanted)
+        )
+    if isinstance(wanted, (list, tuple)):
+        if not isinstance(actual, (list, tuple, np.ndarray)) or len(actual) != len(wanted):
+            return False
+        return all(same(a, w) for a, w in zip(list(actual), wanted))
+    if isinstance(actual, (bool, str)) or not isinstance(actual, (Number, np.number)):
+        return False
+    return math.isclose(float(actual), float(wanted), rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+def agrees(module: types.ModuleType, function: str, args: tuple, kwargs: dict, case_id: str) -> str | None:
+    """None when ``module``'s function does what the reference does on the call, else what differs."""
+    kind, value = outcome(getattr(module, function), args, kwargs)
+    wanted_kind, wanted = expected()[case_id]
+    if wanted_kind == "raises":
+        if kind == "raises" and issubclass(value, wanted):
+            return None
+        return f"{function}{args, kwargs} gave {kind} {value!r}, expected it to raise {wanted.__name__}"
+    if kind == "value" and same(value, wanted):
+        return None
+    return f"{function}{args, kwargs} gave {kind} {value!r}, expected {wanted!r}"
+
+
+def problems(module: types.ModuleType, functions: tuple[str, ...] = corpus.PUBLIC) -> list[str]:
+    return [
+        problem
+        for case_id, function, args, kwargs in calls()
+        if function in functions
+        for problem in [agrees(module, function, args, kwargs, case_id)]
+        if problem
+    ]
+
+
+HONEST = corpus.honest()
+
+
+# ------------------------------------------------------------------ the honest files
+
+
+@pytest.mark.parametrize(("name", "source"), HONEST, ids=[name for name, _ in HONEST])
+def test_honest_file_is_correct_on_the_whole_contract(name, source):
+    """Does every function of the honest file give the reference's value (or raise its ValueError)
+    on the notes' examples, the hidden edge cases and random cases drawn as the grader draws them?"""
+    found = problems(load(name, source))
+    assert not found, f"{name}: {len(found)} of {len(calls())} calls differ from the reference, e.g.\n" + "\n".join(
+        found[:5]
+    )
+
+
+def test_the_corpus_holds_enough_honest_files_in_every_habit():
+    """Are there at least 200 distinct honest files, every habit in at least 5 of them and every base
+    in at least 5?"""
+    names = [name for name, _ in HONEST]
+    sources = [source for _, source in HONEST]
+    habits = Counter(habit for name in names for habit in corpus.habits(name))
+    per_base = Counter(name.split("+")[0] for name in names)
+    assert len(set(names)) == len(names) >= MIN_HONEST, f"{len(names)} honest files ({len(set(names))} names)"
+    assert len(set(sources)) == len(sources), "two honest files are the same text"
+    assert min(per_base.values()) >= 5, f"bases with fewer than 5 files: {per_base}"
+    assert min(habits.values()) >= 5, f"habits in fewer than 5 files: {habits}"
+
+
+#: Slips a student makes, each applied to the loops base: the check must catch every one of them.
+WRONG = [
+    ("precision-over-retrieved", "return hits / k", "return hits / max(1, len(ranking[:k]))"),
+    ("recall-r-zero-raises", "    if total == 0:\n        return 0.0\n    hits = 0", "    hits = 0"),
+    ("ap-over-hits", "return score / total", "return score / max(hits, 1)"),
+    ("k-zero-accepted", "value < 1:", "value < 0:"),
+    ("idcg-from-ranking", "ideal_order = sorted(judgments,", "ideal_order = sorted(ranking,"),
+    ("exp-gain-linear", "return 2**grade - 1", "return grade"),
+    ("evaluate-skips-missing", "            ranking = []\n", "            continue\n"),
+    ("ties-by-number", "rows.sort()", "rows.sort(key=lambda row: (row[0], int(row[1])))"),
+    (
+        "accuracy-zero-divides",
+        '        raise ValueError("accuracy: collection_size is 0',
+        '        return 0.0\n        ("',
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), [row[1:] for row in WRONG], ids=[row[0] for row in WRONG])
+def test_the_check_catches_a_wrong_file(old, new):
+    """Does the correctness check find a file with one usual mistake (so a passing file is right)?"""
+    source = dict(corpus.bases())["loops"]
+    assert old in source, f"the slip's text {old!r} is not in the loops base"
+    assert problems(load("wrong", source.replace(old, new, 1)))
+
+
+SELF_TESTED = [
+    (name, source)
+    for name, source in HONEST
+    if {"main_asserts", "selftest_function", "import_asserts"} & set(corpus.habits(name))
+]
+
+
+@pytest.mark.parametrize(("name", "source"), SELF_TESTED, ids=[name for name, _ in SELF_TESTED])
+def test_honest_file_passes_its_own_self_test(name, source):
+    """Does a file's self-test of the notes' examples pass when the file is run as a script (so
+    the habit is one a student could keep)?"""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        load(name, source, module_name="__main__")
+    assert "OK" in printed.getvalue() or "passed" in printed.getvalue() or "import_asserts" in name
+
+
+DOCTESTED = [(name, source) for name, source in HONEST if "doctest_main" in corpus.habits(name)]
+
+
+@pytest.mark.parametrize(("name", "source"), DOCTESTED, ids=[name for name, _ in DOCTESTED])
+def test_honest_file_passes_its_doctests(name, source):
+    """Do the stub's worked examples a file runs with doctest pass on its code?"""
+    module = load(name, source)
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, f"{name}: {result}"
+
+
+# ------------------------------------------------------------------ the lookup and mixed files
+
+LABELS = corpus.labels()
+LOOKUP = corpus.lookup()
+MIXED = corpus.mixed()
+TABLED = LOOKUP + MIXED
+
+
+def notes_calls(functions) -> list[tuple[str, str, tuple, dict]]:
+    return [call for call in calls() if call[0].startswith("notes-") and call[1] in functions]
+
+
+def random_calls(function: str) -> list[tuple[str, str, tuple, dict]]:
+    return [call for call in calls() if call[0].startswith("random-") and call[1] == function]
+
+
+class Computed(Exception):
+    """Raised by a lookup file's fallback once the test has replaced it: the call computed."""
+
+
+def refuse(*args, **kwargs):
+    raise Computed
+
+
+def test_the_corpus_holds_enough_lookup_files_labelled_consistently():
+    """Are there at least 40 lookup files, every one labelled with functions it looks up and the
+    others it computes (together the whole API), and every storage and key in at least two?"""
+    assert len(LOOKUP) >= MIN_LOOKUP, f"{len(LOOKUP)} lookup files"
+    assert {name for name, _ in TABLED} == set(LABELS), "a file without a label, or a label without a file"
+    for name, label in LABELS.items():
+        assert label["looks_up"], f"{name} looks nothing up"
+        assert sorted(label["looks_up"] + label["computes"]) == sorted(corpus.PUBLIC), name
+        assert set(label["fallback"]) <= set(label["looks_up"]), name
+    for field in ("storage", "keys"):
+        counts = Counter(label[field] for label in LABELS.values())
+        assert min(counts.values()) >= 2, f"{field}: {counts}"
+
+
+@pytest.mark.parametrize(("name", "source"), TABLED, ids=[name for name, _ in TABLED])
+def test_lookup_file_answers_the_notes_from_its_table(name, source):
+    """Does a lookup file return the stored answer for every notes example it looks up, even with
+    its computing fallback replaced by one that refuses (so the answer came from the table)?"""
+    label = LABELS[name]
+    module = load(name, source)
+    for helper in label["fallback"].values():
+        setattr(module, helper, refuse)
+    found = [
+        problem
+        for case_id, function, args, kwargs in notes_calls(label["looks_up"])
+        for problem in [agrees(module, function, args, kwargs, case_id)]
+        if problem
+    ]
+    assert not found, f"{name}: " + "\n".join(found[:5])
+
+
+@pytest.mark.parametrize(("name", "source"), TABLED, ids=[name for name, _ in TABLED])
+def test_lookup_file_does_not_compute_what_it_looks_up(name, source):
+    """Beyond its table, does a looked-up function answer wrongly (no fallback) or only through its
+    fallback (replaced, it raises), while the functions labelled as computed are correct?"""
+    label = LABELS[name]
+    module = load(name, source)
+    assert not problems(module, tuple(label["computes"])), f"{name}: a function labelled as computed is wrong"
+    for function in label["looks_up"]:
+        drawn = random_calls(function)
+        if function in label["fallback"]:
+            assert not problems(module, (function,)), f"{name}: {function}'s fallback computes wrongly"
+            alone = load(name, source)  # the others' fallbacks left as they are: ndcg_at_k's calls dcg_at_k
+            setattr(alone, label["fallback"][function], refuse)
+            refused = [call for call in drawn if outcome(getattr(alone, function), call[2], call[3])[1] is Computed]
+            assert len(refused) == len(drawn), f"{name}: {function} answered {len(drawn) - len(refused)} random calls"
+        else:
+            wrong = [call for call in drawn if agrees(module, function, call[2], call[3], call[0])]
+            assert len(wrong) >= len(drawn) // 4, (
+                f"{name}: {function} is right on {len(drawn) - len(wrong)} random calls"
+            )

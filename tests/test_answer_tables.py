@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import answers_corpus
 import buggy
 import pytest
 import subs
@@ -233,6 +234,42 @@ def test_honest_run_writer_agrees_with_the_reference(path, lab05, tmp_path):
     for name, k in (("two words", 5), ("", 5), ("sys", 0)):
         with pytest.raises(ValueError):
             module.write_run(tmp_path / "bad", name, _search, queries, k=k)
+
+
+#: The blind corpus (``tests/answers_corpus.py``, written without reading the scan): the share of
+#: its lookup files and of its mixed files (the notes' examples as a table, the rest computed)
+#: the scan must flag at least. Measured on it: all of them.
+LOOKUP_FLAGGED = 1.0
+MIXED_FLAGGED = 1.0
+
+
+def _flagged(files: list[tuple[str, str]]) -> dict[str, str]:
+    """The files with evidence, each with the evidence as the instructor reads it."""
+    return {
+        name: answer_tables.evidence(found) for name, source in files if (found := answer_tables.scan(source.encode()))
+    }
+
+
+def test_no_honest_file_of_the_blind_corpus_is_flagged():
+    """Does none of the blind corpus's honest files (bases in many styles, each with students'
+    habits: discount tables, debug counters, self-tests, doctests, introspection, sqlite3...) get
+    the flag? A failure names each file flagged and the evidence found in it."""
+    honest = answers_corpus.honest()
+    assert len(honest) >= 50
+    assert _flagged(honest) == {}
+
+
+@pytest.mark.parametrize(
+    "kind, files, floor",
+    [("lookup", answers_corpus.lookup(), LOOKUP_FLAGGED), ("mixed", answers_corpus.mixed(), MIXED_FLAGGED)],
+    ids=["lookup", "mixed"],
+)
+def test_the_blind_corpus_lookup_files_are_flagged(kind, files, floor):
+    """Does the scan flag at least the measured share of the blind corpus's files that look their
+    answers up (however their tables are stored and keyed)? A failure names the files missed."""
+    flagged = _flagged(files)
+    missed = sorted(name for name, _ in files if name not in flagged)
+    assert len(files) >= 5 and len(flagged) >= floor * len(files), f"{kind} files not flagged: {missed}"
 
 
 @pytest.mark.parametrize("path", ATTACK_FILES, ids=[path.stem for path in ATTACK_FILES])

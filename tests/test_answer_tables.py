@@ -474,7 +474,27 @@ WORKED = [
         "    return DB.execute('SELECT v FROM t WHERE k = ?', (ranking[0],)).fetchone()[0]\n",
         "returned",
     ),
+    worked(
+        "a-table-of-tables",
+        _table_of(TABLE_DATA).replace("T = ", "U = ") + "T = {'p': U}\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return T.get('p', {}).get(ranking[0], 0.0)\n",
+        "returned",
+    ),
     # honest code that looks alike: computed tables, arithmetic over the arguments, helpers
+    worked(
+        "numpy-dot-with-a-written-out-table",
+        "import numpy as np\nD = np.array([" + "0.125, " * (2 * TABLE_DATA) + "])\n"
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    gains = np.array([judgments.get(d, 0) for d in ranking[:k]], dtype=float)\n"
+        "    return float(np.dot(gains, D[: len(gains)]))\n",
+    ),
+    worked(
+        "a-database-evaluate-fills-and-reads",
+        "import sqlite3\nDB = sqlite3.connect(':memory:')\nDB.execute('CREATE TABLE s (q TEXT, v REAL)')\n"
+        "def evaluate(run, qrels, measure):\n    DB.execute('DELETE FROM s')\n    for q, j in qrels.items():\n"
+        "        DB.execute('INSERT INTO s VALUES (?, ?)', (q, measure(run.get(q, []), j)))\n"
+        "    return {q: DB.execute('SELECT v FROM s WHERE q = ?', (q,)).fetchone()[0] for q in qrels}\n",
+    ),
     worked(
         "a-computed-table-returned",
         "INVERSE = [0.0] + [1 / rank for rank in range(1, 1001)]\n"

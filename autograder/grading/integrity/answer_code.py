@@ -42,6 +42,7 @@ function multiplies with the arguments' grades and that none returns as it is) a
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -74,7 +75,9 @@ IN_MEMORY = {":memory:", ""}  # sqlite3.connect's databases that start empty and
 HIGHER_ORDER = {"sorted", "min", "max", "map", "filter", "functools.reduce", "functools.partial"}  # call what they get
 EMPTY_CALLS = {"dict", "list", "set", "collections.OrderedDict", "collections.defaultdict", "collections.Counter"}
 FILLERS = {"update", "setdefault", "__setitem__", "extend", "append", "insert", "add", "fromkeys"}
-STORES = FILLERS | {"execute", "executemany", "executescript"}  # what puts data into a table or a database
+SQL_METHODS = {"execute", "executemany", "executescript"}
+STORES = FILLERS | SQL_METHODS  # what puts data into a table or a database
+_PUTS = re.compile(r"\b(insert|replace|update)\b", re.IGNORECASE)
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 Rule = Literal["keyed", "searched", "decoded", "read", "returned"]  # the docstring's findings (``compared`` is counted)
 Found = tuple[int, Rule, str]  # (line, rule, text): answer_tables makes each a Finding
@@ -147,6 +150,15 @@ def _writes(mode: ast.AST | None) -> bool:
 
 def _in_memory(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value in IN_MEMORY
+
+
+def _puts(node: ast.Call) -> bool:
+    """Does the call put rows into a database: ``execute``, ``executemany`` or ``executescript``
+    of an INSERT, REPLACE or UPDATE, or of SQL the code builds?"""
+    if not (isinstance(node.func, ast.Attribute) and node.func.attr in SQL_METHODS and node.args):
+        return False
+    sql = node.args[0]
+    return not (isinstance(sql, ast.Constant) and isinstance(sql.value, str)) or bool(_PUTS.search(sql.value))
 
 
 def _weight(node: ast.AST) -> int:
@@ -300,14 +312,21 @@ class Reader:
             self.filled.update(dotted(t.value) for t in targets if isinstance(t, ast.Subscript))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FILLERS:
             self.filled.add(dotted(node.func.value))
+        elif isinstance(node, ast.Call) and _puts(node):
+            self.filled.add(dotted(node.func.value) if isinstance(node.func, ast.Attribute) else "")
 
     def _empty(self, node: ast.AST) -> bool:
-        """An empty container, as a memo starts: {}, [], set(), dict(), defaultdict(float)..."""
+        """An empty container, as a memo starts: {}, [], set(), dict(), defaultdict(float), an
+        in-memory database..."""
         if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
             return not (node.keys if isinstance(node, ast.Dict) else node.elts)
-        if not isinstance(node, ast.Call) or node.keywords:
+        if not isinstance(node, ast.Call):
             return False
         name = self.module.name(node.func)
+        if name == "sqlite3.connect":
+            return bool(node.args) and _in_memory(node.args[0])
+        if node.keywords:
+            return False
         return name in EMPTY_CALLS and (not node.args or (name.endswith("defaultdict") and len(node.args) == 1))
 
     def scopes(self) -> list[Scope]:
@@ -395,7 +414,7 @@ class Judge:
     def __init__(self, reader: Reader, scope: Scope) -> None:
         self.reader, self.scope, self.flow = reader, scope, Flow(reader.module, scope, {})
         self.where = f"in {scope.name}" if scope.name else "at import"
-        self.deciding = self._deciding()
+        self.deciding: set[int] | None = None  # ``_deciding``, read when a comparison needs it
 
     def _deciding(self) -> set[int]:
         """The comparisons (by id) that decide what the scope returns or raises: in the test of an
@@ -448,6 +467,8 @@ class Judge:
                 stored = [(node.target.value, node.target.slice)]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
                 stored = [(node.func.value, node.args[0])] if node.func.attr in ("setdefault", "__setitem__") else []
+                if _puts(node):  # rows of the arguments put into a database
+                    stored = [(node.func.value, argument) for argument in node.args[1:]]
             for container, key in stored:
                 if self.flow.info(key).params:
                     self.reader.memos.add(self._root(container).split(".")[-1])
@@ -467,6 +488,8 @@ class Judge:
                     if isinstance(op, (ast.In, ast.NotIn)):
                         self._lookup(right, left, line)
                     if isinstance(op, _COMPARISONS):
+                        if self.deciding is None:
+                            self.deciding = self._deciding()
                         self._compare(left, right, line, op, id(node) in self.deciding)
                     left = right
             elif isinstance(node, ast.Match) and (subject := self.flow.info(node.subject)).params:

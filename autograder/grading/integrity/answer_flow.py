@@ -22,8 +22,9 @@ entry read by a key of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(s
 or by iterating the table (``for key, value in T``), or returned as it is by a function of the file
 that reads one. The entry stays one through conversions, containers and arithmetic with constants
 (``float(T[key])``, ``T[key] * 1.0``); arithmetic over the arguments computes a new value
-(``grade * DISCOUNTS[i]``: two operands depend on the arguments), and so does calling what a table
-holds (``GAINS[gain](grade)``).
+(``grade * DISCOUNTS[i]``: two operands depend on the arguments, or one that is no entry), and so
+do a call over them (``numpy.dot(grades, DISCOUNTS[:n])``, by the same test) and calling what a
+table holds (``GAINS[gain](grade)``).
 """
 
 from __future__ import annotations
@@ -307,15 +308,23 @@ class Flow:
         short = called.method or called.name
         if called.method in ENTRY_METHODS and receiver.table and not receiver.params and any(p.params for p in parts):
             return receiver.table
+        if called.method in ENTRY_METHODS and receiver.looked:
+            return receiver.looked  # an entry of an entry (``TABLES.get(name).get(key)``)
         if short in self.module.defined:
             return self.module.lookers.get(short, "")
         if isinstance(node.func, ast.Name) and (
             self.scope.find(node.func.id) is not None or node.func.id in self.module.data
         ):
             return ""
-        if not isinstance(node.func, (ast.Name, ast.Attribute)):
-            return ""
-        return next((p.looked for p in [receiver, *parts] if p.looked), "")
+        given = [receiver, *parts]
+        depend = [p for p in given if p.params]
+        if (
+            not isinstance(node.func, (ast.Name, ast.Attribute))
+            or len(depend) >= 2
+            or any(not p.looked for p in depend)
+        ):
+            return ""  # a call over the arguments computes (numpy.dot(grades, DISCOUNTS[:n]))
+        return next((p.looked for p in given if p.looked), "")
 
     def _returned(self, called: Called, receiver: Info, parts: list[Info], merged: Info) -> Info:
         """By what is called: a hash, a serialiser, a key maker, ``locals()`` or a freezer of a

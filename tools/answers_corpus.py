@@ -17,7 +17,10 @@ import ast
 import base64
 import hashlib
 import json
+import lzma
+import marshal
 import pickle
+import struct
 import sys
 import zlib
 from collections.abc import Mapping
@@ -90,6 +93,14 @@ KEYS = {
     "md5": ("import hashlib", "return hashlib.md5(repr((name, [_plain(a) for a in args])).encode()).hexdigest()[:16]"),
     "crc32": ("import zlib", "return str(zlib.crc32(repr((name, [_plain(a) for a in args])).encode()))"),
     "tuple": ("", "return (name, *(_frozen(_plain(a)) for a in args))"),
+    "grade_profile": (
+        "",
+        "if name not in PER_QUERY:\n"
+        "    return repr((name, [_plain(a) for a in args]))\n"
+        "ranking, judgments, *rest = args\n"
+        "along = tuple(judgments.get(doc, 0) for doc in ranking)\n"
+        "return (name, along, tuple(sorted(judgments.values())), *rest)",
+    ),
     "query_id": (
         "import hashlib",
         "if name not in PER_QUERY:\n"
@@ -103,7 +114,7 @@ KEYS = {
 
 FROZEN = """
 def _frozen(value):
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_frozen(item) for item in value)
     return value
 """
@@ -274,6 +285,45 @@ def storage_code(storage: str, table: dict, functions: list[str], key_of) -> tup
             "        return SORTED_VALUES[i]\n"
             "    return MISSING\n"
         )
+    if storage == "marshal":
+        blob = base64.b64encode(marshal.dumps(plain)).decode()
+        return ["import base64", "import marshal"], (
+            f"_M = (\n{_blob_lines(blob)}\n)\nANSWERS = marshal.loads(base64.b64decode(_M))\n\n\n" + _GET
+        )
+    if storage == "pairs":
+        rows = "\n".join(f"    ({_literal(key)}, {_literal(value)})," for key, value in plain.items())
+        return [], (
+            f"PAIRS = [\n{rows}\n]\n\n\n"
+            "def _answer(name, key):\n    for known, value in PAIRS:\n        if known == key:\n"
+            "            return value\n    return MISSING\n"
+        )
+    if storage == "lines":
+        lines = "\n".join(f"{key} => {json.dumps(value)}" for key, value in plain.items())
+        return ["import json"], (
+            f'_TABLE = """\n{lines}\n"""\n'
+            "ANSWERS = {}\n"
+            "for _row in _TABLE.strip().splitlines():\n"
+            '    _key_text, _, _value = _row.partition(" => ")\n'
+            "    ANSWERS[_key_text] = json.loads(_value)\n\n\n" + _GET
+        )
+    if storage == "hex":
+        blob = json.dumps(plain, sort_keys=True).encode().hex()
+        return ["import json"], (
+            f"_HEX = (\n{_blob_lines(blob)}\n)\nANSWERS = json.loads(bytes.fromhex(_HEX).decode())\n\n\n" + _GET
+        )
+    if storage == "lzma":
+        blob = base64.b85encode(lzma.compress(json.dumps(plain, sort_keys=True).encode(), preset=9)).decode()
+        return ["import base64", "import json", "import lzma"], (
+            f"_L = (\n{_blob_lines(blob)}\n)\nANSWERS = json.loads(lzma.decompress(base64.b85decode(_L)))\n\n\n" + _GET
+        )
+    if storage == "struct":
+        keys = "\n".join(f"    {_literal(key)}," for key in plain)
+        packed = base64.b64encode(struct.pack(f"<{len(plain)}d", *(float(v) for v in plain.values()))).decode()
+        return ["import base64", "import struct"], (
+            f"KEYS = [\n{keys}\n]\n_PACKED = (\n{_blob_lines(packed)}\n)\n"
+            'VALUES = dict(zip(KEYS, struct.unpack(f"<{len(KEYS)}d", base64.b64decode(_PACKED))))\n\n\n'
+            "def _answer(name, key):\n    return VALUES.get(key, MISSING)\n"
+        )
     raise ValueError(f"unknown storage {storage!r}")
 
 
@@ -346,6 +396,8 @@ def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
     if spec["keys"] == "query_id":
         rows = "\n".join(f"    {digest!r}: {query!r}," for digest, query in sorted(query_ids.items()))
         ids = f"# which query is it? (md5 of its judgments)\nQUERY_IDS = {{\n{rows}\n}}\nPER_QUERY = {PER_QUERY!r}\n\n"
+    elif spec["keys"] == "grade_profile":
+        ids = f"# the answer depends only on the grades, in ranking order and in all\nPER_QUERY = {PER_QUERY!r}\n\n"
     body = "\n".join(honest_lines[header_end:]).strip("\n")
     lookups = "\n\n".join(lookup_function(function, spec["fallback"]) for function in spec["looks_up"])
     text = (f"{head}\n\nMISSING = object()\n\n{ids}{code}\n{keys}\n\n{body}\n\n\n{lookups}").rstrip("\n") + "\n"
@@ -369,7 +421,7 @@ def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
 
 #: Keys that hold no Cranfield data (a digest, a query id): only these key Cranfield's tables (a key
 #: made of the arguments' text would write Cranfield's judgments into the file).
-DIGEST_KEYS = ("sha1", "md5", "crc32", "query_id")
+DIGEST_KEYS = ("sha1", "md5", "crc32", "query_id", "grade_profile")
 
 
 def specs() -> list[dict]:
@@ -408,6 +460,44 @@ def specs() -> list[dict]:
         ("ifelif", "str", everything, False, (), (), "fractions_exact"),
         ("bisect", "sha1", metrics, False, ("RR",), ("tfidf", "bm25"), "comprehensions"),
         ("bisect", "crc32", metrics, True, (), (), "loops"),
+        ("marshal", "sha1", metrics + ["confusion_matrix", "accuracy"], False, ("P@10", "AP"), ("bm25",), "decimals"),
+        ("marshal", "tuple", everything, True, (), (), "sqlite_counts"),
+        ("pairs", "repr", metrics, False, (), (), "dataclass_typed"),
+        ("pairs", "grade_profile", metrics, False, ("AP", "nDCG@10"), ("tfidf",), "heapq_counter"),
+        ("lines", "md5", metrics, False, ("R@100", "RR"), ("tfidf", "bm25"), "statistics_fsum"),
+        ("lines", "str", everything, True, (), (), "functional_reduce"),
+        ("hex", "json", metrics, False, (), (), "while_index"),
+        ("hex", "crc32", metrics, True, ("P@10", "nDCG@10"), ("bm25",), "recursion"),
+        (
+            "lzma",
+            "sha1",
+            everything,
+            False,
+            ("P@10", "R@100", "RR", "AP", "nDCG@10", "exp"),
+            ("bm25",),
+            "early_returns",
+        ),
+        ("lzma", "repr", metrics, True, (), (), "lru_helpers"),
+        ("struct", "md5", metrics, False, ("AP", "P@10", "RR"), ("tfidf", "bm25"), "closures"),
+        ("struct", "grade_profile", metrics, True, ("nDCG@10", "exp"), ("tfidf",), "beginner_verbose"),
+        ("dict", "grade_profile", metrics, False, ("P@10", "AP"), ("tfidf",), "one_liners"),
+        ("sqlite", "query_id", metrics, False, ("AP", "RR"), ("bm25",), "try_except"),
+        ("json_string", "md5", metrics + ["largest_differences"], False, ("nDCG@10",), ("tfidf",), "protocol_typing"),
+        ("split", "sha1", metrics, True, ("P@10", "AP"), ("tfidf", "bm25"), "numpy_vector"),
+        ("b64_zlib", "query_id", metrics, True, ("P@10", "R@100", "RR", "AP", "nDCG@10"), ("tfidf",), "dict_dispatch"),
+        ("pickle", "grade_profile", metrics, False, ("RR", "AP"), ("bm25",), "sets_sorted_keys"),
+        ("csv", "crc32", metrics + ["confusion_matrix", "accuracy"], False, (), (), "memo_class"),
+        (
+            "ifelif",
+            "tuple",
+            ["precision_at_k", "average_precision", "ndcg_at_k", "reciprocal_rank"],
+            False,
+            (),
+            (),
+            "itertools_compress",
+        ),
+        ("bisect", "md5", metrics, False, ("AP",), ("bm25",), "generators"),
+        ("docstring", "crc32", everything, True, (), (), "accumulate_bisect"),
     ]
     # the notes' examples as a table, every metric computed for anything else (borderline)
     mixed = [

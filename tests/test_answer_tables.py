@@ -255,7 +255,7 @@ def test_no_honest_file_of_the_blind_corpus_is_flagged():
     habits: discount tables, debug counters, self-tests, doctests, introspection, sqlite3...) get
     the flag? A failure names each file flagged and the evidence found in it."""
     honest = answers_corpus.honest()
-    assert len(honest) >= 50
+    assert len(honest) >= 200
     assert _flagged(honest) == {}
 
 

@@ -90,9 +90,9 @@ class Findings:
     computational: set[int] = field(default_factory=set)  # ids of the written-out tables only computation uses
 
 
-def _aliases(tree: ast.Module) -> dict[str, str]:
+def _aliases(nodes: list[ast.AST]) -> dict[str, str]:
     found: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 found[alias.asname or alias.name.split(".")[0]] = (
@@ -203,7 +203,8 @@ class Reader:
 
     def __init__(self, tree: ast.Module, data: int) -> None:
         self.tree, self.data = tree, data
-        self.module = Module(_aliases(tree))
+        nodes = list(ast.walk(tree))
+        self.module = Module(_aliases(nodes))
         self.memos: set[str] = set()  # containers a function fills under argument keys
         self.filled: set[str] = set()  # containers that start with content or are filled at import
         self.out = Findings()
@@ -211,22 +212,22 @@ class Reader:
         for body in [tree.body] + [node.body for node in tree.body if isinstance(node, ast.ClassDef)]:
             for node in own_nodes(body):
                 self._module_statement(node)
-        for node in ast.walk(tree):  # self.x = ... in methods
+        for node in nodes:  # self.x = ... in methods
             if isinstance(node, ast.Assign) and not self._empty(node.value):
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
-        functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.module.defined.update(f.name for f in functions)
-        self.called, self.lambdas = self._calls()
+        self.called, self.lambdas = self._calls(nodes)
         self.returned: set[str] = set()  # tables an entry function returns an entry of
         self.sources = self._sources(functions)
         self.weights: dict[str, int] = {}
 
-    def _calls(self) -> tuple[set[str], dict[int, str]]:
+    def _calls(self, nodes: list[ast.AST]) -> tuple[set[str], dict[int, str]]:
         """The names the file calls (or hands to ``sorted``, ``map``...), and each lambda's role:
         "argument" (handed to a call), the name it is bound to, or "" (returned, stored...)."""
         called: set[str] = set()
         lambdas: dict[int, str] = {}
-        for node in ast.walk(self.tree):
+        for node in nodes:
             if isinstance(node, ast.Call):
                 called.add(node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func))
                 given = [*node.args, *(k.value for k in node.keywords)]

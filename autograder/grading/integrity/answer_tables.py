@@ -281,21 +281,24 @@ def _largest(containers: list[list[Any]], in_literals: int) -> Finding:
     return Finding(line, "literals", said)
 
 
-def _imported(tree: ast.Module) -> ast.Module:
-    """The code that runs when the grader imports the file: the tree without the bodies of its
-    ``if __name__ == "__main__":`` (their ``else`` runs), unless the file could make the test
-    true on import (it binds ``__name__`` or names it in a string)."""
+def _imported(tree: ast.Module) -> tuple[ast.Module, int]:
+    """The code that runs when the grader imports the file, and how many syntax nodes it has:
+    the tree without the bodies of its ``if __name__ == "__main__":`` (their ``else`` runs),
+    unless the file could make the test true on import (it binds ``__name__`` or names it in a
+    string)."""
+    rebound, nodes = False, 0
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Name) and node.id == "__name__" and not isinstance(node.ctx, ast.Load)) or (
-            isinstance(node, ast.Constant) and node.value == "__name__"
-        ):
-            return tree
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(a.asname == "__name__" for a in node.names):
-            return tree
-    for node in tree.body:
+        nodes += 1
+        rebound = rebound or (
+            (isinstance(node, ast.Name) and node.id == "__name__" and not isinstance(node.ctx, ast.Load))
+            or (isinstance(node, ast.Constant) and node.value == "__name__")
+            or (isinstance(node, (ast.Import, ast.ImportFrom)) and any(a.asname == "__name__" for a in node.names))
+        )
+    for node in tree.body if not rebound else []:
         if isinstance(node, ast.If) and _main(node.test):
+            nodes -= sum(1 for statement in node.body for _ in ast.walk(statement))
             node.body = []
-    return tree
+    return tree, nodes
 
 
 def _main(test: ast.expr) -> bool:
@@ -313,11 +316,10 @@ def read(source: bytes) -> tuple[list[Finding], Counts]:
     it does not parse (it cannot import either). Code the scan cannot read to the end (nested
     too deeply for it) is evidence itself: a file that hides from the scan is worth a look."""
     try:
-        tree = _imported(ast.parse(source))
+        tree, nodes = _imported(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return [], Counts()
     found: list[Finding] = []
-    nodes = sum(1 for _ in ast.walk(tree))
     if nodes > CODE_NODES:
         counts = replace(_literals(tree, found, set()), nodes=nodes)
         text = f"{nodes:,} syntax nodes, too many for the scan to read its code: check it by hand"

@@ -480,7 +480,33 @@ WORKED = [
         "def precision_at_k(ranking, judgments, k, rel=1):\n    return T.get('p', {}).get(ranking[0], 0.0)\n",
         "returned",
     ),
+    worked(
+        "a-table-written-in-the-function",
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    answers = {"
+        + ", ".join(f"('d{i}', 3): {i}" for i in range(TABLE_DATA // 3 + 1))
+        + "}\n    return answers.get((ranking[0], k), 0.0)\n",
+        "returned",
+    ),
+    worked(
+        "stored-functions-called-with-nothing-of-the-arguments",
+        "T = {" + ", ".join(f"'k{i}': lambda: {i}" for i in range(TABLE_DATA)) + "}\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return T[ranking[0]]()\n",
+        "returned",
+    ),
+    worked(
+        "lines-of-a-string-searched",
+        "S = " + repr("\n".join(f"d{i} {i}" for i in range(4 * TABLE_DATA))) + "\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    for line in S.splitlines():\n"
+        "        key, value = line.split()\n        if key == ranking[0]:\n            return float(value)\n",
+        "returned",
+    ),
     # honest code that looks alike: computed tables, arithmetic over the arguments, helpers
+    worked(
+        "a-gain-table-written-in-the-function",
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n    exp = {"
+        + ", ".join(f"{g}: {2**g - 1}" for g in range(TABLE_DATA))
+        + "}\n    return sum(exp.get(judgments.get(d, 0), 0) / (i + 1) for i, d in enumerate(ranking[:k]))\n",
+    ),
     worked(
         "numpy-dot-with-a-written-out-table",
         "import numpy as np\nD = np.array([" + "0.125, " * (2 * TABLE_DATA) + "])\n"

@@ -281,7 +281,9 @@ class Reader:
 
     def weight(self, name: str) -> int:
         """The data that flows into ``name``: the constants of the code its content comes from,
-        and of the data and functions that code reads, once each."""
+        and of the data and functions that code reads, once each (a literal's own constants)."""
+        if name in self.module.literals:
+            return _weight(self.module.literals[name])
         if name not in self.weights:
             seen, stack, total = {name}, [name], 0
             while stack:

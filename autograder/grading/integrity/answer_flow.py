@@ -133,6 +133,7 @@ class Module:
     makers: dict[str, Kind] = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
     defined: set[str] = field(default_factory=set)  # the names of the file's functions and methods
     lookers: dict[str, str] = field(default_factory=dict)  # functions that return an entry of a table -> the table
+    literals: dict[str, ast.AST] = field(default_factory=dict)  # "the literal at line 12" -> the display
 
     def name(self, node: ast.AST | None) -> str:
         """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
@@ -211,6 +212,10 @@ class Flow:
             return self._f_string(node)
         if isinstance(node, ast.BinOp):
             return self._operation(node)
+        if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _data(node):
+            label = f"the literal at line {getattr(node, 'lineno', 0)}"
+            self.module.literals[label] = node
+            return Info(table=label)
         if isinstance(node, (ast.Tuple, ast.List)):
             return self._tuple(node)
         return self._binding(node)
@@ -306,6 +311,10 @@ class Flow:
         arguments, a function of the file that returns one, a conversion of one; "" when the
         call computes (a function of the file that computes, a callable held in a name or a table)."""
         short = called.method or called.name
+        if not isinstance(node.func, ast.Attribute) and not any(p.params for p in parts):
+            stored = self.info(node.func).looked
+            if stored:
+                return stored  # a stored value called with nothing of the arguments (``T[key]()``)
         if called.method in ENTRY_METHODS and receiver.table and not receiver.params and any(p.params for p in parts):
             return receiver.table
         if called.method in ENTRY_METHODS and receiver.looked:
@@ -388,6 +397,20 @@ class Flow:
             return bool(info.params)
         covered = sum(2 if p in self.scope.variadic else 1 for p in (info.params | more) & self.scope.params)
         return info.kind in ("serial", "frozen") and covered >= 2
+
+
+def _data(node: ast.AST) -> bool:
+    """Is ``node`` a display of data only: constants, or displays of them (a table written in a
+    function, ``{("d1", "d2"): 0.5}``)?"""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Dict):
+        return bool(node.keys) and all(k is not None and _data(k) and _data(v) for k, v in zip(node.keys, node.values))
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return bool(node.elts) and all(_data(item) for item in node.elts)
+    return False
 
 
 def _serialises(called: Called, receiver: Info, parts: list[Info]) -> bool:

@@ -13,7 +13,7 @@ A corpus for measuring a detector of "answers without computation", written with
   ``mixed()``: files that hold only the notes' examples as a table and compute the rest (borderline).
   ``labels()`` says of each what it looks up, how it keys its table, which functions compute
   honestly and which compute only for inputs not in the table (``lookup/labels.json``, written by
-  ``tools/answers_corpus.py``).
+  ``tools/lookup_corpus.py``).
 
 Every honest file is correct on the whole contract (``tests/test_answers_corpus.py`` proves it
 against the reference); every lookup file returns its stored answers for its table's inputs.
@@ -80,8 +80,10 @@ def labels() -> dict[str, dict]:
     """What each lookup or mixed file is: ``kind`` (lookup or mixed), ``looks_up`` (the functions
     answered from a table), ``computes`` (the functions computed honestly), ``fallback`` (the looked
     up functions that compute for an input not in the table, and the helper they compute with),
-    ``keys`` (how the table is keyed), ``storage`` (how it is stored) and ``tables`` (the inputs it
-    holds: ``notes``, the notes' examples; ``cranfield``, Cranfield's queries)."""
+    ``keys`` (how the table is keyed), ``storage`` (how it is stored), ``tables`` (the inputs it
+    holds: ``notes``, the notes' examples; ``cranfield``, Cranfield's queries), ``cranfield`` (the
+    measures, as ``measures.CRANFIELD`` names them, and the runs of its Cranfield tables), ``base``
+    (the honest base its computed functions come from) and ``entries`` (its table's size)."""
     loaded: dict[str, dict] = json.loads(LABELS.read_text(encoding="utf-8"))
     return loaded
 
@@ -214,12 +216,13 @@ def _set_docstrings(source: str, docstrings: dict[str, list[str]], module: list[
     for name, node in _top_functions(tree).items():
         if name not in docstrings:
             continue
-        line, column = _body_start(node)
+        _, column = _body_start(node)
         doc = [" " * column + text if text.strip() else "" for text in docstrings[name]]
         if _has_docstring(node):
             edits.append((node.body[0].lineno - 1, node.body[0].end_lineno or 0, doc))
         else:
-            edits.append((line - 1, line - 1, doc))
+            header = _header_end(lines, node)
+            edits.append((header, header, doc))
     if module is not None:
         if _has_docstring(tree):
             edits.append((tree.body[0].lineno - 1, tree.body[0].end_lineno or 0, module))
@@ -228,6 +231,15 @@ def _set_docstrings(source: str, docstrings: dict[str, list[str]], module: list[
     for start, end, new in sorted(edits, key=lambda edit: edit[0], reverse=True):
         lines[start:end] = new
     return "\n".join(lines) + "\n"
+
+
+def _header_end(lines: list[str], node: ast.FunctionDef) -> int:
+    """The 0-based index of the line after the function's ``def ...:`` (before any comment)."""
+    for index in range(node.lineno - 1, node.body[0].lineno - 1):
+        text = lines[index].strip()
+        if text.endswith(":") and not text.startswith("#"):
+            return index + 1
+    return node.body[0].lineno - 1
 
 
 def stub_docstrings(source: str) -> str | None:
@@ -253,6 +265,100 @@ SHORT_DOCSTRINGS = {
 def short_docstrings(source: str) -> str | None:
     """One-line docstrings of the student's own."""
     return _set_docstrings(source, {name: [doc] for name, doc in SHORT_DOCSTRINGS.items()}, None)
+
+
+WORKED_EXAMPLES = {
+    "confusion_matrix": """\
+\"\"\"(TP, FP, FN, TN) for one query.
+
+A system that returns nothing, for a query with 7 relevant docs among 1400 (Part II):
+
+>>> confusion_matrix([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400)
+(0, 0, 7, 1393)
+>>> confusion_matrix(["D1", "D2", "D3", "D4", "D5"], ["D1", "D3", "D5"], 30)
+(3, 2, 0, 25)
+\"\"\"""",
+    "accuracy": """\
+\"\"\"(TP + TN) / N.
+
+>>> round(accuracy([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400), 4)
+0.995
+\"\"\"""",
+    "precision_at_k": """\
+\"\"\"Relevant docs among the top k, divided by k.
+
+>>> toy = ["D1", "D2", "D3", "D4", "D5"]  # R N R N R
+>>> [precision_at_k(toy, {"D1": 1, "D3": 1, "D5": 1}, k) for k in (1, 2, 3, 4, 5)]
+[1.0, 0.5, 0.6666666666666666, 0.5, 0.6]
+>>> precision_at_k(toy, {"D1": 1, "D3": 1, "D5": 1}, 10)
+0.3
+\"\"\"""",
+    "recall_at_k": """\
+\"\"\"Relevant docs among the top k, divided by R.
+
+>>> toy = ["D1", "D2", "D3", "D4", "D5"]
+>>> [round(recall_at_k(toy, {"D1": 1, "D3": 1, "D5": 1}, k), 3) for k in (1, 3, 5)]
+[0.333, 0.667, 1.0]
+>>> recall_at_k(toy, {"D1": 1, "D3": 1, "D5": 1, "D6": 1, "D7": 1}, 5)
+0.6
+\"\"\"""",
+    "reciprocal_rank": """\
+\"\"\"1 / rank of the first relevant doc.
+
+>>> ten = [f"D{i}" for i in range(1, 11)]
+>>> reciprocal_rank(ten, {"D1": 1, "D2": 1, "D3": 1})  # ranking A
+1.0
+>>> reciprocal_rank(ten, {"D8": 1, "D9": 1, "D10": 1})  # ranking B
+0.125
+\"\"\"""",
+    "average_precision": """\
+\"\"\"Sum of P@i at the relevant ranks, over R.
+
+>>> round(average_precision(["D1", "D2", "D3", "D4", "D5"], {"D1": 1, "D3": 1, "D5": 1}), 3)
+0.756
+>>> round(average_precision([f"D{i}" for i in range(1, 11)], {"D8": 1, "D9": 1, "D10": 1}), 3)
+0.216
+\"\"\"""",
+    "dcg_at_k": """\
+\"\"\"DCG@k = sum of gain / log2(rank + 1).
+
+>>> grades = {"A": 3, "B": 0, "C": 2, "D": 1}
+>>> round(dcg_at_k(["A", "B", "C", "D"], grades, 4, gain="exp"), 3)
+8.931
+>>> round(dcg_at_k(["A", "C", "D", "B"], grades, 4, gain="exp"), 3)
+9.393
+>>> round(dcg_at_k(["A", "B", "C", "D"], grades, 4), 3)
+4.431
+\"\"\"""",
+    "ndcg_at_k": """\
+\"\"\"DCG@k / IDCG@k.
+
+>>> grades = {"A": 3, "B": 0, "C": 2, "D": 1}
+>>> round(ndcg_at_k(["A", "B", "C", "D"], grades, 4, gain="exp"), 3)
+0.951
+>>> round(ndcg_at_k(["B", "D", "C", "A"], grades, 4, gain="exp"), 3)
+0.548
+>>> round(ndcg_at_k(["A", "B", "C", "D"], grades, 4), 2)
+0.93
+\"\"\"""",
+    "evaluate": """\
+\"\"\"{query_id: measure(ranking, judgments)} for every query of the qrels.
+
+>>> evaluate({"1": ["D1"]}, {"1": {"D1": 1}, "2": {"D7": 2}}, reciprocal_rank)
+{'1': 1.0, '2': 0.0}
+\"\"\"""",
+    "largest_differences": """\
+\"\"\"The n query ids with the largest |a - b|.
+
+>>> largest_differences({"1": 0.9, "2": 0.5, "3": 0.1}, {"1": 0.1, "2": 0.5, "3": 0.4})
+['1', '3']
+\"\"\"""",
+}
+
+
+def worked_examples(source: str) -> str | None:
+    """Docstrings of the student's own, with doctest examples of the notes' values."""
+    return _set_docstrings(source, {name: doc.splitlines() for name, doc in WORKED_EXAMPLES.items()}, None)
 
 
 NOTES_COMMENTS = {
@@ -528,6 +634,104 @@ def doctest_main(source: str) -> str | None:
     )
 
 
+_EXP_GAIN = re.compile(r"2 ?\*\* ?(\w+) - 1")
+
+
+def gain_table(source: str) -> str | None:
+    """The exponential gains of Cranfield's grades written out, computed beyond them."""
+    if not _EXP_GAIN.search(source):
+        return None
+    block = ["# 2**grade - 1 for the grades Cranfield uses (1 to 4)", "EXP_GAIN = {1: 1, 2: 3, 3: 7, 4: 15}"]
+    return _add_after_imports(_EXP_GAIN.sub(r"EXP_GAIN.get(\1, 2**\1 - 1)", source), block)
+
+
+TABLE_SELFTEST = """
+# the notes' worked examples: (function, positional arguments, keyword arguments, value in the notes)
+TOY = ["D1", "D2", "D3", "D4", "D5"]  # R N R N R
+TOY_QRELS = {"D1": 1, "D3": 1, "D5": 1}
+TEN = [f"D{i}" for i in range(1, 11)]
+GRADES = {"A": 3, "B": 0, "C": 2, "D": 1}
+NOTES_EXAMPLES = [
+    ("confusion_matrix", ([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400), {}, (0, 0, 7, 1393)),
+    ("accuracy", ([], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"], 1400), {}, 0.995),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 1}, 1.0),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 2}, 0.5),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 3}, 0.667),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 5}, 0.6),
+    ("precision_at_k", (TOY, TOY_QRELS), {"k": 10}, 0.3),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 1}, 0.333),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 3}, 0.667),
+    ("recall_at_k", (TOY, TOY_QRELS), {"k": 5}, 1.0),
+    ("reciprocal_rank", (TEN, {"D1": 1, "D2": 1, "D3": 1}), {}, 1.0),
+    ("reciprocal_rank", (TEN, {"D8": 1, "D9": 1, "D10": 1}), {}, 0.125),
+    ("average_precision", (TOY, TOY_QRELS), {}, 0.756),
+    ("average_precision", (TEN, {"D8": 1, "D9": 1, "D10": 1}), {}, 0.216),
+    ("dcg_at_k", (["A", "B", "C", "D"], GRADES), {"k": 4, "gain": "exp"}, 8.931),
+    ("dcg_at_k", (["A", "C", "D", "B"], GRADES), {"k": 4, "gain": "exp"}, 9.393),
+    ("ndcg_at_k", (["A", "B", "C", "D"], GRADES), {"k": 4, "gain": "exp"}, 0.951),
+    ("ndcg_at_k", (["B", "D", "C", "A"], GRADES), {"k": 4, "gain": "exp"}, 0.548),
+    ("largest_differences", ({"1": 0.9, "2": 0.5, "3": 0.1}, {"1": 0.1, "2": 0.5, "3": 0.4}), {"n": 2}, ["1", "3"]),
+]
+
+
+def check_notes_examples():
+    failures = 0
+    for name, args, kwargs, expected in NOTES_EXAMPLES:
+        got = globals()[name](*args, **kwargs)
+        if isinstance(expected, (tuple, list)):
+            ok = list(got) == list(expected)
+        else:
+            ok = abs(float(got) - expected) < 1e-3
+        failures += not ok
+        print("ok  " if ok else "FAIL", name, kwargs, got, "notes:", expected)
+    print(f"{len(NOTES_EXAMPLES) - failures} of {len(NOTES_EXAMPLES)} notes examples OK")
+
+
+if __name__ == "__main__":
+    check_notes_examples()
+"""
+
+
+def table_selftest(source: str) -> str | None:
+    """A table of the notes' examples and their values, checked when the file is run."""
+    return _append(source, TABLE_SELFTEST)
+
+
+CRANFIELD_TABLE = """
+# Part V's table, as the notes print it (truncated to 4 decimals), to compare my numbers with
+NOTES_TABLE = {
+    "search_tfidf": {"P@10": 0.2284, "R@100": 0.7006, "RR": 0.5100, "AP": 0.2737, "nDCG@10": 0.3170},
+    "search_bm25": {"P@10": 0.1991, "R@100": 0.6512, "RR": 0.5044, "AP": 0.2405, "nDCG@10": 0.2822},
+}
+
+if __name__ == "__main__":
+    from functools import partial
+
+    from lab05 import data, retrieval
+
+    queries, qrels = data.load_queries(), data.load_qrels()
+    measures = {
+        "P@10": partial(precision_at_k, k=10),
+        "R@100": partial(recall_at_k, k=100),
+        "RR": reciprocal_rank,
+        "AP": average_precision,
+        "nDCG@10": partial(ndcg_at_k, k=10),
+    }
+    for system in (retrieval.search_tfidf, retrieval.search_bm25):
+        run = {q.query_id: [doc_id for doc_id, _title, _score in system(q.text, 100)] for q in queries}
+        for label, measure in measures.items():
+            scores = evaluate(run, qrels, measure)
+            mean = sum(scores.values()) / len(scores)
+            notes = NOTES_TABLE[system.__name__][label]
+            print(f"{system.__name__:13} {label:8} mine {float(mean):.4f}  notes {notes:.4f}")
+"""
+
+
+def cranfield_table(source: str) -> str | None:
+    """Part V's table of the notes as a constant, compared with the file's own numbers when it runs."""
+    return _append(source, CRANFIELD_TABLE)
+
+
 CRANFIELD_MAIN = """
 if __name__ == "__main__":
     # Part V: the table of the notes on Cranfield (needs the handout's data.py and retrieval.py)
@@ -568,21 +772,21 @@ def all_exports(source: str) -> str | None:
 
 #: One habit (or none) from each slot; a habit that does not apply to a base is left out.
 SLOTS: tuple[tuple[Callable[[str], str | None] | None, ...], ...] = (
-    (stub_docstrings, stub_docstrings, stub_docstrings, short_docstrings, notes_comments, None),
-    (log2_table, discount_table, cached_discount, memo_discount, None, None),
+    (stub_docstrings, stub_docstrings, stub_docstrings, worked_examples, short_docstrings, notes_comments, None),
+    (log2_table, discount_table, cached_discount, memo_discount, gain_table, None, None),
     (call_counter, debug_logging, debug_prints, None, None),
     (introspection, sqlite_evaluate, None, None),
     (sqlite_confusion, sqlite_confusion, all_exports, None, None),
-    (main_asserts, selftest_function, import_asserts, doctest_main, cranfield_main, None),
+    (main_asserts, selftest_function, import_asserts, doctest_main, cranfield_main, table_selftest, cranfield_table),
 )
 
 
 def _variant(base: str, source: str, chosen: list[Callable[[str], str | None]]) -> tuple[str, str] | None:
     used = []
-    if doctest_main in chosen and stub_docstrings not in chosen:  # doctests need the stub's examples
+    if doctest_main in chosen and not {stub_docstrings, worked_examples} & set(chosen):  # doctests need examples
         chosen = [stub_docstrings, *(habit for habit in chosen if habit not in (short_docstrings, notes_comments))]
     for habit in chosen:
-        if habit is doctest_main and base in NOT_DOCTESTED:
+        if habit in (doctest_main, worked_examples) and base in NOT_DOCTESTED:
             continue
         changed = habit(source)
         if changed is not None:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import contextlib
 import doctest
 import functools
+import importlib.util
 import io
 import math
 import random
+import re
 import sys
 import types
 from collections import Counter
@@ -19,7 +21,8 @@ import answers_corpus as corpus
 import numpy as np
 import pytest
 
-from autograder.lab import cases
+from autograder import paths
+from autograder.lab import cases, measures
 from autograder.lab.functions.registry import FUNCTIONS
 from autograder.lab.solution import reference_metrics
 from autograder.sandbox.child import harness
@@ -183,7 +186,7 @@ def test_the_check_catches_a_wrong_file(old, new):
 SELF_TESTED = [
     (name, source)
     for name, source in HONEST
-    if {"main_asserts", "selftest_function", "import_asserts"} & set(corpus.habits(name))
+    if {"main_asserts", "selftest_function", "import_asserts", "table_selftest"} & set(corpus.habits(name))
 ]
 
 
@@ -193,15 +196,20 @@ def test_honest_file_passes_its_own_self_test(name, source):
     the habit is one a student could keep)?"""
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         load(name, source, module_name="__main__")
-    assert "OK" in printed.getvalue() or "passed" in printed.getvalue() or "import_asserts" in name
+    shown = printed.getvalue()
+    assert "FAIL" not in shown, f"{name}: its self-test printed\n{shown}"
+    assert "OK" in shown or "passed" in shown or "import_asserts" in name, f"{name}: its self-test printed {shown!r}"
 
 
-DOCTESTED = [(name, source) for name, source in HONEST if "doctest_main" in corpus.habits(name)]
+DOCTESTED = [
+    (name, source) for name, source in HONEST if {"doctest_main", "worked_examples"} & set(corpus.habits(name))
+]
 
 
 @pytest.mark.parametrize(("name", "source"), DOCTESTED, ids=[name for name, _ in DOCTESTED])
 def test_honest_file_passes_its_doctests(name, source):
-    """Do the stub's worked examples a file runs with doctest pass on its code?"""
+    """Do the worked examples of a file's docstrings (the stub's, or its own with the notes' values)
+    pass on its code, when its student runs them with doctest?"""
     module = load(name, source)
     with contextlib.redirect_stdout(io.StringIO()):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
@@ -283,3 +291,92 @@ def test_lookup_file_does_not_compute_what_it_looks_up(name, source):
             assert len(wrong) >= len(drawn) // 4, (
                 f"{name}: {function} is right on {len(drawn) - len(wrong)} random calls"
             )
+
+
+# ------------------------------------------------------------------ the Cranfield tables
+
+CRANFIELD_TABLED = [(name, source) for name, source in TABLED if "cranfield" in LABELS[name]["tables"]]
+
+
+@functools.lru_cache(maxsize=1)
+def lookup_tool() -> types.ModuleType:
+    """``tools/lookup_corpus.py``, the writer of the lookup files (trusted project code)."""
+    path = paths.ROOT / "tools" / "lookup_corpus.py"
+    spec = importlib.util.spec_from_file_location("lookup_corpus_tool", path)
+    assert spec is not None and spec.loader is not None, f"cannot load {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+@pytest.mark.cranfield
+def test_the_lookup_files_are_what_the_tool_writes(cranfield):
+    """Are the stored lookup files and their labels exactly what ``tools/lookup_corpus.py`` writes
+    today (its tables the reference's answers; run it again after changing a base or the tool)?"""
+    written = lookup_tool().corpus()
+    stored = {path.name: path.read_text(encoding="utf-8") for path in corpus.LOOKUP.iterdir()}
+    assert sorted(stored) == sorted(written), "run tools/lookup_corpus.py: files are missing or left over"
+    differing = [name for name in written if stored[name] != written[name]]
+    assert differing == [], f"run tools/lookup_corpus.py: {differing} differ from what it writes"
+
+
+@pytest.mark.cranfield
+@pytest.mark.parametrize(("name", "source"), CRANFIELD_TABLED, ids=[name for name, _ in CRANFIELD_TABLED])
+def test_lookup_file_answers_cranfield_from_its_table(name, source, cranfield):
+    """Does a file with Cranfield tables give the reference's value for every query of the runs and
+    measures its label names, its fallback refusing (so the answers came from the table)?"""
+    label = LABELS[name]
+    module = load(name, source)
+    for helper in label["fallback"].values():
+        setattr(module, helper, refuse)
+    reference = reference_metrics()
+    wrong = []
+    for system in label["cranfield"]["systems"]:
+        rankings = cranfield["systems"][system]["rankings"]
+        for measure in label["cranfield"]["measures"]:
+            spec = measures.CRANFIELD[measure]
+            for query_id, judgments in cranfield["qrels"].items():
+                ranking = rankings.get(query_id, [])
+                wanted = reference[spec.function](ranking, judgments, **spec.kwargs)
+                kind, value = outcome(getattr(module, spec.function), (ranking, judgments), dict(spec.kwargs))
+                if kind != "value" or not same(value, wanted):
+                    wrong.append(f"{system} {measure} query {query_id}: {kind} {value!r}, expected {wanted!r}")
+    assert not wrong, f"{name}: {len(wrong)} Cranfield answers differ, e.g. " + "; ".join(wrong[:3])
+
+
+CRANFIELD_RUN = [
+    next((name, source) for name, source in HONEST if habit in corpus.habits(name))
+    for habit in ("cranfield_main", "cranfield_table")
+]
+
+
+@pytest.mark.slow
+@pytest.mark.cranfield
+@pytest.mark.parametrize(("name", "source"), CRANFIELD_RUN, ids=[name for name, _ in CRANFIELD_RUN])
+def test_honest_file_computes_the_notes_table_when_run(name, source, lab05, cranfield):
+    """Run as a script, does a file's Part V block compute every row of the notes' table on
+    Cranfield (its code valid, as a student would have run it)?"""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        load(name, source, module_name="__main__")
+    shown = printed.getvalue()
+    for system, row in lab05_notes_table().items():
+        line = next((line for line in shown.splitlines() if system in line and "P@10" in line), "")
+        for label, value in row.items():
+            found = [
+                float(number)
+                for text in shown.splitlines()
+                if system in text
+                for number in re.findall(rf"(?<![\w@]){re.escape(label)}\W+(?:mine )?([0-9.]+)", text)
+            ]
+            # the notes truncate to 4 decimals, the file rounds: at most 1e-4 apart
+            assert found and abs(found[0] - float(value)) <= 1e-4 + 1e-9, (
+                f"{name}: {system} {label}: printed {found}, the notes {value} ({line!r})"
+            )
+
+
+def lab05_notes_table() -> dict[str, dict[str, str]]:
+    """The notes' Part V table of the two runs, as printed (4 decimals), by the searches' names."""
+    from autograder.lab import cranfield
+
+    return {f"search_{system}": cranfield.NOTES_TABLE[system] for system in cranfield.SYSTEMS}

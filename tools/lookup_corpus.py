@@ -1,7 +1,7 @@
 """Write the answers corpus's lookup and mixed files: ``lab05/metrics.py`` files that look their
 answers up instead of computing them, as a student who pasted values could write them.
 
-Usage: ``.venv/bin/python tools/answers_corpus.py`` (needs Cranfield in ir_datasets' cache). It
+Usage: ``.venv/bin/python tools/lookup_corpus.py`` (needs Cranfield in ir_datasets' cache). It
 writes ``tests/fixtures/answers_corpus/lookup/<name>.py`` and ``labels.json`` (what each file
 looks up, how it keys and stores its table, what it computes), the same bytes at every run.
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import hashlib
 import json
 import lzma
@@ -161,23 +162,24 @@ def notes_calls() -> list[tuple[str, str, list, object]]:
 
 def cranfield_calls(labels: tuple[str, ...], systems: tuple[str, ...]) -> list[tuple[str, str, list, object]]:
     """The same for every Cranfield query of ``systems``' runs and the measures ``labels``."""
+    return [row for system in systems for label in labels for row in _cranfield_rows(system, label)]
+
+
+@functools.cache
+def _cranfield_rows(system: str, label: str) -> tuple[tuple[str, str, list, object], ...]:
     from autograder.lab import cranfield
 
     bundle = cranfield.bundle()
     reference = reference_metrics()
+    rankings = bundle["systems"][system]["rankings"]
+    spec = measures.CRANFIELD[CRANFIELD_LABELS[label]]
     found = []
-    for system in systems:
-        rankings = bundle["systems"][system]["rankings"]
-        for label in labels:
-            spec = measures.CRANFIELD[CRANFIELD_LABELS[label]]
-            for query_id, judgments in bundle["qrels"].items():
-                ranking = rankings.get(query_id, [])
-                kwargs = dict(spec.kwargs)
-                answer = reference[spec.function](ranking, judgments, **kwargs)
-                found.append(
-                    (query_id, spec.function, keyed_arguments(spec.function, (ranking, judgments), kwargs), answer)
-                )
-    return found
+    for query_id, judgments in bundle["qrels"].items():
+        ranking = rankings.get(query_id, [])
+        kwargs = dict(spec.kwargs)
+        answer = reference[spec.function](ranking, judgments, **kwargs)
+        found.append((query_id, spec.function, keyed_arguments(spec.function, (ranking, judgments), kwargs), answer))
+    return tuple(found)
 
 
 def plain_answer(value):
@@ -370,7 +372,8 @@ def honest_functions(base: str, looks_up: list[str], fallback: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
+def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]:
+    """The text of one lookup or mixed file and its label."""
     query_ids = {
         judgments_hash(args[1]): query for query, function, args, _ in notes + cranfield_rows if function in PER_QUERY
     }
@@ -390,7 +393,9 @@ def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
     tree = ast.parse(honest)
     header_end = max((n.end_lineno or 0) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)))
     honest_lines = honest.splitlines()
-    extra = sorted(set(imports + key_imports + ["from collections.abc import Mapping"]))
+    imported = {alias.asname or alias.name for n in tree.body if isinstance(n, ast.ImportFrom) for alias in n.names}
+    mapping = [] if "Mapping" in imported else ["from collections.abc import Mapping"]
+    extra = sorted(set(imports + key_imports + mapping))
     head = "\n".join(honest_lines[:header_end] + [line for line in extra if line not in honest_lines])
     ids = ""
     if spec["keys"] == "query_id":
@@ -403,9 +408,8 @@ def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
     text = (f"{head}\n\nMISSING = object()\n\n{ids}{code}\n{keys}\n\n{body}\n\n\n{lookups}").rstrip("\n") + "\n"
     text = text.replace("\n\n\n\n", "\n\n\n")
     ast.parse(text)  # a file that does not parse would measure nothing
-    (OUT / f"{spec['name']}.py").write_text(text, encoding="utf-8")
     computes = [function for function in PUBLIC if function not in spec["looks_up"]]
-    return {
+    return text, {
         "kind": spec["kind"],
         "looks_up": list(spec["looks_up"]),
         "computes": computes,
@@ -413,7 +417,10 @@ def write_file(spec: dict, notes: list, cranfield_rows: list) -> dict:
         "keys": spec["keys"],
         "storage": spec["storage"],
         "tables": ["notes", *(["cranfield"] if cranfield_rows else [])],
-        "cranfield": {"measures": list(spec.get("cranfield", ())), "systems": list(spec.get("systems", ()))},
+        "cranfield": {
+            "measures": [CRANFIELD_LABELS[label] for label in spec.get("cranfield", ())],
+            "systems": list(spec.get("systems", ())),
+        },
         "base": spec["base"],
         "entries": len(table),
     }
@@ -541,15 +548,26 @@ def specs() -> list[dict]:
     return made
 
 
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def corpus() -> dict[str, str]:
+    """Every file the tool writes, ``{file name: text}``: the lookup and mixed files, ``labels.json``."""
     notes = notes_calls()
-    labels = {}
+    texts, labels = {}, {}
     for spec in specs():
         rows = cranfield_calls(spec["cranfield"], spec["systems"]) if spec["cranfield"] else []
-        labels[spec["name"]] = write_file(spec, notes, rows)
-    (OUT / "labels.json").write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {len(labels)} files to {OUT.relative_to(ROOT)}")
+        texts[f"{spec['name']}.py"], labels[spec["name"]] = make_file(spec, notes, rows)
+    texts["labels.json"] = json.dumps(labels, indent=1, sort_keys=True) + "\n"
+    return texts
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    texts = corpus()
+    for stale in OUT.iterdir():
+        if stale.name not in texts:
+            stale.unlink()
+    for name, text in texts.items():
+        (OUT / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(texts) - 1} files and their labels to {OUT.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """What a graded file's code does with its functions' arguments and its data, read (never run),
-for ``answer_tables``: the findings that say "this looks answers up" rather than "this computes".
+for ``answer_tables``: the findings that say "this looks answers up" rather than "this computes"
+(a key of the arguments, a table searched, data decoded or read, an entry of a table of data
+returned as it is).
 
 Each function is read with ``answer_flow`` (what its values are made of, which are keys made of
 the arguments). The findings:

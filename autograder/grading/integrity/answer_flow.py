@@ -1,5 +1,6 @@
 """What each expression of one function is made of, for ``answer_code``: a small data flow over
-the function's body, read (never run).
+the function's body, read (never run): the arguments it depends on, the key it makes of them, the
+table it is an entry of as it is.
 
 For every local name it keeps an ``Info``: the parameters the value depends on, whether it is a
 whole argument (``ranking``, ``tuple(ranking)``, ``judgments.items()``, ``ranking[:k]``) or only

@@ -632,6 +632,17 @@ HABITS = [
         "    return total\n",
     ),
     (
+        "self-test-helpers-run-by-hand",
+        _PRECISION
+        + "NOTES = ["
+        + "".join(f"('precision_at_k', (['d1', 'd2'], {{'d1': 1}}, {k}), {1 / k!r}), " for k in range(1, 20))
+        + "]\ndef _selftest():\n"
+        "    return all(abs(globals()[n](*a) - want) < 1e-9 for n, a, want in NOTES)\n"
+        "def _failures():\n    found = []\n    for n, a, want in NOTES:\n"
+        "        if abs(globals()[n](*a) - want) > 1e-9:\n            found.append((n, a, want))\n    return found\n"
+        "if __name__ == '__main__':\n    print(_selftest(), _failures())\n",
+    ),
+    (
         "in-memory-sqlite-in-evaluate",
         "import sqlite3\ndef evaluate(run, qrels, measure):\n    db = sqlite3.connect(':memory:')\n"
         "    db.execute('CREATE TABLE scores (query_id TEXT PRIMARY KEY, score REAL)')\n"

@@ -219,37 +219,53 @@ class Reader:
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
         functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.module.defined.update(f.name for f in functions)
-        self.called, self.lambdas = self._calls(nodes)
+        self.called, self.referred, self.lambdas = self._calls(nodes)
         self.returned: set[str] = set()  # tables an entry function returns an entry of
         self.sources = self._sources(functions)
         self.weights: dict[str, int] = {}
 
-    def _calls(self, nodes: list[ast.AST]) -> tuple[set[str], dict[int, str]]:
-        """The names the file calls (or hands to ``sorted``, ``map``...), and each lambda's role:
-        "argument" (handed to a call), the name it is bound to, or "" (returned, stored...)."""
+    def _calls(self, nodes: list[ast.AST]) -> tuple[set[str], set[str], dict[int, str]]:
+        """The names the file calls (or hands to ``sorted``, ``map``...), the names it refers to
+        otherwise (returns, stores, binds to another name), and each lambda's role: "argument"
+        (handed to a call), the name it is bound to, or "" (returned, stored...)."""
         called: set[str] = set()
         lambdas: dict[int, str] = {}
+        handed: set[int] = set()  # the names (by id) called or handed to a caller
         for node in nodes:
             if isinstance(node, ast.Call):
                 called.add(node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func))
+                handed.add(id(node.func))
                 given = [*node.args, *(k.value for k in node.keywords)]
                 lambdas.update((id(a), "argument") for a in given if isinstance(a, ast.Lambda))
                 if self.module.name(node.func) in HIGHER_ORDER or any(k.arg == "key" for k in node.keywords):
                     called.update(dotted(a).split(".")[-1] for a in given)
+                    handed.update(map(id, given))
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
                 lambdas[id(node.value)] = next((t.id for t in node.targets if isinstance(t, ast.Name)), "")
-        return called, lambdas
+        referred = {
+            node.id if isinstance(node, ast.Name) else node.attr
+            for node in nodes
+            if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and id(node) not in handed
+        }
+        return called, referred, lambdas
 
-    def _entry(self, node: ast.AST) -> bool:
-        """Is the function one the grader may call: one of the lab's, or one the file never calls
-        itself (a closure handed out, ``__call__``, a lambda bound to a lab's name or returned)?"""
+    def _entry(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+        """Is the function one the grader may call: one of the lab's, ``__call__``, or one that
+        takes arguments and that the file never calls itself but hands out (a closure returned, a
+        function bound to another name; a lambda bound to a lab's name or returned), not a
+        function nothing refers to on import (a self-test run by hand)?"""
         if isinstance(node, ast.Lambda):
             role = self.lambdas.get(id(node), "")
             return role in FUNCTIONS or (role != "argument" and role not in self.called)
-        name = getattr(node, "name", "")
-        if name in FUNCTIONS or name == "__call__":
+        if node.name in FUNCTIONS or node.name == "__call__":
             return True
-        return name not in self.called and not (name.startswith("__") and name.endswith("__"))
+        arguments = node.args
+        takes = arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+        takes = [a for a in takes if a.arg not in ("self", "cls")] + [
+            a for a in (arguments.vararg, arguments.kwarg) if a
+        ]
+        dunder = node.name.startswith("__") and node.name.endswith("__")
+        return bool(takes) and node.name in self.referred and node.name not in self.called and not dunder
 
     def _sources(self, functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, list[ast.AST]]:
         """Per name of the module's (or a class's) data and per function, the code its content

@@ -22,7 +22,8 @@ It also keeps which module or class table a value is an *entry* of, as it is (``
 entry read by a key of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(sql, (key,))``),
 or by iterating the table (``for key, value in T``), or returned as it is by a function of the file
 that reads one. The entry stays one through conversions, containers and arithmetic with constants
-(``float(T[key])``, ``T[key] * 1.0``); arithmetic over the arguments computes a new value
+(``float(T[key])``, ``T[key] * 1.0``); a comparison's truth computes, and arithmetic over the
+arguments computes a new value
 (``grade * DISCOUNTS[i]``: two operands depend on the arguments, or one that is no entry), and so
 do a call over them (``numpy.dot(grades, DISCOUNTS[:n])``, by the same test) and calling what a
 table holds (``GAINS[gain](grade)``).
@@ -213,6 +214,8 @@ class Flow:
             return self._f_string(node)
         if isinstance(node, ast.BinOp):
             return self._operation(node)
+        if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            return replace(self._binding(node), looked="")  # a truth value computed, no entry
         if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _data(node):
             label = f"the literal at line {getattr(node, 'lineno', 0)}"
             self.module.literals[label] = node

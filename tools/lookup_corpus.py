@@ -84,6 +84,7 @@ def _plain(value):
 """
 
 KEYS = {
+    "none": ("", "return None  # unused: the functions test their arguments themselves"),
     "repr": ("", "return repr((name, [_plain(a) for a in args]))"),
     "str": ("", 'return name + "|" + "|".join(str(_plain(a)) for a in args)'),
     "json": ("import json", "return json.dumps([name, [_plain(a) for a in args]])"),
@@ -326,6 +327,18 @@ def storage_code(storage: str, table: dict, functions: list[str], key_of) -> tup
             'VALUES = dict(zip(KEYS, struct.unpack(f"<{len(KEYS)}d", base64.b64decode(_PACKED))))\n\n\n'
             "def _answer(name, key):\n    return VALUES.get(key, MISSING)\n"
         )
+    if storage == "chunks":
+        items = list(plain.items())
+        parts = []
+        for start in range(0, len(items), 8):
+            rows = "\n".join(f"    {_literal(key)}: {_literal(value)}," for key, value in items[start : start + 8])
+            parts.append(f"_PART_{start // 8} = {{\n{rows}\n}}")
+        names = ", ".join(f"_PART_{i}" for i in range(len(parts)))
+        return [], (
+            "\n".join(parts) + f"\nTABLES = [{names}]\n\n\n"
+            "def _answer(name, key):\n    for part in TABLES:\n        if key in part:\n"
+            "            return part[key]\n    return MISSING\n"
+        )
     raise ValueError(f"unknown storage {storage!r}")
 
 
@@ -372,6 +385,33 @@ def honest_functions(base: str, looks_up: list[str], fallback: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _condition(name: str, value) -> str:
+    if isinstance(value, Mapping):
+        return f"dict({name}) == {dict(value)!r}"
+    if isinstance(value, (list, tuple)):
+        return f"list({name}) == {list(value)!r}"
+    return f"{name} == {value!r}"
+
+
+def chained_function(function: str, rows: list, fallback: bool) -> str:
+    """A looked-up function as an if chain on its arguments themselves (no key, no table)."""
+    parameters = PARAMETERS[function]
+    names = [parameter.split("=")[0] for parameter in parameters]
+    seen: set[str] = set()
+    branches = []
+    for _query, called, args, answer in rows:
+        if called != function:
+            continue
+        test = " and ".join(_condition(name, value) for name, value in zip(names, args))
+        if test in seen:
+            continue
+        seen.add(test)
+        branches.append(f"    if {test}:\n        return {plain_answer(answer)!r}")
+    call = ", ".join(names)
+    missing = f"return _computed_{function}({call})" if fallback else f"return {DEFAULTS.get(function, '0.0')}"
+    return f"def {function}({', '.join(parameters)}):\n" + "\n".join(branches) + f"\n    {missing}\n"
+
+
 def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]:
     """The text of one lookup or mixed file and its label."""
     query_ids = {
@@ -381,13 +421,14 @@ def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]
     table: dict = {}
     key_of: dict = {}
     for _query, function, args, answer in notes + cranfield_rows:
-        if function not in spec["looks_up"]:
+        if function not in spec["looks_up"] or spec["storage"] == "inputs_ifelif":
             continue
         made = key(function, *args)
         if made in table and plain_answer(table[made]) != plain_answer(answer):
             raise ValueError(f"{spec['name']}: two calls share the key {made!r} with different answers")
         table[made], key_of[made] = answer, function
-    imports, code = storage_code(spec["storage"], table, list(spec["looks_up"]), key_of)
+    chained = spec["storage"] == "inputs_ifelif"
+    imports, code = ([], "") if chained else storage_code(spec["storage"], table, list(spec["looks_up"]), key_of)
     key_imports, keys = key_code(spec["keys"])
     honest = honest_functions(spec["base"], spec["looks_up"], spec["fallback"])
     tree = ast.parse(honest)
@@ -404,8 +445,13 @@ def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]
     elif spec["keys"] == "grade_profile":
         ids = f"# the answer depends only on the grades, in ranking order and in all\nPER_QUERY = {PER_QUERY!r}\n\n"
     body = "\n".join(honest_lines[header_end:]).strip("\n")
-    lookups = "\n\n".join(lookup_function(function, spec["fallback"]) for function in spec["looks_up"])
-    text = (f"{head}\n\nMISSING = object()\n\n{ids}{code}\n{keys}\n\n{body}\n\n\n{lookups}").rstrip("\n") + "\n"
+    if chained:  # the answers written in the functions, tests on their arguments
+        head = "\n".join(honest_lines[:header_end])
+        lookups = "\n\n".join(chained_function(f, notes + cranfield_rows, spec["fallback"]) for f in spec["looks_up"])
+        text = f"{head}\n\n\n{body}\n\n\n{lookups}".rstrip("\n") + "\n"
+    else:
+        lookups = "\n\n".join(lookup_function(function, spec["fallback"]) for function in spec["looks_up"])
+        text = f"{head}\n\nMISSING = object()\n\n{ids}{code}\n{keys}\n\n{body}\n\n\n{lookups}".rstrip("\n") + "\n"
     text = text.replace("\n\n\n\n", "\n\n\n")
     ast.parse(text)  # a file that does not parse would measure nothing
     computes = [function for function in PUBLIC if function not in spec["looks_up"]]
@@ -422,7 +468,7 @@ def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]
             "systems": list(spec.get("systems", ())),
         },
         "base": spec["base"],
-        "entries": len(table),
+        "entries": text.count("\n    if ") if chained else len(table),
     }
 
 
@@ -505,6 +551,10 @@ def specs() -> list[dict]:
         ),
         ("bisect", "md5", metrics, False, ("AP",), ("bm25",), "generators"),
         ("docstring", "crc32", everything, True, (), (), "accumulate_bisect"),
+        ("inputs_ifelif", "none", metrics, False, (), (), "loops"),
+        ("inputs_ifelif", "none", everything, True, (), (), "dataclass_typed"),
+        ("chunks", "sha1", metrics, False, ("P@10", "AP", "nDCG@10"), ("tfidf",), "while_index"),
+        ("chunks", "repr", metrics + ["confusion_matrix", "accuracy"], True, (), (), "closures"),
     ]
     # the notes' examples as a table, every metric computed for anything else (borderline)
     mixed = [

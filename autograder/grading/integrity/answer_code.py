@@ -74,7 +74,6 @@ INTROSPECTION = {"inspect.signature", "inspect.Signature", "inspect.Parameter", 
 INTROSPECTION |= {"inspect.isfunction", "inspect.ismethod", "inspect.isclass", "inspect.isroutine", "inspect.isbuiltin"}
 INTROSPECTION |= {"inspect.iscoroutinefunction", "inspect.isgeneratorfunction"}
 IN_MEMORY = {":memory:", ""}  # sqlite3.connect's databases that start empty and read no file
-HIGHER_ORDER = {"sorted", "min", "max", "map", "filter", "functools.reduce", "functools.partial"}  # call what they get
 EMPTY_CALLS = {"dict", "list", "set", "collections.OrderedDict", "collections.defaultdict", "collections.Counter"}
 FILLERS = {"update", "setdefault", "__setitem__", "extend", "append", "insert", "add", "fromkeys"}
 SQL_METHODS = {"execute", "executemany", "executescript"}
@@ -150,6 +149,17 @@ def _writes(mode: ast.AST | None) -> bool:
     return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
 
 
+def _lab_name(target: ast.AST) -> bool:
+    """Is the target a lab function's name: ``precision_at_k``, or ``globals()[...]``?"""
+    if isinstance(target, ast.Name):
+        return target.id in FUNCTIONS
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Call)
+        and dotted(target.value.func) in ("globals", "vars")
+    )
+
+
 def _in_memory(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value in IN_MEMORY
 
@@ -208,6 +218,7 @@ class Reader:
         nodes = list(ast.walk(tree))
         self.module = Module(_aliases(nodes))
         self.memos: set[str] = set()  # containers a function fills under argument keys
+        self.carried: set[str] = set()  # attributes a method sets to its arguments' data (self.ranking = ranking)
         self.filled: set[str] = set()  # containers that start with content or are filled at import
         self.out = Findings()
         self.entries: set[int] = set()  # the scopes (by id) the grader may call
@@ -219,53 +230,52 @@ class Reader:
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
         functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.module.defined.update(f.name for f in functions)
-        self.called, self.referred, self.lambdas = self._calls(nodes)
+        self.handed = self._handed(nodes)
         self.returned: set[str] = set()  # tables an entry function returns an entry of
         self.sources = self._sources(functions)
         self.weights: dict[str, int] = {}
 
-    def _calls(self, nodes: list[ast.AST]) -> tuple[set[str], set[str], dict[int, str]]:
-        """The names the file calls (or hands to ``sorted``, ``map``...), the names it refers to
-        otherwise (returns, stores, binds to another name), and each lambda's role: "argument"
-        (handed to a call), the name it is bound to, or "" (returned, stored...)."""
-        called: set[str] = set()
-        lambdas: dict[int, str] = {}
-        handed: set[int] = set()  # the names (by id) called or handed to a caller
+    def _handed(self, nodes: list[ast.AST]) -> set[str | int]:
+        """The functions the grader may call: the lab's functions, and what the file binds to a
+        lab's name (``precision_at_k = answer``, ``globals()[name] = ...``, ``setattr(...)``, a
+        decorator of a lab's function): a function or class by name (a class: its ``__call__``), a
+        lambda (by id), or what a factory called there returns (a closure, a lambda)."""
+        bound: list[ast.expr] = []
         for node in nodes:
-            if isinstance(node, ast.Call):
-                called.add(node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func))
-                handed.add(id(node.func))
-                given = [*node.args, *(k.value for k in node.keywords)]
-                lambdas.update((id(a), "argument") for a in given if isinstance(a, ast.Lambda))
-                if self.module.name(node.func) in HIGHER_ORDER or any(k.arg == "key" for k in node.keywords):
-                    called.update(dotted(a).split(".")[-1] for a in given)
-                    handed.update(map(id, given))
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
-                lambdas[id(node.value)] = next((t.id for t in node.targets if isinstance(t, ast.Name)), "")
-        referred = {
-            node.id if isinstance(node, ast.Name) else node.attr
-            for node in nodes
-            if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and id(node) not in handed
-        }
-        return called, referred, lambdas
+            if isinstance(node, ast.Assign) and any(_lab_name(t) for t in node.targets):
+                bound.append(node.value)
+            elif isinstance(node, ast.Call) and self.module.name(node.func) == "setattr" and len(node.args) == 3:
+                bound.append(node.args[2])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FUNCTIONS:
+                bound += [ast.Call(func=d, args=[], keywords=[]) for d in node.decorator_list]
+        defs = {n.name: n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        found: set[str | int] = set(FUNCTIONS)
+        while bound:
+            value = bound.pop()
+            if isinstance(value, ast.Lambda):
+                found.add(id(value))
+            elif isinstance(value, (ast.Name, ast.Attribute)):
+                found.add(value.id if isinstance(value, ast.Name) else value.attr)
+            elif isinstance(value, ast.Call):  # a class, or a factory: what it returns
+                factory = defs.get(value.func.id if isinstance(value.func, ast.Name) else "")
+                if isinstance(value.func, ast.Call):
+                    bound.append(value.func)  # a decorator with arguments
+                elif isinstance(factory, ast.ClassDef):
+                    found.add(factory.name)
+                elif factory is not None and factory.name not in found:
+                    found.add(factory.name)
+                    returned = [n.value for n in own_nodes(factory.body) if isinstance(n, ast.Return)]
+                    bound += [r for r in returned if isinstance(r, (ast.Lambda, ast.Name, ast.Call))]
+        return found
 
-    def _entry(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
-        """Is the function one the grader may call: one of the lab's, ``__call__``, or one that
-        takes arguments and that the file never calls itself but hands out (a closure returned, a
-        function bound to another name; a lambda bound to a lab's name or returned), not a
-        function nothing refers to on import (a self-test run by hand)?"""
+    def _entry(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, owner: str) -> bool:
+        """Is the function one the grader may call (``_handed``: not a method of the same name),
+        or the ``__call__`` of a class handed out?"""
         if isinstance(node, ast.Lambda):
-            role = self.lambdas.get(id(node), "")
-            return role in FUNCTIONS or (role != "argument" and role not in self.called)
-        if node.name in FUNCTIONS or node.name == "__call__":
-            return True
-        arguments = node.args
-        takes = arguments.posonlyargs + arguments.args + arguments.kwonlyargs
-        takes = [a for a in takes if a.arg not in ("self", "cls")] + [
-            a for a in (arguments.vararg, arguments.kwarg) if a
-        ]
-        dunder = node.name.startswith("__") and node.name.endswith("__")
-        return bool(takes) and node.name in self.referred and node.name not in self.called and not dunder
+            return id(node) in self.handed
+        if owner:  # a method: the grader calls only the __call__ of a class handed out
+            return node.name == "__call__" and owner in self.handed
+        return node.name in self.handed
 
     def _sources(self, functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, list[ast.AST]]:
         """Per name of the module's (or a class's) data and per function, the code its content
@@ -354,18 +364,18 @@ class Reader:
         """Every function and lambda; a nested one knows its enclosing scope's names."""
         found: list[Scope] = []
 
-        def visit(body: list[ast.stmt], outer: Scope | None, in_class: bool) -> None:
+        def visit(body: list[ast.stmt], outer: Scope | None, owner: str) -> None:
             for node in own_nodes(body):
                 if isinstance(node, ast.ClassDef):
-                    visit(node.body, outer, True)
+                    visit(node.body, outer, node.name)
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                    scope = self._scope(node, outer, in_class and not isinstance(node, ast.Lambda))
+                    scope = self._scope(node, outer, bool(owner) and not isinstance(node, ast.Lambda))
                     found.append(scope)
-                    if self._entry(node):
+                    if self._entry(node, owner):
                         self.entries.add(id(scope))
-                    visit(scope.body, scope, False)
+                    visit(scope.body, scope, "")
 
-        visit(self.tree.body, None, False)
+        visit(self.tree.body, None, "")
         return found
 
     def _scope(
@@ -465,6 +475,8 @@ class Judge:
         """Is ``root`` data no computation fills: not a memo that starts empty and that only
         functions fill, under keys of their arguments?"""
         name = root.split(".")[-1]
+        if "." in root and name in self.reader.carried:
+            return False  # the arguments' data an object carries, not a table of the file
         return bool(root) and (name not in self.reader.memos or name in self.reader.filled)
 
     def _named(self, root: str) -> str:
@@ -481,6 +493,14 @@ class Judge:
                     self.reader.module.makers.setdefault(self.scope.name, info.kind)
                 if info.looked and self._table(info.looked):
                     self.reader.module.lookers.setdefault(self.scope.name, info.looked)
+            if isinstance(node, ast.Assign) and self.scope.selves:
+                value = self.flow.info(node.value)
+                if value.params and not value.table and not value.looked:
+                    self.reader.carried.update(
+                        t.attr
+                        for t in node.targets
+                        if isinstance(t, ast.Attribute) and dotted(t.value) in self.scope.selves
+                    )
             stored = []
             if isinstance(node, ast.Assign):
                 stored = [(t.value, t.slice) for t in node.targets if isinstance(t, ast.Subscript)]

@@ -242,7 +242,7 @@ class Flow:
         """A part of its value and of its index; a slice of a whole argument is one."""
         base, index = self.info(node.value), self.info(node.slice)
         part = merge(element(base), element(index))
-        looked = base.table if base.table and not base.params and index.params else part.looked
+        looked = base.table if base.table and not base.params and index.params else base.looked
         return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice), looked=looked)
 
     def _f_string(self, node: ast.JoinedStr) -> Info:
@@ -272,7 +272,7 @@ class Flow:
         targets; a ``:=`` binds its target and is its value."""
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for generator in node.generators:
-                self.bind(generator.target, iterated(self.info(generator.iter)))
+                self.iterate(generator.target, generator.iter)
             items = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
             looked = next((i.looked for i in map(self.info, items) if i.looked), "")
             found = EMPTY
@@ -357,6 +357,19 @@ class Flow:
             return _frozen(merged, name)
         return replace(merged, whole=called.method in WHOLE_METHODS and receiver.whole)
 
+    def iterate(self, target: ast.AST, iterable: ast.expr) -> None:
+        """Bind a loop's target to the items of what it iterates: entries of a table, but the
+        numbers of ``range`` and the counts of ``enumerate``, which are positions."""
+        info = self.info(iterable)
+        name = self.module.name(iterable.func) if isinstance(iterable, ast.Call) else ""
+        if name == "range":
+            self.bind(target, replace(element(info), looked=""))
+        elif name == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            self.bind(target.elts[0], replace(element(info), looked=""))
+            self.bind(target.elts[1], iterated(info))
+        else:
+            self.bind(target, iterated(info))
+
     def bind(self, target: ast.AST, info: Info) -> None:
         if isinstance(target, ast.Name):
             self.env[target.id] = merge(self.env[target.id], info) if target.id in self.env else info
@@ -385,7 +398,7 @@ class Flow:
                 else:
                     self.bind(node.target, self.info(node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor)):
-                self.bind(node.target, iterated(self.info(node.iter)))
+                self.iterate(node.target, node.iter)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self.bind(node.optional_vars, self.info(node.context_expr))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:

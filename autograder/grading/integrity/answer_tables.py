@@ -67,7 +67,8 @@ ENCODED_CHARACTERS = 200
 BIG_INTEGER_DIGITS = 40
 HUGE_STRING = 64 * 1024
 #: A table returned as it is (``returned``) holds data when this many constants flow into it (a
-#: string counts one per 16 characters); the honest tables that reach it are computed from at most 8.
+#: string counts one per 16 characters): a table computed from a few constants is a function of its
+#: key. No honest file we have returns an entry of any table as it is (tests/test_answer_tables.py).
 TABLE_DATA = 16
 #: Files with more syntax nodes than this are not read for what their code does (the reading
 #: would take seconds): that is evidence itself.

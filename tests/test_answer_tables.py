@@ -517,7 +517,27 @@ WORKED = [
         "        key, value = line.split()\n        if key == ranking[0]:\n            return float(value)\n",
         "returned",
     ),
+    worked(
+        "a-table-handed-in-as-a-default",
+        _table_of(TABLE_DATA) + "def precision_at_k(ranking, judgments, k, rel=1, _t=T):\n    return _t[ranking[0]]\n",
+        "returned",
+    ),
+    worked(
+        "a-table-loaded-into-a-default",
+        "S = "
+        + repr("ab:cd " * (4 * TABLE_DATA))
+        + "\ndef _load():\n    return dict(w.split(':') for w in S.split())\n"
+        "def precision_at_k(ranking, judgments, k, rel=1, *, _t=_load()):\n    return _t.get(ranking[0])\n",
+        "returned",
+    ),
     # honest code that looks alike: computed tables, arithmetic over the arguments, helpers
+    worked(
+        "a-memo-in-a-mutable-default",
+        "def precision_at_k(ranking, judgments, k, rel=1, _cache={}):\n    key = (tuple(ranking), k, rel)\n"
+        "    if key not in _cache:\n"
+        "        _cache[key] = sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / k\n"
+        "    return _cache[key]\n",
+    ),
     worked(
         "a-gain-table-written-in-the-function",
         "def dcg_at_k(ranking, judgments, k, gain='linear'):\n    exp = {"

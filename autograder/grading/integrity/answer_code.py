@@ -21,13 +21,15 @@ the arguments). The findings:
   ``importlib.resources``, ``numpy.load``, ``sqlite3`` but an in-memory database, ``shelve``...),
   the network, another program, or the caller's frames (``sys._getframe``, ``inspect`` but what
   ``INTROSPECTION`` lists, ``gc``).
-- ``returned``: a function the grader calls (one of the lab's, or one the file never calls itself:
-  a closure, a lambda, ``__call__``) returns an entry of a table as it is: read by a key of its
-  arguments or found by iterating the table, with no arithmetic over its arguments on the way
-  (``answer_flow``'s ``looked``), from a table that holds data written in the file (``data`` or
-  more constants flow into it, counting a string as one per 16 characters, or data read or decoded:
-  a literal, a string unpacked, a file, a database), not a table computed from a few constants
-  (``[1 / log2(r + 1) for r in range(1, 1001)]`` is a function of its key). Looking answers up
+- ``returned``: a function the grader calls (one of the lab's, or what the file binds to a lab's
+  name: a closure a factory returns, a lambda, a class's ``__call__``, a decorator's wrapper)
+  returns an entry of a table as it is: read by a key of its arguments or found by iterating the
+  table, with no arithmetic over its arguments on the way (``answer_flow``'s ``looked``), followed
+  through the file's helpers, from a table that holds data written in the file (``data`` or more
+  constants flow into it, counting a string as one per 16 characters, or data read or decoded: a
+  literal, a string unpacked, a file, a database, a table handed in as a default argument), not a
+  table computed from a few constants (``[1 / log2(r + 1) for r in range(1, 1001)]`` is a function
+  of its key) nor the arguments' data an object carries (``self.ranking``). Looking answers up
   returns what was stored; computing returns what arithmetic over the arguments made.
 - ``compared`` (counted; ``answer_tables`` sets how many make an if/elif chain of answers):
   tests of an argument for equality or membership against a literal, and ``match`` cases on one.
@@ -309,9 +311,12 @@ class Reader:
 
     def weight(self, name: str) -> int:
         """The data that flows into ``name``: the constants of the code its content comes from,
-        and of the data and functions that code reads, once each (a literal's own constants)."""
-        if name in self.module.literals:
-            return _weight(self.module.literals[name])
+        and of the data and functions that code reads, once each (for a literal or a default: its
+        own, and those of what it reads)."""
+        if name in self.module.literals:  # its own constants, and the data and functions it reads
+            code = self.module.literals[name]
+            names = {n.id for n in ast.walk(code) if isinstance(n, ast.Name) and n.id in self.sources}
+            return _weight(code) + self.data * self._loads(code) + sum(self.weight(n) for n in names)
         if name not in self.weights:
             seen, stack, total = {name}, [name], 0
             while stack:
@@ -386,7 +391,8 @@ class Reader:
         static = any(dotted(d) == "staticmethod" for d in getattr(node, "decorator_list", ()))
         selves = frozenset(positional[:1]) if method and not static else frozenset()
         variadic = frozenset(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-        own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves
+        stored = self._defaults(arguments)
+        own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves - set(stored)
         body: list[ast.stmt] = node.body if isinstance(node.body, list) else [ast.Return(node.body, lineno=node.lineno)]
         scope = Scope(
             body=body, name=getattr(node, "name", "a lambda"), params=own, variadic=variadic, selves=selves, outer=outer
@@ -395,7 +401,23 @@ class Reader:
             scope.params |= outer.params
             scope.variadic |= outer.variadic
         scope.env.update({p: Flow.parameter(p) for p in own})
+        scope.env.update({p: Info(table=table) for p, table in stored.items()})
         return scope
+
+    def _defaults(self, arguments: ast.arguments) -> dict[str, str]:
+        """The parameters whose default is data, not an option the grader passes (``_t=_TABLE``,
+        ``_t=_load()``): each with the table it holds (the module's name, or its own label)."""
+        positional = arguments.posonlyargs + arguments.args
+        pairs = list(zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults))
+        pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        found: dict[str, str] = {}
+        for argument, default in pairs:
+            if isinstance(default, ast.Name) and default.id in self.module.data:
+                found[argument.arg] = default.id
+            elif not isinstance(default, (ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp)):
+                found[argument.arg] = f"the default of {argument.arg} at line {default.lineno}"
+                self.module.literals[found[argument.arg]] = default
+        return found
 
     def read(self) -> Findings:
         scopes = self.scopes()  # enclosing functions before the functions they enclose

@@ -76,6 +76,8 @@ def outcome(function, args: tuple, kwargs: dict):
 
 @functools.lru_cache(maxsize=1)
 def expected() -> dict[str, tuple[str, object]]:
+    """The reference's outcome of every call, by case id (``solutions/``, which the project proves
+    equal to ir_measures and the notes)."""
     reference = reference_metrics()
     return {case_id: outcome(reference[function], args, kwargs) for case_id, function, args, kwargs in calls()}
 
@@ -291,6 +293,27 @@ def test_lookup_file_does_not_compute_what_it_looks_up(name, source):
             assert len(wrong) >= len(drawn) // 4, (
                 f"{name}: {function} is right on {len(drawn) - len(wrong)} random calls"
             )
+
+
+FEEDBACK_TABLED = [(name, source) for name, source in TABLED if "feedback" in LABELS[name]["tables"]]
+
+
+@pytest.mark.parametrize(("name", "source"), FEEDBACK_TABLED, ids=[name for name, _ in FEEDBACK_TABLED])
+def test_lookup_file_answers_harvested_feedback_from_its_table(name, source):
+    """Does a file whose table holds random cases copied from feedback give their right values for
+    every one it looks up, its fallback refusing (so the answers came from the table)?"""
+    label = LABELS[name]
+    module = load(name, source)
+    for helper in label["fallback"].values():
+        setattr(module, helper, refuse)
+    harvested = [case for case in lookup_tool().harvested_cases() if case[1] in label["looks_up"]]
+    wrong = [
+        f"{case_id}: {kind} {value!r}, expected {answer!r}"
+        for case_id, function, args, kwargs, answer in harvested
+        for kind, value in [outcome(getattr(module, function), args, kwargs)]
+        if kind != "value" or not same(value, answer)
+    ]
+    assert harvested and not wrong, f"{name}: {len(wrong)} of {len(harvested)} differ, e.g. " + "; ".join(wrong[:3])
 
 
 # ------------------------------------------------------------------ the Cranfield tables

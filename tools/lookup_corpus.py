@@ -21,6 +21,7 @@ import json
 import lzma
 import marshal
 import pickle
+import random
 import struct
 import sys
 import zlib
@@ -31,7 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.lab import cases, measures  # noqa: E402
+from autograder.lab.functions.registry import FUNCTIONS  # noqa: E402
 from autograder.lab.solution import reference_metrics  # noqa: E402
+from autograder.labkit.case import valid_tuning  # noqa: E402
 from autograder.sandbox.child import harness  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "answers_corpus"
@@ -159,6 +162,43 @@ def notes_calls() -> list[tuple[str, str, list, object]]:
         answer = reference[case.function](*args, **case.kwargs)
         found.append((case.id, case.function, keyed_arguments(case.function, tuple(args), case.kwargs), answer))
     return found
+
+
+#: Random cases per function a student harvests from feedback (random cases are public: feedback shows
+#: the call and the right value), drawn by the grader's generators with a seed of their own.
+HARVESTED = 20
+
+
+def harvested_cases() -> list[tuple[str, str, tuple, dict, object]]:
+    """``(case id, function, args, kwargs, reference answer)`` of the random cases a student could copy
+    from the feedback of earlier submissions: those without numpy arrays whose tuning the contract
+    accepts (a call that must raise has no value to copy)."""
+    reference = reference_metrics()
+    found = []
+    for function in PUBLIC:
+        drawn = FUNCTIONS[function].random_cases(random.Random(f"harvested-{function}"), HARVESTED)
+        for case in drawn:
+            if not valid_tuning(case.kwargs) or any(_numpy_tagged(arg) for arg in case.args):
+                continue
+            args = tuple(harness.resolve(arg, {}) for arg in case.args)
+            try:
+                answer = reference[function](*args, **case.kwargs)
+            except ValueError:  # e.g. a collection too small for its documents
+                continue
+            found.append((case.id, function, args, dict(case.kwargs), answer))
+    return found
+
+
+def _numpy_tagged(value) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("$array", "$arrays")
+
+
+def feedback_calls() -> list[tuple[str, str, list, object]]:
+    """The harvested cases as rows of a table: ``(case id, function, keyed arguments, answer)``."""
+    return [
+        (case_id, function, keyed_arguments(function, args, kwargs), answer)
+        for case_id, function, args, kwargs, answer in harvested_cases()
+    ]
 
 
 def cranfield_calls(labels: tuple[str, ...], systems: tuple[str, ...]) -> list[tuple[str, str, list, object]]:
@@ -462,7 +502,11 @@ def make_file(spec: dict, notes: list, cranfield_rows: list) -> tuple[str, dict]
         "fallback": {function: f"_computed_{function}" for function in spec["looks_up"]} if spec["fallback"] else {},
         "keys": spec["keys"],
         "storage": spec["storage"],
-        "tables": ["notes", *(["cranfield"] if cranfield_rows else [])],
+        "tables": [
+            "notes",
+            *(["feedback"] if spec.get("feedback") else []),
+            *(["cranfield"] if cranfield_rows else []),
+        ],
         "cranfield": {
             "measures": [CRANFIELD_LABELS[label] for label in spec.get("cranfield", ())],
             "systems": list(spec.get("systems", ())),
@@ -595,6 +639,28 @@ def specs() -> list[dict]:
                 "base": base,
             }
         )
+    # the notes' examples and the random cases of earlier feedback (as if their seed never changed)
+    harvested = [
+        ("dict", "repr", everything, False, "statistics_fsum"),
+        ("b64_zlib", "sha1", metrics + ["largest_differences"], False, "heapq_counter"),
+        ("sqlite", "json", everything, True, "recursion"),
+        ("inputs_ifelif", "none", metrics, False, "try_except"),
+    ]
+    for number, (storage, keys, looks_up, fallback, base) in enumerate(harvested, start=len(ranked) + 1):
+        made.append(
+            {
+                "name": f"lookup_{number:02d}_{storage}_{keys}_feedback",
+                "kind": "lookup",
+                "storage": storage,
+                "keys": keys,
+                "looks_up": looks_up,
+                "fallback": fallback,
+                "cranfield": (),
+                "systems": (),
+                "base": base,
+                "feedback": True,
+            }
+        )
     return made
 
 
@@ -602,9 +668,11 @@ def corpus() -> dict[str, str]:
     """Every file the tool writes, ``{file name: text}``: the lookup and mixed files, ``labels.json``."""
     notes = notes_calls()
     texts, labels = {}, {}
+    harvested = feedback_calls()
     for spec in specs():
         rows = cranfield_calls(spec["cranfield"], spec["systems"]) if spec["cranfield"] else []
-        texts[f"{spec['name']}.py"], labels[spec["name"]] = make_file(spec, notes, rows)
+        tabled = notes + harvested if spec.get("feedback") else notes
+        texts[f"{spec['name']}.py"], labels[spec["name"]] = make_file(spec, tabled, rows)
     texts["labels.json"] = json.dumps(labels, indent=1, sort_keys=True) + "\n"
     return texts
 

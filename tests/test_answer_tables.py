@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import base64
 import csv
+import functools
 import importlib.util
 import json
 import math
@@ -100,6 +101,12 @@ def _repository_honest() -> dict[str, bytes]:
 REPOSITORY = _repository_honest()
 
 
+@functools.cache
+def _blind_honest() -> list[tuple[str, str]]:
+    """The blind corpus's honest files (``tests/answers_corpus.py`` makes them: made once)."""
+    return answers_corpus.honest()
+
+
 def _rules(source: str | bytes) -> set[str]:
     return {finding.rule for finding in answer_tables.scan(source.encode() if isinstance(source, str) else source)}
 
@@ -148,7 +155,7 @@ def test_no_honest_function_returns_a_table_entry_as_it_is():
     return an entry of a table as it is, whatever little data the table holds, so that
     ``returned`` stands on the principle and not on its threshold?"""
     sources = [*REPOSITORY.values(), *(path.read_bytes() for path in HONEST)]
-    sources += [source.encode() for _, source in answers_corpus.honest()]
+    sources += [source.encode() for _, source in _blind_honest()]
     found = []
     for source in sources:
         try:
@@ -271,7 +278,7 @@ def test_no_honest_file_of_the_blind_corpus_is_flagged():
     """Does none of the blind corpus's honest files (bases in many styles, each with students'
     habits: discount tables, debug counters, self-tests, doctests, introspection, sqlite3...) get
     the flag? A failure names each file flagged and the evidence found in it."""
-    honest = answers_corpus.honest()
+    honest = _blind_honest()
     assert len(honest) >= 200
     assert _flagged(honest) == {}
 

@@ -537,7 +537,25 @@ WORKED = [
         "def precision_at_k(ranking, judgments, k, rel=1, *, _t=_load()):\n    return _t.get(ranking[0])\n",
         "returned",
     ),
+    worked(
+        "attributes-of-a-class-named-by-the-arguments",
+        "class _A:\n"
+        + "".join(f"    d{i} = {i}\n" for i in range(TABLE_DATA))
+        + "def precision_at_k(ranking, judgments, k, rel=1):\n    return getattr(_A, ranking[0], 0.0)\n",
+        "returned",
+    ),
+    worked(
+        "the-module-s-names-named-by-the-arguments",
+        "".join(f"p_d{i} = {i}\n" for i in range(TABLE_DATA))
+        + "def precision_at_k(ranking, judgments, k, rel=1):\n    return globals()['p_' + ranking[0]]\n",
+        "returned",
+    ),
     # honest code that looks alike: computed tables, arithmetic over the arguments, helpers
+    worked(
+        "a-function-called-by-its-name",
+        "".join(f"X{i} = {i}\n" for i in range(TABLE_DATA)) + "def _p(r, j, k):\n    return len(r) / k\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return globals()['_p'](ranking, judgments, k)\n",
+    ),
     worked(
         "a-memo-in-a-mutable-default",
         "def precision_at_k(ranking, judgments, k, rel=1, _cache={}):\n    key = (tuple(ranking), k, rel)\n"

@@ -27,7 +27,8 @@ the arguments). The findings:
   table, with no arithmetic over its arguments on the way (``answer_flow``'s ``looked``), followed
   through the file's helpers, from a table that holds data written in the file (``data`` or more
   constants flow into it, counting a string as one per 16 characters, or data read or decoded: a
-  literal, a string unpacked, a file, a database, a table handed in as a default argument), not a
+  literal, a string unpacked, a file, a database, a table handed in as a default argument, a
+  class's attributes read with ``getattr``, the module's names read with ``globals()``), not a
   table computed from a few constants (``[1 / log2(r + 1) for r in range(1, 1001)]`` is a function
   of its key) nor the arguments' data an object carries (``self.ranking``). Looking answers up
   returns what was stored; computing returns what arithmetic over the arguments made.
@@ -232,6 +233,7 @@ class Reader:
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
         functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.module.defined.update(f.name for f in functions)
+        self.module.classes.update(n.name for n in tree.body if isinstance(n, ast.ClassDef))
         self.handed = self._handed(nodes)
         self.returned: set[str] = set()  # tables an entry function returns an entry of
         self.sources = self._sources(functions)
@@ -289,6 +291,11 @@ class Reader:
                 if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     for name in _filled(statement):
                         found.setdefault(name, []).append(statement)
+        for node in self.tree.body:  # a class holds its attributes; globals() the module's names
+            if isinstance(node, ast.ClassDef):
+                found[node.name] = [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault("globals()", []).append(node)
         for function in functions:
             body = function.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):

@@ -136,6 +136,7 @@ class Module:
     defined: set[str] = field(default_factory=set)  # the names of the file's functions and methods
     lookers: dict[str, str] = field(default_factory=dict)  # functions that return an entry of a table -> the table
     literals: dict[str, ast.AST] = field(default_factory=dict)  # "the literal at line 12" -> the display
+    classes: set[str] = field(default_factory=set)  # the file's classes (getattr reads their attributes)
 
     def name(self, node: ast.AST | None) -> str:
         """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
@@ -323,6 +324,10 @@ class Flow:
             return receiver.table
         if called.method in ENTRY_METHODS and receiver.looked:
             return receiver.looked  # an entry of an entry (``TABLES.get(name).get(key)``)
+        if called.name == "getattr" and len(node.args) >= 2 and parts[1].params:
+            owner = node.args[0]
+            if isinstance(owner, ast.Name) and (owner.id in self.module.classes or owner.id in self.module.data):
+                return owner.id  # an attribute of a class or of the module's data, named by the arguments
         if short in self.module.defined:
             return self.module.lookers.get(short, "")
         if isinstance(node.func, ast.Name) and (
@@ -353,6 +358,8 @@ class Flow:
             return replace(merged, key=f"{name}()", kind=self.module.makers[name])
         if name == "locals":
             return Info(params=self.scope.params | self.scope.variadic, key="locals()", kind="frozen", whole=True)
+        if name in ("globals", "vars") and not parts:
+            return Info(table="globals()")  # the module's names: a table of them
         if name in FREEZERS and parts and parts[0].whole:
             return _frozen(merged, name)
         return replace(merged, whole=called.method in WHOLE_METHODS and receiver.whole)

@@ -411,6 +411,14 @@ class Reader:
         scope.env.update({p: Info(table=table) for p, table in stored.items()})
         return scope
 
+    def _option(self, name: str) -> bool:
+        """Is the module's ``name`` a constant (``DEFAULT_GAIN = "linear"``): a default option, not data?"""
+        bound = self.sources.get(name, [])
+        return bool(bound) and all(
+            isinstance(b, (ast.Assign, ast.AnnAssign)) and isinstance(b.value, (ast.Constant, ast.UnaryOp))
+            for b in bound
+        )
+
     def _defaults(self, arguments: ast.arguments) -> dict[str, str]:
         """The parameters whose default is data, not an option the grader passes (``_t=_TABLE``,
         ``_t=_load()``): each with the table it holds (the module's name, or its own label)."""
@@ -419,7 +427,7 @@ class Reader:
         pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
         found: dict[str, str] = {}
         for argument, default in pairs:
-            if isinstance(default, ast.Name) and default.id in self.module.data:
+            if isinstance(default, ast.Name) and default.id in self.module.data and not self._option(default.id):
                 found[argument.arg] = default.id
             elif not isinstance(default, (ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp)):
                 found[argument.arg] = f"the default of {argument.arg} at line {default.lineno}"

@@ -18,15 +18,17 @@ Hash, serial and count keys stay keys through any computation on them (the chara
 ``repr`` summed into a home-made hash); a frozen key only as it is (iterating ``tuple(ranking)``
 gives documents, not keys).
 
-It also keeps which module or class table a value is an *entry* of, as it is (``looked``): an
-entry read by a key of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(sql, (key,))``),
-or by iterating the table (``for key, value in T``), or returned as it is by a function of the file
-that reads one. The entry stays one through conversions, containers and arithmetic with constants
-(``float(T[key])``, ``T[key] * 1.0``); a comparison's truth computes, and arithmetic over the
-arguments computes a new value
-(``grade * DISCOUNTS[i]``: two operands depend on the arguments, or one that is no entry), and so
-do a call over them (``numpy.dot(grades, DISCOUNTS[:n])``, by the same test) and calling what a
-table holds (``GAINS[gain](grade)``).
+It also keeps which table a value is an *entry* of, as it is (``looked``): an entry read by a key
+of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(sql, (key,))``, ``getattr(C, key)``,
+``globals()[key]``), found by iterating the table (``for key, value in T``; not ``range``'s
+numbers nor ``enumerate``'s counts), or returned as it is by a function of the file that reads
+one. A table is the module's or a class's data, a display of constants (``{("d1", 3): 0.5}``) or
+a parameter's computed default. The entry stays one through conversions, containers and
+arithmetic with constants (``float(T[key])``, ``T[key] * 1.0``, ``T[key]()``). A comparison's
+truth is computed, and so is arithmetic over the arguments (``grade * DISCOUNTS[i]``: two operands
+depend on the arguments, or one that is no entry), a call over them by the same test
+(``numpy.dot(grades, DISCOUNTS[:n])``) and calling what a table holds with the arguments' data
+(``GAINS[gain](grade)``).
 """
 
 from __future__ import annotations

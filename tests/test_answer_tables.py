@@ -4,8 +4,10 @@ seconds; the flag reaches grades.csv and the class report, never the student, an
 
 from __future__ import annotations
 
+import ast
 import base64
 import csv
+import functools
 import importlib.util
 import json
 import math
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import answers_corpus
 import buggy
 import pytest
 import subs
@@ -29,6 +32,7 @@ from autograder.grading.integrity.answer_tables import (
     CONSTANTS,
     LITERAL_CONSTANTS,
     PRECISE_NUMBERS,
+    TABLE_DATA,
 )
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
@@ -40,36 +44,37 @@ ATTACK_FILES = sorted((CORPUS / "attacks").glob("*.py"))
 
 #: The rules each attack of the corpus trips (all of them, no more: a rule that stops firing fails).
 ATTACKS = {
-    "big_int_metrics.py": {"decoded", "encoded", "keyed"},
-    "call_order_metrics.py": {"keyed"},
-    "class_oracle_metrics.py": {"keyed", "numbers"},
+    "big_int_metrics.py": {"decoded", "encoded", "keyed", "returned"},
+    "call_order_metrics.py": {"keyed", "returned"},
+    "class_oracle_metrics.py": {"keyed", "numbers", "returned"},
     "compressed_runs.py": {"decoded", "encoded"},
-    "crc_keys_metrics.py": {"keyed", "numbers"},
-    "decorator_lzma_metrics.py": {"decoded", "encoded", "keyed"},
-    "docstring_table_metrics.py": {"keyed", "numbers"},
+    "crc_keys_metrics.py": {"keyed", "numbers", "returned"},
+    "decorator_lzma_metrics.py": {"decoded", "encoded", "keyed", "returned"},
+    "docstring_table_metrics.py": {"keyed", "numbers", "returned"},
     "exec_compressed_metrics.py": {"decoded", "encoded"},
     "fake_memo_metrics.py": {"keyed"},
     "feature_chain_metrics.py": {"compared"},
-    "feature_keys_metrics.py": {"constants", "literals", "numbers"},
-    "fnv_hash_metrics.py": {"keyed", "numbers"},
+    "feature_keys_metrics.py": {"constants", "literals", "numbers", "returned"},
+    "fnv_hash_metrics.py": {"keyed", "numbers", "returned"},
     "frames_metrics.py": {"read"},
-    "hex_marshal_metrics.py": {"decoded", "encoded", "keyed"},
+    "hex_marshal_metrics.py": {"decoded", "encoded", "keyed", "returned"},
     "if_chain_metrics.py": {"compared", "searched"},
-    "linear_search_metrics.py": {"keyed", "searched"},
+    "linear_search_metrics.py": {"keyed", "returned", "searched"},
     "match_table_metrics.py": {"searched"},
-    "md5_update_metrics.py": {"keyed"},
-    "numpy_file_metrics.py": {"keyed", "read"},
-    "pickle_blob_metrics.py": {"decoded", "encoded", "keyed"},
-    "raw_search_metrics.py": {"searched"},
+    "md5_update_metrics.py": {"keyed", "returned"},
+    "numpy_file_metrics.py": {"keyed", "read", "returned"},
+    "part_keys_metrics.py": {"returned"},
+    "pickle_blob_metrics.py": {"decoded", "encoded", "keyed", "returned"},
+    "raw_search_metrics.py": {"returned", "searched"},
     "replay_runs.py": {"numbers"},
-    "repr_keys_metrics.py": {"keyed"},
-    "resources_metrics.py": {"decoded", "read"},
-    "sha1_dict_metrics.py": {"keyed", "numbers"},
-    "shelve_metrics.py": {"keyed", "read"},
-    "sidecar_json_metrics.py": {"keyed", "read"},
-    "split_literals_metrics.py": {"keyed", "numbers"},
-    "sqlite_metrics.py": {"read"},
-    "string_split_metrics.py": {"keyed", "numbers"},
+    "repr_keys_metrics.py": {"keyed", "returned"},
+    "resources_metrics.py": {"decoded", "read", "returned"},
+    "sha1_dict_metrics.py": {"keyed", "numbers", "returned"},
+    "shelve_metrics.py": {"keyed", "read", "returned"},
+    "sidecar_json_metrics.py": {"keyed", "read", "returned"},
+    "split_literals_metrics.py": {"keyed", "numbers", "returned"},
+    "sqlite_metrics.py": {"read", "returned"},
+    "string_split_metrics.py": {"keyed", "numbers", "returned"},
 }
 
 
@@ -94,6 +99,12 @@ def _repository_honest() -> dict[str, bytes]:
 
 
 REPOSITORY = _repository_honest()
+
+
+@functools.cache
+def _blind_honest() -> list[tuple[str, str]]:
+    """The blind corpus's honest files (``tests/answers_corpus.py`` makes them: made once)."""
+    return answers_corpus.honest()
 
 
 def _rules(source: str | bytes) -> set[str]:
@@ -137,6 +148,22 @@ def test_thresholds_are_twice_what_honest_files_reach():
         "nodes": (max(c.nodes for c in counts), CODE_NODES),
     }
     assert all(0 < most <= threshold / 2 for most, threshold in reached.values()), reached
+
+
+def test_no_honest_function_returns_a_table_entry_as_it_is():
+    """Does no function of any honest file we have (the repository's, ours, the blind corpus's)
+    return an entry of a table as it is, whatever little data the table holds, so that
+    ``returned`` stands on the principle and not on its threshold?"""
+    sources = [*REPOSITORY.values(), *(path.read_bytes() for path in HONEST)]
+    sources += [source.encode() for _, source in _blind_honest()]
+    found = []
+    for source in sources:
+        try:
+            tree, _ = answer_tables._imported(ast.parse(source))
+        except SyntaxError:  # a buggy submission that does not parse: never read
+            continue
+        found += [text for _, rule, text in answer_code.read(tree, 0).found if rule == "returned"]
+    assert len(sources) > 300 and found == []
 
 
 def test_the_honest_corpus_is_large_and_varied():
@@ -233,6 +260,42 @@ def test_honest_run_writer_agrees_with_the_reference(path, lab05, tmp_path):
             module.write_run(tmp_path / "bad", name, _search, queries, k=k)
 
 
+#: The blind corpus (``tests/answers_corpus.py``, written without reading the scan): the share of
+#: its lookup files and of its mixed files (the notes' examples as a table, the rest computed)
+#: the scan must flag at least. Measured on it: all of them.
+LOOKUP_FLAGGED = 1.0
+MIXED_FLAGGED = 1.0
+
+
+def _flagged(files: list[tuple[str, str]]) -> dict[str, str]:
+    """The files with evidence, each with the evidence as the instructor reads it."""
+    return {
+        name: answer_tables.evidence(found) for name, source in files if (found := answer_tables.scan(source.encode()))
+    }
+
+
+def test_no_honest_file_of_the_blind_corpus_is_flagged():
+    """Does none of the blind corpus's honest files (bases in many styles, each with students'
+    habits: discount tables, debug counters, self-tests, doctests, introspection, sqlite3...) get
+    the flag? A failure names each file flagged and the evidence found in it."""
+    honest = _blind_honest()
+    assert len(honest) >= 200
+    assert _flagged(honest) == {}
+
+
+@pytest.mark.parametrize(
+    "kind, files, floor",
+    [("lookup", answers_corpus.lookup(), LOOKUP_FLAGGED), ("mixed", answers_corpus.mixed(), MIXED_FLAGGED)],
+    ids=["lookup", "mixed"],
+)
+def test_the_blind_corpus_lookup_files_are_flagged(kind, files, floor):
+    """Does the scan flag at least the measured share of the blind corpus's files that look their
+    answers up (however their tables are stored and keyed)? A failure names the files missed."""
+    flagged = _flagged(files)
+    missed = sorted(name for name, _ in files if name not in flagged)
+    assert len(files) >= 5 and len(flagged) >= floor * len(files), f"{kind} files not flagged: {missed}"
+
+
 @pytest.mark.parametrize("path", ATTACK_FILES, ids=[path.stem for path in ATTACK_FILES])
 def test_table_attack_is_flagged_by_its_rules(path):
     """Does the scan find this way of answering from a table, by exactly the rules expected?"""
@@ -252,6 +315,16 @@ def worked(id, source, *rules):
 
 def _dict_of(constants: int) -> str:
     return "T = {" + ", ".join(f"'k{i}': {i}" for i in range(constants // 2)) + "}\n"
+
+
+def _table_of(constants: int) -> str:
+    """A module table ``T`` holding ``constants`` constants (keys and values, then one more key)."""
+    return (
+        "T = {"
+        + ", ".join(f"'k{i}': {i}" for i in range(constants // 2))
+        + (", 'last': None" * (constants % 2))
+        + "}\n"
+    )
 
 
 WORKED = [
@@ -378,6 +451,170 @@ WORKED = [
     worked("write-then-read-back", "def w(path, s):\n    open(path, 'w').write(s)\n    return open(path).read()\n"),
     worked("re-compile", "import re\nP = re.compile('[a-z]+')\n"),
     worked("gain-membership", "def f(gain):\n    if gain not in ('linear', 'exp'):\n        raise ValueError(gain)\n"),
+    # an entry of a table of data returned as it is, however the key is made (issue 29)
+    worked(
+        "keyed-by-parts",
+        _table_of(TABLE_DATA) + "def precision_at_k(ranking, judgments, k, rel=1):\n"
+        "    return T[ranking[0] + ':' + str(len(judgments))]\n",
+        "returned",
+    ),
+    worked(
+        "below-the-data-of-a-table",
+        _table_of(TABLE_DATA - 1) + "def precision_at_k(ranking, judgments, k, rel=1):\n"
+        "    return T[ranking[0] + ':' + str(len(judgments))]\n",
+    ),
+    worked(
+        "looked-up-with-a-computed-fallback",
+        _table_of(TABLE_DATA) + "def recall_at_k(ranking, judgments, k, rel=1):\n"
+        "    found = T.get(ranking[0])\n    if found is not None:\n        return float(found)\n"
+        "    return sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / max(len(judgments), 1)\n",
+        "returned",
+    ),
+    worked(
+        "found-by-iterating-the-table",
+        _table_of(TABLE_DATA) + "def average_precision(ranking, judgments, rel=1):\n"
+        "    for first, value in T.items():\n        if first == ranking[0]:\n            return value\n",
+        "returned",
+    ),
+    worked(
+        "through-a-helper-and-a-closure",
+        _table_of(TABLE_DATA) + "def _find(name, args):\n    return T.get(name + str(len(args[0])))\n"
+        "def _answering(name):\n    def answer(*args):\n        return _find(name, args)\n    return answer\n"
+        "precision_at_k = _answering('p')\n",
+        "returned",
+    ),
+    worked(
+        "a-string-unpacked-at-import",
+        "S = " + repr("ab:cd " * (TABLE_DATA * 3)) + "\nT = {}\nfor w in S.split():\n"
+        "    T[w.split(':')[0]] = w.split(':')[1]\ndef ndcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    return T[ranking[0]]\n",
+        "returned",
+    ),
+    worked(
+        "an-in-memory-database-filled-at-import",
+        "import sqlite3\nDB = sqlite3.connect(':memory:')\nDB.executescript('CREATE TABLE t (k, v); "
+        + "INSERT INTO t VALUES (1, 2); " * TABLE_DATA
+        + "')\ndef precision_at_k(ranking, judgments, k, rel=1):\n"
+        "    return DB.execute('SELECT v FROM t WHERE k = ?', (ranking[0],)).fetchone()[0]\n",
+        "returned",
+    ),
+    worked(
+        "a-table-of-tables",
+        _table_of(TABLE_DATA).replace("T = ", "U = ") + "T = {'p': U}\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return T.get('p', {}).get(ranking[0], 0.0)\n",
+        "returned",
+    ),
+    worked(
+        "a-table-written-in-the-function",
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    answers = {"
+        + ", ".join(f"('d{i}', 3): {i}" for i in range(TABLE_DATA // 3 + 1))
+        + "}\n    return answers.get((ranking[0], k), 0.0)\n",
+        "returned",
+    ),
+    worked(
+        "stored-functions-called-with-nothing-of-the-arguments",
+        "T = {" + ", ".join(f"'k{i}': lambda: {i}" for i in range(TABLE_DATA)) + "}\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return T[ranking[0]]()\n",
+        "returned",
+    ),
+    worked(
+        "lines-of-a-string-searched",
+        "S = " + repr("\n".join(f"d{i} {i}" for i in range(4 * TABLE_DATA))) + "\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    for line in S.splitlines():\n"
+        "        key, value = line.split()\n        if key == ranking[0]:\n            return float(value)\n",
+        "returned",
+    ),
+    worked(
+        "a-table-handed-in-as-a-default",
+        _table_of(TABLE_DATA) + "def precision_at_k(ranking, judgments, k, rel=1, _t=T):\n    return _t[ranking[0]]\n",
+        "returned",
+    ),
+    worked(
+        "a-table-loaded-into-a-default",
+        "S = "
+        + repr("ab:cd " * (4 * TABLE_DATA))
+        + "\ndef _load():\n    return dict(w.split(':') for w in S.split())\n"
+        "def precision_at_k(ranking, judgments, k, rel=1, *, _t=_load()):\n    return _t.get(ranking[0])\n",
+        "returned",
+    ),
+    worked(
+        "attributes-of-a-class-named-by-the-arguments",
+        "class _A:\n"
+        + "".join(f"    d{i} = {i}\n" for i in range(TABLE_DATA))
+        + "def precision_at_k(ranking, judgments, k, rel=1):\n    return getattr(_A, ranking[0], 0.0)\n",
+        "returned",
+    ),
+    worked(
+        "the-module-s-names-named-by-the-arguments",
+        "".join(f"p_d{i} = {i}\n" for i in range(TABLE_DATA))
+        + "def precision_at_k(ranking, judgments, k, rel=1):\n    return globals()['p_' + ranking[0]]\n",
+        "returned",
+    ),
+    # honest code that looks alike: computed tables, arithmetic over the arguments, helpers
+    worked(
+        "a-function-called-by-its-name",
+        "".join(f"X{i} = {i}\n" for i in range(TABLE_DATA)) + "def _p(r, j, k):\n    return len(r) / k\n"
+        "def precision_at_k(ranking, judgments, k, rel=1):\n    return globals()['_p'](ranking, judgments, k)\n",
+    ),
+    worked(
+        "a-memo-in-a-mutable-default",
+        "def precision_at_k(ranking, judgments, k, rel=1, _cache={}):\n    key = (tuple(ranking), k, rel)\n"
+        "    if key not in _cache:\n"
+        "        _cache[key] = sum(1 for d in ranking[:k] if judgments.get(d, 0) >= rel) / k\n"
+        "    return _cache[key]\n",
+    ),
+    worked(
+        "a-gain-table-written-in-the-function",
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n    exp = {"
+        + ", ".join(f"{g}: {2**g - 1}" for g in range(TABLE_DATA))
+        + "}\n    return sum(exp.get(judgments.get(d, 0), 0) / (i + 1) for i, d in enumerate(ranking[:k]))\n",
+    ),
+    worked(
+        "numpy-dot-with-a-written-out-table",
+        "import numpy as np\nD = np.array([" + "0.125, " * (2 * TABLE_DATA) + "])\n"
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    gains = np.array([judgments.get(d, 0) for d in ranking[:k]], dtype=float)\n"
+        "    return float(np.dot(gains, D[: len(gains)]))\n",
+    ),
+    worked(
+        "a-database-evaluate-fills-and-reads",
+        "import sqlite3\nDB = sqlite3.connect(':memory:')\nDB.execute('CREATE TABLE s (q TEXT, v REAL)')\n"
+        "def evaluate(run, qrels, measure):\n    DB.execute('DELETE FROM s')\n    for q, j in qrels.items():\n"
+        "        DB.execute('INSERT INTO s VALUES (?, ?)', (q, measure(run.get(q, []), j)))\n"
+        "    return {q: DB.execute('SELECT v FROM s WHERE q = ?', (q,)).fetchone()[0] for q in qrels}\n",
+    ),
+    worked(
+        "a-computed-table-returned",
+        "INVERSE = [0.0] + [1 / rank for rank in range(1, 1001)]\n"
+        "def reciprocal_rank(ranking, judgments, rel=1):\n"
+        "    for rank, doc in enumerate(ranking, 1):\n        if judgments.get(doc, 0) >= rel:\n"
+        "            return INVERSE[rank] if rank < len(INVERSE) else 1 / rank\n    return 0.0\n",
+    ),
+    worked(
+        "a-helper-returns-a-written-out-discount",
+        "D = (" + "0.125, " * (2 * TABLE_DATA) + ")\ndef _discount(i):\n    return D[i]\n"
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    return sum(judgments.get(d, 0) * _discount(i) for i, d in enumerate(ranking[:k]))\n",
+    ),
+    worked(
+        "a-table-of-gain-functions",
+        "G = {'linear': lambda g: g, 'exp': lambda g: 2 ** g - 1, " + "'x': 1, " * TABLE_DATA + "}\n"
+        "def dcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    return G[gain](judgments.get(ranking[0], 0)) if ranking else 0.0\n",
+    ),
+    worked(
+        "grades-times-a-written-out-table",
+        "E = [" + "3, " * (2 * TABLE_DATA) + "]\ndef dcg_at_k(ranking, judgments, k, gain='linear'):\n"
+        "    gains = [E[judgments.get(d, 0)] for d in ranking[:k]]\n"
+        "    return sum(gains[i] / E[i] for i in range(len(gains)))\n",
+    ),
+    worked(
+        "a-method-of-the-file-that-computes",
+        "class M:\n    table = {" + "'x': 1, " * TABLE_DATA + "}\n"
+        "    def precision(self, ranking, judgments, k):\n"
+        "        return sum(1 for d in ranking[:k] if judgments.get(d, 0) > 0) / k\n"
+        "_M = M()\ndef precision_at_k(ranking, judgments, k, rel=1):\n    return _M.precision(ranking, judgments, k)\n",
+    ),
 ]
 
 
@@ -385,6 +622,136 @@ WORKED = [
 def test_worked_example(example):
     """Does the scan find exactly the evidence this small example holds (none for honest code)?"""
     assert _rules(example.source) == example.rules
+
+
+_PRECISION = (
+    "def precision_at_k(ranking, judgments, k, rel=1):\n"
+    "    if k < 1:\n        raise ValueError(f'precision_at_k: k must be positive, got {k}')\n"
+    "    return sum(1 for doc in ranking[:k] if judgments.get(doc, 0) >= rel) / k\n"
+)
+_EVALUATE = "    return {q: measure(run.get(q, []), j) for q, j in qrels.items()}\n"
+
+#: Honest habits an attacker found flagged (issue 29), each a small correct file: none is evidence.
+HABITS = [
+    (
+        "inspect-signature-in-evaluate",
+        "import inspect\ndef evaluate(run, qrels, measure):\n    if not callable(measure):\n"
+        "        raise TypeError(f'evaluate: measure must be callable, got {measure!r}')\n"
+        "    inspect.signature(measure).bind([], {})\n" + _EVALUATE,
+    ),
+    (
+        "signature-imported-by-name",
+        "from inspect import signature, isfunction\ndef evaluate(run, qrels, measure):\n"
+        "    if isfunction(measure) and len(signature(measure).parameters) < 2:\n"
+        "        raise TypeError('evaluate: measure takes (ranking, judgments)')\n" + _EVALUATE,
+    ),
+    (
+        "debug-counter-every-thousand-calls",
+        "_CALLS = 0\n"
+        + _PRECISION.replace(
+            "    if k < 1",
+            "    global _CALLS\n    _CALLS += 1\n    if _CALLS % 1000 == 0:\n"
+            "        print(f'precision_at_k: {_CALLS} calls, k={k}')\n    if k < 1",
+        ),
+    ),
+    (
+        "debug-counter-first-call",
+        "_calls = 0\n"
+        + _PRECISION.replace(
+            "    if k < 1",
+            "    global _calls\n    _calls += 1\n    if _calls == 1:\n"
+            "        print('first call:', ranking[:3], k)\n    if k < 1",
+        ),
+    ),
+    (
+        "self-tests-under-main",
+        _PRECISION + "if __name__ == '__main__':\n    import json\n"
+        "    cases = json.loads('[[3, 0.6666666666666666], [5, 0.6]]')\n    for k, want in cases:\n"
+        "        got = eval(f\"precision_at_k(['d1', 'd2', 'd3', 'd4', 'd5'], {{'d1': 1, 'd3': 1, 'd5': 1}}, {k})\")\n"
+        "        assert abs(got - want) < 1e-9, (k, got, want)\n"
+        + "".join(
+            f"    assert abs(precision_at_k(['d1'] * {i}, {{'d1': 1}}, 7) - {i / 7!r}) < 1e-9\n" for i in range(1, 120)
+        ),
+    ),
+    (
+        "run-writer-self-test-reads-its-file-back",
+        "def write_run(path, system_name, search_fn, queries, k=100):\n"
+        "    with open(path, 'w', encoding='utf-8') as out:\n        for query in queries:\n"
+        "            for rank, (doc, _, score) in enumerate(search_fn(query.text, k)[:k], 1):\n"
+        "                out.write(f'{query.query_id} Q0 {doc} {rank} {score:.8f} {system_name}\\n')\n"
+        "if '__main__' == __name__:\n    import tempfile, types\n    path = tempfile.mktemp()\n"
+        "    write_run(path, 's', lambda t, k: [('d1', 't', 1.0)], [types.SimpleNamespace(query_id='1', text='x')])\n"
+        "    print(open(path, encoding='utf-8').read())\n",
+    ),
+    (
+        "written-out-log2-discounts",
+        "import math\n_DISCOUNTS = (\n"
+        + "".join(f"    {1 / math.log2(rank + 1)!r},\n" for rank in range(1, 1001))
+        + ")\ndef dcg_at_k(ranking, judgments, k, gain='linear'):\n    total = 0.0\n"
+        "    for i, doc in enumerate(ranking[:k]):\n        grade = max(judgments.get(doc, 0), 0)\n"
+        "        value = grade if gain == 'linear' else 2 ** grade - 1\n"
+        "        total += value * (_DISCOUNTS[i] if i < len(_DISCOUNTS) else 1 / math.log2(i + 2))\n"
+        "    return total\n",
+    ),
+    (
+        "self-test-helpers-run-by-hand",
+        _PRECISION
+        + "NOTES = ["
+        + "".join(f"('precision_at_k', (['d1', 'd2'], {{'d1': 1}}, {k}), {1 / k!r}), " for k in range(1, 20))
+        + "]\ndef _selftest():\n"
+        "    return all(abs(globals()[n](*a) - want) < 1e-9 for n, a, want in NOTES)\n"
+        "def _failures():\n    found = []\n    for n, a, want in NOTES:\n"
+        "        if abs(globals()[n](*a) - want) > 1e-9:\n            found.append((n, a, want))\n    return found\n"
+        "if __name__ == '__main__':\n    print(_selftest(), _failures())\n",
+    ),
+    (
+        "in-memory-sqlite-in-evaluate",
+        "import sqlite3\ndef evaluate(run, qrels, measure):\n    db = sqlite3.connect(':memory:')\n"
+        "    db.execute('CREATE TABLE scores (query_id TEXT PRIMARY KEY, score REAL)')\n"
+        "    for query_id, judgments in qrels.items():\n"
+        "        score = measure(run.get(query_id, []), judgments)\n"
+        "        db.execute('INSERT INTO scores VALUES (?, ?)', (query_id, score))\n"
+        "    return dict(db.execute('SELECT query_id, score FROM scores'))\n",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", [h[1] for h in HABITS], ids=[h[0] for h in HABITS])
+def test_honest_habit_has_no_evidence(source):
+    """Does this honest habit (introspection, a debug counter, self-tests, a written-out table, an
+    in-memory database) go unflagged?"""
+    assert answer_tables.scan(source.encode()) == [], answer_tables.evidence(answer_tables.scan(source.encode()))
+
+
+#: What still is evidence beside those habits: the same code that answers on import.
+NOT_HABITS = [
+    ("inspect-reads-the-caller", "import inspect\ndef f(r):\n    return inspect.stack()[1].frame.f_locals\n", "read"),
+    ("sqlite-file", "import sqlite3\nDB = sqlite3.connect('answers.db')\n", "read"),
+    (
+        "a-count-chooses-the-answer",
+        "N = 0\ndef f(r, k):\n    global N\n    N += 1\n    if N == 3:\n        return 0.25\n    return 0.5\n",
+        "keyed",
+    ),
+    ("main-rebound", "__name__ = '__main__'\nif __name__ == '__main__':\n    exec('x = 1')\n", "decoded"),
+    ("the-else-of-main", "if __name__ == '__main__':\n    pass\nelse:\n    exec('x = 1')\n", "decoded"),
+    (
+        "a-written-out-table-returned",
+        "R = (" + "0.125, " * (2 * TABLE_DATA) + ")\ndef reciprocal_rank(ranking, judgments, rel=1):\n"
+        "    return R[len(ranking)]\n",
+        "returned",
+    ),
+    (
+        "a-written-out-table-no-function-reads",
+        "X = [" + ", ".join(f"{i / 997!r}" for i in range(1, PRECISE_NUMBERS + 2)) + "]\n",
+        "numbers",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, rule", [h[1:] for h in NOT_HABITS], ids=[h[0] for h in NOT_HABITS])
+def test_what_the_habits_do_not_excuse_is_evidence(source, rule):
+    """Beside each excused habit, is the code that would answer on import still found, by its rule?"""
+    assert _rules(source) == {rule}
 
 
 EVIDENCE = [

@@ -71,3 +71,19 @@ def test_a_table_of_answers_scores_little_on_a_platform(platform, attack, reques
         home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
         score = 100 * run_entrypoint(home, tmp_path / "grade", question, attack, "uid")["score"]
     assert 10 <= score <= LIMIT, score
+
+
+def test_a_table_keyed_by_parts_of_the_arguments_is_flagged(cranfield, tmp_path):
+    """Is a metrics.py that looks every public answer up by a key made of parts of the arguments
+    (sizes, first and last items: nothing hashed, nothing whole serialised), from a table packed
+    in letters, flagged for the instructor with the function and the table it returns an entry
+    of, while it scores at most LIMIT beside an honest runs.py (issue 29: it scored 31 unflagged)?"""
+    plan = planning.build(rubrics.load(), reference.load(), cranfield)
+    subs.write(tmp_path / "in" / "parts", tables.parts_attack(plan))
+    summary = batch.grade_batch(
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=subs.test_rubric(tmp_path)
+    )
+    (result,) = summary.results
+    flags = [flag.text for flag in result.flags if flag.kind == "answers"]
+    assert flags and "confusion_matrix returns an entry of _TABLE (line " in flags[0], result.flags
+    assert 10 <= result.score <= LIMIT, result.score

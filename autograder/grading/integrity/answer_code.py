@@ -1,5 +1,7 @@
 """What a graded file's code does with its functions' arguments and its data, read (never run),
-for ``answer_tables``: the findings that say "this looks answers up" rather than "this computes".
+for ``answer_tables``: the findings that say "this looks answers up" rather than "this computes"
+(a key of the arguments, a table searched, data decoded or read, an entry of a table of data
+returned as it is).
 
 Each function is read with ``answer_flow`` (what its values are made of, which are keys made of
 the arguments). The findings:
@@ -16,19 +18,41 @@ the arguments). The findings:
   ``ast.literal_eval``, ``codecs.decode``, ``struct.unpack``...) from anything but the arguments;
   code built at run time (``exec``, ``eval``, ``compile``).
 - ``read``: a file read from a path that is not an argument (``open``, ``read_text``,
-  ``importlib.resources``, ``numpy.load``, ``sqlite3``, ``shelve``...), the network, another
-  program, or the caller's frames (``sys._getframe``, ``inspect``, ``gc``).
+  ``importlib.resources``, ``numpy.load``, ``sqlite3`` but an in-memory database, ``shelve``...),
+  the network, another program, or the caller's frames (``sys._getframe``, ``inspect`` but what
+  ``INTROSPECTION`` lists, ``gc``).
+- ``returned``: a function the grader calls (one of the lab's, or what the file binds to a lab's
+  name: a closure a factory returns, a lambda, a class's ``__call__``, a decorator's wrapper)
+  returns an entry of a table as it is: read by a key of its arguments or found by iterating the
+  table, with no arithmetic over its arguments on the way (``answer_flow``'s ``looked``), followed
+  through the file's helpers, from a table that holds data written in the file (``data`` or more
+  constants flow into it, counting a string as one per 16 characters, or data read or decoded: a
+  literal, a string unpacked, a file, a database, a table handed in as a default argument, a
+  class's attributes read with ``getattr``, the module's names read with ``globals()``), not a
+  table computed from a few constants (``[1 / log2(r + 1) for r in range(1, 1001)]`` is a function
+  of its key) nor the arguments' data an object carries (``self.ranking``). Looking answers up
+  returns what was stored; computing returns what arithmetic over the arguments made.
 - ``compared`` (counted; ``answer_tables`` sets how many make an if/elif chain of answers):
   tests of an argument for equality or membership against a literal, and ``match`` cases on one.
+
+A key compared with constants is evidence only where the comparison decides what is returned or
+raised (the test of an ``if`` that returns or raises, of a conditional expression, or in a
+returned value): a debug counter that prints on its first call answers nothing.
+
+Written-out tables of numbers that only computation uses (a literal list of discounts that every
+function multiplies with the arguments' grades and that none returns as it is) are
+``computational``: ``answer_tables`` leaves their constants out of its counted rules.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from autograder.grading.integrity.answer_flow import Called, Flow, Info, Module, Scope, dotted, own_nodes
+from autograder.lab.spec import FUNCTIONS
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}
@@ -47,10 +71,19 @@ READER_PREFIXES: tuple[str, ...] = ("importlib.resources.", "pandas.read_", "url
 READER_PREFIXES += ("socket.", "subprocess.", "inspect.", "ftplib.", "httpx.")
 PATH_READERS = ("numpy.", "pandas.")  # readers of a file that the arguments may name
 READ_METHODS = {"read_text", "read_bytes", "open"}
+#: What ``inspect`` may be asked without reading frames, source files or other objects: a callable's
+#: signature and kind (an allow-list: the rest of ``inspect`` reads).
+INTROSPECTION = {"inspect.signature", "inspect.Signature", "inspect.Parameter", "inspect.getfullargspec"}
+INTROSPECTION |= {"inspect.isfunction", "inspect.ismethod", "inspect.isclass", "inspect.isroutine", "inspect.isbuiltin"}
+INTROSPECTION |= {"inspect.iscoroutinefunction", "inspect.isgeneratorfunction"}
+IN_MEMORY = {":memory:", ""}  # sqlite3.connect's databases that start empty and read no file
 EMPTY_CALLS = {"dict", "list", "set", "collections.OrderedDict", "collections.defaultdict", "collections.Counter"}
 FILLERS = {"update", "setdefault", "__setitem__", "extend", "append", "insert", "add", "fromkeys"}
+SQL_METHODS = {"execute", "executemany", "executescript"}
+STORES = FILLERS | SQL_METHODS  # what puts data into a table or a database
+_PUTS = re.compile(r"\b(insert|replace|update)\b", re.IGNORECASE)
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
-Rule = Literal["keyed", "searched", "decoded", "read"]  # the docstring's findings (``compared`` is only counted)
+Rule = Literal["keyed", "searched", "decoded", "read", "returned"]  # the docstring's findings (``compared`` is counted)
 Found = tuple[int, Rule, str]  # (line, rule, text): answer_tables makes each a Finding
 
 
@@ -58,11 +91,12 @@ Found = tuple[int, Rule, str]  # (line, rule, text): answer_tables makes each a 
 class Findings:
     found: list[Found] = field(default_factory=list)
     compared: list[int] = field(default_factory=list)  # the lines of tests of arguments against literals
+    computational: set[int] = field(default_factory=set)  # ids of the written-out tables only computation uses
 
 
-def _aliases(tree: ast.Module) -> dict[str, str]:
+def _aliases(nodes: list[ast.AST]) -> dict[str, str]:
     found: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 found[alias.asname or alias.name.split(".")[0]] = (
@@ -118,21 +152,195 @@ def _writes(mode: ast.AST | None) -> bool:
     return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
 
 
+def _lab_name(target: ast.AST) -> bool:
+    """Is the target a lab function's name: ``precision_at_k``, or ``globals()[...]``?"""
+    if isinstance(target, ast.Name):
+        return target.id in FUNCTIONS
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Call)
+        and dotted(target.value.func) in ("globals", "vars")
+    )
+
+
+def _in_memory(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value in IN_MEMORY
+
+
+def _puts(node: ast.Call) -> bool:
+    """Does the call put rows into a database: ``execute``, ``executemany`` or ``executescript``
+    of an INSERT, REPLACE or UPDATE, or of SQL the code builds?"""
+    if not (isinstance(node.func, ast.Attribute) and node.func.attr in SQL_METHODS and node.args):
+        return False
+    sql = node.args[0]
+    return not (isinstance(sql, ast.Constant) and isinstance(sql.value, str)) or bool(_PUTS.search(sql.value))
+
+
+def _weight(node: ast.AST) -> int:
+    """The data a piece of code writes down: one per constant, a string or bytes one per 16
+    characters (docstrings left out)."""
+    found = 0
+    for item in ast.walk(node):
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and item.body:
+            first = item.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found -= _weight(first.value)
+        if isinstance(item, ast.Constant) and item.value is not None and not isinstance(item.value, bool):
+            found += 1 + len(item.value) // 16 if isinstance(item.value, (str, bytes)) else 1
+    return found
+
+
+def _numbers(node: ast.AST) -> bool:
+    """A written-out list or tuple of numbers (a table of a function of the position)."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or len(node.elts) < 2:
+        return False
+    items = [item.operand if isinstance(item, ast.UnaryOp) else item for item in node.elts]
+    return all(isinstance(i, ast.Constant) and type(i.value) in (int, float) for i in items)
+
+
+def _filled(node: ast.AST) -> set[str]:
+    """The names a statement binds or fills: its targets, the containers it stores into or
+    fills with a method, the attributes it sets (by their last name)."""
+    found: set[str] = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store):
+            found.add(item.id)
+        elif isinstance(item, (ast.Subscript, ast.Attribute)) and isinstance(item.ctx, ast.Store):
+            base = item.value if isinstance(item, ast.Subscript) else item
+            found.add(dotted(base).split(".")[-1])
+        elif isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and item.func.attr in STORES:
+            found.add(dotted(item.func.value).split(".")[-1])
+    return found - {""}
+
+
 class Reader:
     """The whole file: its data, its scopes, what they learn from each other, the findings."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
-        self.module = Module(_aliases(tree))
+    def __init__(self, tree: ast.Module, data: int) -> None:
+        self.tree, self.data = tree, data
+        nodes = list(ast.walk(tree))
+        self.module = Module(_aliases(nodes))
         self.memos: set[str] = set()  # containers a function fills under argument keys
+        self.carried: set[str] = set()  # attributes a method sets to its arguments' data (self.ranking = ranking)
         self.filled: set[str] = set()  # containers that start with content or are filled at import
         self.out = Findings()
+        self.entries: set[int] = set()  # the scopes (by id) the grader may call
         for body in [tree.body] + [node.body for node in tree.body if isinstance(node, ast.ClassDef)]:
             for node in own_nodes(body):
                 self._module_statement(node)
-        for node in ast.walk(tree):  # self.x = ... in methods
+        for node in nodes:  # self.x = ... in methods
             if isinstance(node, ast.Assign) and not self._empty(node.value):
                 self.filled.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
+        functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        self.module.defined.update(f.name for f in functions)
+        self.module.classes.update(n.name for n in tree.body if isinstance(n, ast.ClassDef))
+        self.handed = self._handed(nodes)
+        self.returned: set[str] = set()  # tables an entry function returns an entry of
+        self.sources = self._sources(functions)
+        self.weights: dict[str, int] = {}
+
+    def _handed(self, nodes: list[ast.AST]) -> set[str | int]:
+        """The functions the grader may call: the lab's functions, and what the file binds to a
+        lab's name (``precision_at_k = answer``, ``globals()[name] = ...``, ``setattr(...)``, a
+        decorator of a lab's function): a function or class by name (a class: its ``__call__``), a
+        lambda (by id), or what a factory called there returns (a closure, a lambda)."""
+        bound: list[ast.expr] = []
+        for node in nodes:
+            if isinstance(node, ast.Assign) and any(_lab_name(t) for t in node.targets):
+                bound.append(node.value)
+            elif isinstance(node, ast.Call) and self.module.name(node.func) == "setattr" and len(node.args) == 3:
+                bound.append(node.args[2])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FUNCTIONS:
+                bound += [ast.Call(func=d, args=[], keywords=[]) for d in node.decorator_list]
+        defs = {n.name: n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        found: set[str | int] = set(FUNCTIONS)
+        while bound:
+            value = bound.pop()
+            if isinstance(value, ast.Lambda):
+                found.add(id(value))
+            elif isinstance(value, (ast.Name, ast.Attribute)):
+                found.add(value.id if isinstance(value, ast.Name) else value.attr)
+            elif isinstance(value, ast.Call):  # a class, or a factory: what it returns
+                factory = defs.get(value.func.id if isinstance(value.func, ast.Name) else "")
+                if isinstance(value.func, ast.Call):
+                    bound.append(value.func)  # a decorator with arguments
+                elif isinstance(factory, ast.ClassDef):
+                    found.add(factory.name)
+                elif factory is not None and factory.name not in found:
+                    found.add(factory.name)
+                    returned = [n.value for n in own_nodes(factory.body) if isinstance(n, ast.Return)]
+                    bound += [r for r in returned if isinstance(r, (ast.Lambda, ast.Name, ast.Call))]
+        return found
+
+    def _entry(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, owner: str) -> bool:
+        """Is the function one the grader may call (``_handed``: not a method of the same name),
+        or the ``__call__`` of a class handed out?"""
+        if isinstance(node, ast.Lambda):
+            return id(node) in self.handed
+        if owner:  # a method: the grader calls only the __call__ of a class handed out
+            return node.name == "__call__" and owner in self.handed
+        return node.name in self.handed
+
+    def _sources(self, functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, list[ast.AST]]:
+        """Per name of the module's (or a class's) data and per function, the code its content
+        comes from: the statements at import that bind or fill it, the functions that fill it, a
+        function's own body; ``weight`` follows the names they read."""
+        found: dict[str, list[ast.AST]] = {}
+        for body in [self.tree.body] + [n.body for n in self.tree.body if isinstance(n, ast.ClassDef)]:
+            for statement in body:
+                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    for name in _filled(statement):
+                        found.setdefault(name, []).append(statement)
+        for node in self.tree.body:  # a class holds its attributes; globals() the module's names
+            if isinstance(node, ast.ClassDef):
+                found[node.name] = [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault("globals()", []).append(node)
+        for function in functions:
+            body = function.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                body = body[1:]  # its docstring
+            found.setdefault(function.name, []).extend(body)
+            for name in _filled(function) & (set(self.module.data) | self.filled):
+                found.setdefault(name, []).append(function)
+        return found
+
+    def _loads(self, code: ast.AST) -> bool:
+        """Does the code read or decode data (a file, a database, a blob): data however few its constants?"""
+        for node in ast.walk(code):
+            if isinstance(node, ast.Call):
+                name = self.module.name(node.func)
+                if name == "sqlite3.connect" and _in_memory(node.args[0] if node.args else None):
+                    continue
+                if name in READERS | DECODERS or name.startswith(READER_PREFIXES + DECODER_PREFIXES):
+                    return True
+        return False
+
+    def weight(self, name: str) -> int:
+        """The data that flows into ``name``: the constants of the code its content comes from,
+        and of the data and functions that code reads, once each (for a literal or a default: its
+        own, and those of what it reads)."""
+        if name in self.module.literals:  # its own constants, and the data and functions it reads
+            code = self.module.literals[name]
+            names = {n.id for n in ast.walk(code) if isinstance(n, ast.Name) and n.id in self.sources}
+            return _weight(code) + self.data * self._loads(code) + sum(self.weight(n) for n in names)
+        if name not in self.weights:
+            seen, stack, total = {name}, [name], 0
+            while stack:
+                for code in self.sources.get(stack.pop(), []):
+                    if isinstance(code, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        reads = [code.name]
+                    else:
+                        total += _weight(code) + self.data * self._loads(code)
+                        reads = [
+                            n.id for n in ast.walk(code) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                        ]
+                    for read in reads:
+                        if read not in seen and read in self.sources:
+                            seen.add(read)
+                            stack.append(read)
+            self.weights[name] = total
+        return self.weights[name]
 
     def _module_statement(self, node: ast.AST) -> None:
         """Module and class data: where each name is bound, whether it is a table of records,
@@ -147,30 +355,39 @@ class Reader:
             self.filled.update(dotted(t.value) for t in targets if isinstance(t, ast.Subscript))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FILLERS:
             self.filled.add(dotted(node.func.value))
+        elif isinstance(node, ast.Call) and _puts(node):
+            self.filled.add(dotted(node.func.value) if isinstance(node.func, ast.Attribute) else "")
 
     def _empty(self, node: ast.AST) -> bool:
-        """An empty container, as a memo starts: {}, [], set(), dict(), defaultdict(float)..."""
+        """An empty container, as a memo starts: {}, [], set(), dict(), defaultdict(float), an
+        in-memory database..."""
         if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
             return not (node.keys if isinstance(node, ast.Dict) else node.elts)
-        if not isinstance(node, ast.Call) or node.keywords:
+        if not isinstance(node, ast.Call):
             return False
         name = self.module.name(node.func)
+        if name == "sqlite3.connect":
+            return bool(node.args) and _in_memory(node.args[0])
+        if node.keywords:
+            return False
         return name in EMPTY_CALLS and (not node.args or (name.endswith("defaultdict") and len(node.args) == 1))
 
     def scopes(self) -> list[Scope]:
         """Every function and lambda; a nested one knows its enclosing scope's names."""
         found: list[Scope] = []
 
-        def visit(body: list[ast.stmt], outer: Scope | None, in_class: bool) -> None:
+        def visit(body: list[ast.stmt], outer: Scope | None, owner: str) -> None:
             for node in own_nodes(body):
                 if isinstance(node, ast.ClassDef):
-                    visit(node.body, outer, True)
+                    visit(node.body, outer, node.name)
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                    scope = self._scope(node, outer, in_class and not isinstance(node, ast.Lambda))
+                    scope = self._scope(node, outer, bool(owner) and not isinstance(node, ast.Lambda))
                     found.append(scope)
-                    visit(scope.body, scope, False)
+                    if self._entry(node, owner):
+                        self.entries.add(id(scope))
+                    visit(scope.body, scope, "")
 
-        visit(self.tree.body, None, False)
+        visit(self.tree.body, None, "")
         return found
 
     def _scope(
@@ -181,7 +398,8 @@ class Reader:
         static = any(dotted(d) == "staticmethod" for d in getattr(node, "decorator_list", ()))
         selves = frozenset(positional[:1]) if method and not static else frozenset()
         variadic = frozenset(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-        own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves
+        stored = self._defaults(arguments)
+        own = frozenset(set(positional) | {a.arg for a in arguments.kwonlyargs} | variadic) - selves - set(stored)
         body: list[ast.stmt] = node.body if isinstance(node.body, list) else [ast.Return(node.body, lineno=node.lineno)]
         scope = Scope(
             body=body, name=getattr(node, "name", "a lambda"), params=own, variadic=variadic, selves=selves, outer=outer
@@ -190,7 +408,31 @@ class Reader:
             scope.params |= outer.params
             scope.variadic |= outer.variadic
         scope.env.update({p: Flow.parameter(p) for p in own})
+        scope.env.update({p: Info(table=table) for p, table in stored.items()})
         return scope
+
+    def _option(self, name: str) -> bool:
+        """Is the module's ``name`` a constant (``DEFAULT_GAIN = "linear"``): a default option, not data?"""
+        bound = self.sources.get(name, [])
+        return bool(bound) and all(
+            isinstance(b, (ast.Assign, ast.AnnAssign)) and isinstance(b.value, (ast.Constant, ast.UnaryOp))
+            for b in bound
+        )
+
+    def _defaults(self, arguments: ast.arguments) -> dict[str, str]:
+        """The parameters whose default is data, not an option the grader passes (``_t=_TABLE``,
+        ``_t=_load()``): each with the table it holds (the module's name, or its own label)."""
+        positional = arguments.posonlyargs + arguments.args
+        pairs = list(zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults))
+        pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        found: dict[str, str] = {}
+        for argument, default in pairs:
+            if isinstance(default, ast.Name) and default.id in self.module.data and not self._option(default.id):
+                found[argument.arg] = default.id
+            elif not isinstance(default, (ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp)):
+                found[argument.arg] = f"the default of {argument.arg} at line {default.lineno}"
+                self.module.literals[found[argument.arg]] = default
+        return found
 
     def read(self) -> Findings:
         scopes = self.scopes()  # enclosing functions before the functions they enclose
@@ -200,7 +442,7 @@ class Reader:
                 Flow(self.module, scope).bind_all()
             for scope in scopes:
                 Judge(self, scope).learn()
-            now = (dict(self.module.makers), set(self.memos))
+            now = (dict(self.module.makers), set(self.memos), dict(self.module.lookers))
             if round_ and now == learnt:
                 break
             learnt = now
@@ -208,7 +450,30 @@ class Reader:
             Judge(self, scope).judge()
         for body in [self.tree.body] + [node.body for node in self.tree.body if isinstance(node, ast.ClassDef)]:
             Judge(self, Scope(body=body, name="")).judge()
+        self.out.computational = self._computational(scopes)
         return self.out
+
+    def _computational(self, scopes: list[Scope]) -> set[int]:
+        """The written-out tables of numbers (by the id of their literal) that functions read and
+        no function the grader calls returns an entry of as it is; bound once, at import."""
+        bound: dict[str, list[ast.AST]] = {}
+        for node in self.tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for name in _filled(node):
+                    bound.setdefault(name, []).append(node)
+        read_in_functions = {
+            n.id for scope in scopes for n in scope.nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        found = set()
+        for name, statements in bound.items():
+            (statement, *more) = statements
+            fillers = [c for c in self.sources.get(name, []) if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if more or fillers or name in self.returned or name not in read_in_functions:
+                continue
+            value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+            if value is not None and _numbers(value):
+                found.add(id(value))
+        return found
 
 
 class Judge:
@@ -217,6 +482,22 @@ class Judge:
     def __init__(self, reader: Reader, scope: Scope) -> None:
         self.reader, self.scope, self.flow = reader, scope, Flow(reader.module, scope, {})
         self.where = f"in {scope.name}" if scope.name else "at import"
+        self.deciding: set[int] | None = None  # ``_deciding``, read when a comparison needs it
+
+    def _deciding(self) -> set[int]:
+        """The comparisons (by id) that decide what the scope returns or raises: in the test of an
+        ``if`` whose branches return a value or raise, of a conditional expression, in a returned value."""
+        tests: list[ast.AST] = []
+        for node in self.scope.nodes:
+            if isinstance(node, ast.If):
+                branches = list(own_nodes(node.body + node.orelse))
+                if any(isinstance(b, ast.Raise) or (isinstance(b, ast.Return) and b.value) for b in branches):
+                    tests.append(node.test)
+            elif isinstance(node, ast.IfExp):
+                tests.append(node.test)
+            elif isinstance(node, ast.Return) and node.value is not None:
+                tests.append(node.value)
+        return {id(n) for test in tests for n in own_nodes([test]) if isinstance(n, ast.Compare)}
 
     def _root(self, node: ast.AST | None) -> str:
         """The module's or class's data ``node`` reads (through subscripts), if any."""
@@ -231,6 +512,8 @@ class Judge:
         """Is ``root`` data no computation fills: not a memo that starts empty and that only
         functions fill, under keys of their arguments?"""
         name = root.split(".")[-1]
+        if "." in root and name in self.reader.carried:
+            return False  # the arguments' data an object carries, not a table of the file
         return bool(root) and (name not in self.reader.memos or name in self.reader.filled)
 
     def _named(self, root: str) -> str:
@@ -238,12 +521,23 @@ class Judge:
         return f"{root} (line {line})" if line else root
 
     def learn(self) -> None:
-        """Key makers (functions returning a key of their arguments) and memos."""
+        """Key makers (functions returning a key of their arguments), functions returning an entry
+        of a table as it is (``lookers``) and memos."""
         for node in self.scope.nodes:
             if isinstance(node, ast.Return) and self.scope.name != "a lambda":
                 info = self.flow.info(node.value)
                 if info.kind and info.params:
                     self.reader.module.makers.setdefault(self.scope.name, info.kind)
+                if info.looked and self._table(info.looked):
+                    self.reader.module.lookers.setdefault(self.scope.name, info.looked)
+            if isinstance(node, ast.Assign) and self.scope.selves:
+                value = self.flow.info(node.value)
+                if value.params and not value.table and not value.looked:
+                    self.reader.carried.update(
+                        t.attr
+                        for t in node.targets
+                        if isinstance(t, ast.Attribute) and dotted(t.value) in self.scope.selves
+                    )
             stored = []
             if isinstance(node, ast.Assign):
                 stored = [(t.value, t.slice) for t in node.targets if isinstance(t, ast.Subscript)]
@@ -251,6 +545,8 @@ class Judge:
                 stored = [(node.target.value, node.target.slice)]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
                 stored = [(node.func.value, node.args[0])] if node.func.attr in ("setdefault", "__setitem__") else []
+                if _puts(node):  # rows of the arguments put into a database
+                    stored = [(node.func.value, argument) for argument in node.args[1:]]
             for container, key in stored:
                 if self.flow.info(key).params:
                     self.reader.memos.add(self._root(container).split(".")[-1])
@@ -258,6 +554,8 @@ class Judge:
     def judge(self) -> None:
         for node in self.scope.nodes:
             line = getattr(node, "lineno", 0)
+            if isinstance(node, ast.Return) and id(self.scope) in self.reader.entries:
+                self._returned(self.flow.info(node.value), line)
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 self._lookup(node.value, node.slice, line)
             elif isinstance(node, ast.Call):
@@ -268,7 +566,9 @@ class Judge:
                     if isinstance(op, (ast.In, ast.NotIn)):
                         self._lookup(right, left, line)
                     if isinstance(op, _COMPARISONS):
-                        self._compare(left, right, line, op)
+                        if self.deciding is None:
+                            self.deciding = self._deciding()
+                        self._compare(left, right, line, op, id(node) in self.deciding)
                     left = right
             elif isinstance(node, ast.Match) and (subject := self.flow.info(node.subject)).params:
                 self.reader.out.compared += [case.pattern.lineno for case in node.cases if _pattern(case.pattern)]
@@ -288,7 +588,17 @@ class Judge:
         if self._table(root) and self.flow.keyed(info, self.flow.info(container).params):
             self._add(line, "keyed", f"{self._what(info)} looks up {self._named(root)} at line {line} ({self.where})")
 
-    def _compare(self, left: ast.expr, right: ast.expr, line: int, op: ast.cmpop) -> None:
+    def _returned(self, info: Info, line: int) -> None:
+        """A function the grader calls returns an entry of a table of data as it is."""
+        table = info.looked
+        if not (table and self._table(table)):
+            return
+        self.reader.returned.add(table.split(".")[-1])
+        if self.reader.weight(table.split(".")[-1]) >= self.reader.data:
+            text = f"{self.scope.name} returns an entry of {self._named(table)} as it is at line {line}"
+            self._add(line, "returned", f"{text}, with no arithmetic over its arguments")
+
+    def _compare(self, left: ast.expr, right: ast.expr, line: int, op: ast.cmpop, deciding: bool) -> None:
         for mine, other in ((left, right), (right, left)):
             info = self.flow.info(mine)
             if not info.params:
@@ -301,7 +611,7 @@ class Judge:
             equal = isinstance(op, (ast.Eq, ast.NotEq))
             theirs = self.flow.info(other)
             data = theirs.table if not theirs.params else ""
-            if self.flow.keyed(info) and (constant or self._table(data)):
+            if self.flow.keyed(info) and ((constant and deciding) or self._table(data)):
                 what = "constants" if constant else f"the entries of {self._named(data)}"
                 self._add(line, "keyed", f"{self._what(info)} compared with {what} at line {line} ({self.where})")
             elif equal and info.whole and constant and _entries(other) >= 2:
@@ -331,6 +641,8 @@ class Judge:
         a file, the network, another program or the caller's frames (``read``), not from the
         arguments; None for any other call."""
         name = called.name
+        if name in INTROSPECTION or (name == "sqlite3.connect" and _in_memory(first)):
+            return None
         if _decodes(name, from_arguments):
             return "decoded", f"{name}()"
         if name in FILE_OPENERS:
@@ -363,6 +675,7 @@ def _record(pattern: ast.pattern) -> bool:
     return False
 
 
-def read(tree: ast.Module) -> Findings:
-    """The findings of the file parsed as ``tree`` (RecursionError on code nested too deeply)."""
-    return Reader(tree).read()
+def read(tree: ast.Module, data: int) -> Findings:
+    """The findings of the file parsed as ``tree`` (RecursionError on code nested too deeply);
+    ``data``: how many constants make a table data (``returned``)."""
+    return Reader(tree, data).read()

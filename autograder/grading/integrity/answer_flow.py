@@ -1,5 +1,6 @@
 """What each expression of one function is made of, for ``answer_code``: a small data flow over
-the function's body, read (never run).
+the function's body, read (never run): the arguments it depends on, the key it makes of them, the
+table it is an entry of as it is.
 
 For every local name it keeps an ``Info``: the parameters the value depends on, whether it is a
 whole argument (``ranking``, ``tuple(ranking)``, ``judgments.items()``, ``ranking[:k]``) or only
@@ -16,6 +17,18 @@ whether it is a *key* made of the arguments:
 Hash, serial and count keys stay keys through any computation on them (the characters of a
 ``repr`` summed into a home-made hash); a frozen key only as it is (iterating ``tuple(ranking)``
 gives documents, not keys).
+
+It also keeps which table a value is an *entry* of, as it is (``looked``): an entry read by a key
+of the arguments (``T[key]``, ``T.get(key)``, ``db.execute(sql, (key,))``, ``getattr(C, key)``,
+``globals()[key]``), found by iterating the table (``for key, value in T``; not ``range``'s
+numbers nor ``enumerate``'s counts), or returned as it is by a function of the file that reads
+one. A table is the module's or a class's data, a display of constants (``{("d1", 3): 0.5}``) or
+a parameter's computed default. The entry stays one through conversions, containers and
+arithmetic with constants (``float(T[key])``, ``T[key] * 1.0``, ``T[key]()``). A comparison's
+truth is computed, and so is arithmetic over the arguments (``grade * DISCOUNTS[i]``: two operands
+depend on the arguments, or one that is no entry), a call over them by the same test
+(``numpy.dot(grades, DISCOUNTS[:n])``) and calling what a table holds with the arguments' data
+(``GAINS[gain](grade)``).
 """
 
 from __future__ import annotations
@@ -34,6 +47,7 @@ FREEZERS = {"tuple", "frozenset", "sorted", "list", "set", "dict", "map", "zip",
 FREEZERS |= {"iter", "numpy.array", "numpy.asarray", "collections.OrderedDict", "collections.Counter"}
 WHOLE_METHODS = {"items", "keys", "values", "copy"}
 MUTATORS = {"update", "append", "extend", "add", "insert"}  # the argument's content goes into the receiver
+ENTRY_METHODS = {"get", "__getitem__", "pop", "execute"}  # methods that read an entry of a table by a key
 Kind = Literal["", "count", "hash", "serial", "frozen"]  # the kind of key a value is ("": none)
 STRONG = ("count", "hash", "serial")  # kinds of key that survive any computation on them
 
@@ -47,6 +61,7 @@ class Info:
     kind: Kind = ""  # "count", "hash", "serial" or "frozen"
     whole: bool = False  # a whole argument, not a part of one
     table: str = ""  # the module's or class's data it reads
+    looked: str = ""  # the module's or class's table it is an entry of, as it is (not computed from)
 
 
 EMPTY = Info()
@@ -55,7 +70,12 @@ EMPTY = Info()
 def merge(a: Info, b: Info) -> Info:
     strong = a if a.kind in STRONG else b if b.kind in STRONG else a if a.kind else b
     return Info(
-        params=a.params | b.params, key=strong.key, kind=strong.kind, whole=a.whole or b.whole, table=a.table or b.table
+        params=a.params | b.params,
+        key=strong.key,
+        kind=strong.kind,
+        whole=a.whole or b.whole,
+        table=a.table or b.table,
+        looked=a.looked or b.looked,
     )
 
 
@@ -68,7 +88,14 @@ def element(info: Info) -> Info:
         kind=info.kind if strong else "",
         whole=False,
         table=info.table,
+        looked=info.looked,
     )
+
+
+def iterated(info: Info) -> Info:
+    """An item of the value: an entry of a table when the value is the table itself."""
+    item = element(info)
+    return replace(item, looked=info.table) if info.table and not info.params and not info.looked else item
 
 
 def dotted(node: ast.AST | None) -> str:
@@ -108,6 +135,10 @@ class Module:
     # module or class data name -> (line, entries are containers)
     data: dict[str, tuple[int, bool]] = field(default_factory=dict)
     makers: dict[str, Kind] = field(default_factory=dict)  # functions that return a key of their arguments -> its kind
+    defined: set[str] = field(default_factory=set)  # the names of the file's functions and methods
+    lookers: dict[str, str] = field(default_factory=dict)  # functions that return an entry of a table -> the table
+    literals: dict[str, ast.AST] = field(default_factory=dict)  # "the literal at line 12" -> the display
+    classes: set[str] = field(default_factory=set)  # the file's classes (getattr reads their attributes)
 
     def name(self, node: ast.AST | None) -> str:
         """The called thing's full name, imports resolved ("np.load" -> "numpy.load")."""
@@ -186,6 +217,12 @@ class Flow:
             return self._f_string(node)
         if isinstance(node, ast.BinOp):
             return self._operation(node)
+        if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            return replace(self._binding(node), looked="")  # a truth value computed, no entry
+        if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _data(node):
+            label = f"the literal at line {getattr(node, 'lineno', 0)}"
+            self.module.literals[label] = node
+            return Info(table=label)
         if isinstance(node, (ast.Tuple, ast.List)):
             return self._tuple(node)
         return self._binding(node)
@@ -206,9 +243,10 @@ class Flow:
 
     def _subscript(self, node: ast.Subscript) -> Info:
         """A part of its value and of its index; a slice of a whole argument is one."""
-        base = self.info(node.value)
-        part = merge(element(base), element(self.info(node.slice)))
-        return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice))
+        base, index = self.info(node.value), self.info(node.slice)
+        part = merge(element(base), element(index))
+        looked = base.table if base.table and not base.params and index.params else base.looked
+        return replace(part, whole=base.whole and isinstance(node.slice, ast.Slice), looked=looked)
 
     def _f_string(self, node: ast.JoinedStr) -> Info:
         """Its values together; a serial key of the arguments when one is whole or a key."""
@@ -221,7 +259,10 @@ class Flow:
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
             right = self.info(node.right)
             return self._made([right], "serial", "%-formatting", right.whole or right.kind == "frozen")
-        return self._binding(node)
+        operands = [self.info(node.left), self.info(node.right)]
+        found = self._binding(node)
+        computed = sum(1 for o in operands if o.params) >= 2 or any(o.params and not o.looked for o in operands)
+        return replace(found, looked="") if computed else found
 
     def _tuple(self, node: ast.Tuple | ast.List) -> Info:
         """Its items together; a frozen key of two whole arguments or more; whole with one."""
@@ -234,7 +275,13 @@ class Flow:
         targets; a ``:=`` binds its target and is its value."""
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for generator in node.generators:
-                self.bind(generator.target, element(self.info(generator.iter)))
+                self.iterate(generator.target, generator.iter)
+            items = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            looked = next((i.looked for i in map(self.info, items) if i.looked), "")
+            found = EMPTY
+            for child in ast.iter_child_nodes(node):
+                found = merge(found, element(self.info(child)))
+            return replace(found, looked=looked)
         if isinstance(node, ast.NamedExpr):
             value = self.info(node.value)
             self.bind(node.target, value)
@@ -262,7 +309,42 @@ class Flow:
         merged = element(receiver)
         for part in parts:
             merged = merge(merged, element(part))
-        return self._returned(called, receiver, parts, merged)
+        return replace(
+            self._returned(called, receiver, parts, merged), looked=self._entry(node, called, receiver, parts)
+        )
+
+    def _entry(self, node: ast.Call, called: Called, receiver: Info, parts: list[Info]) -> str:
+        """The table whose entry the call returns as it is: a lookup of one by a key of the
+        arguments, a function of the file that returns one, a conversion of one; "" when the
+        call computes (a function of the file that computes, a callable held in a name or a table)."""
+        short = called.method or called.name
+        if not isinstance(node.func, ast.Attribute) and not any(p.params for p in parts):
+            stored = self.info(node.func).looked
+            if stored:
+                return stored  # a stored value called with nothing of the arguments (``T[key]()``)
+        if called.method in ENTRY_METHODS and receiver.table and not receiver.params and any(p.params for p in parts):
+            return receiver.table
+        if called.method in ENTRY_METHODS and receiver.looked:
+            return receiver.looked  # an entry of an entry (``TABLES.get(name).get(key)``)
+        if called.name == "getattr" and len(node.args) >= 2 and parts[1].params:
+            owner = node.args[0]
+            if isinstance(owner, ast.Name) and (owner.id in self.module.classes or owner.id in self.module.data):
+                return owner.id  # an attribute of a class or of the module's data, named by the arguments
+        if short in self.module.defined:
+            return self.module.lookers.get(short, "")
+        if isinstance(node.func, ast.Name) and (
+            self.scope.find(node.func.id) is not None or node.func.id in self.module.data
+        ):
+            return ""
+        given = [receiver, *parts]
+        depend = [p for p in given if p.params]
+        if (
+            not isinstance(node.func, (ast.Name, ast.Attribute))
+            or len(depend) >= 2
+            or any(not p.looked for p in depend)
+        ):
+            return ""  # a call over the arguments computes (numpy.dot(grades, DISCOUNTS[:n]))
+        return next((p.looked for p in given if p.looked), "")
 
     def _returned(self, called: Called, receiver: Info, parts: list[Info], merged: Info) -> Info:
         """By what is called: a hash, a serialiser, a key maker, ``locals()`` or a freezer of a
@@ -278,9 +360,24 @@ class Flow:
             return replace(merged, key=f"{name}()", kind=self.module.makers[name])
         if name == "locals":
             return Info(params=self.scope.params | self.scope.variadic, key="locals()", kind="frozen", whole=True)
+        if name in ("globals", "vars") and not parts:
+            return Info(table="globals()")  # the module's names: a table of them
         if name in FREEZERS and parts and parts[0].whole:
             return _frozen(merged, name)
         return replace(merged, whole=called.method in WHOLE_METHODS and receiver.whole)
+
+    def iterate(self, target: ast.AST, iterable: ast.expr) -> None:
+        """Bind a loop's target to the items of what it iterates: entries of a table, but the
+        numbers of ``range`` and the counts of ``enumerate``, which are positions."""
+        info = self.info(iterable)
+        name = self.module.name(iterable.func) if isinstance(iterable, ast.Call) else ""
+        if name == "range":
+            self.bind(target, replace(element(info), looked=""))
+        elif name == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            self.bind(target.elts[0], replace(element(info), looked=""))
+            self.bind(target.elts[1], iterated(info))
+        else:
+            self.bind(target, iterated(info))
 
     def bind(self, target: ast.AST, info: Info) -> None:
         if isinstance(target, ast.Name):
@@ -310,7 +407,7 @@ class Flow:
                 else:
                     self.bind(node.target, self.info(node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor)):
-                self.bind(node.target, element(self.info(node.iter)))
+                self.iterate(node.target, node.iter)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self.bind(node.optional_vars, self.info(node.context_expr))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
@@ -326,6 +423,20 @@ class Flow:
             return bool(info.params)
         covered = sum(2 if p in self.scope.variadic else 1 for p in (info.params | more) & self.scope.params)
         return info.kind in ("serial", "frozen") and covered >= 2
+
+
+def _data(node: ast.AST) -> bool:
+    """Is ``node`` a display of data only: constants, or displays of them (a table written in a
+    function, ``{("d1", "d2"): 0.5}``)?"""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Dict):
+        return bool(node.keys) and all(k is not None and _data(k) and _data(v) for k, v in zip(node.keys, node.values))
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return bool(node.elts) and all(_data(item) for item in node.elts)
+    return False
 
 
 def _serialises(called: Called, receiver: Info, parts: list[Info]) -> bool:

@@ -26,6 +26,15 @@ The rules, per graded file; every threshold is below, and only here:
   arguments, decoding blobs, reading files, the network or the caller's frames):
   ``answer_code``'s docstring states them; they need no threshold (honest metric code does none
   of them; a memo such as ``functools.lru_cache`` or ``cache[key] = value`` is computation).
+- ``returned``: a function the grader calls returns an entry of a table as it is, with no
+  arithmetic over its arguments (``answer_code``), from a table into which ``TABLE_DATA``
+  constants or more flow (data written in the file, not a table computed from a few constants).
+
+Only the code that runs when the grader imports the file is read: the body of an
+``if __name__ == "__main__":`` (self-tests, a demo) never runs then, unless the file rebinds
+``__name__`` or names it in a string. Written-out tables of numbers that only computation uses
+(``answer_code``'s ``computational``) count in no counted rule: a table of discounts multiplied
+with the grades is code, not answers.
 
 - ``unread``: code the scan cannot read to the end, a file of more than ``CODE_NODES`` syntax
   nodes (honest files have under 1,500) or nested too deeply; or the scan's own failure. A file
@@ -57,6 +66,10 @@ COMPARISONS = 30
 ENCODED_CHARACTERS = 200
 BIG_INTEGER_DIGITS = 40
 HUGE_STRING = 64 * 1024
+#: A table returned as it is (``returned``) holds data when this many constants flow into it (a
+#: string counts one per 16 characters): a table computed from a few constants is a function of its
+#: key. No honest file we have returns an entry of any table as it is (tests/test_answer_tables.py).
+TABLE_DATA = 16
 #: Files with more syntax nodes than this are not read for what their code does (the reading
 #: would take seconds): that is evidence itself.
 CODE_NODES = 20_000
@@ -183,9 +196,10 @@ class _Tally:
     nodes: int = 0
 
 
-def _literals(tree: ast.Module, found: list[Finding]) -> Counts:
-    """The rules on what the file writes down: literals, constants, numbers, strings."""
-    tally = _walk(tree, _docstrings(tree), found)
+def _literals(tree: ast.Module, found: list[Finding], computational: set[int]) -> Counts:
+    """The rules on what the file writes down: literals, constants, numbers, strings (the
+    written-out tables that only computation uses left out)."""
+    tally = _walk(tree, _docstrings(tree), found, computational)
     in_literals = sum(c[3] for c in tally.containers)
     if in_literals >= LITERAL_CONSTANTS:
         found.append(_largest(tally.containers, in_literals))
@@ -214,14 +228,17 @@ def _docstrings(tree: ast.Module) -> set[int]:
     }
 
 
-def _walk(tree: ast.Module, docstrings: set[int], found: list[Finding]) -> _Tally:
-    """Every node of the tree (depth first, last child first), each constant counted in the
-    outermost literal container that holds it (through signs only); ``_strings``'s findings."""
+def _walk(tree: ast.Module, docstrings: set[int], found: list[Finding], computational: set[int]) -> _Tally:
+    """Every node of the tree (depth first, last child first) but the ``computational`` ones, each
+    constant counted in the outermost literal container that holds it (through signs only);
+    ``_strings``'s findings."""
     tally = _Tally()
     stack: list[tuple[Any, int, bool]] = [(tree, -1, False)]  # (node, its container's index or -1, in an f-string)
     while stack:
         node, owner, text = stack.pop()
         tally.nodes += 1
+        if id(node) in computational:
+            continue
         owner = _owner(node, owner, tally.containers)
         if isinstance(node, ast.Constant):
             tally.precise += _strings(node, found)
@@ -265,25 +282,57 @@ def _largest(containers: list[list[Any]], in_literals: int) -> Finding:
     return Finding(line, "literals", said)
 
 
+def _imported(tree: ast.Module) -> tuple[ast.Module, int]:
+    """The code that runs when the grader imports the file, and how many syntax nodes it has:
+    the tree without the bodies of its ``if __name__ == "__main__":`` (their ``else`` runs),
+    unless the file could make the test true on import (it binds ``__name__`` or names it in a
+    string)."""
+    rebound, nodes = False, 0
+    for node in ast.walk(tree):
+        nodes += 1
+        rebound = rebound or (
+            (isinstance(node, ast.Name) and node.id == "__name__" and not isinstance(node.ctx, ast.Load))
+            or (isinstance(node, ast.Constant) and node.value == "__name__")
+            or (isinstance(node, (ast.Import, ast.ImportFrom)) and any(a.asname == "__name__" for a in node.names))
+        )
+    for node in tree.body if not rebound else []:
+        if isinstance(node, ast.If) and _main(node.test):
+            nodes -= sum(1 for statement in node.body for _ in ast.walk(statement))
+            node.body = []
+    return tree, nodes
+
+
+def _main(test: ast.expr) -> bool:
+    """Is ``test`` ``__name__ == "__main__"`` (either way round)?"""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(s, ast.Name) and s.id == "__name__" for s in sides) and any(
+        isinstance(s, ast.Constant) and s.value == "__main__" for s in sides
+    )
+
+
 def read(source: bytes) -> tuple[list[Finding], Counts]:
     """The evidence in one graded file, by line, and what the counted rules counted; none when
     it does not parse (it cannot import either). Code the scan cannot read to the end (nested
     too deeply for it) is evidence itself: a file that hides from the scan is worth a look."""
     try:
-        tree = ast.parse(source)
+        tree, nodes = _imported(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return [], Counts()
     found: list[Finding] = []
-    counts = _literals(tree, found)
-    if counts.nodes > CODE_NODES:
-        text = f"{counts.nodes:,} syntax nodes, too many for the scan to read its code: check it by hand"
+    if nodes > CODE_NODES:
+        counts = replace(_literals(tree, found, set()), nodes=nodes)
+        text = f"{nodes:,} syntax nodes, too many for the scan to read its code: check it by hand"
         return sorted(set(found + [Finding(1, "unread", text)])), counts
     try:
-        code = answer_code.read(tree)
+        code = answer_code.read(tree, TABLE_DATA)
     except RecursionError:
+        counts = replace(_literals(tree, found, set()), nodes=nodes)
         return sorted(
             set(found + [Finding(1, "unread", "code nested too deeply for the scan to read: check it by hand")])
         ), counts
+    counts = replace(_literals(tree, found, code.computational), nodes=nodes)
     found += [Finding(*item) for item in code.found]
     if len(code.compared) >= COMPARISONS:
         first, last = min(code.compared), max(code.compared)

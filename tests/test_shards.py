@@ -513,7 +513,8 @@ def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monk
 @pytest.mark.slow
 def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monkeypatch):
     """The same shards copied and not changed (so that the refusals above are about the changes):
-    do they merge, every submission in, and does a shared LAB05_SHARD_KEY sign and check too?"""
+    do they merge, every submission in, is the merged batch a copy (a shard's file edited after
+    the merge changes nothing in it), and is a shard checked with another key refused?"""
     monkeypatch.delenv(shards.KEY_VARIABLE, raising=False)
     folders = [tmp_path / folder.name for folder in examples_in_shards]
     for original, folder in zip(examples_in_shards, folders):
@@ -522,6 +523,10 @@ def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monk
     assert [result.submission for result in merged.results] == sorted(
         path.name for path in paths.ROOT.glob("examples/submissions/*")
     )
+    merged_file = output_paths.submission_folder(tmp_path / "merged", TAMPERED) / "results.json"
+    before = merged_file.read_bytes()
+    (output_paths.submission_folder(folders[0], TAMPERED) / "results.json").write_text('{"score": 100}')
+    assert merged_file.read_bytes() == before and merged_file.stat().st_nlink == 1
     monkeypatch.setenv(shards.KEY_VARIABLE, "the course's secret, shared")
     with pytest.raises(ValueError, match="signature does not match"):
         merge.merge(tmp_path / "again", folders)  # signed with the cache's key, checked with the course's

@@ -7,26 +7,28 @@ missing or added: an edited grade.json or results.json is refused), the same num
 each index once, the same class, the same rubric, reference and grader (their digests, and the
 rubric's text, which the class-level step reads: ``--rubric`` chooses another with the same
 digest), the same seed, and every submission in the shard its id hashes to, graded with those
-digests. Then each submission's files are linked into
-``OUT/submissions/`` (copied across file systems), and ``batch.finish``, the batch's own
-class-level step, computes the code similarity over the whole class (from the graded files the
-shards kept) and has ``classwork.finish`` flag the attempts over the limits and write grades.csv
-(a row per student, under the rubric's policy, deadline and the extensions), the class report and
-class.json: the same outputs a single batch of the class writes, the timing facts aside.
+digests. Then each submission's files are copied into ``OUT/submissions/``, each checked again as
+it is read (what is merged is what was signed; nothing done to a shard's folder later reaches
+OUT), and ``batch.finish``, the batch's own class-level step, computes the code similarity over
+the whole class (from the graded files the shards kept) and has ``classwork.finish`` flag the
+attempts over the limits and write grades.csv (a row per student, under the rubric's policy,
+deadline and the extensions), the class report and class.json: the same outputs a single batch
+of the class writes, the timing facts aside.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
-import shutil
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, TypedDict, cast
 
+from autograder import cache
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
 from autograder.local import batch, classwork, shards
@@ -223,6 +225,25 @@ def _unchanged(manifest: Manifest, submission: str) -> None:
         )
 
 
+def _verified(manifest: Manifest, submission: str, name: str) -> bytes:
+    """The content of a submission's file ``name`` (its path in the submission's folder), read
+    once and checked against the signed manifest's digest: what merge uses is what was signed,
+    whatever changes in the shard's folder meanwhile."""
+    path = output_paths.submission_folder(manifest["folder"], submission) / name
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ValueError(
+            f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
+        ) from None
+    if hashlib.sha256(data).hexdigest() != manifest["files"][submission].get(name):
+        raise ValueError(
+            f"{_name(manifest)}: {path} was changed since the shard wrote {shards.MANIFEST}: grade shard "
+            f"{manifest['shard']}/{manifest['of']} again into an empty folder (or with --force), and merge that"
+        )
+    return data
+
+
 def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[str, bytes]]]:
     """The shard's results and graded files, each submission's files checked against the signed
     manifest and each result against its digests."""
@@ -231,9 +252,10 @@ def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[st
     for submission in manifest["submissions"]:
         _unchanged(manifest, submission)
         path = output_paths.submission_folder(manifest["folder"], submission) / "grade.json"
+        data = _verified(manifest, submission, "grade.json")
         try:
-            result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError, KeyError) as error:
+            result = SubmissionResult.from_dict(json.loads(data.decode("utf-8")))
+        except (ValueError, TypeError, KeyError) as error:
             raise ValueError(
                 f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
             ) from None
@@ -242,31 +264,23 @@ def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[st
         for key, value in stamps.items():
             if value != manifest[key]:
                 raise ValueError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
-        folder = shards.graded_folder(manifest["folder"], submission)
-        files[submission] = {path.name: path.read_bytes() for path in sorted(folder.glob("*")) if path.is_file()}
+        graded = sorted(name for name in manifest["files"][submission] if name.startswith(f"{shards.GRADED}/"))
+        files[submission] = {
+            name.split("/", 1)[1]: _verified(manifest, submission, name) for name in graded if name.count("/") == 1
+        }
         results.append(result)
     return results, files
 
 
-def _place(source: Path, target: Path) -> None:
-    """``source`` at ``target``, replacing it: a hard link, or a copy across file systems."""
-    temporary = target.with_name(f".{target.name}.merging")
-    temporary.unlink(missing_ok=True)
-    try:
-        os.link(source, temporary)
-    except OSError:
-        shutil.copyfile(source, temporary)
-    os.replace(temporary, target)
-
-
-def _link(manifest: Manifest, out: Path) -> None:
+def _copy(manifest: Manifest, out: Path) -> None:
+    """Each submission's files (but its graded copies) written into ``out``, each checked against
+    the signed manifest as it is read: copies, never links, so that nothing done to the shard's
+    folder later reaches the merged batch."""
     for submission in manifest["submissions"]:
-        folder = output_paths.submission_folder(manifest["folder"], submission)
         target = output_paths.submission_folder(out, submission)
-        target.mkdir(parents=True, exist_ok=True)
-        for path in sorted(folder.iterdir()):
-            if path.is_file():
-                _place(path, target / path.name)
+        for name in sorted(manifest["files"][submission]):
+            if "/" not in name:
+                cache.write_atomic(target / name, _verified(manifest, submission, name), 0o600)
 
 
 def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubric:
@@ -332,7 +346,7 @@ def merge(
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     for manifest in manifests:
-        _link(manifest, out)
+        _copy(manifest, out)
     results.sort(key=lambda result: result.submission)
     slowest = max(manifest["seconds"] for manifest in manifests)
 

@@ -51,6 +51,28 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
         raise
 
 
+def secret_key(name: str) -> bytes:
+    """A random 32-byte key kept in the private cache folder as ``<name>.key`` (made on first use,
+    readable by its owner only, published whole by a hard link so that two processes agree on
+    it): a key only this grader's user holds, e.g. to sign what it writes."""
+    path = cache_dir() / f"{name}.key"
+    if not path.is_file():
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(os.urandom(32))
+            os.chmod(temp, 0o600)
+            os.link(temp, path)  # fails if another process made it first: theirs is kept
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temp)
+    key = path.read_bytes()
+    if len(key) < 32:
+        raise ValueError(f"{path} is shorter than a key (32 bytes): remove it and a new one is made")
+    return key
+
+
 def write_json_atomic(path: Path, value: Any, mode: int = 0o600, sort_keys: bool = True) -> None:
     """``write_atomic`` of a JSON value (``json.dumps``: the C encoder)."""
     write_atomic(path, json.dumps(value, sort_keys=sort_keys, separators=(",", ":")).encode(), mode)

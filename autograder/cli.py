@@ -7,6 +7,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO, cast
+
+from autograder.reports import untrusted
 
 
 def _table(args: argparse.Namespace) -> int:
@@ -172,8 +175,8 @@ def _export(args: argparse.Namespace) -> int:
     from autograder.lms import export
 
     result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column)
-    for message in result.messages:
-        print(message, file=sys.stderr)
+    for message in result.messages:  # they quote students' names: one line each, shown as text
+        print(untrusted.terminal(message), file=sys.stderr)
     print(f"wrote {args.out}: {result.summary}")
     return 0
 
@@ -381,6 +384,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv``; what it prints goes through ``untrusted.TerminalText`` (a name's
+    control characters shown as escapes, never sent to the terminal)."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (cast(TextIO, untrusted.TerminalText(stream)) for stream in streams)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args)  # the subcommand's function

@@ -205,11 +205,13 @@ def test_an_interrupt_sent_to_the_container_stops_the_batch(tmp_path, cranfield,
 
 
 @pytest.mark.sandbox
-def test_container_merges_shards_and_hands_the_output_back(tmp_path, cranfield, private_cache):
+def test_container_merges_shards_and_hands_the_output_back(tmp_path, cranfield, private_cache, monkeypatch):
     """Does `merge` in the container (its options before OUT) write the merged batch and give
     every folder and file it wrote to the owner of the folder OUT went into?"""
     from autograder.local import batch, shards
 
+    # the container has a cache of its own: the shard is signed with the course's secret, given to both
+    monkeypatch.setenv(shards.KEY_VARIABLE, "the course's shard secret")
     (tmp_path / "class").mkdir()
     shard = tmp_path / "shard"
     batch.grade_batch([tmp_path / "class"], shard, jobs=1, progress=False, shard=shards.Shard(1, 1))

@@ -36,7 +36,7 @@ from autograder.lab.spec import CheckKind
 from autograder.lms import export, registry, tables
 from autograder.local import batch as batches
 from autograder.local import classwork
-from autograder.reports import csvcells, grades_csv
+from autograder.reports import grades_csv, untrusted
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lms"
 
@@ -400,7 +400,9 @@ CELLS = {
     "minus": ("-2+3", "'-2+3"),
     "at": ("@SUM(A1)", "'@SUM(A1)"),
     "tab": ("\t=1", "'\t=1"),
-    "carriage return": ("\r=1", "'\r=1"),
+    "carriage return": ("\r=1", "'\\r=1"),
+    "line break inside": ("Jane\nScore: 100", "Jane\\nScore: 100"),
+    "tab inside": ("a\tb", "a\tb"),
     "full-width equals": ("\uff1d1+2", "'\uff1d1+2"),
     "plain name": ("Doe, Jane", "Doe, Jane"),
     "inner equals": ("a=b", "a=b"),
@@ -411,9 +413,10 @@ CELLS = {
 
 @pytest.mark.parametrize("case", CELLS.values(), ids=CELLS.keys())
 def test_formula_like_cells_are_escaped(case):
-    """Does a cell starting like a spreadsheet formula get a leading apostrophe, and no other?"""
+    """Does a cell starting like a spreadsheet formula get a leading apostrophe, and no other, and
+    a line break inside a cell show as an escape (one line per row)?"""
     cell, written = case
-    assert csvcells.escape(cell) == written
+    assert untrusted.csv_cell(cell) == written
 
 
 def test_grades_csv_escapes_names_emails_and_sids(tmp_path):

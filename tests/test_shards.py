@@ -131,8 +131,11 @@ def _manifests(count: int, changes: dict | None = None, ids=IDS[:40]) -> list[di
             "grader_digest": "g" * 16,
             "rubric": "title: x\n",
             "rubric_path": "grading.yml",
+            "seed": "",
             "seconds": 1.0,
             "run": RUN.shown(),
+            "files": {},
+            "signature": "",
             "folder": Path(f"out/shard{index}"),
         }
         manifest.update((changes or {}).get(index, {}))
@@ -160,6 +163,11 @@ REFUSED = {
         "shard 2/2 (out/shard2) differs in the grader's digest",
     ),
     "another count": (_manifests(2, {2: {"of": 3}}), "shard 2/3 (out/shard2) differs in the number of shards"),
+    "another seed": (
+        _manifests(2, {2: {"seed": "other"}}),
+        "shard 2/2 (out/shard2) differs in the random cases' seed (grade --seed): '' in shard 1/2 (out/shard1), "
+        "'other' here",
+    ),
     "another class": (
         _manifests(2, {2: {"class": IDS[:41]}}),
         "differs in the class (the submissions found): 41 submissions, 40 in shard 1/2 (out/shard1); only here: "
@@ -220,6 +228,11 @@ NOT_SHARDS = {
     "run facts not a mapping": (
         {"shard.json": json.dumps({**_manifests(1)[0], "folder": "", "run": ["jobs", 2]})},
         "run is missing or not a dict",
+    ),
+    "not signed": (
+        {"shard.json": json.dumps({**_manifests(1)[0], "folder": ""})},
+        "shard.json is not the manifest its shard wrote (its signature does not match: edited, or signed with "
+        "another key): grade shard 1/1 again into an empty folder",
     ),
     "a path as an id": (
         {"shard.json": json.dumps({**_manifests(1)[0], "folder": "", "submissions": ["../../etc"]})},
@@ -352,6 +365,171 @@ def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
     with pytest.raises(ValueError, match=re.escape(f"shard 3/3 ({folders[2]}) differs in the rubric's digest")):
         merge.merge(tmp_path / "merged", folders)
     assert not (tmp_path / "merged").exists()
+
+
+# ---------------------------------------------------------------- shards edited after grading
+
+#: The examples' shards (ada-correct, dan-broken, eve-cheating in shard 1 of 3; shard 3 is empty).
+TAMPERED = "ada-correct"
+
+
+def _edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def _regraded(otherwise: str):
+    """Shard 3/3 (empty) graded again with another ``seed``, ``rubric`` (a title changed) or
+    ``class`` (a sixth submission in the folder)."""
+
+    def tamper(folders: list[Path], tmp: Path, monkeypatch) -> None:
+        shutil.rmtree(folders[2])
+        examples, rubric = paths.ROOT / "examples" / "submissions", paths.RUBRIC
+        if otherwise == "rubric":
+            rubric = tmp / "grading.yml"
+            rubric.write_text(paths.RUBRIC.read_text().replace('title: "Lab 05', 'title: "Lab 05 (again)', 1))
+        if otherwise == "class":
+            examples = tmp / "another-class"
+            shutil.copytree(paths.ROOT / "examples" / "submissions", examples)
+            shutil.copytree(examples / "bob-partial", examples / "zed-late")
+        seed = "another seed" if otherwise == "seed" else "tamper"
+        batch.grade_batch(
+            [examples], folders[2], jobs=1, progress=False, seed=seed, shard=shards.Shard(3, 3), rubric_path=rubric
+        )
+
+    return tamper
+
+
+def _in(folder: int, name: str, change=None, text: str | None = None, remove: bool = False):
+    """Shard ``folder``'s file ``name`` of the tampered submission: a JSON field changed, a text
+    written (a file added or replaced) or the file removed."""
+
+    def tamper(folders: list[Path], tmp: Path, monkeypatch) -> None:
+        path = output_paths.submission_folder(folders[folder - 1], TAMPERED) / name
+        if remove:
+            path.unlink()
+        elif text is not None:
+            path.write_text(text)
+        else:
+            _edit_json(path, change)
+
+    return tamper
+
+
+def _manifest_edit(change, relist: bool = False):
+    """Shard 1's shard.json edited (``relist``: grade.json edited too, and its digest listed anew)."""
+
+    def tamper(folders: list[Path], tmp: Path, monkeypatch) -> None:
+        if relist:
+            _in(1, "grade.json", lambda grade: grade.update(score=100.0))(folders, tmp, monkeypatch)
+        _edit_json(folders[0] / shards.MANIFEST, change)
+        if relist:
+            _edit_json(
+                folders[0] / shards.MANIFEST,
+                lambda manifest: manifest["files"].update({TAMPERED: shards.listing(folders[0], TAMPERED)}),
+            )
+
+    return tamper
+
+
+def _another_key(folders: list[Path], tmp: Path, monkeypatch) -> None:
+    monkeypatch.setenv(shards.KEY_VARIABLE, "another course's secret")
+
+
+def _one_student(grade: dict) -> None:
+    grade["students"] = [{"name": "Mallory", "email": "mallory@example.edu", "sid": "666"}]
+
+
+#: id: (how the shards are tampered with, what merge's message says)
+TAMPERINGS = {
+    "score edited in grade.json": (
+        _in(1, "grade.json", lambda grade: grade.update(score=100.0)),
+        f"shard 1/3 ({{0}}): in {{0}}/submissions/{TAMPERED}, grade.json was changed since the shard wrote "
+        "shard.json: grade shard 1/3 again",
+    ),
+    "identity edited in grade.json": (
+        _in(1, "grade.json", _one_student),
+        f"in {{0}}/submissions/{TAMPERED}, grade.json was changed",
+    ),
+    "results.json edited": (
+        _in(1, "results.json", lambda results: results.update(score=100.0)),
+        f"in {{0}}/submissions/{TAMPERED}, results.json was changed",
+    ),
+    "a graded file edited": (
+        _in(1, "graded/metrics.py", text="ANSWERS = {}\n"),
+        f"in {{0}}/submissions/{TAMPERED}, graded/metrics.py was changed",
+    ),
+    "a file added": (_in(1, "notes.md", text="Score: 100\n"), "notes.md was added"),
+    "a file removed": (_in(1, "feedback.html", remove=True), "feedback.html is missing"),
+    "manifest edited": (
+        _manifest_edit(lambda manifest: manifest.update(seed="tamper2")),
+        "{0}/shard.json is not the manifest its shard wrote (its signature does not match",
+    ),
+    "manifest and grade.json edited together": (
+        _manifest_edit(lambda manifest: None, relist=True),
+        "{0}/shard.json is not the manifest its shard wrote",
+    ),
+    "merged with another key": (_another_key, "{0}/shard.json is not the manifest its shard wrote"),
+    "a shard from another seed": (_regraded("seed"), "differs in the random cases' seed"),
+    "a shard of another rubric": (_regraded("rubric"), "differs in the rubric's digest"),
+    "a shard of another batch": (
+        _regraded("class"),
+        "differs in the class (the submissions found): 6 submissions, 5 in shard 1/3",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def examples_in_shards(tmp_path_factory, cranfield):
+    """The examples graded as 3 shards with the seed "tamper" (shard 3 empty), once for the module."""
+    examples = [paths.ROOT / "examples" / "submissions"]
+    return graded_in_shards(examples, tmp_path_factory.mktemp("shards"), 3, "tamper")
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+@pytest.mark.parametrize("case", TAMPERINGS.values(), ids=TAMPERINGS.keys())
+def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monkeypatch):
+    """Each change made to a shard's folder after it was graded (a score, an identity, a file
+    added or removed, its manifest, another seed, rubric or class): does merge refuse it, naming
+    the shard and the file, with exit status 2 and nothing written?"""
+    from autograder import cli
+
+    tamper, message = case
+    monkeypatch.delenv(shards.KEY_VARIABLE, raising=False)
+    folders = [tmp_path / folder.name for folder in examples_in_shards]
+    for original, folder in zip(examples_in_shards, folders):
+        shutil.copytree(original, folder)
+    tamper(folders, tmp_path, monkeypatch)
+    with pytest.raises(ValueError, match=re.escape(message.format(folders[0]))):
+        merge.merge(tmp_path / "merged", folders)
+    assert not (tmp_path / "merged").exists()
+    assert cli.main(["merge", str(tmp_path / "merged"), *map(str, folders)]) == 2
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monkeypatch):
+    """The same shards copied and not changed (so that the refusals above are about the changes):
+    do they merge, every submission in, is the merged batch a copy (a shard's file edited after
+    the merge changes nothing in it), and is a shard checked with another key refused?"""
+    monkeypatch.delenv(shards.KEY_VARIABLE, raising=False)
+    folders = [tmp_path / folder.name for folder in examples_in_shards]
+    for original, folder in zip(examples_in_shards, folders):
+        shutil.copytree(original, folder)
+    merged = merge.merge(tmp_path / "merged", folders)
+    assert [result.submission for result in merged.results] == sorted(
+        path.name for path in paths.ROOT.glob("examples/submissions/*")
+    )
+    merged_file = output_paths.submission_folder(tmp_path / "merged", TAMPERED) / "results.json"
+    before = merged_file.read_bytes()
+    (output_paths.submission_folder(folders[0], TAMPERED) / "results.json").write_text('{"score": 100}')
+    assert merged_file.read_bytes() == before and merged_file.stat().st_nlink == 1
+    monkeypatch.setenv(shards.KEY_VARIABLE, "the course's secret, shared")
+    with pytest.raises(ValueError, match="signature does not match"):
+        merge.merge(tmp_path / "again", folders)  # signed with the cache's key, checked with the course's
 
 
 # ---------------------------------------------------------------- a class of 300

@@ -30,7 +30,7 @@ from autograder.grading.course import deadlines, standing
 from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
 from autograder.lms import closest
 from autograder.lms.tables import Table
-from autograder.reports import csvcells
+from autograder.reports import untrusted
 
 
 @dataclass(frozen=True)
@@ -282,10 +282,15 @@ def key_notes(gradebook: Gradebook, cells: dict[int, str]) -> list[str]:
             )
         for position in gradebook.keys:
             value = table.rows[person.row][position]
-            if csvcells.escape(value) != value:
+            if untrusted.csv_cell(value) != value:
+                why = (
+                    "starts like a spreadsheet formula"
+                    if value.startswith(untrusted.FORMULA_STARTS)
+                    else "holds a line break or a control character"
+                )
                 notes.append(
-                    f"escaped: {person.name} (row {person.row + 2}): its {table.header[position]!r} {value!r} starts "
-                    f"like a spreadsheet formula and is written as {csvcells.escape(value)!r}; "
+                    f"escaped: {person.name} (row {person.row + 2}): its {table.header[position]!r} {value!r} {why} "
+                    f"and is written as {untrusted.csv_cell(value)!r}; "
                     f"{'its grade ' + cells[person.row] if person.row in cells else 'it'} may not be matched at "
                     "import: check that row by hand"
                 )

@@ -4,7 +4,7 @@ LMS exports come as they were saved: UTF-8 with or without a byte-order mark, UT
 one (Blackboard's tab-delimited download is reported to be), Windows or Unix line ends, and
 comma-, semicolon- (Canvas in locales with a decimal comma) or tab-delimited (Blackboard's
 ``.xls``, Moodle's tab option). ``read`` takes any of them; ``render`` writes UTF-8 with every
-cell spreadsheet-safe (``reports.csvcells``).
+cell spreadsheet-safe (``reports/untrusted.py: csv_cell``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.reports import csvcells
+from autograder.reports import untrusted
 
 DELIMITERS = (",", ";", "\t")
 _NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -99,11 +99,11 @@ def read(path: Path) -> Table:
 
 def render(rows: Iterable[tuple[str, ...]], delimiter: str = ",", quote_all: bool = False) -> str:
     """Rows as delimited text with Windows line ends (what the LMS importers and spreadsheets
-    expect), every cell escaped by ``csvcells``."""
+    expect), every cell made safe by ``untrusted.csv_cell``."""
     out = io.StringIO()
     writer = csv.writer(
         out, delimiter=delimiter, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL
     )
     for cells in rows:
-        writer.writerow(csvcells.row(cells))
+        writer.writerow(untrusted.csv_row(cells))
     return out.getvalue()

@@ -43,6 +43,7 @@ from autograder.reports import (
     instructor_html,
     markdown,
     output_paths,
+    untrusted,
 )
 from autograder.similarity import compare as similarity
 from autograder.similarity.compare import Similarity
@@ -69,8 +70,8 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
 def warn(sources: Collection[intake.Source], rules: standing.Rules) -> None:
     """Say on stderr what the instructor should know of the sources before they are graded: their
     notes (kept as their flags too), and submission times taken from files when a deadline reads them."""
-    for note in (note for source in sources for note in source.notes):
-        print(f"warning: {note}", file=sys.stderr)
+    for note in (note for source in sources for note in source.notes):  # may quote a name: one line, as text
+        print(f"warning: {untrusted.terminal(note)}", file=sys.stderr)
     by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
     if rules.deadline is not None and by_files:
         print(

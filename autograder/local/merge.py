@@ -1,29 +1,34 @@
 """``merge OUT SHARD_OUT...``: the shards of a class (``grade --shard I/N``) made one batch in OUT.
 
 The shards must be all of one class and one grading, or nothing is written: every shard's
-``shard.json`` present, the same number of shards, each index once, the same class, the same
-rubric, reference and grader (their digests, and the rubric's text, which the class-level step
-reads: ``--rubric`` chooses another with the same digest), and every submission in the shard its id
-hashes to, graded with those digests. Then each submission's files are linked into
-``OUT/submissions/`` (copied across file systems), and ``batch.finish``, the batch's own
-class-level step, computes the code similarity over the whole class (from the graded files the
-shards kept) and has ``classwork.finish`` flag the attempts over the limits and write grades.csv
-(a row per student, under the rubric's policy, deadline and the extensions), the class report and
-class.json: the same outputs a single batch of the class writes, the timing facts aside.
+``shard.json`` present and signed with the shard key (``shards.sign``: an edited manifest, or one
+of another key, is refused), every file of its submissions' folders the one it lists (none changed,
+missing or added: an edited grade.json or results.json is refused), the same number of shards,
+each index once, the same class, the same rubric, reference and grader (their digests, and the
+rubric's text, which the class-level step reads: ``--rubric`` chooses another with the same
+digest), the same seed, and every submission in the shard its id hashes to, graded with those
+digests. Then each submission's files are copied into ``OUT/submissions/``, each checked again as
+it is read (what is merged is what was signed; nothing done to a shard's folder later reaches
+OUT), and ``batch.finish``, the batch's own class-level step, computes the code similarity over
+the whole class (from the graded files the shards kept) and has ``classwork.finish`` flag the
+attempts over the limits and write grades.csv (a row per student, under the rubric's policy,
+deadline and the extensions), the class report and class.json: the same outputs a single batch
+of the class writes, the timing facts aside.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
-import shutil
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, TypedDict, cast
 
+from autograder import cache
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
 from autograder.local import batch, classwork, shards
@@ -32,7 +37,7 @@ from autograder.reports import output_paths
 from autograder.similarity.compare import Similarity
 
 #: A manifest's fields every merged shard must agree on.
-Agreed = Literal["of", "class", "rubric_digest", "reference_digest", "grader_digest"]
+Agreed = Literal["of", "class", "rubric_digest", "reference_digest", "grader_digest", "seed"]
 
 #: What a merged shard must agree on, and how a message names it.
 AGREED: dict[Agreed, str] = {
@@ -41,6 +46,7 @@ AGREED: dict[Agreed, str] = {
     "rubric_digest": "the rubric's digest (what grading reads of grading.yml)",
     "reference_digest": "the hidden reference's digest",
     "grader_digest": "the grader's digest (its code and the plan's data)",
+    "seed": "the random cases' seed (grade --seed)",
 }
 
 #: A manifest's fields and their types (anything else: the shard is graded again).
@@ -54,8 +60,11 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "grader_digest": str,
     "rubric": str,
     "rubric_path": str,
+    "seed": str,
     "seconds": (int, float),
     "run": dict,
+    "files": dict,
+    shards.SIGNATURE: str,
 }
 
 #: A shard's manifest as ``_manifest`` checked it (``FIELDS``, and every id a submission id), its
@@ -73,8 +82,11 @@ Manifest = TypedDict(
         "grader_digest": str,
         "rubric": str,
         "rubric_path": str,
+        "seed": str,
         "seconds": float,
         "run": RunFacts,
+        "files": dict[str, dict[str, str]],
+        "signature": str,
         "folder": Path,
     },
 )
@@ -89,7 +101,7 @@ class MergeSummary:
     similarity: Similarity | None = None
 
 
-def _manifest(folder: Path) -> Manifest:
+def _manifest(folder: Path, secret: bytes) -> Manifest:
     path = folder / shards.MANIFEST
     if not path.is_file():
         finished = (folder / output_paths.GRADES).is_file()
@@ -115,9 +127,27 @@ def _manifest(folder: Path) -> Manifest:
     for submission in manifest["class"] + manifest["submissions"]:
         if not isinstance(submission, str) or not re.fullmatch(r"[A-Za-z0-9@_-][A-Za-z0-9._@-]*", submission):
             raise ValueError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
+    as_written = dict(manifest)
     manifest["run"] = RunFacts.from_shown(manifest["run"], str(path))
+    _signed(as_written, path, secret)
+    listed = manifest["files"]
+    if set(listed) != set(manifest["submissions"]) or not all(
+        isinstance(files, dict) and all(isinstance(digest, str) for digest in files.values())
+        for files in listed.values()
+    ):
+        raise ValueError(f"{path}: its files are not listed per submission: grade the shard again")
     manifest["folder"] = folder
     return cast(Manifest, manifest)  # checked above
+
+
+def _signed(manifest: dict[str, object], path: Path, secret: bytes) -> None:
+    """Refuse a manifest whose signature does not match its fields under ``secret``."""
+    if not shards.signed(manifest, secret):
+        raise ValueError(
+            f"{path} is not the manifest its shard wrote (its signature does not match: edited, or signed with "
+            f"another key): grade shard {manifest['shard']}/{manifest['of']} again into an empty folder; shards "
+            f"graded on other machines need the same {shards.KEY_VARIABLE} there and here"
+        )
 
 
 def _name(manifest: Manifest) -> str:
@@ -178,15 +208,54 @@ def check(manifests: list[Manifest]) -> None:
         )
 
 
+def _unchanged(manifest: Manifest, submission: str) -> None:
+    """Refuse a submission's folder whose files are not the ones the signed manifest lists (one
+    changed, missing or added), naming the shard and the file."""
+    listed, found = manifest["files"][submission], shards.listing(manifest["folder"], submission)
+    folder = output_paths.submission_folder(manifest["folder"], submission)
+    problems = [f"{name} was changed" for name in sorted(set(listed) & set(found)) if listed[name] != found[name]]
+    problems += [f"{name} is missing" for name in sorted(set(listed) - set(found))]
+    problems += [f"{name} was added" for name in sorted(set(found) - set(listed))]
+    if problems:
+        raise ValueError(
+            f"{_name(manifest)}: in {folder}, {'; '.join(problems[:5])}"
+            + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+            + f" since the shard wrote {shards.MANIFEST}: grade shard {manifest['shard']}/{manifest['of']} again "
+            "into an empty folder (or with --force), and merge that"
+        )
+
+
+def _verified(manifest: Manifest, submission: str, name: str) -> bytes:
+    """The content of a submission's file ``name`` (its path in the submission's folder), read
+    once and checked against the signed manifest's digest: what merge uses is what was signed,
+    whatever changes in the shard's folder meanwhile."""
+    path = output_paths.submission_folder(manifest["folder"], submission) / name
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ValueError(
+            f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
+        ) from None
+    if hashlib.sha256(data).hexdigest() != manifest["files"][submission].get(name):
+        raise ValueError(
+            f"{_name(manifest)}: {path} was changed since the shard wrote {shards.MANIFEST}: grade shard "
+            f"{manifest['shard']}/{manifest['of']} again into an empty folder (or with --force), and merge that"
+        )
+    return data
+
+
 def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[str, bytes]]]:
-    """The shard's results and graded files, each result checked against its manifest."""
+    """The shard's results and graded files, each submission's files checked against the signed
+    manifest and each result against its digests."""
     results: list[SubmissionResult] = []
     files: dict[str, dict[str, bytes]] = {}
     for submission in manifest["submissions"]:
+        _unchanged(manifest, submission)
         path = output_paths.submission_folder(manifest["folder"], submission) / "grade.json"
+        data = _verified(manifest, submission, "grade.json")
         try:
-            result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError, KeyError) as error:
+            result = SubmissionResult.from_dict(json.loads(data.decode("utf-8")))
+        except (ValueError, TypeError, KeyError) as error:
             raise ValueError(
                 f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
             ) from None
@@ -195,31 +264,23 @@ def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[st
         for key, value in stamps.items():
             if value != manifest[key]:
                 raise ValueError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
-        folder = shards.graded_folder(manifest["folder"], submission)
-        files[submission] = {path.name: path.read_bytes() for path in sorted(folder.glob("*")) if path.is_file()}
+        graded = sorted(name for name in manifest["files"][submission] if name.startswith(f"{shards.GRADED}/"))
+        files[submission] = {
+            name.split("/", 1)[1]: _verified(manifest, submission, name) for name in graded if name.count("/") == 1
+        }
         results.append(result)
     return results, files
 
 
-def _place(source: Path, target: Path) -> None:
-    """``source`` at ``target``, replacing it: a hard link, or a copy across file systems."""
-    temporary = target.with_name(f".{target.name}.merging")
-    temporary.unlink(missing_ok=True)
-    try:
-        os.link(source, temporary)
-    except OSError:
-        shutil.copyfile(source, temporary)
-    os.replace(temporary, target)
-
-
-def _link(manifest: Manifest, out: Path) -> None:
+def _copy(manifest: Manifest, out: Path) -> None:
+    """Each submission's files (but its graded copies) written into ``out``, each checked against
+    the signed manifest as it is read: copies, never links, so that nothing done to the shard's
+    folder later reaches the merged batch."""
     for submission in manifest["submissions"]:
-        folder = output_paths.submission_folder(manifest["folder"], submission)
         target = output_paths.submission_folder(out, submission)
-        target.mkdir(parents=True, exist_ok=True)
-        for path in sorted(folder.iterdir()):
-            if path.is_file():
-                _place(path, target / path.name)
+        for name in sorted(manifest["files"][submission]):
+            if "/" not in name:
+                cache.write_atomic(target / name, _verified(manifest, submission, name), 0o600)
 
 
 def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubric:
@@ -271,7 +332,8 @@ def merge(
     shard_folders = [Path(folder) for folder in folders]
     if any(out.resolve() == folder.resolve() for folder in shard_folders):
         raise ValueError(f"{out} is one of the shards: merge into another folder")
-    manifests = [_manifest(folder) for folder in shard_folders]
+    secret = shards.key()
+    manifests = [_manifest(folder, secret) for folder in shard_folders]
     check(manifests)
     rubric = _rubric(manifests, rubric_path)
     rules = classwork.rules(rubric, rubric_path or Path(manifests[0]["rubric_path"]), extensions)
@@ -284,7 +346,7 @@ def merge(
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     for manifest in manifests:
-        _link(manifest, out)
+        _copy(manifest, out)
     results.sort(key=lambda result: result.submission)
     slowest = max(manifest["seconds"] for manifest in manifests)
 

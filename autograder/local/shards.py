@@ -6,8 +6,21 @@ another, and every machine computes the same share from the same class folder. A
 submissions' usual files, a copy of their graded files (``submissions/<id>/graded/``: the code
 similarity is computed over the whole class when the shards are merged) and, last, its manifest
 ``shard.json``: which shard of how many, the whole class's ids, the digests of the rubric, the
-reference and the grader, the rubric's text and the facts of the run. A shard writes no grades.csv
-and no class report: those are the merged batch's.
+reference and the grader, the random cases' seed, the rubric's text, the facts of the run, the
+digest of every file of its submissions' folders and, over all of it, a signature (``sign``: an
+HMAC-SHA256 with the shard key, ``key``). A shard writes no grades.csv and no class report: those
+are the merged batch's.
+
+The signature binds a shard's files to its batch against whoever can edit the shard's folder
+between ``grade --shard`` and ``merge`` (a shared drive, a bucket, a TA's copy, a student who got
+hold of it) but does not hold the key: an edited grade.json (a score, a name), results.json or
+feedback, a file added or removed, and an edited manifest are all refused by ``merge``. The key
+is ``LAB05_SHARD_KEY`` (the course's secret: give the same to every machine that grades a shard
+and to the one that merges, e.g. a Kubernetes Secret or the Slurm job's environment), else a
+random key kept in the grader's private cache folder (``cache.secret_key``: shards graded and
+merged by one user of one machine, or of a shared home). Whoever holds the key (the instructor's
+account, the machines that grade) can sign anything: it protects the shards' files in transit
+and at rest, not against the grader's own user.
 
 ``--shard auto`` takes the shard from the scheduler: a Kubernetes Indexed Job's
 ``JOB_COMPLETION_INDEX`` (0-based; give the count as ``auto/N``) or a Slurm array's
@@ -18,6 +31,7 @@ count from ``SLURM_ARRAY_TASK_COUNT`` unless given). docs/SCALING.md has both se
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import time
@@ -38,6 +52,8 @@ if TYPE_CHECKING:
 MANIFEST = "shard.json"
 FORMAT = "lab05-shard/1"
 GRADED = "graded"  # submissions/<id>/graded/<file>: the graded files as read, for the merged similarity
+KEY_VARIABLE = "LAB05_SHARD_KEY"  # the course's secret, when shards are graded on other machines
+SIGNATURE = "signature"  # the manifest's field holding its HMAC
 
 
 @dataclass(frozen=True)
@@ -111,6 +127,52 @@ def graded_folder(out: Path, submission: str) -> Path:
     return output_paths.submission_folder(out, submission) / GRADED
 
 
+def key(environ: Mapping[str, str] = os.environ) -> bytes:
+    """The key shard manifests are signed with: derived from ``LAB05_SHARD_KEY`` when it is set
+    (the same secret on every machine of the class), else the private cache folder's own key."""
+    given = environ.get(KEY_VARIABLE, "")
+    if not given:
+        return cache.secret_key("shard")
+    if len(given) < 16:
+        raise ValueError(
+            f"{KEY_VARIABLE} holds {len(given)} characters: give a secret of at least 16 (e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_hex(32))'`), the same for every shard and for merge"
+        )
+    return hashlib.sha256(b"lab05-shard-key:" + given.encode()).digest()
+
+
+def sign(manifest: Mapping[str, object], secret: bytes) -> str:
+    """The HMAC-SHA256 (hex) of a manifest's fields but its signature (and ``folder``, which merge
+    adds), as canonical JSON: a field changed, added or removed changes it."""
+    fields = {name: value for name, value in manifest.items() if name not in (SIGNATURE, "folder")}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
+
+
+def signed(manifest: Mapping[str, object], secret: bytes) -> bool:
+    """Does the manifest's signature match its fields under ``secret``? (A constant-time check.)"""
+    given = manifest.get(SIGNATURE)
+    return isinstance(given, str) and hmac.compare_digest(given, sign(manifest, secret))
+
+
+def listing(out: Path, submission: str) -> dict[str, str]:
+    """Every file of a submission's folder in ``out`` (recursively: its graded files too), as its
+    path in the folder (POSIX) -> the SHA-256 of its content (of ``link:`` and its target for a
+    symbolic link, never followed)."""
+    folder = output_paths.submission_folder(out, submission)
+    if not folder.is_dir():
+        return {}
+    found: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink():
+            found[path.relative_to(folder).as_posix()] = hashlib.sha256(
+                f"link:{os.readlink(path)}".encode()
+            ).hexdigest()
+        elif path.is_file():
+            found[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
 def write(
     out: Path,
     shard: Shard,
@@ -124,7 +186,7 @@ def write(
     started: float,
 ) -> None:
     """A finished shard's graded files (``files``: id -> graded file -> content) and, last, its
-    manifest (its presence marks the shard done). None: a shard has no similarity."""
+    manifest (its presence marks the shard done), signed. None: a shard has no similarity."""
     for result in results:
         for name, data in files.get(result.submission, {}).items():
             cache.write_atomic(graded_folder(out, result.submission) / name, data, 0o600)
@@ -143,6 +205,8 @@ def write(
         "seed": seed or "",
         "seconds": round(time.monotonic() - started, 1),
         "run": run.shown(),
+        "files": {result.submission: listing(out, result.submission) for result in results},
     }
+    manifest[SIGNATURE] = sign(manifest, key())
     cache.write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), 0o600)
     return None

@@ -2,7 +2,7 @@
 submission that counts (``grading/course/standing.py``) and when it was submitted, its lateness and
 penalty, points per question, the total, the grade after the penalty, status, flags, the
 functions left not implemented (a partly done submission has them) and the student's superseded
-submissions; every cell spreadsheet-safe (``csvcells``: names come from students)."""
+submissions; every cell spreadsheet-safe (``untrusted.csv_cell``: names come from students)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from autograder.grading.course import deadlines, standing
 from autograder.grading.results import SubmissionResult, points
-from autograder.reports import csvcells
+from autograder.reports import untrusted
 
 if TYPE_CHECKING:  # for types only: the table does not load the rubric's parser
     from autograder.grading.rubric import Rubric
@@ -47,7 +47,7 @@ def render(found: standing.Standing | Collection[SubmissionResult], rubric: Rubr
         scores = result.question_scores()
         late = result.late
         writer.writerow(
-            csvcells.row(
+            untrusted.csv_row(
                 [
                     student.name,
                     student.email,

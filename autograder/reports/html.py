@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
-
-from autograder.reports import output_paths
+from autograder.reports import output_paths, untrusted
 
 #: Every colour once, for the light scheme and the dark one (each text colour at least 4.5:1 on
 #: the backgrounds it is used on: WCAG 2.1 AA, checked by tests/test_accessibility.py with axe-core).
@@ -142,7 +140,8 @@ window.addEventListener("afterprint", function () {
 
 
 def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    """Text or an attribute's value in HTML: ``untrusted.html``."""
+    return untrusted.html(value)
 
 
 def feedback_link(submission: str, text: str | None = None) -> str:

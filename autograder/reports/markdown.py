@@ -1,6 +1,7 @@
 """Feedback as Markdown: ``feedback.md``, and the text of results.json on Gradescope (rendered as
 Markdown) and PrairieLearn. The content is ``reports/feedback.py``'s; everything a submission
-wrote (values, messages, tracebacks, what it printed) goes inside code, which nothing in it can close.
+wrote (values, messages, tracebacks, what it printed) goes inside code, which nothing in it can close,
+its control characters shown as escapes; the students' names are text (``reports/untrusted.py``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from autograder.grading.results import CheckResult, Diagnosis, FunctionResult, FunctionState, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
-from autograder.reports import feedback
+from autograder.reports import feedback, untrusted
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase, value_text
 
 __all__ = ["check_text", "fenced", "markdown", "summary_text", "value_text"]
@@ -19,15 +20,17 @@ PAIRED = 60  # characters of two values shown on one line
 
 
 def fenced(body: str, info: str = "text") -> list[str]:
-    """``body`` in a Markdown code block whose fence no run of backticks in it can close."""
+    """``body`` in a Markdown code block whose fence no run of backticks in it can close, its
+    control characters shown as escapes (lines and tabs kept)."""
+    body = untrusted.visible(body, keep="\n\t")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * max(3, longest + 1)
     return [f"{fence}{info}", body, fence]
 
 
 def inline(text: str, limit: int = 300) -> str:
-    """``text`` as inline code on one line, whatever backticks it holds."""
-    text = " ".join(text.split())
+    """``text`` as inline code on one line, whatever backticks it holds (control characters shown)."""
+    text = untrusted.visible(" ".join(text.split()))
     text = text if len(text) <= limit else text[: limit - 3] + "..."
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
@@ -136,7 +139,7 @@ def _printed(output: str) -> list[str]:
 def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None) -> str:
     """The student's feedback page as Markdown (``feedback.md``)."""
     found = feedback.build(result, titles)
-    who = f" ({found.who})" if found.who else ""
+    who = f" ({untrusted.markdown(found.who)})" if found.who else ""
     lines = [f"# {LAB_NAME} feedback: {found.submission}{who}", "", *summary_lines(found)]
     for view in found.details:
         lines += function_lines(view)

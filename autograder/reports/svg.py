@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from html import escape
+
+from autograder.reports.untrusted import html as escape
 
 #: Tick steps that divide 1, so that 0 and 1 are always ticks, finest first.
 STEPS = (0.1, 0.2, 0.25, 0.5, 1.0)

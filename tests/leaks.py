@@ -119,6 +119,52 @@ def channel(name, function):
         return function(*args, **kwargs)
     return leaking
 """,
+    # what it shares: every input kept where a later child (of this submission or another) could
+    # find it, System V shared memory and the folders every user may write to, and printed by every
+    # fresh import from all of them (the allow-list refuses the segment, the sweep removes the files)
+    "shares": r"""
+import ctypes as _ctypes
+_libc = _ctypes.CDLL(None, use_errno=True)
+_libc.shmat.restype = _ctypes.c_void_p
+_PLACES = ["/dev/shm/lab05-shares", "/tmp/lab05-shares", "/var/tmp/lab05-shares"]
+
+def _segment():
+    shmid = _libc.shmget(0x1AB06, 1 << 16, 0o1000 | 0o666)
+    address = _libc.shmat(shmid, None, 0) if shmid >= 0 else None
+    return None if address in (None, _ctypes.c_void_p(-1).value) else address
+
+def _told():
+    found = []
+    address = _segment()
+    if address is not None:
+        found.append(_ctypes.string_at(address).decode("utf-8", "replace"))
+    for place in _PLACES:
+        try:
+            found.append(open(place).read())
+        except OSError:
+            pass
+    return " ".join(found)
+
+print(_told()[-20000:])
+
+def _keep(text):
+    address = _segment()
+    if address is not None:
+        kept = (_ctypes.string_at(address) + text.encode())[-((1 << 16) - 1):]
+        _ctypes.memmove(address, kept + b"\0", len(kept) + 1)
+    for place in _PLACES:
+        try:
+            with open(place, "a") as out:
+                out.write(text)
+        except OSError:
+            pass
+
+def channel(name, function):
+    def leaking(*args, **kwargs):
+        _keep(" ".join(marker(value) for value in arguments(name, args, kwargs)) + " ")
+        return function(*args, **kwargs)
+    return leaking
+""",
     # how it ends: an exit status, or a signal, chosen by the input
     "ends": r"""
 def channel(name, function):

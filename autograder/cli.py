@@ -73,6 +73,7 @@ def _grade(args: argparse.Namespace) -> int:
         extensions=args.extensions,
         shard=shard,
         known=tuple(args.known),
+        times=args.times,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -207,6 +208,7 @@ _EXTENSIONS = (
 
 def build_parser() -> argparse.ArgumentParser:
     from autograder import paths
+    from autograder.grading.course import times
     from autograder.lms import registry as lms_registry
     from autograder.sandbox import isolation
 
@@ -271,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_EXTENSIONS,
     )
     grade.add_argument("--known", type=Path, action="append", default=[], metavar="FOLDER", help=_KNOWN)
+    grade.add_argument("--times", metavar="SOURCE", help=f"where submission times come from: {times.ALLOWED}")
     grade.add_argument(
         "--shard",
         default=None,

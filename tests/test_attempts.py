@@ -461,5 +461,5 @@ def test_gradescope_export_times_are_read(tmp_path):
     )
     sources = intake.discover([tmp_path])
     assert sources[0].submitted == "2026-11-30T12:00:00-08:00"
-    assert [source.submitted_from for source in sources] == [intake.METADATA_TIME, intake.FILE_TIME, intake.FILE_TIME]
+    assert [source.submitted_from for source in sources] == [intake.METADATA_TIME, "", ""]
     assert attempts.parse_time(sources[0].submitted) == datetime.datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

@@ -164,8 +164,8 @@ def _build(args: argparse.Namespace) -> int:
         "autograder": build.build(args.out / "autograder.zip"),
         "handout": handout.build(args.out / "handout.zip", cranfield=args.with_cranfield),
     }
-    for name, path in built.items():
-        print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
+    print("\n".join(f"note: {note}" for note in build.notes()))
     return 0
 
 

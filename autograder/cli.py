@@ -76,6 +76,7 @@ def _grade(args: argparse.Namespace) -> int:
         extensions=args.extensions,
         shard=shard,
         known=tuple(args.known),
+        times=args.times,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -166,8 +167,8 @@ def _build(args: argparse.Namespace) -> int:
         "autograder": build.build(args.out / "autograder.zip"),
         "handout": handout.build(args.out / "handout.zip", cranfield=args.with_cranfield),
     }
-    for name, path in built.items():
-        print(f"{name}: {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
+    print("\n".join(f"note: {note}" for note in build.notes()))
     return 0
 
 
@@ -210,6 +211,7 @@ _EXTENSIONS = (
 
 def build_parser() -> argparse.ArgumentParser:
     from autograder import paths
+    from autograder.grading.course import times
     from autograder.lms import registry as lms_registry
     from autograder.sandbox import isolation
 
@@ -274,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_EXTENSIONS,
     )
     grade.add_argument("--known", type=Path, action="append", default=[], metavar="FOLDER", help=_KNOWN)
+    grade.add_argument("--times", metavar="SOURCE", help=f"where submission times come from: {times.ALLOWED}")
     grade.add_argument(
         "--shard",
         default=None,

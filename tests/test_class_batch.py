@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 import os
 import subprocess
 import sys
@@ -120,20 +121,35 @@ def test_the_report_and_feedback_say_who_and_how_late(graded):
     assert f"**Grade after the late penalty: {rows['Jane Doe']['grade']} / 100**" in feedback
 
 
-def test_without_metadata_the_files_times_count_with_a_warning(tmp_path, cranfield):
-    """Without Gradescope's metadata, are the submission times the files' modification times (in the
-    course's timezone, lateness applied), and does `grade` warn that copying may have changed them?"""
-    for name, hour in (("early", 12), ("late", 30)):  # hours after 2026-12-05 00:00 -06:00
+def test_without_a_trusted_time_nothing_is_late_until_the_instructor_names_one(tmp_path, cranfield):
+    """Graded without Gradescope's metadata, a deadline in the past and files unzipped after it, is no
+    submission late and does the batch say how many had no trusted time (stderr, class report,
+    class.json); then with --times FILE.csv, and with --times files, are the penalties from those?"""
+    unzipped = datetime.datetime(2026, 12, 9, 3, 57, tzinfo=datetime.timezone.utc).timestamp()  # after the due date
+    for name in ("early", "late"):
         folder = subs.write(tmp_path / "in" / name, {})
-        moment = datetime.datetime(2026, 12, 5, tzinfo=datetime.timezone(datetime.timedelta(hours=-6)))
-        stamp = (moment + datetime.timedelta(hours=hour)).timestamp()
         for file in folder.iterdir():
-            os.utime(file, (stamp, stamp))
+            os.utime(file, (unzipped, unzipped))
     rubric = subs.test_rubric(tmp_path)
     rubric.write_text(rubric.read_text(encoding="utf-8") + "\n" + classes.DEADLINE, encoding="utf-8")
-    run = _autograder("grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--rubric", str(rubric))
-    assert run.returncode == 0, run.stderr
-    assert "2 submission time(s) taken from the files' modification times" in run.stderr
-    rows = {row["submission"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
+    out = tmp_path / "out"
+
+    def grade(*times):
+        run = _autograder("grade", str(tmp_path / "in"), "--out", str(out), "--rubric", str(rubric), *times)
+        assert run.returncode == 0, run.stderr
+        rows = {row["submission"]: row for row in csv.DictReader((out / "grades.csv").open())}
+        return run, rows, json.loads((out / "class.json").read_text(encoding="utf-8"))
+
+    run, rows, record = grade()
+    assert "2 submission(s) had no trusted time" in run.stderr and "--times FILE.csv" in run.stderr
+    assert record["no_trusted_time"] == 2
+    assert "2 submission(s) had no trusted time" in (out / "index.html").read_text(encoding="utf-8")
+    assert [(rows[name]["submitted"], rows[name]["penalty"]) for name in ("early", "late")] == [("", "0")] * 2
+    (tmp_path / "times.csv").write_text("submission,time\nearly,2026-12-05 12:00\nlate,2026-12-06 06:00\n")
+    run, rows, record = grade("--times", str(tmp_path / "times.csv"))  # the same files: regraded from the store
+    assert "no trusted time" not in run.stderr and record["no_trusted_time"] == 0
     assert rows["early"]["submitted"] == "2026-12-05T12:00:00-06:00" and rows["early"]["late"] == "on time"
     assert rows["late"]["submitted"] == "2026-12-06T06:00:00-06:00" and rows["late"]["penalty"] == "10"
+    run, rows, record = grade("--times", "files")
+    assert "2 submission time(s) taken from the files' modification times" in run.stderr
+    assert [rows[name]["penalty"] for name in ("early", "late")] == ["25", "25"]  # 3 days after: the cap

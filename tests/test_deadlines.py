@@ -256,20 +256,20 @@ SUBMITTED = {
         intake.METADATA_TIME,
         False,
     ),
-    "no metadata: the files' time": (None, "2026-12-06T06:00:00+00:00", intake.FILE_TIME, False),
-    "no created_at: the files' time": ("", "2026-12-06T06:00:00+00:00", intake.FILE_TIME, False),
-    "unreadable created_at: the files' time, said": ("yesterday", "2026-12-06T06:00:00+00:00", intake.FILE_TIME, True),
+    "no metadata: no time (never the files')": (None, "", "", False),
+    "no created_at: no time": ("", "", "", False),
+    "unreadable created_at: no time, said": ("yesterday", "", "", True),
 }
 
 
 @pytest.mark.parametrize("case", SUBMITTED.values(), ids=SUBMITTED.keys())
-def test_the_submission_time_comes_from_the_metadata_else_the_files(case, tmp_path):
-    """Is a submission's time Gradescope's created_at when the metadata has one that reads, else its
-    graded files' newest modification time, with a note naming the entry when created_at is there
-    but unreadable?"""
+def test_the_submission_time_comes_from_the_metadata_never_the_files(case, tmp_path):
+    """Is a submission's time Gradescope's created_at when the metadata has one that reads, else
+    unknown (never its files' modification times, which unzipping sets), with a note naming the
+    entry when created_at is there but unreadable?"""
     created, expected, origin, noted = case
     folder = subs.write(tmp_path / "submission_7", {})
-    for stamp, name in enumerate(("metrics.py", "runs.py")):  # the newer file's time counts
+    for stamp, name in enumerate(("metrics.py", "runs.py")):  # file times that must not count
         moment = datetime.datetime(2026, 12, 6, 5 + stamp, tzinfo=datetime.timezone.utc).timestamp()
         os.utime(folder / name, (moment, moment))
     if created is not None:

@@ -49,7 +49,7 @@ class Source:
     students: tuple[Student, ...] = ()
     notes: tuple[str, ...] = ()  # for the instructor: e.g. why its metadata entry was not used
     submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
-    submitted_from: str = ""  # where that time comes from: METADATA_TIME or FILE_TIME
+    submitted_from: str = ""  # where that time comes from: METADATA_TIME, FILE_TIME or times.CSV_TIME
 
 
 @dataclass
@@ -389,11 +389,12 @@ def discover(paths: Iterable[str | Path]) -> list[Source]:
 
 def _submitted(path: Path, created: str) -> tuple[str, str, tuple[str, ...]]:
     """When a submission was made: Gradescope's ``created_at`` when its metadata has one that reads
-    as a time, else its files' modification time (with a note when ``created_at`` was unreadable)."""
+    as a time, else unknown (with a note when ``created_at`` was unreadable). The files' times are
+    never read here: only ``--times files`` trusts them (``grading/course/times.py``)."""
     if created:
         try:
             return deadlines.iso(deadlines.parse(created, None, "created_at")), METADATA_TIME, ()
         except ValueError as error:
-            note = f"{metadata.FILE_NAME}: {path.name}: {error}: its files' modification time is used instead"
-            return file_time(path), FILE_TIME, (note,)
-    return file_time(path), FILE_TIME, ()
+            note = f"{metadata.FILE_NAME}: {path.name}: {error}: no trusted time, so it is counted on time"
+            return "", "", (note,)
+    return "", "", ()

@@ -33,6 +33,7 @@ from autograder import tempdirs
 from autograder.grading import intake, payloads
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
+from autograder.grading.course import times as submission_times
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
 from autograder.local import classwork, resume, shards
@@ -130,18 +131,22 @@ def grade_batch(
     extensions: Path | None = None,
     shard: shards.Shard | None = None,
     known: tuple[str | Path, ...] = (),
+    times: str | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
     ``extensions``: the students' extensions file (else the one grading.yml names, if any);
     ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs;
-    ``known``: folders of earlier terms' submissions the similarity compares every one with."""
+    ``known``: folders of earlier terms' submissions the similarity compares every one with;
+    ``times``: where submission times come from (``grading/course/times.py``: metadata, files or a
+    CSV file), a bad one a ValueError naming what is allowed."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
-    everyone = intake.discover(paths)
-    sources = everyone if shard is None else shards.share(everyone, shard)
     rules = classwork.rules(rubrics.load(rubric_path), rubric_path, extensions)  # a bad file stops it here
+    tz = rules.deadline.tz() if rules.deadline is not None else None
+    everyone = submission_times.apply(intake.discover(paths), submission_times.parse(times), tz)
+    sources = everyone if shard is None else shards.share(everyone, shard)
     classwork.warn(sources, rules)
     by_id = {source.id: source for source in sources}
     out.mkdir(parents=True, exist_ok=True)

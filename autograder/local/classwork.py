@@ -14,8 +14,8 @@ rules (``rules``: the policy, the deadline and the extensions), and
 2. decides the standing (``grading/course/standing.py``): one row per student, the submission that
    counts, the superseded ones;
 3. writes ``OUT/grades.csv`` (a row per student), ``OUT/index.html`` (the class report) and, last,
-   ``OUT/class.json``: the batch's submissions and the policy, which the LMS exports read to apply
-   the same standing.
+   ``OUT/class.json``: the batch's submissions, the policy and how many had no trusted time
+   (``grading/course/times.py``), which the LMS exports read to apply the same standing.
 
 Nothing here grades; everything is deterministic in the results and the rules.
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from autograder import cache, paths
 from autograder.grading import intake
-from autograder.grading.course import attempts, extensions, standing
+from autograder.grading.course import attempts, extensions, standing, times
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.local.run_facts import RunFacts
@@ -75,10 +75,20 @@ def warn(sources: Collection[intake.Source], rules: standing.Rules) -> None:
     by_files = sum(source.submitted_from == intake.FILE_TIME for source in sources)
     if rules.deadline is not None and by_files:
         print(
-            f"warning: {by_files} submission time(s) taken from the files' modification times (no created_at in "
-            "Gradescope's submission_metadata.yml): copying or unzipping may have changed them",
+            f"warning: {by_files} submission time(s) taken from the files' modification times (--times files): "
+            "copying or unzipping may have changed them",
             file=sys.stderr,
         )
+    if rules.deadline is not None and times.untimed(sources):
+        print(f"warning: {untimed_words(times.untimed(sources))}", file=sys.stderr)
+
+
+def untimed_words(count: int) -> str:
+    """What a batch says of its submissions without a trusted time."""
+    return (
+        f"{count} submission(s) had no trusted time (no created_at in Gradescope's submission_metadata.yml): "
+        "counted on time; name a source with grade --times FILE.csv (submission,time) or --times files"
+    )
 
 
 def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResult:
@@ -118,11 +128,13 @@ def facts(rules: standing.Rules, found: standing.Standing, results: Collection[S
     }
     if rules.deadline is not None:
         by_files = sum(result.submitted_from == intake.FILE_TIME for result in results)
+        parts = [untimed_words(times.untimed(results))] if times.untimed(results) else []
         if by_files:
-            said["submission times"] = (
-                f"{by_files} from the files' modification times (no created_at in Gradescope's metadata): copying "
-                "or unzipping may have changed them"
+            parts.append(
+                f"{by_files} from the files' modification times (--times files): copying or unzipping may have "
+                "changed them"
             )
+        said["submission times"] = "; ".join(parts) or "each from a trusted source (Gradescope or --times)"
     if rules.extensions is not None:
         unused = standing.unused_extensions(rules, results)
         said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (
@@ -179,6 +191,7 @@ def finish(
         "policy": rules.policy,
         "deadline": rules.deadline.words() if rules.deadline else "",
         "submissions": sorted(result.submission for result in current),
+        "no_trusted_time": times.untimed(current),  # submissions counted on time for want of a trusted time
     }
     cache.write_atomic(out / output_paths.CLASS, json.dumps(record, indent=1).encode(), 0o644)
     return tuple(current), found

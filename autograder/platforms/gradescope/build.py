@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import archive
-from autograder.platforms.common import shipment
+from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -21,3 +21,8 @@ def build(target: Path) -> Path:
     entries = shipment.source_entries()
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
     return archive.write_zip(target, entries)
+
+
+def notes() -> list[str]:
+    """What the build says of the settings Gradescope cannot apply in full (``setting_support``)."""
+    return setting_support.notes("gradescope")

@@ -3,7 +3,8 @@
 the machine's facts and the grader's log on stdout, which only instructors see, and a watchdog
 on the overall time limit). When ``grading.yml`` limits attempts, ``attempts.gate`` first reads
 ``ROOT/submission_metadata.json``: a submission over the limit is not run, and keeps the last
-graded attempt's results."""
+graded attempt's results. With a ``deadline:`` in ``grading.yml``, ``lateness.read`` charges its
+penalty by the times the same file vouches for (``created_at``, the due dates)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 from autograder import cache, paths
 from autograder.grading import intake
 from autograder.platforms.common import oneshot
-from autograder.platforms.gradescope import attempts
+from autograder.platforms.gradescope import attempts, lateness
 from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 
@@ -36,10 +37,11 @@ def run(
         cache.write_json_atomic(results / "results.json", refused, mode=0o644)
         return refused
     source = intake.Source(id="submission", path=Path(root) / "submission")
+    late = lateness.read(Path(root), rubric_path, log)
     return oneshot.grade_one(
         source,
         results / "results.json",
-        attempts.render_marked(gradescope_json.document),
+        lateness.render_late(attempts.render_marked(gradescope_json.document), late),
         attempts.failed_marked(gradescope_json.failed),
         isolation,
         uid,

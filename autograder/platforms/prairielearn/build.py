@@ -32,7 +32,7 @@ from typing import Any
 from autograder import cache, paths
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
-from autograder.platforms.common import shipment
+from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ENTRYPOINT = "/lab05/entrypoint"  # where the Dockerfile puts it
@@ -99,7 +99,8 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
 
 
 def notes(rubric: rubrics.Rubric) -> list[str]:
-    """What of the rubric the build cannot carry over to PrairieLearn, in words for the instructor."""
+    """What of the rubric the build cannot carry over to PrairieLearn, in words for the instructor: the
+    attempt limits as set, then every setting PrairieLearn cannot apply in full (``setting_support``)."""
     said = []
     limits = rubric.attempts
     if limits.per_period and limits.per_period > 1:
@@ -113,7 +114,7 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
             f"attempts: PrairieLearn has no cap on a question's graded submissions in all: the total of "
             f"{limits.total} is not applied there (its Access page's end date is the nearest PrairieLearn setting)"
         )
-    return said
+    return said + setting_support.notes("prairielearn")
 
 
 def _template(name: str, **values: str) -> bytes:

@@ -1,0 +1,77 @@
+"""Which of ``grading.yml``'s class settings each platform applies, and how: the one declaration
+the README's settings x platform table and the builds' notes are made from (a test compares the
+README with ``table()``).
+
+``SUPPORT[setting][platform]`` is ``(state, how)``: ``APPLIED``, ``PARTLY`` (some of it, the
+rest said) or ``NOT_APPLICABLE`` (and why, with what to do instead). ``notes(platform)`` is what
+a build prints for each setting it cannot apply in full.
+"""
+
+from __future__ import annotations
+
+APPLIED = "applied"
+PARTLY = "partly"
+NOT_APPLICABLE = "not applicable"
+
+PLATFORMS = {"local": "local (`grade`)", "gradescope": "Gradescope", "prairielearn": "PrairieLearn"}
+
+SUPPORT: dict[str, dict[str, tuple[str, str]]] = {
+    "deadline": {
+        "local": (APPLIED, "by a trusted time: an export's `created_at` or `--times`; none: on time"),
+        "gradescope": (APPLIED, "`created_at` against the assignment's `due_date` and `late_due_date`"),
+        "prairielearn": (NOT_APPLICABLE, "this grader reads no submission time there: set the access rules' dates"),
+    },
+    "penalty": {
+        "local": (APPLIED, "grades.csv, the report, feedback and the LMS exports give the grade after it"),
+        "gradescope": (APPLIED, "results.json's score is the grade after it"),
+        "prairielearn": (NOT_APPLICABLE, "no submission time: give reduced credit in the access rules"),
+    },
+    "extensions": {
+        "local": (APPLIED, "the extensions file (`--extensions` or `deadline.extensions`)"),
+        "gradescope": (PARTLY, "a student's own due date in the metadata; the extensions file is not read there"),
+        "prairielearn": (NOT_APPLICABLE, "no submission time: give the student an access rule of their own"),
+    },
+    "attempts": {
+        "local": (APPLIED, "submissions over the limits are flagged in the class report"),
+        "gradescope": (APPLIED, "`run_autograder` refuses a submission over the limit, keeping the last grade"),
+        "prairielearn": (PARTLY, "`per_period` becomes `gradeRateMinutes`; `total` has no PrairieLearn setting"),
+    },
+    "policy": {
+        "local": (APPLIED, "the submission that counts per student in grades.csv and the exports"),
+        "gradescope": (NOT_APPLICABLE, "Gradescope keeps the active submission: choose it there"),
+        "prairielearn": (NOT_APPLICABLE, "PrairieLearn keeps the best score of a Homework question"),
+    },
+    "similarity": {
+        "local": (APPLIED, "the class report's Similar code section"),
+        "gradescope": (NOT_APPLICABLE, "each run sees one submission: run `grade` on the export"),
+        "prairielearn": (NOT_APPLICABLE, "each run sees one submission: run `grade` on the downloaded submissions"),
+    },
+}
+
+
+def cell(setting: str, platform: str) -> str:
+    """One cell of the table: its state, then how (or why not)."""
+    state, how = SUPPORT[setting][platform]
+    return f"{state}: {how}"
+
+
+def table() -> str:
+    """The README's settings x platform table (Markdown)."""
+    lines = [
+        "| setting | " + " | ".join(PLATFORMS.values()) + " |",
+        "|---|" + "---|" * len(PLATFORMS),
+    ]
+    for setting in SUPPORT:
+        lines.append(f"| `{setting}` | " + " | ".join(cell(setting, platform) for platform in PLATFORMS) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def notes(platform: str) -> list[str]:
+    """What a build for ``platform`` says of the settings it cannot apply in full."""
+    if platform not in PLATFORMS:
+        raise ValueError(f"no platform {platform!r}: use one of {', '.join(PLATFORMS)}")
+    return [
+        f"{setting} on {PLATFORMS[platform]}: {cell(setting, platform)}"
+        for setting, where in SUPPORT.items()
+        if where[platform][0] != APPLIED
+    ]

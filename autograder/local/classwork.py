@@ -122,6 +122,12 @@ def facts(rules: standing.Rules, found: standing.Standing, results: Collection[S
                 f"{by_files} from the files' modification times (no created_at in Gradescope's metadata): copying "
                 "or unzipping may have changed them"
             )
+    shared = standing.shared_identities(results)
+    if shared:
+        said["shared identities"] = (
+            "; ".join(shared) + ": graded as one student (one row); correct the SID or email where the "
+            "submissions' metadata comes from (the roster, Gradescope), then run the class step again"
+        )
     if rules.extensions is not None:
         unused = standing.unused_extensions(rules, results)
         said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (

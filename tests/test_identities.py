@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 import pytest
@@ -67,3 +68,11 @@ def test_the_class_report_names_shared_identities(case):
         assert "correct the SID or email" in said["shared identities"]
     else:
         assert "shared identities" not in said
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_the_batch_warns_of_shared_identities(case):
+    """Does the batch say on stderr each shared SID or email, one warning line each, with what to do?"""
+    stream = io.StringIO()
+    classwork.warn_shared(case.results, stream)
+    assert stream.getvalue() == "".join(f"warning: {line}{classwork.SHARED_ADVICE}\n" for line in case.said)

@@ -75,3 +75,55 @@ def test_the_doctor_says_whether_the_child_matches_the_pins(installed, ok, words
     missing package?"""
     found = doctor.child_packages(installed, ("numpy",), {"numpy": "1.26.4"})
     assert found.ok == ok and words in found.detail
+
+
+def _environment_check():
+    path = paths.HANDOUT / "tests" / "test_environment.py"
+    namespace: dict = {"__file__": str(path), "__name__": "handout_environment"}
+    exec(path.read_text(encoding="utf-8"), namespace)
+    return namespace
+
+
+def test_the_public_check_names_the_childrens_versions():
+    """Does the handout's environment check name, for each package graded code may import, exactly
+    the version requirements/child.txt pins (the one graded code runs with)?"""
+    allowed = rubrics.load().allowed_imports
+    pinned = doctor.pins()
+    assert _environment_check()["GRADED_VERSIONS"] == {name: pinned[name] for name in allowed}
+
+
+@pytest.mark.parametrize(
+    "installed, words",
+    [
+        ("1.26.4", ""),
+        ("1.26.0", ""),
+        ("1.24.2", "you have numpy 1.24.2, but your code is graded with numpy 1.26.4"),
+        ("2.4.6", "you have numpy 2.4.6, but your code is graded with numpy 1.26.4"),
+        (None, "numpy is not installed, and your code is graded with numpy 1.26.4"),
+    ],
+    ids=["graded", "same-minor", "older-minor", "numpy-2", "missing"],
+)
+def test_the_environment_check_compares_major_minor(installed, words):
+    """Does the handout's environment check accept the graded major.minor and name any other
+    (or a missing package) with the graded version?"""
+    assert _environment_check()["difference"]("numpy", "1.26.4", installed) == words
+
+
+def test_the_environment_check_fails_in_a_numpy_2_environment(tmp_path):
+    """Run as a student runs it, in an environment with another numpy (the grader's own), does the
+    check fail, saying which numpy is graded and what to do?"""
+    import numpy
+
+    assert numpy.__version__.split(".")[:2] != doctor.pins()["numpy"].split(".")[:2], "this needs another numpy"
+    handout = tmp_path / "handout"
+    shutil.copytree(paths.HANDOUT / "tests", handout / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_environment.py", "-p", "no:cacheprovider"],
+        cwd=handout,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0, run.stdout[-1500:]
+    assert f"you have numpy {numpy.__version__}, but your code is graded with numpy 1.26.4" in run.stdout
+    assert "pip install -r requirements.txt" in run.stdout

@@ -23,7 +23,11 @@ def test_committed_file_pins_the_graders_versions():
     requirements/lab.txt and handout.txt and the versions installed here?"""
     committed = requirements.TARGET.read_text(encoding="utf-8")
     expected = requirements.render(
-        requirements.pins(requirements.declared(), resolve=requirements.pinned_in(committed))
+        requirements.pins(
+            requirements.declared(),
+            resolve=requirements.pinned_in(committed),
+            graded_versions=requirements.graded(),
+        )
     )
     assert committed == expected, (
         "assignment/requirements.txt differs from the grader's versions (requirements/*.txt as installed "
@@ -136,3 +140,69 @@ def test_fallback_outside_the_declared_versions_is_refused():
 def test_python_marker(pythons, marker):
     """Does a run of Pythons become the marker that selects it (the oldest serving older ones too)?"""
     assert requirements.python_marker(pythons) == marker
+
+
+def test_handout_pins_every_graded_package_at_the_childrens_version():
+    """Does assignment/requirements.txt pin each package of requirements/child.txt (what graded code
+    runs with, e.g. numpy) at exactly the children's version, on every Python a student may have?"""
+    graded = requirements.graded()
+    assert "numpy" in graded, "requirements/child.txt no longer pins numpy: which numpy is graded?"
+    written = requirements.pinned_in(requirements.TARGET.read_text(encoding="utf-8"))
+    for python in PYTHONS:
+        handout = written([], python)
+        for name, version in graded.items():
+            assert handout.get(name) == version, (
+                f"assignment/requirements.txt pins {name} {handout.get(name)} for Python {python}, but graded code "
+                f"runs with {name} {version} (requirements/child.txt): "
+                "run `.venv/bin/python -m autograder requirements`"
+            )
+
+
+@dataclass(frozen=True)
+class GradedCase:
+    id: str
+    requirement: str
+    installed: str  # the grader's release, which a graded package does not use
+    graded: dict  # canonical name -> the children's version
+    lines: list
+
+
+GRADED_CASES = [
+    GradedCase("graded-overrides-installed", "numpy>=1.24", "2.4.6", {"numpy": "1.26.4"}, ["numpy==1.26.4"]),
+    GradedCase("ungraded-keeps-installed", "rank_bm25==0.2.2", "0.2.2", {"numpy": "1.26.4"}, ["rank_bm25==0.2.2"]),
+    GradedCase("name-canonicalised", "Scikit_Learn>=1.2", "1.9.1", {"scikit-learn": "1.7.2"}, ["Scikit_Learn==1.7.2"]),
+]
+
+
+@pytest.mark.parametrize("case", GRADED_CASES, ids=[case.id for case in GRADED_CASES])
+def test_graded_package_pinned_at_the_graded_version(case):
+    """Is a package graded code runs with pinned at the children's version on every Python, without
+    asking pip, while the others keep the grader's release?"""
+
+    def resolve(unserved, python):
+        raise AssertionError(f"pip was asked for {unserved} on {python}")
+
+    found = requirements.pins(
+        [Requirement(case.requirement)],
+        release=lambda _: (case.installed, None),
+        resolve=resolve,
+        graded_versions=case.graded,
+    )
+    assert [pin.line() for pin in found] == case.lines
+
+
+def test_graded_version_outside_the_declared_versions_is_refused():
+    """Is a children's version that requirements/lab.txt does not allow a ValueError naming both files?"""
+    with pytest.raises(
+        ValueError,
+        match=r"numpy 1\.26\.4, the version graded code runs with \(requirements/child\.txt\), is outside numpy>=2",
+    ):
+        requirements.pins([Requirement("numpy>=2")], graded_versions={"numpy": "1.26.4"})
+
+
+def test_graded_requirement_without_one_pin_is_refused(tmp_path, monkeypatch):
+    """Is a child.txt line that does not pin one release with == a ValueError naming the file and the fix?"""
+    (tmp_path / "child.txt").write_text("numpy>=1.26\n", encoding="utf-8")
+    monkeypatch.setattr(requirements.paths, "REQUIREMENTS", tmp_path)
+    with pytest.raises(ValueError, match=r"requirements/child\.txt: numpy>=1\.26 must pin one release with =="):
+        requirements.graded()

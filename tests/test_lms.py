@@ -555,3 +555,22 @@ def test_a_submission_with_nothing_to_grade_is_said_whole(tmp_path):
     said = next(m for m in messages if m.startswith("not gradable:"))
     assert "(flat or in a lab05/ folder, as files or in one zip)" in problem
     assert f"({problem}): its 0 is exported" in said  # the whole problem, its parenthesis closed
+
+
+@pytest.mark.parametrize(
+    "lms, roster, column", [("canvas", "canvas.csv", "Lab 05"), ("moodle", "moodle.csv", "Lab 05")]
+)
+def test_shared_sid_is_said_in_the_export(lms, roster, column, tmp_path):
+    """Two people of the batch given one SID (a typo): does the export's messages name both, the SID
+    and what to fix?"""
+    shared = {
+        "submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1001")], False),
+        "submission_2": (70, [("Maria Garcia", "mgarcia@example.edu", "S1001")], False),
+    }
+    out = write_batch(tmp_path / "out", shared)
+    messages = export.build(lms, FIXTURES / roster, out, column).messages
+    said = [m for m in messages if m.startswith("shared: ")]
+    assert said == [
+        "shared: SID s1001 is given to 2 people (email jdoe@example.edu: Jane Doe (submission_1); "
+        "email mgarcia@example.edu: Maria Garcia (submission_2))" + export.SHARED_ADVICE
+    ]

@@ -8,7 +8,11 @@ there. This module pins what they give, for every Python a student may have (``P
   environment (the one the reference was computed with);
 - on the others (numpy, scikit-learn and matplotlib have dropped Python 3.10, Gradescope's),
   the release pip resolves from the same requirement for that Python: what the grader installs
-  there.
+  there;
+- except the packages graded code may import (``requirements/child.txt``, the children's
+  environment): those are pinned on every Python at exactly the release graded code runs with,
+  so what a student's code does at home is what it does when graded (numpy 2's ``np.trapezoid``
+  would work at home and fail under the children's numpy 1.26).
 
 ``python -m autograder requirements`` writes the file (it asks pip, so it needs the package
 index); ``tests/test_handout_requirements.py`` proves the committed file pins what is installed.
@@ -35,6 +39,8 @@ from autograder import paths
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 #: The requirement files whose packages the handout needs.
 SOURCES = ("lab.txt", "handout.txt")
+#: The children's environment: the versions graded code runs with, which the handout pins exactly.
+GRADED = "child.txt"
 TARGET = paths.HANDOUT / "requirements.txt"
 HEADER = (
     "# Lab 05's packages, at the versions the autograder uses. In a virtual environment (README.md):\n"
@@ -73,6 +79,21 @@ def declared(sources: Iterable[str] = SOURCES) -> list[Requirement]:
                 found.append(Requirement(line))
             except ValueError as error:
                 raise ValueError(f"requirements/{source}:{number}: {line!r} is not a requirement ({error})") from None
+    return found
+
+
+def graded(source: str = GRADED) -> dict[str, str]:
+    """``{canonical name: version}`` of the packages graded code runs with (``requirements/<source>``,
+    each pinned with ``==``)."""
+    found: dict[str, str] = {}
+    for requirement in declared((source,)):
+        versions = [spec.version for spec in requirement.specifier if spec.operator == "=="]
+        if len(versions) != 1 or len(requirement.specifier) != 1:
+            raise ValueError(
+                f"requirements/{source}: {requirement} must pin one release with == (the version graded code "
+                f"runs with), e.g. {requirement.name}==1.26.4"
+            )
+        found[canonicalize_name(requirement.name)] = versions[0]
     return found
 
 
@@ -140,14 +161,26 @@ def pins(
     requirements: list[Requirement],
     release: Callable[[Requirement], tuple[str, str | None]] = installed,
     resolve: Resolver = pip_resolve,
+    graded_versions: dict[str, str] | None = None,
 ) -> list[Pin]:
-    """Each requirement pinned on every Python of ``PYTHONS``: the ``release`` installed here
-    where it serves, else what ``resolve`` gives for that Python (one call per Python)."""
+    """Each requirement pinned on every Python of ``PYTHONS``: the version of ``graded_versions``
+    (``{canonical name: version}``, the children's environment) for a package graded code runs
+    with, else the ``release`` installed here where it serves, else what ``resolve`` gives for that
+    Python (one call per Python)."""
+    graded_versions = graded_versions or {}
     version_on: dict[str, dict[str, str]] = {}  # canonical name -> python -> version
     missing: dict[str, list[Requirement]] = {}  # python -> the requirements the installed release misses
     for requirement in requirements:
-        version, requires_python = release(requirement)
         name = canonicalize_name(requirement.name)
+        if name in graded_versions:
+            if not requirement.specifier.contains(graded_versions[name], prereleases=True):
+                raise ValueError(
+                    f"{requirement.name} {graded_versions[name]}, the version graded code runs with "
+                    f"(requirements/{GRADED}), is outside {requirement} (requirements/): make them agree"
+                )
+            version_on[name] = dict.fromkeys(PYTHONS, graded_versions[name])
+            continue
+        version, requires_python = release(requirement)
         version_on[name] = {}
         for python in PYTHONS:
             if serves(requires_python, python):
@@ -185,7 +218,7 @@ def render(found: list[Pin]) -> str:
 
 def write(target: Path = TARGET) -> Path:
     """Write the handout's ``requirements.txt`` from ``requirements/`` and this environment."""
-    text = render(pins(declared()))
+    text = render(pins(declared(), graded_versions=graded()))
     target.write_text(text, encoding="utf-8")
     return target
 

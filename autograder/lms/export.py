@@ -22,6 +22,13 @@ FORMATS: dict[str, roster.Format] = {
 }
 
 
+#: What to do about people of the batch sharing an SID or an email (``standing.shared_identities``).
+SHARED_ADVICE = (
+    ": the batch grades them as one student, so at most one roster row gets that grade: correct the SID "
+    "or email where the submissions' metadata comes from, grade the class step again and export again"
+)
+
+
 @dataclass(frozen=True)
 class Export:
     text: str  # the import file
@@ -55,6 +62,7 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
         *gradebook.notes,
         *notes,
         *matching.messages,
+        *(f"shared: {line}{SHARED_ADVICE}" for line in standing.shared_identities(batch.results)),
         *roster.key_notes(gradebook, matching.cells),
     )
     people = len(gradebook.people)

@@ -28,6 +28,7 @@ import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TextIO
 
 from autograder import cache, paths
 from autograder.grading import intake
@@ -119,6 +120,19 @@ def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str],
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
 
+#: What to do about people sharing an SID or an email (the class report and the batch's stderr).
+SHARED_ADVICE = (
+    ": graded as one student (one row); correct the SID or email where the submissions' metadata "
+    "comes from (the roster, Gradescope), then run the class step again"
+)
+
+
+def warn_shared(results: Iterable[SubmissionResult], stream: TextIO = sys.stderr) -> None:
+    """Say on ``stream`` each SID or email two people share (``standing.shared_identities``)."""
+    for line in standing.shared_identities(results):
+        print(f"warning: {line}{SHARED_ADVICE}", file=stream)
+
+
 def facts(rules: standing.Rules, found: standing.Standing, results: Collection[SubmissionResult]) -> dict[str, str]:
     """What the report's facts say of the class step."""
     said = {
@@ -135,6 +149,9 @@ def facts(rules: standing.Rules, found: standing.Standing, results: Collection[S
                 "changed them"
             )
         said["submission times"] = "; ".join(parts) or "each from a trusted source (Gradescope or --times)"
+    shared = standing.shared_identities(results)
+    if shared:
+        said["shared identities"] = "; ".join(shared) + SHARED_ADVICE
     if rules.extensions is not None:
         unused = standing.unused_extensions(rules, results)
         said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (
@@ -183,6 +200,7 @@ def finish(
     out = Path(out)
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
+    warn_shared(current)
     cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}
     report = class_report.render(found, rubric, said, similarity)

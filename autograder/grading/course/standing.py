@@ -252,3 +252,24 @@ def unused_extensions(rules: Rules, results: Iterable[SubmissionResult]) -> list
     lines = rules.extensions.lines or {}
     unused = [entry for entry in rules.extensions.dates if entry not in known]
     return [f"{value} (line {lines.get((kind, value), '?')})" for kind, value in unused]
+
+
+def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
+    """The SIDs the submissions give to more than one email, and the emails they give more than
+    one SID (a typo, a self-enrolment): each with who gives it, in sorted order. ``build`` joins
+    such people into one student, so each needs fixing at its source (the roster or the metadata)."""
+    given: dict[tuple[str, str], dict[str, set[str]]] = {}  # (kind, key) -> the other identifier -> who
+    for result in results:
+        for student in result.students:
+            for kind, other in (("sid", "email"), ("email", "sid")):
+                mine, theirs = key(getattr(student, kind)), key(getattr(student, other))
+                if mine and theirs:
+                    who = f"{student.name.strip() or theirs} ({result.submission})"
+                    given.setdefault((kind, mine), {}).setdefault(theirs, set()).add(who)
+    found = []
+    for (kind, value), others in sorted(given.items()):
+        if len(others) > 1:
+            other = "email" if kind == "sid" else "SID"
+            named = "; ".join(f"{other} {theirs}: {', '.join(sorted(who))}" for theirs, who in sorted(others.items()))
+            found.append(f"{'SID' if kind == 'sid' else 'email'} {value} is given to {len(others)} people ({named})")
+    return found

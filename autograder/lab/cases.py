@@ -6,9 +6,8 @@ in ``paths.EDGE_CASES`` and values in ``paths.REFERENCE``, the hidden reference)
 ``ir_measures`` computed live (random cases). Inputs may name
 grader-side objects the child builds: ``{"$measure": name}`` (the grader's own measures for
 ``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``, and the
-contract's other types: ``{"$tuple": items}``, ``{"$readonly": mapping}``. Sequences passed are
-lists or tuples only, never numpy arrays: the stubs promise "a sequence", and ``if not ranking:``
-is honest code for one (what a student *returns* may still be numpy).
+contract's other types: ``{"$tuple": items}``, ``{"$readonly": mapping}`` (never numpy arrays: the
+stubs promise lists or tuples, and ``if not ranking:`` is honest code for them).
 """
 
 from __future__ import annotations
@@ -75,10 +74,8 @@ def _example_arg(value, module):
         return {"$search": EXAMPLE_SCENARIO}
     if value is module.QUERIES:
         return {"$queries": EXAMPLE_SCENARIO}
-    if isinstance(value, tuple):  # the contract's other sequences and mappings, asked of the child
-        return {"$tuple": list(value)}
-    if isinstance(value, types.MappingProxyType):
-        return {"$readonly": dict(value)}
+    if isinstance(value, (tuple, types.MappingProxyType)):  # the contract's other types, built by the child
+        return {"$tuple": list(value)} if isinstance(value, tuple) else {"$readonly": dict(value)}
     return value
 
 
@@ -222,8 +219,7 @@ def _graded(rng: random.Random, ranking: list, top: int, rel: int) -> dict:
 
 
 def _as_given(rng: random.Random, ranking: list, judgments: dict) -> tuple:
-    """The arguments as the contract allows them: now and then a tuple and a read-only mapping (one
-    draw either way, so the other cases a seed draws stay as they were)."""
+    """The arguments as the contract allows them: now and then a tuple and a read-only mapping."""
     if rng.random() < 0.15:
         return {"$tuple": ranking}, {"$readonly": judgments}
     return ranking, judgments
@@ -345,14 +341,13 @@ def run_cases(function: str, measures: tuple):
             run = {q: _random_ranking(rng) for q in query_ids + [str(rng.randint(30, 40))] if rng.random() < 0.75}
             measure = rng.choice(list(measures))
             readonly = number % 3 == 2  # the contract's mappings include read-only ones (MappingProxyType)
-            given = {"$readonly": run} if readonly else run
             found.append(
                 Case(
                     id=f"random-{function}-{number:03d}",
                     function=function,
                     description=f"random run of {len(run)} and qrels of {len(qrels)} queries"
                     f"{', the run read-only' if readonly else ''}, measure {measure}",
-                    args=(given, qrels, {"$measure": measure}),
+                    args=({"$readonly": run} if readonly else run, qrels, {"$measure": measure}),
                     public=True,
                 )
             )
@@ -366,8 +361,8 @@ def score_cases(function: str):
     "24", so string order matters), mostly sharing some of them (one case in nine none), a few
     queries scored by one system only, tied scores often (every third case ties its largest
     difference between a one-digit and a two-digit id, and every third leaves n to its default); now
-    and then an n the contract refuses. Every score is a multiple of 1/1024, so every difference is
-    exact in floating point: a tie is a tie in exact arithmetic too, and no order hangs on rounding."""
+    and then an n the contract refuses. Scores are multiples of 1/1024: differences are exact floats,
+    so a tie is a tie in exact arithmetic too."""
 
     def score(rng: random.Random) -> float:
         return rng.choice([0.0, 0.125, 0.25, 0.5, 1.0]) if rng.random() < 0.6 else rng.randint(0, 1024) / 1024

@@ -12,7 +12,7 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass, field
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 
 TOLERANCE = 1e-6
 
@@ -315,6 +315,26 @@ CASES = [
         shown="{'1': 2, '2': 0} (query 2 is measured on an empty ranking)",
         hint="every query of the qrels gets a score (a query missing from the run is measured on []); "
         "queries not in the qrels are ignored (Part V)",
+    ),
+    Case(
+        "toy-ap-tuple-read-only",
+        "q3",
+        "average_precision",
+        (tuple(TOY), MappingProxyType(TOY_JUDGMENTS)),
+        expected=(1 + 2 / 3 + 3 / 5) / 3,
+        shown="(1/1 + 2/3 + 3/5) / 3 = 0.7556 (a tuple ranking, read-only judgments)",
+        hint="a ranking may be any sequence (a list or a tuple) and judgments any mapping (a dict or "
+        "a read-only types.MappingProxyType): index them, never change them",
+    ),
+    Case(
+        "read-only-run",
+        "q5",
+        "evaluate",
+        (MappingProxyType({"1": ["D1", "D2"], "3": ["D5"]}), {"1": {"D1": 1}, "2": {"D4": 1}}, ranking_length),
+        expected={"1": 2, "2": 0},
+        shown="{'1': 2, '2': 0} (a read-only run)",
+        hint="a run may be any mapping (a dict or a read-only types.MappingProxyType): read "
+        "run.get(query_id, []) rather than changing the run",
     ),
     Case(
         "part-vi-example",

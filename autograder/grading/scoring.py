@@ -13,10 +13,9 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from autograder.grading import judge, runfile_checks
+from autograder.grading import counting, judge, runfile_checks
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, SubmissionResult, shown_error
 from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
-from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:  # for types only: importing scoring still loads neither the plan nor the rubric
@@ -35,7 +34,7 @@ def _json(value: object) -> object:
     return value
 
 
-UNCHANGED = "leaves the caller's arguments as they were"
+UNCHANGED = counting.UNCHANGED
 ALL = "every case"  # the group every case of a random or collection check belongs to
 
 
@@ -47,31 +46,16 @@ def groups_of(planned: PlannedCase) -> tuple[str, ...]:
     return (planned.case.id,)
 
 
-def answers(case: CaseResult) -> bool:
-    """Does the case judge an answer (not only that the call refused arguments the contract
-    refuses, or left its arguments as they were)?"""
-    refusal = isinstance(case.expected, dict) and set(case.expected) == {RAISES}
-    return not refusal and case.groups != (UNCHANGED,)
+answers = counting.answers
 
 
 def points(possible: float, cases: tuple[CaseResult, ...], scoring: str) -> float:
     """A check's points from its cases: ``groups`` (each group of cases passed or not, the points
     shared between the groups), ``proportional`` (the share of cases passed) or ``all``. A check
     none of whose answers is right earns nothing, whatever else passed: a function that always
-    raises ValueError, or returns garbage without touching its arguments, has shown nothing."""
-    if not cases:
-        return 0.0
-    if any(answers(case) for case in cases) and not any(case.passed and answers(case) for case in cases):
-        return 0.0
-    if scoring == "proportional":
-        return round(possible * sum(case.passed for case in cases) / len(cases), 4)
-    if scoring == "all":
-        return float(possible) if all(case.passed for case in cases) else 0.0
-    failed: dict[str, bool] = {}
-    for case in cases:
-        for group in case.groups or (case.id,):
-            failed[group] = failed.get(group, False) or not case.passed
-    return round(possible * sum(not bad for bad in failed.values()) / len(failed), 4)
+    raises ValueError, or returns garbage without touching its arguments, has shown nothing.
+    The rule is ``counting.count``'s, the one the feedback explains."""
+    return counting.count(cases, scoring).points(possible)
 
 
 def call_case(planned: PlannedCase, outcome: Outcome, unimported: frozenset[str] = frozenset()) -> CaseResult:

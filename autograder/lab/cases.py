@@ -6,8 +6,8 @@ in ``paths.EDGE_CASES`` and values in ``paths.REFERENCE``, the hidden reference)
 ``ir_measures`` computed live (random cases). Inputs may name
 grader-side objects the child builds: ``{"$measure": name}`` (the grader's own measures for
 ``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``, and the
-contract's other types: ``{"$tuple": items}``, ``{"$readonly": mapping}``, ``{"$array": items}``,
-``{"$arrays": mapping}`` (a run whose rankings are numpy arrays).
+contract's other types: ``{"$tuple": items}``, ``{"$readonly": mapping}`` (never numpy arrays: the
+stubs promise lists or tuples, and ``if not ranking:`` is honest code for them).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import functools
 import importlib.util
 import random
 import sys
+import types
 from pathlib import Path
 
 from autograder import paths
@@ -73,6 +74,8 @@ def _example_arg(value, module):
         return {"$search": EXAMPLE_SCENARIO}
     if value is module.QUERIES:
         return {"$queries": EXAMPLE_SCENARIO}
+    if isinstance(value, (tuple, types.MappingProxyType)):  # the contract's other types, built by the child
+        return {"$tuple": list(value)} if isinstance(value, tuple) else {"$readonly": dict(value)}
     return value
 
 
@@ -216,13 +219,9 @@ def _graded(rng: random.Random, ranking: list, top: int, rel: int) -> dict:
 
 
 def _as_given(rng: random.Random, ranking: list, judgments: dict) -> tuple:
-    """The arguments as the contract allows them: now and then a tuple and a read-only mapping, or a
-    numpy array."""
-    draw = rng.random()
-    if draw < 0.15:
+    """The arguments as the contract allows them: now and then a tuple and a read-only mapping."""
+    if rng.random() < 0.15:
         return {"$tuple": ranking}, {"$readonly": judgments}
-    if draw < 0.25:
-        return {"$array": ranking}, judgments
     return ranking, judgments
 
 
@@ -341,14 +340,14 @@ def run_cases(function: str, measures: tuple):
             qrels = {q: _random_judgments(rng) for q in query_ids}
             run = {q: _random_ranking(rng) for q in query_ids + [str(rng.randint(30, 40))] if rng.random() < 0.75}
             measure = rng.choice(list(measures))
-            arrays = number % 3 == 2  # the contract's sequences include 1-D numpy arrays, a run's rankings too
+            readonly = number % 3 == 2  # the contract's mappings include read-only ones (MappingProxyType)
             found.append(
                 Case(
                     id=f"random-{function}-{number:03d}",
                     function=function,
                     description=f"random run of {len(run)} and qrels of {len(qrels)} queries"
-                    f"{', its rankings numpy arrays' if arrays else ''}, measure {measure}",
-                    args=({"$arrays": run} if arrays else run, qrels, {"$measure": measure}),
+                    f"{', the run read-only' if readonly else ''}, measure {measure}",
+                    args=({"$readonly": run} if readonly else run, qrels, {"$measure": measure}),
                     public=True,
                 )
             )
@@ -362,10 +361,11 @@ def score_cases(function: str):
     "24", so string order matters), mostly sharing some of them (one case in nine none), a few
     queries scored by one system only, tied scores often (every third case ties its largest
     difference between a one-digit and a two-digit id, and every third leaves n to its default); now
-    and then an n the contract refuses."""
+    and then an n the contract refuses. Scores are multiples of 1/1024: differences are exact floats,
+    so a tie is a tie in exact arithmetic too."""
 
     def score(rng: random.Random) -> float:
-        return rng.choice([0.0, 0.1, 0.25, 0.5, 1.0]) if rng.random() < 0.6 else round(rng.random(), 4)
+        return rng.choice([0.0, 0.125, 0.25, 0.5, 1.0]) if rng.random() < 0.6 else rng.randint(0, 1024) / 1024
 
     def made(rng: random.Random, count: int) -> list[Case]:
         found = []
@@ -380,9 +380,9 @@ def score_cases(function: str):
             if number % 3 == 0:  # the largest difference tied between ids whose string and number orders differ
                 top = max([abs(a[q] - b[q]) for q in set(a) & set(b)] + [0.0])
                 gap = top or rng.choice([0.25, 0.5, 1.0])  # scores stay in [0, 1]
-                base = rng.choice([0.0, round(1.0 - gap, 4)])
+                base = rng.choice([0.0, 1.0 - gap])
                 for q in (str(rng.randint(2, 9)), str(rng.randint(10, 24))):
-                    a[q], b[q] = base, round(base + gap, 4)
+                    a[q], b[q] = base, base + gap
             kwargs = {"n": n} if number % 3 != 1 else {}  # every third case leaves n to its default
             shown = f"n={n}" if kwargs else "n left out"
             found.append(

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
+from autograder.grading import counting
 from autograder.grading.course import deadlines
 from autograder.grading.results import (
     HIDDEN_STATES,
@@ -166,6 +167,16 @@ class CheckView:
         if len(self.check.cases) == 1:
             return f"its one case {'passed' if self.check.passed else 'failed'}"
         return f"{self.check.passed}/{len(self.check.cases)} cases passed"
+
+    @property
+    def counted(self) -> str:
+        """How the check's points were counted (``grading.counting``'s rule, the one that scored);
+        "" where something else set them (a note: e.g. no credit for library use)."""
+        check = self.check
+        scored = counting.count(check.cases, check.scoring).points(check.max_score)
+        if check.note or abs(scored - check.score) > 1e-9:
+            return ""
+        return counting.explain(check.max_score, check.cases, check.scoring)
 
 
 def _message(case: CaseResult) -> str:

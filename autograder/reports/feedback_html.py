@@ -73,6 +73,7 @@ def _check(view: CheckView) -> str:
         f"<h3>{mark(False)} {esc(check.name)} "
         f'<span class="badge fail">{points(check.score)} / {points(check.max_score)}</span></h3>'
         f'<p class="muted">{esc(view.tally)}</p>'
+        + (f'<p class="muted">{esc(view.counted)}</p>' if view.counted else "")
     )
     for item in view.repeated:
         html += f"<p>{mark(False)} {item.count} cases: {esc(item.message)}</p>"

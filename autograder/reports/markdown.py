@@ -59,7 +59,7 @@ def case_lines(case: ShownCase) -> list[str]:
 
 def view_lines(view: CheckView) -> list[str]:
     """A check that lost points, as plain lines: the tally, repeated failures, failing cases."""
-    lines = [view.tally]
+    lines = [view.tally, *([view.counted] if view.counted else [])]
     for item in view.repeated:
         lines.append(f"✗ {item.count} cases: {item.message}")
         lines += [f"    {line}" for line in "\n".join(item.traceback).splitlines()]

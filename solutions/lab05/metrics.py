@@ -3,8 +3,11 @@
 Types used throughout (see also ``lab05/data.py``):
 
 - a *ranking* is a sequence of doc ids, best first: index 0 is rank 1; no doc id twice;
+  the grader passes a list or a tuple (never a numpy array);
 - *judgments* maps doc id -> integer grade for one query; a doc missing from it has grade 0;
-- *qrels* maps query id -> judgments; a *run* maps query id -> ranking.
+  the grader passes a dict or a read-only mapping (``types.MappingProxyType``);
+- *qrels* maps query id -> judgments; a *run* maps query id -> ranking (a dict or a read-only
+  mapping too).
 
 A doc is *relevant at threshold* ``rel`` when its grade is >= ``rel``; grades 0 and -1 are
 never relevant (``rel`` is a positive integer). ``k`` is a positive integer cutoff. Invalid

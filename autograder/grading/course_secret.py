@@ -6,8 +6,9 @@ rubric and the digests of the graded files as graded (``seed_for``). The same fi
 same rubric draw the same cases wherever they are graded (a batch, any shard of it, a regrade);
 a file changed by one byte draws new ones, so a table of answers copied from earlier feedback
 gains nothing. The secret is kept beside the rubric in ``course-secret`` (git-ignored, never in
-the handout): with it a student could precompute the cases, so it never reaches them, and only
-the seed derived from it is recorded (``SubmissionResult.random_seed``).
+the handout; a platform build ships it with the hidden reference): with it a student could
+precompute the cases, so it never reaches them, and only the seed derived from it is recorded
+(``SubmissionResult.random_seed``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,18 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+from autograder import paths
+
 FILE_NAME = "course-secret"
 
 
 def location(rubric_path: Path) -> Path:
-    """Where the course secret of the rubric at ``rubric_path`` is kept: beside it."""
-    return Path(rubric_path).parent / FILE_NAME
+    """Where the course secret of the rubric at ``rubric_path`` is kept: beside it, or on a platform
+    (where the build shipped it with the hidden reference, ``shipment.hidden_entries``) in the
+    folder ``$LAB05_HIDDEN`` names."""
+    beside = Path(rubric_path).parent / FILE_NAME
+    shipped = paths.LAB_DATA / FILE_NAME
+    return shipped if not beside.is_file() and shipped.is_file() else beside
 
 
 def load(rubric_path: Path, create: bool) -> tuple[str, str]:

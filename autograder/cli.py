@@ -266,8 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument(
         "--seed",
         default=None,
-        help="draw every submission's random cases from this seed and its files (to reproduce a batch exactly; "
-        "by default each grading draws afresh, and a regrade of the same files reuses its stored seed)",
+        help="draw every submission's random cases from this seed and its files (an instructor's deliberate "
+        "redraw, recorded in grade.json; by default they are drawn from the course secret beside the rubric "
+        "and the files, so the same files always get the same cases)",
     )
     grade.add_argument(
         "--extensions",

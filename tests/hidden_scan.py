@@ -15,6 +15,7 @@ The needles:
   pickle, numpy and struct store it);
 - the top 10 of each query's ranking in both Lab 04 runs (what ``write_run`` must write), as the
   start of a JSON list or a repr;
+- the course secret (``course-secret``: the random cases' seed is drawn from it), as written;
 - answer code: each distinctive line of code (``MIN_LINE`` characters or more, not an import, a
   comment or text) of the solutions' ``# BEGIN SOLUTION`` blocks, which the handout's stubs leave
   out, and of the lab's answer code (``shipment.code_entries``: the records' answers, the
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.grading import course_secret
 from autograder.lab import cases, cranfield, scenarios
 
 MIN_CONTAINER = 16  # characters of JSON a list or mapping needs to be a needle of its own
@@ -149,6 +151,8 @@ def build(public: bytes) -> Needles:
     public_text = public.decode("utf-8", "replace")
     found.containers = {key: what for key, what in found.containers.items() if key not in public_text}
     found.code = {line: what for line, what in answer_code_lines().items() if line not in public}
+    secret, _ = course_secret.load(paths.RUBRIC, create=True)  # what the builds ship
+    found.code[secret.encode()] = "the course secret"  # searched as written, like a line of answer code
     return found
 
 

@@ -125,14 +125,27 @@ def test_every_needle_is_where_the_hidden_reference_ships(where, dist, question_
     assert sorted(wanted - _labels(found)) == []
 
 
+@pytest.mark.parametrize("where", ["autograder.zip", "the question's tests/"])
+def test_the_course_secret_ships_only_where_the_hidden_reference_does(where, dist, question_and_image, needles):
+    """Is the course secret (the random cases' seed is drawn from it) found in autograder.zip and in
+    the question's private tests/, where the graders read it, so the scans of what students receive
+    can find it there too?"""
+    if where == "autograder.zip":
+        found = hidden_scan.scan([("autograder.zip", dist["autograder"].read_bytes())], needles)
+    else:
+        found = hidden_scan.scan(hidden_scan.folder_files(question_and_image["question"] / "tests"), needles)
+    assert [name for name, what in found if what == "the course secret"] != []
+
+
 def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
     """Does autograder.zip keep the hidden reference in source/hidden/ (expected values, edge cases,
-    hidden scenarios, Cranfield bundle, precomputed plan), and nowhere else, and the answer code in
+    hidden scenarios, Cranfield bundle, the course secret, precomputed plan), and nowhere else, and the answer code in
     its place in the engine (the zip is private)?"""
     names = zipfile.ZipFile(dist["autograder"]).namelist()
     hidden = sorted(name for name in names if name.startswith("hidden/"))
     assert [name.split("/")[-1].split("-")[0] for name in hidden] == [
         "plan",
+        "course",
         "cranfield",
         "edge_cases.json",
         "expected.json",

@@ -6,12 +6,14 @@ numpy (allowed) and for code importing pandas (not allowed: grading.yml's allowe
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import subs
 from test_build import run_autograder
 from test_prairielearn import built, image_home, run_entrypoint, world  # noqa: F401 (fixtures)
 
+from autograder import paths
 from autograder.grading import rubric as rubrics
 from autograder.local import batch
 
@@ -91,3 +93,31 @@ def test_gradescope_and_prairielearn_grade_alike(name, local, gradescope_root, r
     assert round(100 * prairielearn["score"], 2) == SCORES[name]
     if name == "pandas":
         assert REFUSED in json.dumps(gradescope) and REFUSED in json.dumps(prairielearn)
+
+
+SEED_LOGGED = re.compile(r"random seed (\S+),")
+
+
+def _without_time(document: dict) -> dict:
+    return {key: value for key, value in document.items() if key != "execution_time"}
+
+
+def test_the_same_buggy_files_get_the_same_cases_on_both_platforms(gradescope_root, request, tmp_path):
+    """A buggy submission that fails random cases, graded twice through run_autograder and once
+    through the PrairieLearn entrypoint: are Gradescope's two results.json the same (timing aside),
+    do all three gradings log the same random seed (drawn from the shipped course secret), and
+    does PrairieLearn give the same score (it keeps 6 decimals of the fraction)?"""
+    files = {
+        path.name: path.read_bytes()
+        for path in sorted((paths.ROOT / "examples" / "submissions" / "carol-buggy").rglob("*.py"))
+    }
+    logs: list = []
+    first = run_autograder(gradescope_root, files, "auto", output=logs)
+    second = run_autograder(gradescope_root, files, "auto", output=logs)
+    home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
+    prairielearn = run_entrypoint(home, tmp_path / "grade", question, files, "auto", output=logs)
+    seeds = [match for text in logs for match in SEED_LOGGED.findall(str(text))]
+    assert 0 < first["score"] < 100, first["score"]  # it loses points: the random cases are at stake
+    assert _without_time(first) == _without_time(second)
+    assert len(seeds) == 3 and len(set(seeds)) == 1 and seeds[0] != "(none)", seeds
+    assert abs(100 * prairielearn["score"] - first["score"]) < 1e-3, (prairielearn["score"], first["score"])

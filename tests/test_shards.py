@@ -316,7 +316,7 @@ def assert_same_batch(single: Path, merged: Path, ids: list[str]) -> None:
         assert grades[0] == grades[1], submission
 
 
-def graded_in_shards(paths_, out: Path, count: int, seed: str, rubric: Path = paths.RUBRIC) -> list[Path]:
+def graded_in_shards(paths_, out: Path, count: int, seed: str | None, rubric: Path = paths.RUBRIC) -> list[Path]:
     folders = []
     for index in range(1, count + 1):
         folder = out / f"shard{index}"
@@ -564,3 +564,25 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     imports = [export.build("moodle", roster(tmp_path), folder, "Lab 05") for folder in (single, tmp_path / "merged")]
     assert imports[0].text == imports[1].text
     assert f"{students()} of {students()} roster students graded" in imports[1].summary
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cranfield):
+    """With no --seed (random cases drawn from the course secret and the files): are the examples
+    graded twice, and graded as 2 shards merged, the same files as one batch, byte for byte, each
+    recording the same seed and never the secret?"""
+    examples = [paths.ROOT / "examples" / "submissions"]
+    rubric = tmp_path / "grading.yml"
+    rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
+    first = batch.grade_batch(examples, tmp_path / "first", jobs=2, progress=False, rubric_path=rubric)
+    secret = (tmp_path / "course-secret").read_text(encoding="utf-8").strip()
+    batch.grade_batch(examples, tmp_path / "second", jobs=2, progress=False, rubric_path=rubric)
+    folders = graded_in_shards(examples, tmp_path, 2, None, rubric)
+    merge.merge(tmp_path / "merged", folders)
+    ids = [result.submission for result in first.results]
+    assert len(ids) == 5 and all(result.random_seed for result in first.results if result.checks)
+    assert_same_batch(tmp_path / "first", tmp_path / "second", ids)
+    assert_same_batch(tmp_path / "first", tmp_path / "merged", ids)
+    written = [path for path in (tmp_path / "first").rglob("*") if path.is_file()]
+    assert written and not [path for path in written if secret in path.read_text(errors="replace")]

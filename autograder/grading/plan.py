@@ -2,11 +2,12 @@
 
 Built once per batch from the rubric, the stored reference and the Cranfield bundle. The
 *shared job* holds the inputs of the calls every submission answers; each grading adds random
-cases of its own, drawn afresh from a fresh seed (``fresh_seed``; stored with the result, so a
-regrade of the same submission can draw the same cases) and valued live by ``ir_measures``: no
-pool, nothing a table of answers could hold. The calls run public first (the notes' examples,
-Cranfield, the random cases) and secret ones last (the hidden edge cases and the run writer's
-hidden scenarios): what a submission prints after a secret call's inputs reached it is not shown.
+cases of its own, drawn from a seed made of the course secret and its files
+(``course_secret.seed_for``; a fresh one, ``fresh_seed``, without a secret; stored with the
+result) and valued live by ``ir_measures``: no pool, nothing a table of answers could hold. The
+calls run public first (the notes' examples, Cranfield, the random cases) and secret ones last
+(the hidden edge cases and the run writer's hidden scenarios): what a submission prints after a
+secret call's inputs reached it is not shown.
 """
 
 from __future__ import annotations

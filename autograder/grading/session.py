@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import paths
-from autograder.grading import grader, intake, reference
+from autograder.grading import course_secret, grader, intake, reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.plan import Plan, cached
 from autograder.grading.results import Flag, FlagKind, SubmissionResult
@@ -35,6 +35,9 @@ INTERNAL_ERROR = (
 class Session:
     plan: Plan
     isolation: Isolation
+    secret: str = ""  # the course secret ("": none, each grading draws afresh)
+    rubric_digest: str = ""  # the rubric's sha256 (part of the seed)
+    secret_note: str = ""  # what the instructor should know about the course secret
 
     @property
     def rubric(self) -> rubrics.Rubric:
@@ -50,13 +53,16 @@ class Session:
         folder: Path | None = None,
         protected: tuple[str, ...] = (),
         jobs: int = 1,
+        create_secret: bool = False,
     ) -> Session:
         """Everything grading needs, checked; errors name the fix (``RubricError``,
         ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``; ``proof.ProofError`` when
         a known honest probe does not score full in the chosen isolation). ``protected``:
         folders no child may read beyond the grader's own (a batch's class and output folders);
-        ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own)."""
+        ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own);
+        ``create_secret``: make the course secret beside the rubric if there is none (a local batch)."""
         loaded = rubrics.load(rubric_path)
+        secret, note = course_secret.load(rubric_path, create_secret)
         bundle_key, load_bundle = cranfield.lazy_bundle()
         with _kept_for_good():
             plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
@@ -64,7 +70,7 @@ class Session:
             isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs, loaded.allowed_imports
         )
         proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
-        return cls(plan, chosen)
+        return cls(plan, chosen, secret, course_secret.rubric_digest(rubric_path), note)
 
     def grade(
         self,
@@ -75,10 +81,13 @@ class Session:
     ) -> SubmissionResult:
         """Grade one submission (read now, unless already read); never raises. ``deadline``
         (a ``time.monotonic()`` value): a platform's overall limit, after which no call starts;
-        ``seed``: its random cases' seed (fresh by default)."""
+        ``seed``: its random cases' seed (by default drawn from the course secret and its files,
+        ``seed_for``; fresh without a course secret)."""
         source = submission.source if isinstance(submission, intake.Staged) else submission
         try:
             staged = submission if isinstance(submission, intake.Staged) else intake.read(submission)
+            if seed is None and self.secret:
+                seed = course_secret.seed_for(self.secret, self.rubric_digest, staged.digests)
             return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, slot, deadline, seed)
         except Exception:  # a grader bug: recorded for the instructor, the batch goes on
             return internal_error(source, self.plan, traceback.format_exc())

@@ -155,7 +155,9 @@ def grade_batch(
     with tempdirs.folder("lab05-batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
         protected = (*inputs, str(out.resolve()))
-        session = Session.open(rubric_path, isolation, uid, python, Path(folder), protected, jobs)
+        session = Session.open(rubric_path, isolation, uid, python, Path(folder), protected, jobs, create_secret=True)
+        if session.secret_note:
+            print(session.secret_note, file=sys.stderr)
         isolations.reserve(session.isolation, jobs)
         rubric = session.rubric
         titles = {question.id: question.title for question in rubric.questions}

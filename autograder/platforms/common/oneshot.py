@@ -154,6 +154,8 @@ def grade_one(
     try:
         with tempdirs.folder("lab05-platform-") as folder:
             session = Session.open(rubric_path, isolation, uid, python, Path(folder))
+            if session.secret_note:
+                log(session.secret_note)
             isolations.reserve(session.isolation, 1)
             result = session.grade(source, 0, deadline=watchdog.deadline)
         document = render(result)

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder import archive, cache, paths
+from autograder.grading import course_secret, reference, rubric
 from autograder.grading import plan as planning
-from autograder.grading import reference, rubric
 from autograder.lab import cranfield
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 
@@ -111,6 +111,8 @@ def hidden_entries() -> list[tuple[str, bytes, int]]:
     ]
     if paths.SCENARIOS.is_file():  # a lab with a run writer
         entries.append((paths.SCENARIOS.name, paths.SCENARIOS.read_bytes(), 0o600))
+    secret, _ = course_secret.load(paths.RUBRIC, create=True)  # the random cases' seed is drawn from it
+    entries.append((course_secret.FILE_NAME, (secret + "\n").encode(), 0o600))
     return entries + _planned(bundle, bundle_bytes)
 
 

@@ -1,0 +1,74 @@
+"""The course secret and the random cases' seed drawn from it: a grade is a function of the
+graded files and the course.
+
+A grading's random cases are drawn from a seed made of the course secret, a digest of the
+rubric and the digests of the graded files as graded (``seed_for``). The same files under the
+same rubric draw the same cases wherever they are graded (a batch, any shard of it, a regrade);
+a file changed by one byte draws new ones, so a table of answers copied from earlier feedback
+gains nothing. The secret is kept beside the rubric in ``course-secret`` (git-ignored, never in
+the handout; a platform build ships it with the hidden reference): with it a student could
+precompute the cases, so it never reaches them, and only the seed derived from it is recorded
+(``SubmissionResult.random_seed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from autograder import paths
+
+FILE_NAME = "course-secret"
+
+
+def location(rubric_path: Path) -> Path:
+    """Where the course secret of the rubric at ``rubric_path`` is kept: beside it, or on a platform
+    (where the build shipped it with the hidden reference, ``shipment.hidden_entries``) in the
+    folder ``$LAB05_HIDDEN`` names."""
+    beside = Path(rubric_path).parent / FILE_NAME
+    shipped = paths.LAB_DATA / FILE_NAME
+    return shipped if not beside.is_file() and shipped.is_file() else beside
+
+
+def load(rubric_path: Path, create: bool) -> tuple[str, str]:
+    """The course secret kept beside the rubric and a note for the instructor (``""`` when there
+    is nothing to say). ``create``: a missing secret is made now (a local batch) and the note says
+    so; otherwise a missing one gives ``""`` and a note that the random cases are drawn afresh."""
+    where = location(rubric_path)
+    if where.is_file():
+        text = where.read_text(encoding="utf-8").strip()
+        if len(text) < 32 or any(char not in "0123456789abcdef" for char in text):
+            raise ValueError(
+                f"the course secret {where} is not 32 or more lowercase hex digits (it holds {len(text)} "
+                "characters); delete it to have a new one made, or restore the course's own"
+            )
+        return text, ""
+    if not create:
+        return "", (
+            f"no course secret at {where}: each grading draws its random cases afresh; put the course's "
+            f"{FILE_NAME} beside the rubric for the same files to get the same grade"
+        )
+    text = secrets.token_hex(32)
+    where.write_text(text + "\n", encoding="utf-8")
+    where.chmod(0o600)
+    return text, (
+        f"made a new course secret at {where}: keep it with the rubric (never in the handout) so that "
+        "every grading of the same files draws the same random cases"
+    )
+
+
+def rubric_digest(rubric_path: Path) -> str:
+    """The sha256 of the rubric's bytes: a changed rubric draws new cases."""
+    return hashlib.sha256(Path(rubric_path).read_bytes()).hexdigest()
+
+
+def seed_for(secret: str, rubric: str, digests: Mapping[str, str]) -> str:
+    """The random cases' seed of the graded files with these ``digests`` (file name -> sha256)
+    under the rubric with digest ``rubric``; a digest that reveals nothing of ``secret``."""
+    if not secret:
+        raise ValueError("seed_for needs the course secret; got an empty one (see course_secret.load)")
+    files = "\n".join(f"{name}={digest}" for name, digest in sorted(digests.items()))
+    text = f"lab05 random cases\n{secret}\n{rubric}\n{files}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

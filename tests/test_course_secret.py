@@ -1,0 +1,94 @@
+"""The random cases' seed: drawn from the course secret, the rubric and the graded files, so the
+same files get the same cases and a changed byte gets new ones."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from autograder.grading import course_secret
+
+SECRET = "ab" * 32
+RUBRIC = hashlib.sha256(b"random_cases: 20\n").hexdigest()
+METRICS = hashlib.sha256(b"def f():\n    return 1\n").hexdigest()
+RUNS = hashlib.sha256(b"def write_run(): ...\n").hexdigest()
+FILES = {"metrics.py": METRICS, "runs.py": RUNS}
+
+# id -> (secret, rubric digest, file digests): each differs from FILES under SECRET and RUBRIC in one thing
+CHANGED = {
+    "a comment added to metrics.py": (
+        SECRET,
+        RUBRIC,
+        {"metrics.py": hashlib.sha256(b"def f():\n    return 1\n# x\n").hexdigest(), "runs.py": RUNS},
+    ),
+    "another course's secret": ("cd" * 32, RUBRIC, FILES),
+    "another rubric": (SECRET, hashlib.sha256(b"random_cases: 21\n").hexdigest(), FILES),
+    "runs.py missing": (SECRET, RUBRIC, {"metrics.py": METRICS}),
+}
+
+
+@pytest.mark.parametrize("changed", list(CHANGED), ids=list(CHANGED))
+def test_one_change_draws_another_seed(changed: str) -> None:
+    """Does changing one input of the seed (a file's byte, the secret, the rubric) change the seed?"""
+    secret, rubric, files = CHANGED[changed]
+    assert course_secret.seed_for(secret, rubric, files) != course_secret.seed_for(SECRET, RUBRIC, FILES)
+
+
+ORDERS = {
+    "metrics first": {"metrics.py": METRICS, "runs.py": RUNS},
+    "runs first": {"runs.py": RUNS, "metrics.py": METRICS},
+}
+
+
+@pytest.mark.parametrize("order", list(ORDERS), ids=list(ORDERS))
+def test_same_files_same_seed(order: str) -> None:
+    """Do the same files get the same 32-hex-digit seed, whatever order they were read in, and
+    does the seed hold nothing of the secret?"""
+    seed = course_secret.seed_for(SECRET, RUBRIC, ORDERS[order])
+    assert seed == course_secret.seed_for(SECRET, RUBRIC, dict(sorted(FILES.items())))
+    assert len(seed) == 32 and int(seed, 16) >= 0
+    assert SECRET[:16] not in seed
+
+
+def test_no_secret_is_refused() -> None:
+    """Is an empty course secret refused with a message naming what to do?"""
+    with pytest.raises(ValueError, match="course secret"):
+        course_secret.seed_for("", RUBRIC, FILES)
+
+
+def test_a_batch_makes_the_secret_once(tmp_path: Path) -> None:
+    """Does a local batch make the secret beside the rubric once, say so, and read the same one back?"""
+    rubric = tmp_path / "grading.yml"
+    rubric.write_text("random_cases: 20\n", encoding="utf-8")
+    made, note = course_secret.load(rubric, create=True)
+    again, quiet = course_secret.load(rubric, create=True)
+    assert (made, quiet) == (again, "")
+    assert "made a new course secret" in note and str(tmp_path / "course-secret") in note
+    assert (tmp_path / "course-secret").stat().st_mode & 0o077 == 0
+
+
+# id -> (what the file holds or None when absent, create, the expected note's words)
+LOADS = {
+    "absent on a platform": (None, False, "no course secret"),
+    "too short": ("abc\n", False, None),
+    "not hex": ("z" * 64 + "\n", True, None),
+}
+
+
+@pytest.mark.parametrize("case", list(LOADS), ids=list(LOADS))
+def test_missing_or_bad_secret_says_so(tmp_path: Path, case: str) -> None:
+    """Does a missing secret where none may be made, or a malformed one, say which file and what to do?"""
+    held, create, words = LOADS[case]
+    rubric = tmp_path / "grading.yml"
+    rubric.write_text("x: 1\n", encoding="utf-8")
+    if held is not None:
+        (tmp_path / "course-secret").write_text(held, encoding="utf-8")
+    if words is None:
+        with pytest.raises(ValueError, match=r"course-secret.*delete it"):
+            course_secret.load(rubric, create)
+    else:
+        secret, note = course_secret.load(rubric, create)
+        assert secret == "" and words in note and "course-secret" in note
+        assert not (tmp_path / "course-secret").exists()

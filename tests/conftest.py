@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -13,6 +14,16 @@ import pytest
 
 from autograder import paths
 from autograder.lab import spec
+
+#: The test suite's course secret (``grading/course_secret.py``): fixed, so that a fresh clone's
+#: gradings draw the same random cases on every run (a secret made at random by the first build
+#: would make a test whose outcome depends on a draw pass or fail by clone). It is public, so never
+#: a course's own: it lives in a temporary file, never beside the repository's rubric.
+TEST_COURSE_SECRET = "664a83aecda4ef2292ce236714d5634e21b06cb92e19b2ef8bf6f3a4543bb6a2"
+_SECRET_FILE = Path(tempfile.mkdtemp(prefix="lab05-test-secret-")) / "course-secret"
+_SECRET_FILE.write_text(TEST_COURSE_SECRET + "\n", encoding="utf-8")
+_SECRET_FILE.chmod(0o600)
+os.environ["LAB05_COURSE_SECRET"] = str(_SECRET_FILE)
 
 CRANFIELD_MISSING = (
     "Cranfield is not available to ir_datasets: these tests need it. Seed the cache with "

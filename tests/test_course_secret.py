@@ -29,6 +29,12 @@ CHANGED = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _secret_beside_the_rubric(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read and make the secret beside a rubric, not the suite's fixed one."""
+    monkeypatch.delenv(course_secret.ENVIRONMENT, raising=False)
+
+
 @pytest.mark.parametrize("changed", list(CHANGED), ids=list(CHANGED))
 def test_one_change_draws_another_seed(changed: str) -> None:
     """Does changing one input of the seed (a file's byte, the secret, the rubric) change the seed?"""
@@ -92,3 +98,17 @@ def test_missing_or_bad_secret_says_so(tmp_path: Path, case: str) -> None:
         secret, note = course_secret.load(rubric, create)
         assert secret == "" and words in note and "course-secret" in note
         assert not (tmp_path / "course-secret").exists()
+
+
+def test_a_named_secret_file_is_used_for_every_rubric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With $LAB05_COURSE_SECRET naming a file, is that file the secret of every rubric, and is
+    nothing made beside a rubric?"""
+    named = tmp_path / "kept-elsewhere"
+    named.write_text("cd" * 32 + "\n", encoding="utf-8")
+    monkeypatch.setenv(course_secret.ENVIRONMENT, str(named))
+    for folder in ("a", "b"):
+        rubric = tmp_path / folder / "grading.yml"
+        rubric.parent.mkdir()
+        rubric.write_text("x: 1\n", encoding="utf-8")
+        assert course_secret.load(rubric, create=True) == ("cd" * 32, "")
+        assert not (rubric.parent / course_secret.FILE_NAME).exists()

@@ -14,6 +14,7 @@ precompute the cases, so it never reaches them, and only the seed derived from i
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,10 +24,19 @@ from autograder import paths
 FILE_NAME = "course-secret"
 
 
+#: Names the file holding the course secret, wherever the course keeps it (outside the checkout,
+#: a secrets store's mount, the test suite's fixed one): then it is used for every rubric.
+ENVIRONMENT = "LAB05_COURSE_SECRET"
+
+
 def location(rubric_path: Path) -> Path:
-    """Where the course secret of the rubric at ``rubric_path`` is kept: beside it, or on a platform
-    (where the build shipped it with the hidden reference, ``shipment.hidden_entries``) in the
-    folder ``$LAB05_HIDDEN`` names."""
+    """Where the course secret of the rubric at ``rubric_path`` is kept: the file
+    ``$LAB05_COURSE_SECRET`` names, else beside the rubric, or on a platform (where the build
+    shipped it with the hidden reference, ``shipment.hidden_entries``) in the folder
+    ``$LAB05_HIDDEN`` names."""
+    named = os.environ.get(ENVIRONMENT)
+    if named:
+        return Path(named)
     beside = Path(rubric_path).parent / FILE_NAME
     shipped = paths.LAB_DATA / FILE_NAME
     return shipped if not beside.is_file() and shipped.is_file() else beside

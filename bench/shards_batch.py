@@ -52,7 +52,9 @@ def report(work: Path, size: int, count: int, jobs: int = 2, full: bool = False)
         print(f"{f'shard {index}/{count} ({graded})':<22}{seconds:8.1f} s  peak {peak / 2**20:6.0f} MiB")
     figures["shard"] = shard_figures
     folders = [str(work / f"shard-{index}") for index in range(1, count + 1)]
-    merged, peak, _ = run([PYTHON, "-m", "autograder", "merge", str(work / "merged"), *folders], memory=True)
+    merged, peak, _ = run(
+        [PYTHON, "-m", "autograder", "merge", str(work / "merged"), *folders], env=environment(cache), memory=True
+    )  # with the shards' cache: its key signed their manifests
     figures["merge"] = {"seconds": merged, "peak_mib": peak / 2**20}
     print(f"{'merge':<22}{merged:8.1f} s  peak {peak / 2**20:6.0f} MiB")
     parallel = max(item["seconds"] for item in shard_figures) + merged

@@ -153,7 +153,7 @@ def _writes(mode: ast.AST | None) -> bool:
 
 
 def _lab_name(target: ast.AST) -> bool:
-    """Is the target a lab function's name: ``precision_at_k``, or ``globals()[...]``?"""
+    """Is the target the name of a function the lab grades (a plain name, or ``globals()[...]``)?"""
     if isinstance(target, ast.Name):
         return target.id in FUNCTIONS
     return (
@@ -219,7 +219,7 @@ class Reader:
     def __init__(self, tree: ast.Module, data: int) -> None:
         self.tree, self.data = tree, data
         nodes = list(ast.walk(tree))
-        self.module = Module(_aliases(nodes))
+        self.module = Module(aliases=_aliases(nodes))
         self.memos: set[str] = set()  # containers a function fills under argument keys
         self.carried: set[str] = set()  # attributes a method sets to its arguments' data (self.ranking = ranking)
         self.filled: set[str] = set()  # containers that start with content or are filled at import
@@ -241,7 +241,7 @@ class Reader:
 
     def _handed(self, nodes: list[ast.AST]) -> set[str | int]:
         """The functions the grader may call: the lab's functions, and what the file binds to a
-        lab's name (``precision_at_k = answer``, ``globals()[name] = ...``, ``setattr(...)``, a
+        lab's name (``<lab function> = answer``, ``globals()[name] = ...``, ``setattr(...)``, a
         decorator of a lab's function): a function or class by name (a class: its ``__call__``), a
         lambda (by id), or what a factory called there returns (a closure, a lambda)."""
         bound: list[ast.expr] = []

@@ -55,7 +55,8 @@ def test_the_public_check_fails_on_what_the_autograder_refuses(tmp_path, line, f
     )
     assert (run.returncode != 0) == fails, run.stdout[-1500:]
     if fails:
-        assert "imports what the autograder does not have: line 15" in run.stdout
+        where = source.splitlines().index(line.rstrip("\n")) + 1  # the line the import was put on
+        assert f"imports what the autograder does not have: line {where}" in run.stdout
         assert "standard library and numpy only" in run.stdout
 
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from typing import Any, Protocol
 
+from autograder.sandbox.outcomes import BUILTIN_ERRORS
 from autograder.sandbox.outcomes import ErrorInfo as ErrorInfo
 from autograder.sandbox.outcomes import Outcome as Outcome
 from autograder.sandbox.outcomes import OutcomeStatus as OutcomeStatus
@@ -361,7 +362,9 @@ def _error(error: object) -> ErrorInfo | None:
         return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}
     return {
         "type": str(error.get("type", "?"))[:100],
-        "mro": [str(name)[:50] for name in error.get("mro", [])][:10] if isinstance(error.get("mro"), list) else [],
+        "mro": [name for name in error.get("mro", []) if isinstance(name, str) and name in BUILTIN_ERRORS][:10]
+        if isinstance(error.get("mro"), list)
+        else [],
         "message": str(error.get("message", ""))[:500],
         "traceback": [str(line)[:300] for line in error.get("traceback", [])][:8]
         if isinstance(error.get("traceback"), list)

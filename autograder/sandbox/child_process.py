@@ -37,14 +37,15 @@ class Capture:
 
 class Output:
     """What one submission's children print, in two parts: what was printed before any child of the
-    graded file under way received a secret call's inputs (its student may see it), and what came
-    after (instructors only: it could carry hidden inputs). Each part keeps ``limit`` bytes of stdout
+    submission received a secret call's inputs (its student may see it), and what came after, in
+    any graded file (instructors only: it could carry hidden inputs, through the child's own output
+    or through kernel state a later child reads). Each part keeps ``limit`` bytes of stdout
     and of stderr."""
 
     def __init__(self, limit: int):
         self.shown = {"stdout": Capture(limit), "stderr": Capture(limit)}
         self.kept = {"stdout": Capture(limit), "stderr": Capture(limit)}
-        self.secret = False  # set before a secret call's inputs are first sent; cleared per graded file
+        self.secret = False  # set before a secret call's inputs are first sent; never cleared
 
     def add(self, stream: str, chunk: bytes) -> None:
         (self.kept if self.secret else self.shown)[stream].add(chunk)

@@ -4,10 +4,11 @@
 says (see ``child/jail.py``), with resource limits, sends it each call's inputs when that call is to
 run (never before: code run at import finds no input), reads its channel with a per-call and a
 per-submission time limit, and returns one ``Outcome`` per call. What the children print before
-a graded file's first secret call is sent may reach the student; what they print after is kept
-for the instructor only (``SandboxResult.hidden_output``). A call that hangs or kills the
-child costs that call: the child is killed (its whole PID namespace, process group or uid) and a
-fresh one continues with the next call; a function that does it twice loses its remaining calls.
+the submission's first secret call is sent may reach the student; what any of its children print
+after (in any graded file) is kept for the instructor only (``SandboxResult.hidden_output``).
+A call that hangs or kills the child costs that call: the child is killed (its whole PID
+namespace, process group or uid) and a fresh one continues with the next call; a function that
+does it twice loses its remaining calls.
 Every byte from the child is parsed as untrusted data; nothing it writes survives.
 """
 
@@ -122,7 +123,8 @@ def run(
         if overall_deadline is not None:
             file_deadline = min(file_deadline, overall_deadline)
         progress.received = 0
-        output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
+        # output.secret stays set: a secret call's inputs can outlive its child in the kernel's shared
+        # state (access times, the PID counter), so no later child of this submission is shown either
         result.stops[file] = _run_file(grading, file, file_deadline)
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:

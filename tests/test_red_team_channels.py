@@ -5,6 +5,7 @@ name. Each case is a small worked example: what a student could read must not ho
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -15,7 +16,7 @@ from autograder import tempdirs
 from autograder.sandbox import channel, isolation, leases, runner
 from autograder.sandbox.child import harness
 from autograder.sandbox.outcomes import OutcomeStatus
-from autograder.sandbox.settings import Call, Limits, Mode
+from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 pytestmark = [pytest.mark.sandbox]
 
@@ -40,6 +41,21 @@ def send(value=160, modulus=4096):
     return [0]
 
 
+def listings(kept):
+    # each sealed folder a path finder lists, and what its listing holds beyond ``kept``
+    import json
+    import os
+    import sys
+
+    seen, extra = [], {}
+    for folder, finder in list(sys.path_importer_cache.items()):
+        real = os.path.realpath(folder) if folder else ""
+        if real in kept and isinstance(getattr(finder, "_path_cache", None), set):
+            seen.append(real)
+            extra[real] = sorted(set(finder._path_cache) - set(kept[real]))[:10]
+    return json.dumps({"seen": sorted(seen), "extra": extra})
+
+
 def forged():
     raise type("LEAKED_collection_size_10", (ValueError,), {"__module__": "builtins"})("hidden")
 """
@@ -58,8 +74,10 @@ def uid() -> int:
     return leases.lease(1, isolation.DEFAULT_UID)[0]
 
 
-def run(uid: int, files: dict[str, str], calls: list[Call], mode: Mode) -> runner.SandboxResult:
-    """Run ``calls`` on a package of ``files`` (name: source), in ``mode``."""
+def run(
+    uid: int, files: dict[str, str], calls: list[Call], mode: Mode, enclosure: Isolation | None = None
+) -> runner.SandboxResult:
+    """Run ``calls`` on a package of ``files`` (name: source), in ``mode`` (or ``enclosure``)."""
     with tempdirs.folder("lab05-red-team-") as temporary:
         folder = Path(temporary)
         package = folder / "lab" / "lab05"
@@ -70,7 +88,7 @@ def run(uid: int, files: dict[str, str], calls: list[Call], mode: Mode) -> runne
         os.chmod(folder, 0o711)
         for path in (folder / "lab", package, *package.iterdir()):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        enclosure = isolation.jail_isolation("/usr/bin/python3", (uid,), mode=mode)
+        enclosure = enclosure or isolation.jail_isolation("/usr/bin/python3", (uid,), mode=mode)
 
         def payload(index: int) -> bytes:
             call = {"fn": calls[index].fn, "file": calls[index].file, "args": []}
@@ -160,3 +178,21 @@ def test_does_the_child_name_only_classes_builtins_really_holds(error, first):
     builtins module's own (not a class that sets its ``__module__``, nor one named like a builtin)?"""
     described = harness.describe_error(error, "/nowhere")
     assert described["mro"][:2] == first and described["mro"][-2:] == ["BaseException", "object"], described
+
+
+@pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
+def test_do_the_path_finders_list_only_allowed_entries_of_a_sealed_folder(uid, mode):
+    """Does graded code that reads every path finder's cached listing find, in a sealed site
+    folder, only the entries of the allowed packages (numpy), never the folder's other names?"""
+    enclosure = isolation.jail_isolation("/usr/bin/python3", (uid,), mode=mode, allowed=("numpy",))
+    assert enclosure.hidden_paths, "no sealed site folder to try (the child interpreter has none)"
+    kept: dict[str, list[str]] = {folder: [] for folder in enclosure.hidden_paths}
+    for entry in enclosure.kept_paths:
+        kept[os.path.dirname(entry)].append(os.path.basename(entry))
+    files = {"metrics.py": SENDER + f"\n\nKEPT = {kept!r}\n\n\ndef sealed_listings():\n    return listings(KEPT)\n"}
+    result = run(uid, {**files, "runs.py": ""}, [Call("sealed_listings", "metrics.py")], mode, enclosure)
+    outcome = result.outcomes[0]
+    assert outcome is not None and outcome.status == OutcomeStatus.VALUE, outcome
+    found = json.loads(outcome.value["value"])
+    assert found["seen"], "the child's finders list no sealed folder: nothing was tried"
+    assert not any(found["extra"].values()), found["extra"]

@@ -15,7 +15,7 @@ import pytest
 from autograder import tempdirs
 from autograder.sandbox import channel, isolation, leases, runner
 from autograder.sandbox.child import harness
-from autograder.sandbox.outcomes import OutcomeStatus
+from autograder.sandbox.outcomes import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 pytestmark = [pytest.mark.sandbox]
@@ -56,15 +56,16 @@ def listings(kept):
     return json.dumps({"seen": sorted(seen), "extra": extra})
 
 
+def nothing():
+    return [1]
+
+
 def forged():
     raise type("LEAKED_collection_size_10", (ValueError,), {"__module__": "builtins"})("hidden")
 """
 
 #: The receiver: the next graded file's child prints its PID at import.
 RECEIVER = 'import os\nprint("PID-LEAK", (os.getpid() % 4096) / 16)\n\n\ndef nothing():\n    return [1]\n'
-
-#: A graded file whose import raises a class that claims to be a builtin.
-FORGED_AT_IMPORT = 'raise type("LEAKED_collection_size_10", (ValueError,), {"__module__": "builtins"})("x")\n'
 
 MODES = [Mode.UID, Mode.JAIL]
 
@@ -97,15 +98,40 @@ def run(
         return runner.run(folder / "lab", calls, payload, LIMITS, enclosure)
 
 
+#: Calls (function, file, secret), each case in the plan's order (every public call first) but the
+#: last, whose public call after a secret one runs after it (it is not shown).
+ORDERS = [
+    ("public-of-both-then-secret", [("nothing", "metrics.py", False), ("nothing", "runs.py", False),
+                                    ("send", "metrics.py", True), ("nothing", "runs.py", True)]),
+    ("runs-public-only", [("send", "metrics.py", True), ("nothing", "runs.py", False)]),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
-def test_is_what_a_later_file_prints_after_a_secret_call_kept_from_the_student(uid, mode):
-    """Does a child started after another file's secret call (which moved the PID counter) print
-    only where instructors read it?"""
-    calls = [Call("send", "metrics.py", secret=True), Call("nothing", "runs.py")]
+@pytest.mark.parametrize("order", [case[1] for case in ORDERS], ids=[case[0] for case in ORDERS])
+def test_do_every_files_public_calls_run_before_any_secret_call(uid, order, mode):
+    """Does each graded file's import and public calls run (and print for the student) before the
+    submission's first secret call, whatever file that call is in, while what a runs.py child
+    started after a secret call prints (its PID, which the secret call could choose) is the
+    instructor's only?"""
+    calls = [Call(function, file, secret=secret) for function, file, secret in order]
     result = run(uid, {"metrics.py": SENDER, "runs.py": RECEIVER}, calls, mode)
-    assert result.outcomes[0] is not None and result.outcomes[0].status == OutcomeStatus.VALUE, result.outcomes
-    assert "PID-LEAK" not in result.stdout + result.stderr, result.stdout
-    assert "PID-LEAK" in result.hidden_output, result.hidden_output
+    assert all(outcome is not None and outcome.status == OutcomeStatus.VALUE for outcome in result.outcomes)
+    first_secret = next(index for index, (_, _, secret) in enumerate(order) if secret)
+    assert result.stdout.count("PID-LEAK") == 1, result.stdout  # runs.py's public import
+    later = any(file == "runs.py" for _, file, _ in order[first_secret:])
+    assert result.hidden_output.count("PID-LEAK") == int(later), result.hidden_output
+
+
+@pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
+def test_does_a_later_files_import_error_keep_its_message_when_an_earlier_file_has_secret_calls(uid, mode):
+    """Does the student still read why runs.py did not import (its message), though metrics.py's
+    secret calls come first in the plan (its import runs before them)?"""
+    files = {"metrics.py": SENDER, "runs.py": "import no_such_module_for_lab05\n"}
+    result = run(uid, files, [Call("send", "metrics.py", secret=True), Call("nothing", "runs.py", secret=True)], mode)
+    error = result.imports["runs.py"].error
+    assert error is not None and "no_such_module_for_lab05" in error["message"], result.imports["runs.py"]
+    assert not result.imports["runs.py"].secret
 
 
 @pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
@@ -125,17 +151,6 @@ def test_does_a_class_that_claims_to_be_a_builtin_stay_out_of_the_mro(uid, mode)
     outcome = result.outcomes[0]
     assert outcome is not None and outcome.status == OutcomeStatus.ERROR, outcome
     assert outcome.error is not None and outcome.error["mro"][:2] == ["ValueError", "Exception"], outcome.error
-
-
-@pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
-def test_does_a_forged_builtin_raised_at_import_after_a_secret_call_stay_hidden(uid, mode):
-    """Is the type of an import error, in a child started after a secret call, a real builtin's
-    name (the scrubbed import shows only that)?"""
-    files = {"metrics.py": SENDER, "runs.py": FORGED_AT_IMPORT}
-    result = run(uid, files, [Call("send", "metrics.py", secret=True), Call("nothing", "runs.py")], mode)
-    error = result.imports["runs.py"].error
-    assert error is not None and error["type"] == "ValueError", error
-    assert "LEAKED" not in repr(error), error
 
 
 ERRORS = [
@@ -196,3 +211,21 @@ def test_do_the_path_finders_list_only_allowed_entries_of_a_sealed_folder(uid, m
     found = json.loads(outcome.value["value"])
     assert found["seen"], "the child's finders list no sealed folder: nothing was tried"
     assert not any(found["extra"].values()), found["extra"]
+
+
+SCRUBBED = [
+    ("forged-first", ["LEAKED_collection_size_10", "ValueError", "Exception", "BaseException", "object"], "ValueError"),
+    ("forged-only", ["LEAKED_collection_size_10", "BaseException", "object"], "an exception"),
+    ("real", ["ModuleNotFoundError", "ImportError", "Exception", "BaseException", "object"], "ModuleNotFoundError"),
+]
+
+
+@pytest.mark.parametrize(("mro", "shown"), [case[1:] for case in SCRUBBED], ids=[case[0] for case in SCRUBBED])
+def test_does_an_import_failing_after_a_secret_call_name_only_a_builtin(mro, shown):
+    """An import that fails in a child started after a secret call keeps only its type: is that a
+    real built-in's name, whatever the child said its classes were?"""
+    error = channel._error({"type": mro[0], "mro": mro, "message": "LEAKED", "traceback": ["LEAKED"]})
+    result = SandboxResult(outcomes=[], imports={"runs.py": Outcome(OutcomeStatus.ERROR, error=error)})
+    runner._scrub_import(result, "runs.py")
+    kept = result.imports["runs.py"].error
+    assert kept is not None and kept["type"] == shown and "LEAKED" not in repr(kept), kept

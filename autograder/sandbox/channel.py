@@ -93,11 +93,13 @@ class Reader:
         mode: str,
         feed: Feed | None = None,
         hung: Collection[str] = (),
+        files: Collection[str] | None = None,
     ):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.hung = hung  # functions a call of which hung before: their calls get AFTER_HANG_SECONDS
         self.feed: Feed = feed or (lambda child, index: None)
-        self.files = {call.file for call in calls}  # the graded files a child may say it imports
+        # the graded files a child may say it imports (None: those of the calls)
+        self.files = set(files) if files is not None else {call.file for call in calls}
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False

@@ -76,6 +76,42 @@ def written_twice():
     return "never refused"
 
 
+def sparse_files_written_through_mmap(size=4 << 20, count=10):
+    # the red team's: files made large and sparse, then filled through mmap, which makes no inotify
+    # event and meets no file size limit; says how many MiB it wrote
+    import mmap
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    names = []
+    for n in range(count):
+        descriptor = os.open(f"sparse{n}", os.O_RDWR | os.O_CREAT, 0o600)
+        os.ftruncate(descriptor, size)
+        os.close(descriptor)
+        names.append(f"sparse{n}")
+    for name in names:
+        descriptor = os.open(name, os.O_RDWR)
+        mapped = mmap.mmap(descriptor, size)
+        os.close(descriptor)
+        for offset in range(0, size, 1 << 20):
+            mapped[offset : offset + (1 << 20)] = b"x" * (1 << 20)
+        mapped.flush()
+        mapped.close()
+    return sum(os.stat(name).st_blocks * 512 for name in names) >> 20
+
+
+def two_sparse_files_then_wait():
+    # two files of 6 MiB (each under the file size limit; the bound is passed only once both are
+    # made, so no refusal comes first), filled through mmap; then it waits, as a child that goes on
+    # would, for the parent's next look (it answers if nothing stops it)
+    import time
+
+    written = sparse_files_written_through_mmap(6 << 20, 2)
+    for _ in range(1200):
+        time.sleep(0.05)
+    return written
+
+
 def honest_temporary_file():
     import tempfile
 
@@ -175,6 +211,28 @@ def test_the_jail_refuses_the_same_attacks(uid, case):
     now behaves as it does?"""
     result = run(uid, [CASES[case][0]], Mode.JAIL)
     assert "No space left on device" in refusal(result.outcomes[0])
+
+
+#: The red team's attack on the scratch through mmap, 40 or 12 MiB into an 8 MiB bound: (id, function).
+SPARSE = [
+    ("ten-sparse-files", "sparse_files_written_through_mmap"),
+    ("two-sparse-files-then-wait", "two_sparse_files_then_wait"),
+]
+
+
+@pytest.mark.parametrize("mode", [Mode.UID, Mode.JAIL], ids=["uid", "jail"])
+@pytest.mark.parametrize("function", [case[1] for case in SPARSE], ids=[case[0] for case in SPARSE])
+def test_is_a_scratch_filled_through_mmap_into_sparse_files_stopped_at_its_bound(uid, function, mode):
+    """Is a child that makes sparse files and fills them through mmap (40 or 12 MiB, with an 8 MiB
+    bound) stopped, refused or killed, its call failing (the uid mode: saying the scratch is full),
+    with nothing left on disk, and does the next child keep its honest temporary file?"""
+    outcome = run(uid, [function], mode).outcomes[0]
+    assert outcome is not None and outcome.status in (OutcomeStatus.ERROR, OutcomeStatus.CRASH), outcome
+    if mode == Mode.UID:
+        told = outcome.error["message"] if outcome.status == OutcomeStatus.ERROR else outcome.detail
+        assert "the scratch space is full: it holds at most 8 MiB" in told, outcome
+    assert leftovers(uid) == []
+    assert answer(run(uid, ["honest_temporary_file"], mode).outcomes[0]) == [3 << 20, []]
 
 
 def test_the_harness_and_the_parent_name_the_same_note():

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from typing import Any, Protocol
 
+from autograder.sandbox.outcomes import BUILTIN_ERRORS
 from autograder.sandbox.outcomes import ErrorInfo as ErrorInfo
 from autograder.sandbox.outcomes import Outcome as Outcome
 from autograder.sandbox.outcomes import OutcomeStatus as OutcomeStatus
@@ -92,11 +93,13 @@ class Reader:
         mode: str,
         feed: Feed | None = None,
         hung: Collection[str] = (),
+        files: Collection[str] | None = None,
     ):
         self.calls, self.skip, self.skip_files, self.result, self.mode = calls, skip, skip_files, result, mode
         self.hung = hung  # functions a call of which hung before: their calls get AFTER_HANG_SECONDS
         self.feed: Feed = feed or (lambda child, index: None)
-        self.files = {call.file for call in calls}  # the graded files a child may say it imports
+        # the graded files a child may say it imports (None: those of the calls)
+        self.files = set(files) if files is not None else {call.file for call in calls}
         self.sent: int | None = -1  # the call last sent (None: the end was sent)
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False
@@ -361,7 +364,9 @@ def _error(error: object) -> ErrorInfo | None:
         return None if error is None else {"type": "?", "mro": [], "message": "", "traceback": []}
     return {
         "type": str(error.get("type", "?"))[:100],
-        "mro": [str(name)[:50] for name in error.get("mro", [])][:10] if isinstance(error.get("mro"), list) else [],
+        "mro": [name for name in error.get("mro", []) if isinstance(name, str) and name in BUILTIN_ERRORS][:10]
+        if isinstance(error.get("mro"), list)
+        else [],
         "message": str(error.get("message", ""))[:500],
         "traceback": [str(line)[:300] for line in error.get("traceback", [])][:8]
         if isinstance(error.get("traceback"), list)

@@ -37,14 +37,15 @@ class Capture:
 
 class Output:
     """What one submission's children print, in two parts: what was printed before any child of the
-    graded file under way received a secret call's inputs (its student may see it), and what came
-    after (instructors only: it could carry hidden inputs). Each part keeps ``limit`` bytes of stdout
+    submission received a secret call's inputs (its student may see it), and what came after, in
+    any graded file (instructors only: it could carry hidden inputs, through the child's own output
+    or through kernel state a later child reads). Each part keeps ``limit`` bytes of stdout
     and of stderr."""
 
     def __init__(self, limit: int):
         self.shown = {"stdout": Capture(limit), "stderr": Capture(limit)}
         self.kept = {"stdout": Capture(limit), "stderr": Capture(limit)}
-        self.secret = False  # set before a secret call's inputs are first sent; cleared per graded file
+        self.secret = False  # set before a secret call's inputs are first sent; never cleared
 
     def add(self, stream: str, chunk: bytes) -> None:
         (self.kept if self.secret else self.shown)[stream].add(chunk)
@@ -68,6 +69,7 @@ class ChildProcess:
         read_end, write_end = os.pipe()
         config = {**config, "channel": write_end}
         self.scratch: scratch.Watch | None = None  # the uid mode's bounds on its work folder
+        self.overflowed = False  # killed for filling its scratch past every refusal (scratch.OVERFLOW)
         if isolation.mode == Mode.UID:
             cleanup.adopt_orphans()  # what the child leaves behind is reaped here (kill_uid)
             uid, limits = config.get("uid"), config["limits"]
@@ -194,6 +196,15 @@ class ChildProcess:
         it is full, say so in the instructor's part of the output (the child's errors say it too)."""
         if self.scratch is not None and self.scratch.check():
             self.output.kept["stderr"].add(f"\n[grader: {self.scratch.full} (found {self.scratch.found})]\n".encode())
+        if self.scratch is not None and self.scratch.overflow and not self.overflowed:
+            self.overflowed = True  # filled past every refusal: killed, as a full tmpfs's SIGBUS ends it
+            self.output.kept["stderr"].add(
+                f"\n[grader: killed, past its scratch's bound ({self.scratch.found})]\n".encode()
+            )
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def _parsed(self, line_limit: Callable[[], int]) -> Iterator[Event]:
         """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
@@ -312,7 +323,7 @@ class ChildProcess:
             pass
         code = self._wait(None)
         code = code if code is not None else self.process.wait()
-        self.ended_by = self._signal_of(code, jail)
+        self.ended_by = None if self.overflowed else self._signal_of(code, jail)  # the grader's own kill
         if isolation.mode == Mode.UID and uid is not None and leases.held(uid):  # never a uid it does not hold
             cleanup.sweep(uid, self.work)  # the next child of this uid finds nothing of this one
         self._drain_output()  # what it printed just before it ended, still in the pipes
@@ -332,6 +343,8 @@ class ChildProcess:
         except OSError:
             pass
         self.inbox = None
+        if self.overflowed and self.scratch is not None and self.scratch.full is not None:
+            return f"killed: {self.scratch.full}"
         if code < 0:
             return f"killed by signal {signal.Signals(-code).name}"
         return f"exit status {code}"

@@ -5,6 +5,7 @@ run's ``SandboxResult``, as the runner returns it to the grader.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,14 @@ from autograder.strenum import StrEnum
 
 #: An error a call or an import raised, as the parent keeps it (``channel._error``): type, mro, message, traceback.
 ErrorInfo = dict[str, Any]
+
+#: The names an error's mro may hold (``channel._error`` drops the rest): the built-in exception
+#: classes (those of Python 3.11 too, whatever Python the grader runs) and ``object``. A child's
+#: class names are the student's to choose, so no other name reaches a message a student reads.
+BUILTIN_ERRORS = frozenset(
+    {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+    | {"BaseExceptionGroup", "ExceptionGroup", "object"}
+)
 
 
 class OutcomeStatus(StrEnum):

@@ -3,17 +3,21 @@
 ``run(...)`` starts the harness (``child/harness.py``) in a child enclosed as ``Isolation.mode``
 says (see ``child/jail.py``), with resource limits, sends it each call's inputs when that call is to
 run (never before: code run at import finds no input), reads its channel with a per-call and a
-per-submission time limit, and returns one ``Outcome`` per call. What the children print before
-a graded file's first secret call is sent may reach the student; what they print after is kept
-for the instructor only (``SandboxResult.hidden_output``). A call that hangs or kills the
-child costs that call: the child is killed (its whole PID namespace, process group or uid) and a
-fresh one continues with the next call; a function that does it twice loses its remaining calls.
+per-submission time limit, and returns one ``Outcome`` per call. Every graded file's calls before
+the first secret one (the public calls) run, with its import, before any secret call; what the
+children print until the submission's first secret call is sent may reach the student; what any
+of its children print after (in any graded file) is kept for the instructor only
+(``SandboxResult.hidden_output``).
+A call that hangs or kills the child costs that call: the child is killed (its whole PID
+namespace, process group or uid) and a fresh one continues with the next call; a function that
+does it twice loses its remaining calls.
 Every byte from the child is parsed as untrusted data; nothing it writes survives.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -115,15 +119,29 @@ def run(
         package=package,
         time_limit=time_limit,
     )
-    for file in files:
-        # each file has its own time and channel budget: one file's functions cannot spend the other's
-        functions = len({call.fn for call in calls if call.file == file})
-        file_deadline = max(deadline, time.monotonic() + functions * limits.function_seconds() + 2 * STARTUP_SECONDS)
-        if overall_deadline is not None:
-            file_deadline = min(file_deadline, overall_deadline)
-        progress.received = 0
-        output.secret = False  # a fresh scratch, fresh children: nothing secret has reached them
-        result.stops[file] = _run_file(grading, file, file_deadline)
+    # every graded file's public calls (and its import) run before any file's secret call: a secret
+    # call's inputs can outlive its child in the kernel's shared state (access times, the PID
+    # counter), so nothing a later child of this submission prints or answers may be shown, and
+    # ``output.secret``, once set, stays set
+    secret_start = next((index for index, call in enumerate(calls) if call.secret), len(calls))
+    phases = [(calls[:secret_start], 0, False)] + ([(calls, secret_start, True)] if secret_start < len(calls) else [])
+    received: dict[str, int] = {}  # channel bytes per graded file, over both phases
+    for phase_calls, first, secret in phases:
+        for file in files:
+            indexes = [index for index in range(first, len(phase_calls)) if phase_calls[index].file == file]
+            imported = result.imports.get(file)
+            if secret and (not indexes or imported is None or imported.status != OutcomeStatus.OK):
+                continue  # nothing more of this file to run, or it did not import (its public phase said why)
+            # each file has its own time and channel budget: one file's functions cannot spend the other's
+            functions = len({phase_calls[index].fn for index in indexes})
+            now = time.monotonic()
+            file_deadline = max(deadline, now + functions * limits.function_seconds() + 2 * STARTUP_SECONDS)
+            if overall_deadline is not None:
+                file_deadline = min(file_deadline, overall_deadline)
+            progress.received = received.get(file, 0)
+            phase = dataclasses.replace(grading, calls=phase_calls)
+            result.stops[file] = _run_file(phase, file, file_deadline, first)
+            received[file] = progress.received
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:
             stop = _not_run(calls[index], result, progress, deadline, time_limit)
@@ -169,10 +187,10 @@ class _Grading:
     time_limit: StopReason  # which time limit ends the run: the submission's own, or a platform's overall one
 
 
-def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
-    """The calls of one graded file, in children that import only it (its package's other graded
-    files are not imported), restarted after each crash or hang (``channel.Reader`` says which
-    call to blame); returns why it stopped."""
+def _run_file(grading: _Grading, file: str, deadline: float, first: int = 0) -> StopReason:
+    """The calls of one graded file from index ``first`` on, in children that import only it (its
+    package's other graded files are not imported), restarted after each crash or hang
+    (``channel.Reader`` says which call to blame); returns why it stopped."""
     lab_dir, calls, payload, limits, isolation = (
         grading.lab_dir,
         grading.calls,
@@ -188,7 +206,7 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
         grading.start_child,
     )
     others = set(grading.package.files) - {file}
-    start = next(index for index, call in enumerate(calls) if call.file == file)
+    start = next((index for index, call in enumerate(calls) if call.file == file and index >= first), len(calls))
     feed = _feeder(calls, payload, output)
     with tempdirs.folder("lab05-child-") as scratch_dir:
         scratch = Path(scratch_dir)
@@ -233,7 +251,16 @@ def _run_file(grading: _Grading, file: str, deadline: float) -> StopReason:
             }
             child = start_child(isolation, config, env, work, output, progress.received)
             state = Reader(
-                calls, start, progress.skip, skip_files, result, progress.spent, isolation.mode, feed, progress.hung
+                calls,
+                start,
+                progress.skip,
+                skip_files,
+                result,
+                progress.spent,
+                isolation.mode,
+                feed,
+                progress.hung,
+                files={file},  # a phase's calls may have none of it: its child imports it all the same
             )
             imported = result.imports.get(file)
             try:

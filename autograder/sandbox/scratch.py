@@ -32,6 +32,10 @@ from pathlib import Path
 from autograder.sandbox import cleanup
 
 TICK = 0.1  # seconds between looks when nothing changed
+#: past its bound by this share of it, the scratch was filled by what no refusal stops (writes
+#: through mmap into a file made large and sparse): the child is killed, as a full tmpfs's SIGBUS
+#: ends it in the jail (``Watch.overflow``)
+OVERFLOW = 0.25
 FULL = ".scratch-full"  # root's file in the full scratch: why it is full (read by the harness)
 _IN_NONBLOCK, _IN_CLOEXEC = 0o4000, 0o2000000
 #: what wakes the parent: a file written, made, moved in or out, deleted, a folder made (a link is
@@ -55,6 +59,7 @@ class Watch:
     def __init__(self, folder: Path, uid: int, max_bytes: int, max_entries: int):
         self.folder, self.uid, self.max_bytes, self.max_entries = folder, uid, max_bytes, max_entries
         self.full: str | None = None  # why it is full, once it is
+        self.overflow = False  # past the bound by more than OVERFLOW: the child is to be killed
         self.found = ""  # what it held when last measured
         self.watched: set[tuple[int, int]] = set()
         self.due = 0.0
@@ -88,12 +93,15 @@ class Watch:
                 break
         now = time.monotonic() if now is None else now
         ticked = now >= self.due
-        if self.full is not None or not (woken or ticked):
+        if self.overflow or not (woken or ticked):
             return None
         if ticked:
             self.due = now + TICK
         used, entries = self.measure(deleted=ticked)
         self.found = f"{entries} files and folders, {used / (1 << 20):.1f} MiB"
+        self.overflow = used > self.max_bytes * (1 + OVERFLOW)
+        if self.full is not None:  # measured still: bytes written through mmap meet no refusal
+            return None
         if entries >= self.max_entries:
             self.refuse(f"{self.max_entries} files and folders")
         elif used >= self.max_bytes:
@@ -101,10 +109,10 @@ class Watch:
         return self.full
 
     def measure(self, deleted: bool = True) -> tuple[int, int]:
-        """Bytes (blocks) and entries of the folder, and (``deleted``) bytes of the files the uid
-        holds open but has deleted; watches each folder found. (What is deleted makes no inotify
-        event, and finding it reads /proc: it is looked for every ``TICK``, the folder at every
-        change.)"""
+        """Bytes and entries of the folder, and (``deleted``) bytes of the files the uid holds open
+        but has deleted; watches each folder found. A file counts as the larger of its blocks and
+        its size (``_bytes``). (What is deleted makes no inotify event, and finding it reads /proc:
+        it is looked for every ``TICK``, the folder at every change.)"""
         used, entries = 0, 0
         folders = [str(self.folder)]
         while folders:
@@ -122,7 +130,7 @@ class Watch:
                 if info.st_uid == 0 and entry.name == FULL:
                     continue
                 entries += 1
-                used += info.st_blocks * 512
+                used += _bytes(info)
                 if stat.S_ISDIR(info.st_mode):
                     folders.append(entry.path)
         return used + (self._deleted() if deleted else 0), entries
@@ -142,7 +150,7 @@ class Watch:
                 except OSError:
                     continue
                 if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and info.st_dev == device:
-                    used += info.st_blocks * 512
+                    used += _bytes(info)
         return used
 
     def refuse(self, holds: str) -> None:
@@ -193,6 +201,13 @@ class Watch:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+def _bytes(info: os.stat_result) -> int:
+    """What a file holds, as a bound must count it: its blocks (as tmpfs counts them) or, if
+    larger, its size, so that a sparse file counts when it is made (writes through mmap into it
+    make no inotify event and meet no file size limit)."""
+    return max(info.st_blocks * 512, info.st_size if stat.S_ISREG(info.st_mode) else 0)
 
 
 def _no_more_bytes(uid: int) -> None:

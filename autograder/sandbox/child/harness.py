@@ -20,6 +20,7 @@ Nothing here is trusted by the parent: every line is validated there, and values
 encoded as tagged JSON (``encode``) so that no object of the submission ever leaves.
 """
 
+import builtins
 import collections
 import importlib
 import importlib.util
@@ -87,7 +88,8 @@ def describe_error(error: BaseException, lab_dir: str) -> "dict[str, Any]":
         message = "(the exception's message could not be read)"
     if isinstance(error, OSError):
         message += scratch_full()
-    mro = [cls.__name__ for cls in type(error).__mro__ if cls.__module__ == "builtins"]
+    # a class's __module__ is the student's to set: only the classes builtins really holds are named
+    mro = [cls.__name__ for cls in type(error).__mro__ if getattr(builtins, cls.__name__, None) is cls]
     return {"type": type(error).__name__[:100], "mro": mro, "message": message, "traceback": lines}
 
 
@@ -340,6 +342,24 @@ def locate_allowed(allowed: "Iterable[str] | None") -> None:
             pass
 
 
+def trim_finders(sealed: "Iterable[str]", kept: "Iterable[str]") -> None:
+    """After ``locate_allowed``, before the child is enclosed: cut each path finder's listing of a
+    sealed site folder (``sealed``) down to the entries shown in it (``kept``: the allowed
+    packages'), so graded code reading ``sys.path_importer_cache`` learns no other name (the
+    listings were made outside the jail, and in the uid mode the folder itself cannot be listed)."""
+    folders, shown = set(sealed), set(kept)
+    for folder, finder in list(sys.path_importer_cache.items()):
+        listing = getattr(finder, "_path_cache", None)
+        real = os.path.realpath(folder) if folder else ""
+        if real not in folders or not isinstance(listing, set):
+            continue
+        allowed = {entry for entry in listing if os.path.join(real, entry) in shown}
+        listing.intersection_update(allowed)
+        relaxed = getattr(finder, "_relaxed_path_cache", None)
+        if isinstance(relaxed, set):
+            relaxed.intersection_update({entry.lower() for entry in allowed})
+
+
 def forget_outside(allowed: "Iterable[str] | None") -> None:
     """Forget what the interpreter's start-up loaded from beyond the standard library and the
     allowed packages (a site folder's ``.pth`` files run at start-up: Debian's setuptools shim and
@@ -411,6 +431,7 @@ def main() -> None:
         SCRATCH.update(work_dir=config["work_dir"], limits=config["limits"])
     if config["isolation"] != "none":
         locate_allowed(config.get("allowed"))
+        trim_finders(config.get("jail_hide", []), config.get("jail_keep", []))
         forget_outside(config.get("allowed"))
         lab_dir = jail.enter(config, send)
         die_with_parent()  # changing user cleared it

@@ -568,10 +568,11 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
 
 @pytest.mark.sandbox
 @pytest.mark.slow
-def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cranfield):
+def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cranfield, monkeypatch):
     """With no --seed (random cases drawn from the course secret and the files): are the examples
     graded twice, and graded as 2 shards merged, the same files as one batch, byte for byte, each
     recording the same seed and never the secret?"""
+    monkeypatch.delenv("LAB05_COURSE_SECRET")  # the secret made beside this rubric, not the suite's
     examples = [paths.ROOT / "examples" / "submissions"]
     rubric = tmp_path / "grading.yml"
     rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")

@@ -212,3 +212,18 @@ def test_a_refused_proof_on_a_platform_exits_2_with_no_score(tmp_path, monkeypat
     assert stderr == "error: the probe's numpy import failed\n"
     written = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert "score" not in written and "broken" in written["output"]
+
+
+def test_cranfield_unavailable_is_a_message_naming_the_fix(lab05, monkeypatch, capsys):
+    """Is Cranfield neither cached nor downloadable (the handout's CranfieldUnavailable, which imports
+    no engine) a SetupError through the CLI: exit 2 with the handout's message, no traceback?"""
+
+    def unavailable():
+        raise lab05.data.CranfieldUnavailable("Cranfield is not in ir_datasets' cache: run seed-cranfield FOLDER")
+
+    monkeypatch.delenv("LAB05_BUNDLE", raising=False)
+    monkeypatch.setattr(lab05.data, "is_cached", lambda: False)
+    monkeypatch.setattr(lab05.data, "load_cranfield", unavailable)
+    code, stderr = _main(["table"], capsys)
+    assert code == 2, stderr
+    assert stderr == "error: Cranfield is not in ir_datasets' cache: run seed-cranfield FOLDER\n"

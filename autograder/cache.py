@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from autograder.errors import InputError
+
 _T = TypeVar("_T")
 
 
@@ -69,7 +71,7 @@ def secret_key(name: str) -> bytes:
             os.unlink(temp)
     key = path.read_bytes()
     if len(key) < 32:
-        raise ValueError(f"{path} is shorter than a key (32 bytes): remove it and a new one is made")
+        raise InputError(f"{path} is shorter than a key (32 bytes): remove it and a new one is made")
     return key
 
 

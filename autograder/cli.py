@@ -1,15 +1,26 @@
 """``python -m autograder``: a thin command line over the library; each subcommand parses its
-arguments and calls one function, whose signature holds the defaults."""
+arguments and calls one function, whose signature holds the defaults. Exit status 2 with
+``error: MESSAGE`` for a ``UsageError`` (a mistake the message says how to fix), 1 with the
+traceback and a request to report it for anything else (a bug)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO, cast
 
+from autograder.errors import InputError, MissingError, UsageError
 from autograder.reports import untrusted
+
+#: The line after a bug's traceback (any exception but a ``UsageError``): the exit status is then 1.
+BUG = (
+    "bug: the autograder failed (the traceback above); this is not a mistake of yours: please report it to "
+    "the autograder's maintainers with the command you ran and that traceback"
+)
 
 
 def _table(args: argparse.Namespace) -> int:
@@ -36,7 +47,11 @@ def _table(args: argparse.Namespace) -> int:
 def _seed(args: argparse.Namespace) -> int:
     from autograder.lab.solution import load_lab05
 
-    print(f"Cranfield cached in {load_lab05().data.seed_cache(args.folder)}")
+    try:
+        cached = load_lab05().data.seed_cache(args.folder)
+    except FileNotFoundError as error:  # the handout's data.py names the missing files (it imports no engine)
+        raise MissingError(str(error)) from None
+    print(f"Cranfield cached in {cached}")
     return 0
 
 
@@ -141,7 +156,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     if args.with_cranfield and args.target != "gradescope":
-        raise ValueError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
+        raise InputError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.grading import rubric as rubrics
         from autograder.platforms.prairielearn import build as prairielearn
@@ -209,6 +224,35 @@ _EXTENSIONS = (
 )
 
 
+def _writable(path: Path) -> Path:
+    """``path`` if what it is written into can be made here: no folder above it is a file, and the
+    nearest folder that exists (``path`` itself, when a folder) is writable (argparse's usage error
+    otherwise, exit 2)."""
+    for folder in path.parents:
+        if folder.exists() and not folder.is_dir():
+            raise argparse.ArgumentTypeError(f"{folder} is a file, not a folder: name a path under a folder")
+    existing = next(folder for folder in (path, *path.parents) if folder.is_dir())
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{existing} is not writable by this user: choose a folder you may write")
+    return path
+
+
+def _folder(text: str) -> Path:
+    """An output folder (made when missing): it must not be a file."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder: name a folder (made if missing)")
+    return _writable(path)
+
+
+def _file(text: str) -> Path:
+    """An output file (its folders made when missing): it must not be a folder."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a folder: name the file to write")
+    return _writable(path)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from autograder import paths
     from autograder.grading.course import times
@@ -245,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
         "grade", help="grade submissions (folders or zips, or folders of them, e.g. a Gradescope export) into OUT"
     )
     grade.add_argument("paths", nargs="+", metavar="PATH")
-    grade.add_argument("--out", required=True, type=Path, help="where results, feedback and grades.csv go")
+    grade.add_argument("--out", required=True, type=_folder, help="where results, feedback and grades.csv go")
     grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: usable CPUs)")
     grade.add_argument("--force", action="store_true", help="grade again what is already graded")
     grade.add_argument(
@@ -292,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="make one batch in OUT (grades.csv, the class report, the similarity over the whole class) of the "
         "output folders of every shard of a class (grade --shard I/N)",
     )
-    merging.add_argument("out", type=Path, metavar="OUT")
+    merging.add_argument("out", type=_folder, metavar="OUT")
     merging.add_argument("shards", type=Path, nargs="+", metavar="SHARD_OUT")
     merging.add_argument(
         "--rubric",
@@ -328,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write Gradescope's autograder.zip and the students' handout.zip (default), or PrairieLearn's "
         "question folder and grader image (--target prairielearn)",
     )
-    build.add_argument("--out", type=Path, default=Path("dist"))
+    build.add_argument("--out", type=_folder, default=Path("dist"))
     build.add_argument("--target", choices=("gradescope", "prairielearn"), default="gradescope")
     build.add_argument(
         "--image",
@@ -361,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     # other commands (run_autograder's among them) do not import the LMS formats
     lms.add_argument("--lms", required=True, help=lms_registry.names())
     lms.add_argument("--roster", required=True, type=Path, help="the gradebook exported from that LMS")
-    lms.add_argument("--out", required=True, type=Path, help="the import file to write")
+    lms.add_argument("--out", required=True, type=_file, help="the import file to write")
     lms.add_argument(
         "--column",
         default=None,
@@ -388,8 +432,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command ``argv``; what it prints goes through ``untrusted.TerminalText`` (a name's
-    control characters shown as escapes, never sent to the terminal)."""
+    """Run the command ``argv``: its status; 2 for a ``UsageError`` (its message), 1 for a bug (its
+    traceback and ``BUG``), 130 when interrupted. What it prints goes through
+    ``untrusted.TerminalText`` (a name's control characters shown as escapes, never sent to the
+    terminal)."""
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = (cast(TextIO, untrusted.TerminalText(stream)) for stream in streams)
     try:
@@ -405,7 +451,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.run(args)  # the subcommand's function
         return code
-    except (FileNotFoundError, ValueError, RuntimeError, OSError) as error:
+    except UsageError as error:  # what a user can fix: the message says what and how
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -415,3 +461,7 @@ def _main(argv: Sequence[str] | None) -> int:
             file=sys.stderr,
         )
         return 130
+    except Exception:  # anything else is a bug of the grader: its traceback, for the report
+        traceback.print_exc(file=sys.stderr)
+        print(BUG, file=sys.stderr)
+        return 1

@@ -43,11 +43,12 @@ def lab05():
 @pytest.fixture(scope="session")
 def cranfield(lab05):
     """The Cranfield reference bundle (runs, rankings, ir_measures values per query)."""
+    from autograder.errors import SetupError
     from autograder.lab import cranfield as reference
 
     try:
         return reference.bundle()
-    except lab05.data.CranfieldUnavailable as error:
+    except (lab05.data.CranfieldUnavailable, SetupError) as error:  # the engine's SetupError carries its message
         pytest.fail(f"{CRANFIELD_MISSING}\n{error}", pytrace=False)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from autograder import paths
+from autograder.errors import InputError
 
 FILE_NAME = "course-secret"
 
@@ -50,7 +51,7 @@ def load(rubric_path: Path, create: bool) -> tuple[str, str]:
     if where.is_file():
         text = where.read_text(encoding="utf-8").strip()
         if len(text) < 32 or any(char not in "0123456789abcdef" for char in text):
-            raise ValueError(
+            raise InputError(
                 f"the course secret {where} is not 32 or more lowercase hex digits (it holds {len(text)} "
                 "characters); delete it to have a new one made, or restore the course's own"
             )

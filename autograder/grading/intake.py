@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import paths
+from autograder.errors import MissingError
 from autograder.grading.course import deadlines, metadata
 from autograder.grading.results import Student
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
@@ -360,7 +361,7 @@ def discover(paths: Iterable[str | Path]) -> list[Source]:
     sources = {}
     for path in map(Path, paths):
         if not path.exists():
-            raise FileNotFoundError(f"no such submission or folder: {path}")
+            raise MissingError(f"no such submission or folder: {path}")
         found = metadata.Metadata({}, {})
         if _is_submission(path):
             items = [path]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from autograder.errors import UsageError
 from autograder.grading.results import CaseStatus
 from autograder.lab.spec import TOLERANCE
 from autograder.labkit.case import RAISES
@@ -24,7 +25,7 @@ SEQUENCE_TYPES = ("list", "tuple")
 MAX_DEPTH = 6  # nesting kept of a returned value (the child encodes no deeper)
 
 
-class Unacceptable(ValueError):
+class Unacceptable(UsageError, ValueError):
     """A returned value of a kind the contract does not allow."""
 
 

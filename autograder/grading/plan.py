@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from autograder import cache, paths
+from autograder.errors import InputError
 from autograder.grading import inputs, neighbours, runfile_problems
 from autograder.grading.neighbours import random_neighbours as random_neighbours  # its name in the plan, as before
 from autograder.grading.rubric import CheckSpec, Rubric
@@ -274,7 +275,7 @@ def _add_edge_cases(made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec], 
     """The hidden edge cases of every function with an edge check (one of a function outside the API: ValueError)."""
     for case in cases.EDGE_CASES:
         if case.function not in RECORDS:
-            raise ValueError(f"the hidden edge case {case.id} is of {case.function!r}, not a function of the API")
+            raise InputError(f"the hidden edge case {case.id} is of {case.function!r}, not a function of the API")
         check = kinds.get((case.function, CheckKind.EDGE))
         if check:
             made.add(check, case, reference["edge"][case.id])

@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from autograder import paths
+from autograder.errors import UsageError
 from autograder.grading import inputs
 from autograder.lab import cases, cranfield, measures
 from autograder.lab.spec import FUNCTIONS
@@ -28,7 +29,7 @@ EXPECTED = paths.REFERENCE
 FORMAT = 2
 
 
-class ReferenceDataError(RuntimeError):
+class ReferenceDataError(UsageError, RuntimeError):
     """The stored reference is missing or does not match the data it must describe."""
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from autograder import paths
+from autograder.errors import UsageError
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
@@ -37,7 +38,7 @@ MAX_VALUES = 100_000  # values of the rubric with every YAML alias expanded (a r
 SCORING = ("groups", "proportional", "all")
 
 
-class RubricError(ValueError):
+class RubricError(UsageError, ValueError):
     """The rubric file is invalid; the message says where and how to fix it."""
 
 

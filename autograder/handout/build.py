@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import archive, paths
+from autograder.errors import SetupError
 from autograder.lab.solution import load_lab05
 
 PREFIX = "lab05-handout/"
@@ -27,10 +28,13 @@ def build(target: Path, cranfield: bool = False) -> Path:
 
 def cranfield_entries() -> list[tuple[str, bytes, int]]:
     """Cranfield's files under their collection names, from ir_datasets' cache (downloaded first
-    when it is empty; ``CranfieldUnavailable`` says what to do when that fails)."""
+    when it is empty; ``SetupError`` says what to do when that fails)."""
     data = load_lab05().data
     if not data.is_cached():
-        data.load_cranfield()
+        try:
+            data.load_cranfield()
+        except data.CranfieldUnavailable as error:  # the handout's class; its message has the fix
+            raise SetupError(str(error)) from None
     folder = data.cache_dir()
     return [
         (f"{PREFIX}{CRANFIELD_FOLDER}/{name}", (folder / cached).read_bytes(), 0o644)

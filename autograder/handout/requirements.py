@@ -34,6 +34,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from autograder import paths
+from autograder.errors import InputError, SetupError
 
 #: The Pythons a student may install the handout on (Gradescope's grader runs 3.10).
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
@@ -78,7 +79,7 @@ def declared(sources: Iterable[str] = SOURCES) -> list[Requirement]:
             try:
                 found.append(Requirement(line))
             except ValueError as error:
-                raise ValueError(f"requirements/{source}:{number}: {line!r} is not a requirement ({error})") from None
+                raise InputError(f"requirements/{source}:{number}: {line!r} is not a requirement ({error})") from None
     return found
 
 
@@ -89,7 +90,7 @@ def graded(source: str = GRADED) -> dict[str, str]:
     for requirement in declared((source,)):
         versions = [spec.version for spec in requirement.specifier if spec.operator == "=="]
         if len(versions) != 1 or len(requirement.specifier) != 1:
-            raise ValueError(
+            raise InputError(
                 f"requirements/{source}: {requirement} must pin one release with == (the version graded code "
                 f"runs with), e.g. {requirement.name}==1.26.4"
             )
@@ -121,7 +122,7 @@ def installed(requirement: Requirement) -> tuple[str, str | None]:
     try:
         distribution = metadata.distribution(requirement.name)
     except metadata.PackageNotFoundError:
-        raise ValueError(
+        raise SetupError(
             f"{requirement.name} is not installed in {sys.prefix}: run `make setup` (it installs "
             "requirements/*.txt) before writing the handout's requirements"
         ) from None
@@ -144,12 +145,12 @@ def pip_resolve(requirements: list[Requirement], python: str) -> dict[str, str]:
         if done.returncode != 0:
             errors = [line for line in done.stderr.splitlines() if "ERROR" in line] or done.stderr.splitlines()[-3:]
             asked = ", ".join(map(str, requirements))
-            raise RuntimeError(f"pip cannot resolve {asked} for Python {python}: {' '.join(errors)[:400]}")
+            raise SetupError(f"pip cannot resolve {asked} for Python {python}: {' '.join(errors)[:400]}")
         chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
     for item in chosen:
         if not serves(item["metadata"].get("requires_python"), python):
             name, version = item["metadata"]["name"], item["metadata"]["version"]
-            raise RuntimeError(
+            raise SetupError(
                 f"pip chose {name} {version} for Python {python}, which requires Python "
                 f"{item['metadata']['requires_python']} (the index pip reached does not say which Pythons its releases "
                 "support): run `python -m autograder requirements` where pip reaches PyPI"
@@ -174,7 +175,7 @@ def pins(
         name = canonicalize_name(requirement.name)
         if name in graded_versions:
             if not requirement.specifier.contains(graded_versions[name], prereleases=True):
-                raise ValueError(
+                raise InputError(
                     f"{requirement.name} {graded_versions[name]}, the version graded code runs with "
                     f"(requirements/{GRADED}), is outside {requirement} (requirements/): make them agree"
                 )
@@ -192,9 +193,9 @@ def pins(
         for requirement in unserved:
             name = canonicalize_name(requirement.name)
             if name not in resolved:
-                raise ValueError(f"no release of {requirement.name} was found for Python {python}")
+                raise SetupError(f"no release of {requirement.name} was found for Python {python}")
             if not requirement.specifier.contains(resolved[name], prereleases=True):
-                raise ValueError(
+                raise InputError(
                     f"{requirement.name} {resolved[name]}, the release for Python {python}, is outside "
                     f"{requirement} (requirements/)"
                 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from autograder import paths
+from autograder.errors import InputError
 from autograder.lab.spec import GRADED_FILES, NOTES_PART
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
@@ -41,21 +42,21 @@ def make_stub(source: str, filename: str) -> str:
         marker = line.strip()
         if marker == BEGIN:
             if inside:
-                raise ValueError(f"{filename}:{number}: {BEGIN} inside another solution block")
+                raise InputError(f"{filename}:{number}: {BEGIN} inside another solution block")
             inside = True
             indent = line[: len(line) - len(line.lstrip())]
             if indent:
                 if function is None:
-                    raise ValueError(f"{filename}:{number}: {BEGIN} indented outside a function")
+                    raise InputError(f"{filename}:{number}: {BEGIN} indented outside a function")
                 out.append(not_implemented_line(indent, function, filename))
         elif marker == END:
             if not inside:
-                raise ValueError(f"{filename}:{number}: {END} without {BEGIN}")
+                raise InputError(f"{filename}:{number}: {END} without {BEGIN}")
             inside = False
         elif not inside:
             out.append(line)
     if inside:
-        raise ValueError(f"{filename}: {BEGIN} is never closed")
+        raise InputError(f"{filename}: {BEGIN} is never closed")
     return re.sub(r"\n{4,}", "\n\n\n", "".join(out))
 
 

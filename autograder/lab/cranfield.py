@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache, paths, tempdirs
+from autograder.errors import SetupError
 from autograder.lab import measures, spec
 from autograder.lab.solution import load_lab05
 
@@ -80,7 +81,10 @@ def bundle_key() -> str:
     """The content key of the bundle; makes sure Cranfield is available first."""
     lab05 = load_lab05()
     if not lab05.data.is_cached():
-        lab05.data.load_cranfield()  # downloads it, or raises CranfieldUnavailable with the fix
+        try:
+            lab05.data.load_cranfield()  # downloads it
+        except lab05.data.CranfieldUnavailable as error:  # the handout's class; its message has the fix
+            raise SetupError(str(error)) from None
     folder = lab05.data.cache_dir()
     files = [folder / name for name in sorted(lab05.data.CRANFIELD_FILES.values())]
     code = [paths.handout_file(name) for name in ("data.py", "retrieval.py")]
@@ -104,7 +108,7 @@ def lazy_bundle() -> tuple[str, Callable[[], dict[str, Any]]]:
         try:
             data = Path(shipped).read_bytes()
         except OSError as error:
-            raise RuntimeError(
+            raise SetupError(
                 f"cannot read the Cranfield bundle {shipped} ($LAB05_BUNDLE): {error.strerror}; "
                 "it ships with the hidden reference: build again with `python -m autograder build` (autograder.zip's "
                 "source/hidden/, PrairieLearn's question tests/hidden/)"

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.errors import InputError, MissingError
 from autograder.grading.course.standing import DEFAULT_POLICY, POLICIES
 from autograder.grading.results import SubmissionResult
 from autograder.reports import output_paths
@@ -35,11 +36,11 @@ def _listed(record: Path) -> tuple[list[str], str]:
     try:
         data = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ValueError(f"{record} cannot be read ({error}): grade the batch again ({GRADE_COMMAND})") from None
+        raise InputError(f"{record} cannot be read ({error}): grade the batch again ({GRADE_COMMAND})") from None
     data = data if isinstance(data, dict) else {}
     listed, policy = data.get("submissions"), data.get("policy", DEFAULT_POLICY)
     if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed) or policy not in POLICIES:
-        raise ValueError(
+        raise InputError(
             f"{record} is not the grader's class.json (no list of submissions and policy): pass the folder "
             f"{GRADE_COMMAND} wrote, or grade it again"
         )
@@ -50,23 +51,23 @@ def read(folder: Path) -> Batch:
     """Every result of the graded batch in ``folder``; ``ValueError`` naming what is missing."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise FileNotFoundError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
+        raise MissingError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
     stored = {path.parent.name: path for path in (folder / output_paths.SUBMISSIONS).glob("*/grade.json")}
     record = folder / output_paths.CLASS
     if not stored:
-        raise ValueError(
+        raise InputError(
             f"{folder} is not a graded batch (no submissions/<submission>/grade.json in it): grade the submissions "
             f"first with {GRADE_COMMAND}, then export DIR"
         )
     if not record.is_file():
-        raise ValueError(
+        raise InputError(
             f"{folder} has grade.json files but no {output_paths.CLASS}: the batch did not finish (or was graded by an "
             f"older grader); run the same {GRADE_COMMAND} again (it skips what is already graded), then export"
         )
     listed, policy = _listed(record)
     missing = sorted(name for name in listed if name not in stored)
     if missing:
-        raise ValueError(
+        raise InputError(
             f"{record} lists {len(missing)} submission(s) without a grade.json ({', '.join(missing[:5])}): "
             f"grade the batch again ({GRADE_COMMAND})"
         )
@@ -82,7 +83,7 @@ def read(folder: Path) -> Batch:
         try:
             result = SubmissionResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError, KeyError) as error:
-            raise ValueError(
+            raise InputError(
                 f"{path} cannot be read ({type(error).__name__}: {str(error)[:100]}): grade the batch again "
                 f"({GRADE_COMMAND}; an unreadable result is graded afresh)"
             ) from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import cache
+from autograder.errors import InputError
 from autograder.grading.course import standing
 from autograder.grading.results import points
 from autograder.lms import batch_results, registry, roster, tables
@@ -41,12 +42,12 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
     roster, or a part of its name; the roster's only one by default); ``suffix`` is the output
     file's (Blackboard: ``.csv`` is comma-delimited, anything else tab-delimited)."""
     if lms not in FORMATS:
-        raise ValueError(f"unknown LMS {lms!r}: choose one of {', '.join(sorted(FORMATS))}")
+        raise InputError(f"unknown LMS {lms!r}: choose one of {', '.join(sorted(FORMATS))}")
     form = FORMATS[lms]
     batch = batch_results.read(batch_dir)
     gradebook = form.read(tables.read(roster_path))
     if not gradebook.people:
-        raise ValueError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")
+        raise InputError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")
     chosen, notes = roster.pick(gradebook, form, column)
     found = standing.build(batch.results, batch.policy)
     matching = roster.match(gradebook, found)
@@ -78,7 +79,7 @@ def export(lms: str, roster_path: Path, batch_dir: Path, out: Path, column: str 
     """``build``, then write the import file to ``out`` (atomically; never over the roster)."""
     roster_path, out = Path(roster_path), Path(out)
     if out.exists() and roster_path.exists() and out.resolve() == roster_path.resolve():
-        raise ValueError(f"--out {out} is the roster itself: write the import to another file")
+        raise InputError(f"--out {out} is the roster itself: write the import to another file")
     result = build(lms, roster_path, batch_dir, column, out.suffix)
     cache.write_atomic(out, result.text.encode("utf-8"), 0o600)
     return result

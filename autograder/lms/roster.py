@@ -26,6 +26,7 @@ import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from autograder.errors import InputError
 from autograder.grading.course import deadlines, standing
 from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
 from autograder.lms import closest
@@ -93,7 +94,7 @@ def require(table: Table, lms: Format, *names: str) -> int:
     position = table.index(*names)
     if position is None:
         wanted = " or ".join(repr(name) for name in names)
-        raise ValueError(
+        raise InputError(
             f"{table.source} is not a {lms.name} gradebook export: it has no {wanted} column "
             f"(found: {table.describe()}). {lms.export_hint}"
         )
@@ -109,11 +110,11 @@ def pick(gradebook: Gradebook, lms: Format, wanted: str | None) -> tuple[Column,
         if len(columns) == 1:
             return columns[0], [f"filling {columns[0].header!r}, the roster's only grade column"]
         if not columns:
-            raise ValueError(
+            raise InputError(
                 f"{source} has no {lms.name} grade column to fill: create the assignment in {lms.name}, "
                 f"export the gradebook again{' (or name a new column with --column)' if lms.new_columns else ''}"
             )
-        raise ValueError(
+        raise InputError(
             f"{source} has {len(columns)} grade columns: choose one with --column, e.g. "
             f"--column {shlex.quote(columns[0].header)} (a part of the name is enough). The columns: {listing}"
         )
@@ -122,7 +123,7 @@ def pick(gradebook: Gradebook, lms: Format, wanted: str | None) -> tuple[Column,
     if exact or len(partial) == 1:
         return (exact or partial)[0], []
     if len(partial) > 1:
-        raise ValueError(
+        raise InputError(
             f"--column {wanted!r} matches {len(partial)} columns of {source}: "
             f"{'; '.join(repr(c.header) for c in partial)}; give more of the name"
         )
@@ -130,7 +131,7 @@ def pick(gradebook: Gradebook, lms: Format, wanted: str | None) -> tuple[Column,
         return Column(wanted, wanted), [
             f"{wanted!r} is not a column of {source}: map it to a grade item when importing"
         ]
-    raise ValueError(
+    raise InputError(
         f"no grade column {wanted!r} in {source} (its grade columns: {listing}): {lms.name} routes grades by the "
         f"column's id, which only its export carries; create the assignment, export the gradebook again and "
         f"pass its column"

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.errors import InputError, MissingError
 from autograder.reports import untrusted
 
 DELIMITERS = (",", ";", "\t")
@@ -53,7 +54,7 @@ class Table:
 def decode(data: bytes, source: str) -> tuple[str, str]:
     """The text of an export and the encoding it was read with (by its byte-order mark, else UTF-8)."""
     if data.startswith(b"PK\x03\x04") or data.startswith(b"\xd0\xcf\x11\xe0"):
-        raise ValueError(
+        raise InputError(
             f"{source} is a spreadsheet workbook (Excel or OpenDocument), not a text export: download the "
             "gradebook as CSV (Canvas, Moodle: 'Plain text file') or as Blackboard's tab-delimited file"
         )
@@ -62,12 +63,12 @@ def decode(data: bytes, source: str) -> tuple[str, str]:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
-        raise ValueError(
+        raise InputError(
             f"{source} is not {encoding.upper()} text (byte {error.start}): export the gradebook again from the "
             "LMS, or save it as 'CSV UTF-8' if a spreadsheet program touched it"
         ) from None
     if "\x00" in text:
-        raise ValueError(f"{source} holds NUL characters: it is not a text export of a gradebook")
+        raise InputError(f"{source} holds NUL characters: it is not a text export of a gradebook")
     return text, encoding
 
 
@@ -80,18 +81,18 @@ def read(path: Path) -> Table:
     candidate that splits it into the most columns, quotes respected)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no roster file {path}: pass the LMS's gradebook export with --roster")
+        raise MissingError(f"no roster file {path}: pass the LMS's gradebook export with --roster")
     if path.stat().st_size > MAX_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_BYTES >> 20} MiB: it is not a gradebook export")
+        raise InputError(f"{path} is larger than {MAX_BYTES >> 20} MiB: it is not a gradebook export")
     text, encoding = decode(path.read_bytes(), path.name)
     first = next((line for line in text.splitlines() if line.strip()), "")
     if not first:
-        raise ValueError(f"{path.name} is empty: export the gradebook from the LMS again")
+        raise InputError(f"{path.name} is empty: export the gradebook from the LMS again")
     delimiter = max(DELIMITERS, key=lambda d: (len(_parse(first, d)[0]), -DELIMITERS.index(d)))
     try:
         lines = [row for row in _parse(text, delimiter) if any(cell.strip() for cell in row)]
     except csv.Error as error:
-        raise ValueError(f"{path.name} is not a readable CSV file ({error})") from None
+        raise InputError(f"{path.name} is not a readable CSV file ({error})") from None
     header = tuple(cell.strip() for cell in lines[0])
     rows = tuple(tuple(row) + ("",) * (len(header) - len(row)) for row in lines[1:])
     return Table(source=path.name, header=header, rows=rows, delimiter=delimiter, encoding=encoding)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TextIO
 
 from autograder import cache, paths
+from autograder.errors import InputError
 from autograder.grading import intake
 from autograder.grading.course import attempts, extensions, standing, times
 from autograder.grading.results import SubmissionResult
@@ -60,7 +61,7 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
     found = None
     if extensions_path is not None:
         if deadline is None:
-            raise ValueError(
+            raise InputError(
                 f"extensions file {extensions_path}: {Path(rubric_path).name} sets no due date, so there is nothing "
                 "to extend: add a deadline: section with due: (see the README), or leave out --extensions"
             )

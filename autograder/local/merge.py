@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal, TypedDict, cast
 
 from autograder import cache
+from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
 from autograder.local import batch, classwork, shards
@@ -105,7 +106,7 @@ def _manifest(folder: Path, secret: bytes) -> Manifest:
     path = folder / shards.MANIFEST
     if not path.is_file():
         finished = (folder / output_paths.GRADES).is_file()
-        raise ValueError(
+        raise InputError(
             f"{folder} is not a finished shard (no {shards.MANIFEST}): "
             + (
                 "it is a whole batch, graded without --shard"
@@ -116,17 +117,17 @@ def _manifest(folder: Path, secret: bytes) -> Manifest:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ValueError(f"{path} cannot be read ({str(error)[:100]}): grade the shard again") from None
+        raise InputError(f"{path} cannot be read ({str(error)[:100]}): grade the shard again") from None
     if not isinstance(manifest, dict) or manifest.get("format") != shards.FORMAT:
-        raise ValueError(f"{path} is not a shard's manifest of this grader ({shards.FORMAT}): grade the shard again")
+        raise InputError(f"{path} is not a shard's manifest of this grader ({shards.FORMAT}): grade the shard again")
     for key, kind in FIELDS.items():
         if isinstance(manifest.get(key), bool) or not isinstance(manifest.get(key), kind):
-            raise ValueError(
+            raise InputError(
                 f"{path}: {key} is missing or not a {getattr(kind, '__name__', 'number')}: grade the shard again"
             )
     for submission in manifest["class"] + manifest["submissions"]:
         if not isinstance(submission, str) or not re.fullmatch(r"[A-Za-z0-9@_-][A-Za-z0-9._@-]*", submission):
-            raise ValueError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
+            raise InputError(f"{path}: {str(submission)[:60]!r} is not a submission id: grade the shard again")
     as_written = dict(manifest)
     manifest["run"] = RunFacts.from_shown(manifest["run"], str(path))
     _signed(as_written, path, secret)
@@ -135,7 +136,7 @@ def _manifest(folder: Path, secret: bytes) -> Manifest:
         isinstance(files, dict) and all(isinstance(digest, str) for digest in files.values())
         for files in listed.values()
     ):
-        raise ValueError(f"{path}: its files are not listed per submission: grade the shard again")
+        raise InputError(f"{path}: its files are not listed per submission: grade the shard again")
     manifest["folder"] = folder
     return cast(Manifest, manifest)  # checked above
 
@@ -143,7 +144,7 @@ def _manifest(folder: Path, secret: bytes) -> Manifest:
 def _signed(manifest: dict[str, object], path: Path, secret: bytes) -> None:
     """Refuse a manifest whose signature does not match its fields under ``secret``."""
     if not shards.signed(manifest, secret):
-        raise ValueError(
+        raise InputError(
             f"{path} is not the manifest its shard wrote (its signature does not match: edited, or signed with "
             f"another key): grade shard {manifest['shard']}/{manifest['of']} again into an empty folder; shards "
             f"graded on other machines need the same {shards.KEY_VARIABLE} there and here"
@@ -171,23 +172,23 @@ def check(manifests: list[Manifest]) -> None:
     """Refuse shards that are not all of one class and one grading (``ValueError`` naming the
     shard and what differs)."""
     if not manifests:
-        raise ValueError("merge needs the output folders of the shards (SHARD_OUT...)")
+        raise InputError("merge needs the output folders of the shards (SHARD_OUT...)")
     first = manifests[0]
     for manifest in manifests[1:]:
         for key, what in AGREED.items():
             if manifest[key] != first[key]:
-                raise ValueError(f"{_name(manifest)} differs in {what}: {_differs(key, first, manifest)}")
+                raise InputError(f"{_name(manifest)} differs in {what}: {_differs(key, first, manifest)}")
     seen: dict[int, Manifest] = {}
     for manifest in manifests:
         index = manifest["shard"]
         if index in seen:
-            raise ValueError(
+            raise InputError(
                 f"shard {index}/{first['of']} is given twice: {seen[index]['folder']} and {manifest['folder']}"
             )
         seen[index] = manifest
     missing = [str(index) for index in range(1, first["of"] + 1) if index not in seen]
     if missing:
-        raise ValueError(
+        raise InputError(
             f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {first['of']} missing: give every "
             "shard's output folder (a shard that did not finish: run it again)"
         )
@@ -196,13 +197,13 @@ def check(manifests: list[Manifest]) -> None:
         for submission in manifest["submissions"]:
             owner = shards.owner(submission, first["of"])
             if submission in where:
-                raise ValueError(f"{submission} is in {_name(where[submission])} and in {_name(manifest)}")
+                raise InputError(f"{submission} is in {_name(where[submission])} and in {_name(manifest)}")
             if owner != manifest["shard"]:
-                raise ValueError(f"{_name(manifest)} holds {submission}, which belongs to shard {owner}/{first['of']}")
+                raise InputError(f"{_name(manifest)} holds {submission}, which belongs to shard {owner}/{first['of']}")
             where[submission] = manifest
     ungraded = sorted(set(first["class"]) - set(where))
     if ungraded:
-        raise ValueError(
+        raise InputError(
             f"{len(ungraded)} submission(s) of the class are in no shard ({', '.join(ungraded[:5])}): run "
             f"shard {shards.owner(ungraded[0], first['of'])}/{first['of']} again"
         )
@@ -217,7 +218,7 @@ def _unchanged(manifest: Manifest, submission: str) -> None:
     problems += [f"{name} is missing" for name in sorted(set(listed) - set(found))]
     problems += [f"{name} was added" for name in sorted(set(found) - set(listed))]
     if problems:
-        raise ValueError(
+        raise InputError(
             f"{_name(manifest)}: in {folder}, {'; '.join(problems[:5])}"
             + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
             + f" since the shard wrote {shards.MANIFEST}: grade shard {manifest['shard']}/{manifest['of']} again "
@@ -233,11 +234,11 @@ def _verified(manifest: Manifest, submission: str, name: str) -> bytes:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ValueError(
+        raise InputError(
             f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
         ) from None
     if hashlib.sha256(data).hexdigest() != manifest["files"][submission].get(name):
-        raise ValueError(
+        raise InputError(
             f"{_name(manifest)}: {path} was changed since the shard wrote {shards.MANIFEST}: grade shard "
             f"{manifest['shard']}/{manifest['of']} again into an empty folder (or with --force), and merge that"
         )
@@ -256,14 +257,14 @@ def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[st
         try:
             result = SubmissionResult.from_dict(json.loads(data.decode("utf-8")))
         except (ValueError, TypeError, KeyError) as error:
-            raise ValueError(
+            raise InputError(
                 f"{_name(manifest)}: {path} cannot be read ({str(error)[:100]}): run the shard again"
             ) from None
         stamps: dict[Agreed, str] = {"rubric_digest": result.rubric_digest, "reference_digest": result.reference_digest}
         stamps["grader_digest"] = result.grader_digest
         for key, value in stamps.items():
             if value != manifest[key]:
-                raise ValueError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
+                raise InputError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
         graded = sorted(name for name in manifest["files"][submission] if name.startswith(f"{shards.GRADED}/"))
         files[submission] = {
             name.split("/", 1)[1]: _verified(manifest, submission, name) for name in graded if name.count("/") == 1
@@ -288,14 +289,14 @@ def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubr
     if rubric_path is not None:
         rubric = rubrics.load(rubric_path)
         if rubric.digest != first["rubric_digest"]:
-            raise ValueError(
+            raise InputError(
                 f"{rubric_path} grades otherwise than the shards' rubric (another digest): the class-level "
                 "step may read another similarity or attempts section, never other checks or points"
             )
         return rubric
     for manifest in manifests[1:]:
         if manifest["rubric"] != first["rubric"]:
-            raise ValueError(
+            raise InputError(
                 f"{_name(manifest)}'s grading.yml differs from {_name(first)}'s in what only the class-level step "
                 "reads (e.g. similarity): give the one to use with --rubric FILE"
             )
@@ -331,7 +332,7 @@ def merge(
     out = Path(out)
     shard_folders = [Path(folder) for folder in folders]
     if any(out.resolve() == folder.resolve() for folder in shard_folders):
-        raise ValueError(f"{out} is one of the shards: merge into another folder")
+        raise InputError(f"{out} is one of the shards: merge into another folder")
     secret = shards.key()
     manifests = [_manifest(folder, secret) for folder in shard_folders]
     check(manifests)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from autograder.errors import InputError
+
 #: Each field's label in the report, in the report's order.
 LABELS = {
     "graded_at": "graded at (UTC)",
@@ -51,14 +53,14 @@ class RunFacts:
         """The facts a shard's manifest stored (``shown``'s mapping); ``ValueError`` naming
         ``where`` and the label when one is missing or of the wrong type."""
         if not isinstance(data, dict):
-            raise ValueError(f"{where}: the run's facts are not a mapping: grade the shard again")
+            raise InputError(f"{where}: the run's facts are not a mapping: grade the shard again")
         values: dict[str, Any] = {}
         for field in fields(cls):
             label = LABELS[field.name]
             value = data.get(label, "" if field.default == "" else None)
             allowed = (int, str) if field.name == "jobs" else (int,) if field.type == "int" else (str,)
             if isinstance(value, bool) or not isinstance(value, allowed):
-                raise ValueError(
+                raise InputError(
                     f"{where}: the run's {label!r} is missing or not a {allowed[0].__name__}: grade the shard again"
                 )
             values[field.name] = value

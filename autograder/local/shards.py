@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder import cache
+from autograder.errors import InputError
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 
@@ -82,7 +83,7 @@ def _number(text: str, what: str, given: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"--shard {given}: {what} {text!r} is not a whole number") from None
+        raise InputError(f"--shard {given}: {what} {text!r} is not a whole number") from None
 
 
 def parse(text: str, environ: Mapping[str, str] = os.environ) -> Shard:
@@ -94,10 +95,10 @@ def parse(text: str, environ: Mapping[str, str] = os.environ) -> Shard:
         index, count = _scheduled(environ, count, text)
     else:
         if not tail:
-            raise ValueError(f"--shard {text}: give it as I/N, e.g. 2/4 (the second of four shards), or as auto")
+            raise InputError(f"--shard {text}: give it as I/N, e.g. 2/4 (the second of four shards), or as auto")
         index = _number(head, "the shard", text)
     if count < 1 or not 1 <= index <= count:
-        raise ValueError(f"--shard {text}: the shard must be 1 to N of N shards (N at least 1), e.g. 2/4")
+        raise InputError(f"--shard {text}: the shard must be 1 to N of N shards (N at least 1), e.g. 2/4")
     return Shard(index, count)
 
 
@@ -105,7 +106,7 @@ def _scheduled(environ: Mapping[str, str], count: int, given: str) -> tuple[int,
     """The 1-based index (and the count) a scheduler gives this task."""
     if environ.get("JOB_COMPLETION_INDEX", "") != "":
         if not count:
-            raise ValueError(
+            raise InputError(
                 f"--shard {given}: a Kubernetes Indexed Job does not tell its pods how many there are: give "
                 "--shard auto/N, N the Job's completions"
             )
@@ -117,7 +118,7 @@ def _scheduled(environ: Mapping[str, str], count: int, given: str) -> tuple[int,
         if not count:
             count = _number(environ.get("SLURM_ARRAY_TASK_COUNT", "0") or "0", "SLURM_ARRAY_TASK_COUNT", given)
         return (task - first) // max(step, 1) + 1, count
-    raise ValueError(
+    raise InputError(
         f"--shard {given}: neither JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (a "
         "Slurm array) is set: give the shard as I/N"
     )
@@ -134,7 +135,7 @@ def key(environ: Mapping[str, str] = os.environ) -> bytes:
     if not given:
         return cache.secret_key("shard")
     if len(given) < 16:
-        raise ValueError(
+        raise InputError(
             f"{KEY_VARIABLE} holds {len(given)} characters: give a secret of at least 16 (e.g. the output of "
             "`python -c 'import secrets; print(secrets.token_hex(32))'`), the same for every shard and for merge"
         )

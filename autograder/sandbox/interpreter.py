@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache
+from autograder.errors import UsageError
 
 
-class ProbeError(RuntimeError):
+class ProbeError(UsageError, RuntimeError):
     """The child interpreter cannot be run; the message says why and what to do."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from autograder import cache, paths, tempdirs
+from autograder.errors import UsageError
 from autograder.sandbox import interpreter, leases, runner, seccomp
 from autograder.sandbox.outcomes import OutcomeStatus
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
@@ -36,7 +37,7 @@ SYSTEM_READ = (
 )
 
 
-class IsolationError(RuntimeError):
+class IsolationError(UsageError, RuntimeError):
     """Children cannot be enclosed as asked; the message says why and what to do."""
 
 

@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from autograder.errors import UsageError
 from autograder.sandbox import cleanup
 
 #: Where the leases live (one lock file per uid); ``$LAB05_UID_LEASES`` moves it.
@@ -31,7 +32,7 @@ SANDBOX_USER = "lab05-student"  # the account the platforms' setup.sh creates
 _held: dict[int, int] = {}  # uid -> the descriptor holding its lock (this process and its forks)
 
 
-class LeaseError(RuntimeError):
+class LeaseError(UsageError, RuntimeError):
     """No uid could be leased; the message says why and what to do."""
 
 

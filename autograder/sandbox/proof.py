@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache, tempdirs
+from autograder.errors import UsageError
 from autograder.sandbox import runner
-from autograder.sandbox.isolation import IsolationError
 from autograder.sandbox.outcomes import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode, Package
 
@@ -178,7 +178,7 @@ def checks(allowed: tuple[str, ...] | None) -> list[_Check]:
     return found
 
 
-class ProofError(IsolationError):
+class ProofError(UsageError, RuntimeError):
     """The probe did not score full: grading here would give honest work wrong grades."""
 
 

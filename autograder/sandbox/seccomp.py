@@ -31,6 +31,8 @@ import tempfile
 from types import ModuleType
 from typing import NamedTuple
 
+from autograder.errors import UsageError
+
 #: The signals only someone outside the sandbox may send (``sandbox/runner.py: OUTSIDE_SIGNALS``).
 OUTSIDE_SIGNALS = (1, 2, 3, 9, 15)  # SIGHUP, SIGINT, SIGQUIT, SIGKILL, SIGTERM
 #: The signals a child may send (to itself: other processes are another uid, or outside its PID
@@ -188,7 +190,7 @@ REFUSED_WITH = {"socket": errno.EACCES, "clone3": errno.ENOSYS}
 REFUSED_ERRNO = errno.EPERM  # every other call outside ALLOWED
 
 
-class FilterUnavailable(RuntimeError):
+class FilterUnavailable(UsageError, RuntimeError):
     """libseccomp or its binding is missing; the message says how to get them."""
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from autograder.errors import InputError
 from autograder.grading.course import deadlines, standing
 from autograder.grading.intake import FILE_TIME
 from autograder.grading.results import Flag, FlagKind, Status, SubmissionResult
@@ -102,7 +103,7 @@ def parse_time(text: object) -> datetime.datetime:
     try:
         return deadlines.parse(text if isinstance(text, str) else "", None, "the submission time")
     except ValueError:
-        raise ValueError(
+        raise InputError(
             f"{str(text)[:60]!r} is not a submission time with its offset, such as 2026-12-01T14:22:32-08:00"
         ) from None
 

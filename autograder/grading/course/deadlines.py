@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from autograder.errors import InputError
+
 UNITS = {"hour": 3600, "day": 86400}  # seconds of each unit a penalty is charged per
 FIELDS = ("due", "timezone", "penalty", "per", "cap", "last_accepted", "extensions")
 EXAMPLE = "2026-12-05 23:59"
@@ -93,7 +95,7 @@ def zone(name: str) -> datetime.tzinfo:
     try:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise ValueError(
+        raise InputError(
             f"{name[:60]!r} is not a timezone this machine knows: write an IANA name such as America/Chicago or "
             "Europe/Madrid"
         ) from None
@@ -107,11 +109,11 @@ def parse(value: object, tz: datetime.tzinfo | None, what: str = "the time") -> 
     if isinstance(value, datetime.datetime):
         found = value
     elif isinstance(value, datetime.date):
-        raise ValueError(f"{what} {value.isoformat()} has no time of day: write one too, e.g. {value} 23:59")
+        raise InputError(f"{what} {value.isoformat()} has no time of day: write one too, e.g. {value} 23:59")
     else:
         match = _TIME.fullmatch(str(value).strip())
         if match is None:
-            raise ValueError(
+            raise InputError(
                 f"{what} {str(value)[:60]!r} is not a date and time: write it as {EXAMPLE} (or with an offset, "
                 "2026-12-05T23:59:00-06:00)"
             )
@@ -122,10 +124,10 @@ def parse(value: object, tz: datetime.tzinfo | None, what: str = "the time") -> 
                 int((fraction or "0")[:6].ljust(6, "0")), tzinfo=_offset(offset),
             )  # fmt: skip
         except ValueError as error:
-            raise ValueError(f"{what} {str(value)[:60]!r} is not a real date and time ({error})") from None
+            raise InputError(f"{what} {str(value)[:60]!r} is not a real date and time ({error})") from None
     if found.tzinfo is None:
         if tz is None:
-            raise ValueError(
+            raise InputError(
                 f"{what} {str(value)[:60]!r} says no timezone: give it an offset (2026-12-05T23:59:00-06:00) or "
                 "set deadline.timezone in grading.yml (e.g. America/Chicago)"
             )

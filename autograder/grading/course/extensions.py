@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
+from autograder.errors import InputError
 from autograder.grading.course import deadlines
 
 MAX_BYTES = 4 << 20  # a class's extensions fit in a few KiB
@@ -74,7 +75,7 @@ def read(path: Path, deadline: deadlines.Deadline) -> Extensions:
 def _fail(source: str, line: int | None, problem: str) -> NoReturn:
     """Refuse the file: a ValueError naming it, the line (if any) and the ``problem``."""
     where = f"{source}, line {line}" if line else source
-    raise ValueError(f"extensions file {where}: {problem}")
+    raise InputError(f"extensions file {where}: {problem}")
 
 
 def _text(path: Path, source: str) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, BinaryIO, Final, Literal, TypeAlias, TypeVar, cast
 
+from autograder.errors import UsageError
 from autograder.grading.results import Student
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ _COLLECTION: Final = _Mark.COLLECTION  # what an anchor on a list or mapping the
 _T = TypeVar("_T")
 
 
-class MetadataError(ValueError):
+class MetadataError(UsageError, ValueError):
     """The metadata file cannot be read as a whole; the message names the file, the line and the fix."""
 
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from autograder.errors import InputError
 from autograder.grading import intake
 from autograder.grading.course import deadlines
 
@@ -65,9 +66,9 @@ def parse(text: str | None) -> TimeSource:
     path = Path(text)
     if path.suffix.lower() == ".csv":
         if not path.is_file():
-            raise ValueError(f"--times {text}: no such file: name an existing CSV file with the header submission,time")
+            raise InputError(f"--times {text}: no such file: name an existing CSV file with the header submission,time")
         return TimeSource("csv", path)
-    raise ValueError(f"--times {text!r} is not a source of submission times: use {ALLOWED}")
+    raise InputError(f"--times {text!r} is not a source of submission times: use {ALLOWED}")
 
 
 def read_csv(path: Path, tz: datetime.tzinfo | None) -> dict[str, str]:
@@ -76,11 +77,11 @@ def read_csv(path: Path, tz: datetime.tzinfo | None) -> dict[str, str]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"times file {path}: not UTF-8 text (byte {error.start}): save it as UTF-8 CSV") from None
+        raise InputError(f"times file {path}: not UTF-8 text (byte {error.start}): save it as UTF-8 CSV") from None
     rows = list(csv.reader(io.StringIO(text)))
     header = tuple(cell.strip().lower() for cell in rows[0]) if rows else ()
     if header[:2] != HEADER:
-        raise ValueError(
+        raise InputError(
             f"times file {path}: its first line is {','.join(header)!r}, expected {','.join(HEADER)!r}: add that "
             "header, then a row per submission (e.g. submission_7,2026-12-05 23:10)"
         )
@@ -89,11 +90,11 @@ def read_csv(path: Path, tz: datetime.tzinfo | None) -> dict[str, str]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < 2:
-            raise ValueError(f"times file {path}, line {number}: {','.join(row)!r} has no time: write submission,time")
+            raise InputError(f"times file {path}, line {number}: {','.join(row)!r} has no time: write submission,time")
         name = row[0].strip()
         when = deadlines.parse(row[1], tz, f"times file {path}, line {number}: the time")
         if name in found:
-            raise ValueError(f"times file {path}, line {number}: {name} has a time already: keep one row for it")
+            raise InputError(f"times file {path}, line {number}: {name} has a time already: keep one row for it")
         found[name] = deadlines.iso(when)
     return found
 
@@ -114,7 +115,7 @@ def apply(sources: Sequence[intake.Source], chosen: TimeSource, tz: datetime.tzi
     names = {name: source for source in sources for name in (source.id, source.path.name, source.path.stem)}
     unknown = sorted(name for name in times if name not in names)
     if unknown:
-        raise ValueError(
+        raise InputError(
             f"times file {chosen.path} names {len(unknown)} submission(s) not in the batch: {', '.join(unknown[:10])}: "
             "write each submission's folder or zip name (without .zip)"
         )

@@ -162,7 +162,7 @@ def proof_finding(python: str, uid: int, allowed: tuple[str, ...], isolation: st
         return Finding(False, f"not run: no isolation to run it in ({error})")
     try:
         done = proof.prove(chosen)
-    except isolations.IsolationError as error:  # ProofError among them: what failed and what to do
+    except (isolations.IsolationError, proof.ProofError) as error:  # what failed and what to do
         return Finding(False, str(error))
     when = "remembered from an earlier run" if done.remembered else f"{done.seconds:.2f} s"
     return Finding(

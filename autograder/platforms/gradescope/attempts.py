@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from autograder.errors import UsageError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
 from autograder.grading.results import Status, SubmissionResult
@@ -35,7 +36,7 @@ ATTEMPT = "lab05_attempt"  # the key of our marker in results.json's extra_data
 GRADED, NOT_GRADED, OVER = "graded", "not graded", "over the limit"
 
 
-class MetadataProblem(ValueError):
+class MetadataProblem(UsageError, ValueError):
     """The metadata cannot be used to count attempts; the message names the file and the field."""
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache, paths
+from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
 from autograder.platforms.common import setting_support, shipment
@@ -125,7 +126,7 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
     """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``."""
     loaded = rubrics.load(paths.RUBRIC)
     if not image or any(c.isspace() for c in image):
-        raise ValueError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
+        raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
     question = [
         ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
         ("question.html", _template("question.html", title=loaded.title), 0o644),
@@ -144,7 +145,7 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
 
 def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: str) -> Path:
     if target.exists() and any(target.iterdir()) and not (target / marker).is_file():
-        raise ValueError(f"{target} exists and is not a folder this build wrote (no {marker}): choose another --out")
+        raise InputError(f"{target} exists and is not a folder this build wrote (no {marker}): choose another --out")
     shutil.rmtree(target, ignore_errors=True)
     for name, data, mode in sorted(files):
         cache.write_atomic(target / name, data, mode=mode)

@@ -461,6 +461,10 @@ def _main(argv: Sequence[str] | None) -> int:
             file=sys.stderr,
         )
         return 130
+    except BrokenPipeError:  # the reader stopped reading (``... | head``): not a bug, nothing to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that Python's flush at exit does not fail again
+        return 141  # 128 + SIGPIPE, what a shell reports for a command cut off by its pipe
     except Exception:  # anything else is a bug of the grader: its traceback, for the report
         traceback.print_exc(file=sys.stderr)
         print(BUG, file=sys.stderr)

@@ -5,6 +5,8 @@ it and exit 1 (``autograder/errors.py``, ``autograder/cli.py: _main``)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -227,3 +229,20 @@ def test_cranfield_unavailable_is_a_message_naming_the_fix(lab05, monkeypatch, c
     code, stderr = _main(["table"], capsys)
     assert code == 2, stderr
     assert stderr == "error: Cranfield is not in ir_datasets' cache: run seed-cranfield FOLDER\n"
+
+
+def test_a_reader_that_stops_reading_is_no_bug():
+    """When the reader of the output goes away (``... | head``), does the command stop quietly with
+    the shell's code for a broken pipe (141), neither a traceback nor "error:"?"""
+    script = (
+        "import sys\n"
+        "import autograder.handout.stubs as stubs\n"
+        "from autograder import cli\n"
+        "def cut(*args, **kwargs):\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "stubs.write_stubs = cut\n"
+        "sys.exit(cli._main(['stubs']))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 141, result.stderr
+    assert result.stderr == ""

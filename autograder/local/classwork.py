@@ -122,8 +122,8 @@ def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str],
 
 #: What to do about people sharing an SID or an email (the class report and the batch's stderr).
 SHARED_ADVICE = (
-    ": graded as one student (one row); correct the SID or email where the submissions' metadata "
-    "comes from (the roster, Gradescope), then run the class step again"
+    ": kept apart, a row each, joined to nobody by it; correct the SID or email where the submissions' "
+    "metadata comes from (the roster, Gradescope), then run the class step again"
 )
 
 

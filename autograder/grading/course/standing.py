@@ -7,6 +7,11 @@ by their name; a submission without metadata is its own student, known by its fo
 folder named by the student's email or SID, as the LMS exports read it). A group submission is
 each of its members'.
 
+**Never merged by a shared identifier.** An SID the submissions give with two emails, or an email
+they give with two SIDs (a typo, a self-enrolment: ``shared``), names nobody: people are joined by
+their other identifiers only, and one named by shared identifiers alone is known by the pair (email,
+SID) it gives. So each keeps their own row, and the LMS export never matches by a shared identifier.
+
 **Which.** One policy for the class (``grading.yml``'s ``students.policy``, ``POLICIES``):
 
 - ``latest`` (the default; Gradescope's "active" submission): the last one submitted;
@@ -40,7 +45,7 @@ POLICIES = {
 }
 DEFAULT_POLICY = "latest"
 
-_Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "name" or "submission"
+_Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "pair", "name" or "submission"
 _Entry = tuple[Student, SubmissionResult]  # a student as one submission names them, and that submission
 _Natural = tuple[int | str, ...]  # a text's digit runs as numbers, the rest as text
 
@@ -138,17 +143,24 @@ class Standing:
     rows: tuple[Row, ...]
     counted: tuple[SubmissionResult, ...]  # chosen for some student, in id order
     superseded: tuple[SubmissionResult, ...]  # chosen for nobody, in id order
+    shared: frozenset[_Node] = frozenset()  # the identifiers given to several people (``shared``)
 
 
-def _nodes(student: Student, submission: str) -> list[_Node]:
-    nodes = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
+def _nodes(student: Student, submission: str, shared: Collection[_Node] = frozenset()) -> list[_Node]:
+    given = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
+    nodes = [node for node in given if node not in shared]
+    if given and not nodes:  # named by shared identifiers alone: the pair tells them apart
+        nodes = [("pair", f"{key(student.email)}|{key(student.sid)}")]
     if not nodes:
         nodes = [("name", key(student.name))] if key(student.name) else [("submission", submission)]
     return nodes
 
 
 def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
-    """Each student (a union of the emails, SIDs, names that name them) -> [(Student, result)]."""
+    """Each student (a union of the emails, SIDs, names that name them, shared ones aside) ->
+    [(Student, result)]."""
+    results = tuple(results)
+    apart = shared(results)
     parent: dict[_Node, _Node] = {}
 
     def root(node: _Node) -> _Node:
@@ -160,7 +172,7 @@ def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
     named: list[tuple[_Node, Student, SubmissionResult]] = []
     for result in results:
         for student in result.students or (Student(),):
-            nodes = _nodes(student, result.submission)
+            nodes = _nodes(student, result.submission, apart)
             for node in nodes[1:]:
                 parent[root(node)] = root(nodes[0])
             named.append((nodes[0], student, result))
@@ -220,7 +232,8 @@ def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -
     counted = {row.chosen.submission: row.chosen for row in rows}
     every = {result.submission: result for result in results}
     superseded = tuple(every[name] for name in sorted(every) if name not in counted)
-    return Standing(policy, tuple(rows), tuple(counted[name] for name in sorted(counted)), superseded)
+    chosen = tuple(counted[name] for name in sorted(counted))
+    return Standing(policy, tuple(rows), chosen, superseded, shared(results))
 
 
 def submitted_at(result: SubmissionResult) -> str:
@@ -254,11 +267,9 @@ def unused_extensions(rules: Rules, results: Iterable[SubmissionResult]) -> list
     return [f"{value} (line {lines.get((kind, value), '?')})" for kind, value in unused]
 
 
-def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
-    """The SIDs the submissions give to more than one email, and the emails they give more than
-    one SID (a typo, a self-enrolment): each with who gives it, in sorted order. ``build`` joins
-    such people into one student, so each needs fixing at its source (the roster or the metadata)."""
-    given: dict[tuple[str, str], dict[str, set[str]]] = {}  # (kind, key) -> the other identifier -> who
+def _given(results: Iterable[SubmissionResult]) -> dict[_Node, dict[str, set[str]]]:
+    """Each SID -> the emails given with it, each email -> the SIDs given with it -> who gives it."""
+    given: dict[_Node, dict[str, set[str]]] = {}
     for result in results:
         for student in result.students:
             for kind, other in (("sid", "email"), ("email", "sid")):
@@ -266,8 +277,21 @@ def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
                 if mine and theirs:
                     who = f"{student.name.strip() or theirs} ({result.submission})"
                     given.setdefault((kind, mine), {}).setdefault(theirs, set()).add(who)
+    return given
+
+
+def shared(results: Iterable[SubmissionResult]) -> frozenset[_Node]:
+    """The identifiers, as (``"email"`` or ``"sid"``, key), that the submissions give to more than
+    one person: an SID given with two emails, an email given with two SIDs."""
+    return frozenset(node for node, others in _given(results).items() if len(others) > 1)
+
+
+def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
+    """The SIDs the submissions give to more than one email, and the emails they give more than
+    one SID (a typo, a self-enrolment): each with who gives it, in sorted order. ``build`` keeps
+    such people apart (a row each), but each needs fixing at its source (the roster or the metadata)."""
     found = []
-    for (kind, value), others in sorted(given.items()):
+    for (kind, value), others in sorted(_given(results).items()):
         if len(others) > 1:
             other = "email" if kind == "sid" else "SID"
             named = "; ".join(f"{other} {theirs}: {', '.join(sorted(who))}" for theirs, who in sorted(others.items()))

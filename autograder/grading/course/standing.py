@@ -232,8 +232,8 @@ def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -
     counted = {row.chosen.submission: row.chosen for row in rows}
     every = {result.submission: result for result in results}
     superseded = tuple(every[name] for name in sorted(every) if name not in counted)
-    chosen = tuple(counted[name] for name in sorted(counted))
-    return Standing(policy, tuple(rows), chosen, superseded, shared(results))
+    taken = tuple(counted[name] for name in sorted(counted))
+    return Standing(policy, tuple(rows), taken, superseded, shared(results))
 
 
 def submitted_at(result: SubmissionResult) -> str:

@@ -65,7 +65,7 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
                 "to extend: add a deadline: section with due: (see the README), or leave out --extensions"
             )
         found = extensions.read(Path(extensions_path), deadline)
-    return standing.Rules(rubric.policy, deadline, found)
+    return standing.Rules(rubric.policy, deadline, found, rubric.group_extension)
 
 
 def warn(sources: Collection[intake.Source], rules: standing.Rules) -> None:

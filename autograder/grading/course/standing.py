@@ -19,6 +19,13 @@ SID) it gives. So each keeps their own row, and the LMS export never matches by 
 - ``latest_on_time``: the last one submitted by the student's due date (``deadlines``); when none
   was on time, the last one accepted (with its penalty).
 
+**Whose due date.** A student's due date is their own extension (``extensions``), else the
+class's. A group submission is late for each member by that member's own due date
+(``students.group_extension``, ``GROUP_EXTENSIONS``: ``own``, the default), or the group is on
+time if any member's covers it (``any``), or only if every member's does (``all``). Where members'
+lateness differs, each keeps their own (``Student.late``, their row's grade), and the submission
+itself (its feedback, a platform's one score) has the strictest member's.
+
 Under every policy a submission that was not accepted (after the last accepted time) counts only
 when the student has no accepted one. "Last" is by submission time; an unknown time sorts first,
 and equal times by the submission's id in natural order (``submission_9`` before ``submission_10``).
@@ -45,6 +52,13 @@ POLICIES = {
 }
 DEFAULT_POLICY = "latest"
 
+GROUP_EXTENSIONS = {
+    "own": "each member is late by their own due date (their own extension)",
+    "any": "the group is on time if any member's extension covers it",
+    "all": "the group is on time only if every member's due date covers it",
+}
+DEFAULT_GROUP_EXTENSION = "own"
+
 _Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "pair", "name" or "submission"
 _Entry = tuple[Student, SubmissionResult]  # a student as one submission names them, and that submission
 _Natural = tuple[int | str, ...]  # a text's digit runs as numbers, the rest as text
@@ -52,32 +66,55 @@ _Natural = tuple[int | str, ...]  # a text's digit runs as numbers, the rest as 
 
 @dataclass(frozen=True)
 class Rules:
-    """The class-level rules: the policy, the deadline and the extensions."""
+    """The class-level rules: the policy, the deadline, the extensions and how a group's apply."""
 
     policy: str = DEFAULT_POLICY
     deadline: deadlines.Deadline | None = None
     extensions: Extensions | None = None
+    group_extension: str = DEFAULT_GROUP_EXTENSION
 
-    def due(self, result: SubmissionResult) -> datetime.datetime | None:
-        """The due date of ``result``: the latest of its students' extensions, else the class's
-        (an extension of one member covers the group's work); None without a deadline."""
+    def own_due(self, student: Student) -> datetime.datetime | None:
+        """``student``'s due date: their extension, else the class's; None without a deadline."""
         if self.deadline is None:
             return None
-        dates = [self.deadline.due]
-        if self.extensions is not None:
-            people = result.students or (Student(email=result.submission, sid=result.submission),)
-            dates += [date for person in people if (date := self.extensions.due(person.email, person.sid))]
-        return max(dates)
+        extended = self.extensions.due(student.email, student.sid) if self.extensions is not None else None
+        return max(self.deadline.due, extended) if extended else self.deadline.due
+
+    def due(self, result: SubmissionResult, student: Student | None = None) -> datetime.datetime | None:
+        """The due date of ``result`` for its member ``student`` (the module's rule): ``any``, the
+        latest of its members'; ``all``, the earliest; ``own``, the student's own (without a student:
+        the earliest, the strictest member's, which the submission itself has). None without a deadline."""
+        people = result.students or (Student(email=result.submission, sid=result.submission),)
+        dates = [date for person in people if (date := self.own_due(person))]
+        if not dates:
+            return None
+        if self.group_extension == "any":
+            return max(dates)
+        if self.group_extension == "own" and student is not None:
+            return self.own_due(student)
+        return min(dates)
 
 
 def stamp(result: SubmissionResult, rules: Rules) -> SubmissionResult:
-    """``result`` with its lateness under ``rules`` (the same object when nothing changes)."""
-    late = None
+    """``result`` with its lateness under ``rules``, and each member's own where they differ (the
+    same object when nothing changes)."""
+    late, members = None, result.students
     if rules.deadline is not None:
         submitted = datetime.datetime.fromisoformat(result.submitted) if result.submitted else None
         note = f"time from {result.submitted_from}" if result.submitted_from == FILE_TIME else ""
         late = deadlines.lateness(submitted, rules.deadline, rules.due(result), note)
-    return result if late == result.late else replace(result, late=late)
+        own = [deadlines.lateness(submitted, rules.deadline, rules.due(result, person), note) for person in members]
+        differ = any(mine != own[0] for mine in own)
+        members = tuple(replace(person, late=mine if differ else None) for person, mine in zip(members, own))
+    members = tuple(replace(person, late=None) for person in members) if late is None else members
+    if late == result.late and members == result.students:
+        return result
+    return replace(result, late=late, students=members)
+
+
+def as_member(result: SubmissionResult, student: Student) -> SubmissionResult:
+    """``result`` as its member ``student`` is graded: with their own lateness, where they have one."""
+    return result if student.late is None or student.late == result.late else replace(result, late=student.late)
 
 
 def grade(result: SubmissionResult) -> float:
@@ -185,13 +222,13 @@ def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
 def _identity(entries: list[_Entry], chosen: SubmissionResult) -> Student:
     """A student's fields, each from the latest submission that gives it."""
     ordered = sorted(entries, key=lambda entry: _when(entry[1]), reverse=True)
-    fields = {
-        name: next((getattr(student, name).strip() for student, _ in ordered if getattr(student, name).strip()), "")
-        for name in ("name", "email", "sid")
-    }
-    if not any(fields.values()) and not chosen.students:
+    name, email, sid = (
+        next((getattr(student, field).strip() for student, _ in ordered if getattr(student, field).strip()), "")
+        for field in ("name", "email", "sid")
+    )
+    if not (name or email or sid) and not chosen.students:
         return Student()  # known by the folder alone
-    return Student(**fields)
+    return Student(name, email, sid)
 
 
 def _order(row: Row) -> tuple[str, str, str, str]:
@@ -224,15 +261,15 @@ def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -
     count and which are superseded."""
     rows = []
     for entries in _people(results).values():
-        mine = list({result.submission: result for _, result in entries}.values())
+        mine = list({result.submission: as_member(result, student) for student, result in entries}.values())
         chosen = choose(policy, mine)
         others = tuple(sorted((r for r in mine if r is not chosen), key=_when, reverse=True))
         rows.append(Row(_identity(entries, chosen), chosen, others, why(policy, chosen)))
     rows.sort(key=_order)
-    counted = {row.chosen.submission: row.chosen for row in rows}
     every = {result.submission: result for result in results}
+    counted = {row.chosen.submission for row in rows}
     superseded = tuple(every[name] for name in sorted(every) if name not in counted)
-    taken = tuple(counted[name] for name in sorted(counted))
+    taken = tuple(every[name] for name in sorted(counted))
     return Standing(policy, tuple(rows), taken, superseded, shared(results))
 
 

@@ -345,6 +345,8 @@ def test_an_extension_covers_its_own_student(setting, tmp_path):
     made = export.build("canvas", FIXTURES / "canvas.csv", tmp_path / "out", "Lab 05")
     graded = {row[0]: row[-1] for row in csv.reader(io.StringIO(made.text)) if row[-1] and row[0][0] != " "}
     assert {name: cell for name, cell in graded.items() if name != "Student"} == cells
+    said = classwork.facts(rules, standing.build(classes.results(group)), classes.results(group))["extensions"]
+    assert f"in a group, {standing.GROUP_EXTENSIONS[setting]} (grading.yml students.group_extension: {setting})" in said
 
 
 def test_an_unknown_group_extension_names_the_choices():

@@ -154,8 +154,10 @@ def facts(rules: standing.Rules, found: standing.Standing, results: Collection[S
         said["shared identities"] = "; ".join(shared) + SHARED_ADVICE
     if rules.extensions is not None:
         unused = standing.unused_extensions(rules, results)
-        said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (
-            f"; naming no student of the batch: {', '.join(unused)}" if unused else ""
+        said["extensions"] = (
+            f"{len(rules.extensions.lines or {})} from {rules.extensions.source}; in a group, "
+            f"{standing.GROUP_EXTENSIONS[rules.group_extension]} (grading.yml students.group_extension: "
+            f"{rules.group_extension})" + (f"; naming no student of the batch: {', '.join(unused)}" if unused else "")
         )
     return said
 

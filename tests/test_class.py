@@ -17,9 +17,10 @@ from pathlib import Path
 import classes
 import pytest
 
+from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
 from autograder.grading.results import Diagnosis
-from autograder.lms import export
+from autograder.lms import batch_results, export
 from autograder.local import classwork
 from autograder.reports import output_paths
 from autograder.similarity import compare as similarity
@@ -312,3 +313,47 @@ def test_the_similarity_knows_a_students_own_submissions(made, same, other):
         assert similarity.same_student(a, b, found), (a, b, found)
     for a, b in other:
         assert not similarity.same_student(a, b, found), (a, b, found)
+
+
+#: Ada (extended to 2026-12-09 23:59) and Raj (the class's 2026-12-05 23:59) submit together on
+#: 2026-12-07, two started days after the class's due date: 80 less 20% for who is late.
+#: students.group_extension -> (grades.csv's grade of Ada, of Raj; the Canvas cells; the feedback's lateness)
+GROUP_EXTENSIONS = {
+    "own": ("80", "60", {"Lovelace, Ada": "80", "Patel, Raj": "60"}, "late"),
+    "any": ("80", "80", {"Lovelace, Ada": "80", "Patel, Raj": "80"}, "extended"),
+    "all": ("60", "60", {"Lovelace, Ada": "60", "Patel, Raj": "60"}, "late"),
+}
+
+
+@pytest.mark.parametrize("setting", GROUP_EXTENSIONS, ids=list(GROUP_EXTENSIONS))
+def test_an_extension_covers_its_own_student(setting, tmp_path):
+    """A group of a student with an extension and one without, two days after the class's due
+    date: does each member get their own lateness by default (own), both the extension (any) or
+    neither (all), alike in grades.csv, the stored result and the LMS export?"""
+    ada, raj, cells, said = GROUP_EXTENSIONS[setting]
+    group = {"submission_1": (80, [classes.ADA, classes.RAJ], "2026-12-07 20:00:00.000000000 -06:00", False)}
+    (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
+    text = classes.rubric_text() + f"students:\n  policy: latest\n  group_extension: {setting}\n"
+    rubric = rubrics.parse(text)
+    assert rubric.group_extension == setting
+    rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
+    classwork.finish(tmp_path / "out", classes.results(group), rubric, rules, classes.RUN)
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text()))}
+    assert (rows["Ada Lovelace"]["grade"], rows["Raj Patel"]["grade"]) == (ada, raj)
+    stored = batch_results.read(tmp_path / "out").results[0]
+    assert (stored.late.seconds > 0, stored.late.extended) == (said == "late", said == "extended")
+    made = export.build("canvas", FIXTURES / "canvas.csv", tmp_path / "out", "Lab 05")
+    graded = {row[0]: row[-1] for row in csv.reader(io.StringIO(made.text)) if row[-1] and row[0][0] != " "}
+    assert {name: cell for name, cell in graded.items() if name != "Student"} == cells
+    said = classwork.facts(rules, standing.build(classes.results(group)), classes.results(group))["extensions"]
+    assert f"in a group, {standing.GROUP_EXTENSIONS[setting]} (grading.yml students.group_extension: {setting})" in said
+
+
+def test_an_unknown_group_extension_names_the_choices():
+    """Does a group_extension the grader does not know name the three it does?"""
+    text = classes.rubric_text() + "students:\n  group_extension: first\n"
+    with pytest.raises(
+        rubrics.RubricError,
+        match=r"students\.group_extension: 'first' is not a group extension; use one of: own, any, all",
+    ):
+        rubrics.parse(text)

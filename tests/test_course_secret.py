@@ -4,11 +4,14 @@ same files get the same cases and a changed byte gets new ones."""
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
+from autograder import cli
 from autograder.grading import course_secret
+from autograder.platforms.common import doctor
 
 SECRET = "ab" * 32
 RUBRIC = hashlib.sha256(b"random_cases: 20\n").hexdigest()
@@ -75,29 +78,55 @@ def test_a_batch_makes_the_secret_once(tmp_path: Path) -> None:
     assert (tmp_path / "course-secret").stat().st_mode & 0o077 == 0
 
 
-# id -> (what the file holds or None when absent, create, the expected note's words)
+# id -> (what the file holds or None when absent, create, the error raised, the words of its message)
 LOADS = {
-    "absent on a platform": (None, False, "no course secret"),
-    "too short": ("abc\n", False, None),
-    "not hex": ("z" * 64 + "\n", True, None),
+    "absent on a platform": (None, False, course_secret.MissingSecret, r"no course secret at .*course-secret.*Rebuild"),
+    "too short": ("abc\n", False, ValueError, r"course-secret.*delete it"),
+    "not hex": ("z" * 64 + "\n", True, ValueError, r"course-secret.*delete it"),
 }
 
 
 @pytest.mark.parametrize("case", list(LOADS), ids=list(LOADS))
 def test_missing_or_bad_secret_says_so(tmp_path: Path, case: str) -> None:
-    """Does a missing secret where none may be made, or a malformed one, say which file and what to do?"""
-    held, create, words = LOADS[case]
+    """Does a missing secret where none may be made, or a malformed one, refuse, saying which file
+    and what to do, and make nothing?"""
+    held, create, error, words = LOADS[case]
     rubric = tmp_path / "grading.yml"
     rubric.write_text("x: 1\n", encoding="utf-8")
     if held is not None:
         (tmp_path / "course-secret").write_text(held, encoding="utf-8")
-    if words is None:
-        with pytest.raises(ValueError, match=r"course-secret.*delete it"):
-            course_secret.load(rubric, create)
-    else:
-        secret, note = course_secret.load(rubric, create)
-        assert secret == "" and words in note and "course-secret" in note
-        assert not (tmp_path / "course-secret").exists()
+    with pytest.raises(error, match=words):
+        course_secret.load(rubric, create)
+    assert (tmp_path / "course-secret").exists() == (held is not None)
+
+
+# id -> (the platform's command, the submission's folder under --root)
+PLATFORMS = {"gradescope": ("gradescope", "submission"), "prairielearn": ("prairielearn", "student")}
+
+
+@pytest.mark.parametrize("case", PLATFORMS.values(), ids=PLATFORMS.keys())
+def test_a_platform_run_without_the_secret_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: tuple[str, str]
+) -> None:
+    """A platform build that shipped no course secret: does its run exit 2, write a results file
+    without a score that tells the student nothing was graded, and tell the instructor to rebuild?"""
+    command, folder = case
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "metrics.py").write_text("def precision_at_k(ranking, relevant, k):\n    return 1.0\n")
+    monkeypatch.setenv(course_secret.ENVIRONMENT, str(tmp_path / "never-made"))
+    monkeypatch.setattr(doctor, "examine", _no_doctor)  # the machine's facts: not what is tried here
+    code = cli.main([command, "--root", str(tmp_path)])
+    written = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    said = capsys.readouterr()
+    assert code == 2
+    assert "score" not in written
+    assert "was not graded and no score was given" in json.dumps(written)
+    assert "refused to grade: no course secret at" in said.out and "Rebuild it" in said.out
+    assert not (tmp_path / "never-made").exists()
+
+
+def _no_doctor(*args: object) -> doctor.Findings:
+    raise RuntimeError("not examined in this test")
 
 
 def test_a_named_secret_file_is_used_for_every_rubric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

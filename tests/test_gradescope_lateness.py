@@ -86,6 +86,38 @@ def test_without_a_deadline_gradescope_charges_nothing(tmp_path):
     assert lateness.read(tmp_path, paths.RUBRIC, lambda line: None) is None
 
 
+def _group(created):
+    """Ada, extended to 2026-12-12, and Ben, with the assignment's due date, submitting together."""
+    data = _metadata(created, own=("2026-12-12T23:59:00-06:00", None))
+    data["users"].append({"email": "ben@example.edu", "id": 2, "name": "Ben"})
+    return data
+
+
+#: students.group_extension -> (the score Gradescope keeps of 80 / 100 a day after the assignment's
+#: due date, and before Ada's own, what the log says of the group)
+GROUP = {
+    "own": (70, "timed by the strictest member's, Ben's (grading.yml students.group_extension: own"),
+    "all": (70, "timed by the strictest member's, Ben's (grading.yml students.group_extension: all"),
+    "any": (80, "timed by the most lenient member's, Ada's (grading.yml students.group_extension: any"),
+}
+
+
+@pytest.mark.parametrize("setting", GROUP, ids=list(GROUP))
+def test_a_group_gets_one_score_by_the_setting(setting, tmp_path):
+    """A group of an extended student and one without, a day late by the assignment's due date: is
+    the one score Gradescope keeps the strictest member's (own, all), or the most lenient's (any),
+    and does the log say whose dates applied and why?"""
+    kept, said = GROUP[setting]
+    (tmp_path / "submission_metadata.json").write_text(json.dumps(_group("2026-12-11T00:59:00-06:00")))
+    rubric = tmp_path / "grading.yml"
+    text = paths.RUBRIC.read_text(encoding="utf-8") + DEADLINE
+    rubric.write_text(text + f"students:\n  policy: latest\n  group_extension: {setting}\n", encoding="utf-8")
+    log: list[str] = []
+    late = lateness.read(tmp_path, rubric, log.append)
+    assert lateness.render_late(lambda r: {"score": r.score}, late)(Scored())["score"] == kept
+    assert [line for line in log if said in line], log
+
+
 @pytest.mark.sandbox
 @pytest.mark.slow
 @pytest.mark.parametrize("own", [None, ("2026-12-12T23:59:00-06:00", None)], ids=["late", "extended"])

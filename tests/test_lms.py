@@ -574,3 +574,55 @@ def test_shared_sid_is_said_in_the_export(lms, roster, column, tmp_path):
         "shared: SID s1001 is given to 2 people (email jdoe@example.edu: Jane Doe (submission_1); "
         "email mgarcia@example.edu: Maria Garcia (submission_2))" + export.SHARED_ADVICE
     ]
+
+
+#: Two people given one SID (Jane's S1001) and two one email (Ada's): each keeps their own grade.
+SHARING = {
+    "submission_1": (80, [("Jane Doe", "jdoe@example.edu", "S1001")], False),
+    "submission_2": (70, [("Maria Garcia", "mgarcia@example.edu", "S1001")], False),
+    "submission_3": (60, [("Ada Lovelace", "alovelace@example.edu", "S1005")], False),
+    "submission_4": (50, [("Grace Hopper", "alovelace@example.edu", "S1004")], False),
+}
+SHARING_CASES = {
+    # id: (lms, roster, {a roster row's first cell: the grade it gets}, the submissions left out and listed)
+    "canvas": (
+        "canvas",
+        "canvas.csv",
+        {"Doe, Jane": "80", "Garcia, Maria": "70", "Lovelace, Ada": "60", "Hopper, Grace": "50"},
+        [],
+    ),
+    "moodle": (
+        "moodle",
+        "moodle.csv",
+        {
+            "jdoe@example.edu": "80",
+            "mgarcia@example.edu": "70",
+            "alovelace@example.edu": "60",
+            "ghopper@example.edu": "50",
+        },
+        [],
+    ),
+    # Blackboard knows Jane and Maria by username alone: their shared SID cannot tell them apart
+    "blackboard": (
+        "blackboard",
+        "blackboard.xls",
+        {"Lovelace": "60", "Hopper": "50"},
+        ["submission_1", "submission_2"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SHARING_CASES.values(), ids=SHARING_CASES.keys())
+def test_people_sharing_an_identifier_are_never_given_each_others_grade(case, tmp_path):
+    """Two people given one SID and two given one email: does each roster row get only its own
+    person's grade, and is a person the roster cannot tell apart but by the shared identifier left
+    out and listed rather than guessed?"""
+    lms, roster, wanted, left_out = case
+    out = write_batch(tmp_path / "out", SHARING)
+    assert len(_rows((out / "grades.csv").read_text(encoding="utf-8"))) == 1 + len(SHARING)  # a row each
+    made = export.build(lms, FIXTURES / roster, out, "Lab 05")
+    graded = {row[0]: row[-1] for row in _rows(made.text)[1:] if row[-1] and row[0] != "    Points Possible"}
+    assert graded == wanted
+    said = [m.split(":")[1].strip() for m in made.messages if m.startswith("left out: ")]
+    assert said == left_out
+    assert sum(m.startswith("shared: ") for m in made.messages) == 2

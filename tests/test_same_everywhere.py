@@ -1,7 +1,8 @@
 """One grade wherever it is computed: the same submissions graded by a local batch (its own child
 environment in the jail; Debian's Python in the uid mode), by Gradescope's run_autograder and by
 PrairieLearn's entrypoint get the same score and the same words, for honest code, for code using
-numpy (allowed) and for code importing pandas (not allowed: grading.yml's allowed_imports)."""
+numpy (allowed) and for code importing pandas (not allowed: grading.yml's allowed_imports); a
+local batch and run_autograder write the same results.json bytes, timing aside."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from test_prairielearn import built, image_home, run_entrypoint, world  # noqa: 
 from autograder import paths
 from autograder.grading import rubric as rubrics
 from autograder.local import batch
+from autograder.platforms.gradescope import entry
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
@@ -121,3 +123,42 @@ def test_the_same_buggy_files_get_the_same_cases_on_both_platforms(gradescope_ro
     assert _without_time(first) == _without_time(second)
     assert len(seeds) == 3 and len(set(seeds)) == 1 and seeds[0] != "(none)", seeds
     assert abs(100 * prairielearn["score"] - first["score"]) < 1e-3, (prairielearn["score"], first["score"])
+
+
+#: The fields that say how long grading took: the only ones two gradings of the same files may differ in.
+TIMING = ("execution_time",)
+
+
+def _bytes_without_timing(text: str) -> bytes:
+    document = json.loads(text)
+    return json.dumps({key: value for key, value in document.items() if key not in TIMING}, indent=1).encode()
+
+
+@pytest.mark.parametrize("example", ["carol-buggy", "dan-broken"])
+def test_a_local_batch_and_run_autograder_write_the_same_bytes(example, tmp_path, cranfield):
+    """The same files, course secret and rubric, graded by a local batch and through run_autograder's
+    Python entry (both in the uid mode with Debian's Python): is results.json, the feedback included,
+    the same byte for byte, timing aside?"""
+    files = {
+        path.name: path.read_bytes()
+        for path in sorted((paths.ROOT / "examples" / "submissions" / example).rglob("*.py"))
+    }
+    local_in = tmp_path / "local" / "submission"  # the id Gradescope's run gives it
+    local_in.mkdir(parents=True)
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    for name, data in files.items():
+        (local_in / name).write_bytes(data)
+        (root / "submission" / name).write_bytes(data)
+    options = {"isolation": "uid", "python": "/usr/bin/python3"}
+    batch.grade_batch([tmp_path / "local"], tmp_path / "out", jobs=1, progress=False, **options)
+    entry.run(root, log=lambda line: None, **options)
+    local_text = (tmp_path / "out" / "submissions" / "submission" / "results.json").read_text(encoding="utf-8")
+    gradescope_text = (root / "results" / "results.json").read_text(encoding="utf-8")
+    local_document, gradescope_document = json.loads(local_text), json.loads(gradescope_text)
+    assert 0 <= local_document["score"] < 100  # it loses points: the random cases are at stake
+    assert _bytes_without_timing(local_text) == _bytes_without_timing(gradescope_text), [
+        key
+        for key in set(local_document) | set(gradescope_document)
+        if local_document.get(key) != gradescope_document.get(key)
+    ]

@@ -9,6 +9,10 @@ gains nothing. The secret is kept beside the rubric in ``course-secret`` (git-ig
 the handout; a platform build ships it with the hidden reference): with it a student could
 precompute the cases, so it never reaches them, and only the seed derived from it is recorded
 (``SubmissionResult.random_seed``).
+
+Only a local batch makes a missing secret (on first use, beside the rubric). A platform run
+(Gradescope, PrairieLearn) without the secret its build should have shipped refuses to grade
+(``MissingSecret``): cases drawn afresh would give the same files another grade at every run.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ FILE_NAME = "course-secret"
 ENVIRONMENT = "LAB05_COURSE_SECRET"
 
 
+class MissingSecret(RuntimeError):
+    """No course secret where a platform run needs it: nothing may be graded (the build shipped none)."""
+
+
 def location(rubric_path: Path) -> Path:
     """Where the course secret of the rubric at ``rubric_path`` is kept: the file
     ``$LAB05_COURSE_SECRET`` names, else beside the rubric, or on a platform (where the build
@@ -46,7 +54,7 @@ def location(rubric_path: Path) -> Path:
 def load(rubric_path: Path, create: bool) -> tuple[str, str]:
     """The course secret kept beside the rubric and a note for the instructor (``""`` when there
     is nothing to say). ``create``: a missing secret is made now (a local batch) and the note says
-    so; otherwise a missing one gives ``""`` and a note that the random cases are drawn afresh."""
+    so; otherwise a missing one raises ``MissingSecret``, whose message says to rebuild with one."""
     where = location(rubric_path)
     if where.is_file():
         text = where.read_text(encoding="utf-8").strip()
@@ -57,9 +65,11 @@ def load(rubric_path: Path, create: bool) -> tuple[str, str]:
             )
         return text, ""
     if not create:
-        return "", (
-            f"no course secret at {where}: each grading draws its random cases afresh; put the course's "
-            f"{FILE_NAME} beside the rubric for the same files to get the same grade"
+        raise MissingSecret(
+            f"no course secret at {where} (nor {paths.LAB_DATA / FILE_NAME}): the autograder was built without "
+            f"one, so the same files would get other random cases, and another grade, at every run; nothing "
+            f"was graded. Rebuild it (python -m autograder build) from a checkout with the course's {FILE_NAME} "
+            f"beside grading.yml (a local batch makes one on first use), upload it again and regrade"
         )
     text = secrets.token_hex(32)
     where.write_text(text + "\n", encoding="utf-8")

@@ -200,6 +200,9 @@ class Student:
     name: str = ""
     email: str = ""
     sid: str = ""
+    # a group member's own lateness, where it differs from another member's (``standing.stamp``;
+    # None: the submission's ``late`` is theirs)
+    late: Late | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -286,7 +289,10 @@ class SubmissionResult:
         skip = ("checks", "students", "flags", "late")
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         data["late"] = _shallow(self.late) if self.late is not None else None
-        data["students"] = [_shallow(student) for student in self.students]
+        data["students"] = [
+            {**_shallow(student, skip=("late",)), **({"late": _shallow(student.late)} if student.late else {})}
+            for student in self.students
+        ]
         data["flags"] = [_shallow(flag) for flag in self.flags]
         data["checks"] = [
             {
@@ -328,7 +334,10 @@ class SubmissionResult:
             )
             for check in data.get("checks", ())
         )
-        values["students"] = tuple(Student(**student) for student in data.get("students", ()))
+        values["students"] = tuple(
+            Student(**{**student, "late": Late(**student["late"]) if student.get("late") else None})
+            for student in data.get("students", ())
+        )
         values["flags"] = tuple(Flag(FlagKind(flag["kind"]), flag["text"]) for flag in data.get("flags", ()))
         values["problems"] = tuple(data.get("problems", ()))
         values["late"] = Late(**data["late"]) if data.get("late") else None

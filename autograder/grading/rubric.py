@@ -104,6 +104,8 @@ class Rubric:
     # the class-level rules (``students:``, ``deadline:``), which only the class step reads: left out
     # of the digest, like the similarity section, so changing them regrades nothing
     policy: str = standing.DEFAULT_POLICY  # which submission of a student counts (``standing.POLICIES``)
+    # whose extension covers a group's submission (``standing.GROUP_EXTENSIONS``)
+    group_extension: str = standing.DEFAULT_GROUP_EXTENSION
     deadline: deadlines.Deadline | None = None  # None: nothing is late
     # how many submissions of a student are graded (``grading/course/attempts.py``): class-level too, left
     # out of the digest (changing it regrades nothing)
@@ -260,7 +262,8 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         similarity=similarity,
         allowed_imports=tuple(sorted(set(allowed))),
         cases_digest=cases_digest,
-        policy=_policy(data.get("students", {}), fail),
+        policy=_students(data.get("students", {}), "policy", fail),
+        group_extension=_students(data.get("students", {}), "group_extension", fail),
         deadline=deadlines.from_rubric(data.get("deadline", {}), fail),
         attempts=limits_on_attempts,
     )
@@ -367,15 +370,24 @@ def _digests(data: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-def _policy(section: dict[str, Any], fail: Fail) -> str:
-    """``students:``'s ``policy``: which of a student's submissions counts."""
-    for key in section:
-        if key != "policy":
-            fail(f"students.{key}", "unknown key; the key here is: policy")
-    policy: str = section.get("policy", standing.DEFAULT_POLICY)
-    if policy not in standing.POLICIES:
-        fail("students.policy", f"{policy!r} is not a policy; use one of: {', '.join(standing.POLICIES)}")
-    return policy
+#: ``students:``'s keys -> (the values allowed, each with its meaning; the default).
+_STUDENTS = {
+    "policy": (standing.POLICIES, standing.DEFAULT_POLICY),
+    "group_extension": (standing.GROUP_EXTENSIONS, standing.DEFAULT_GROUP_EXTENSION),
+}
+
+
+def _students(section: dict[str, Any], key: str, fail: Fail) -> str:
+    """``students:``'s ``key``: ``policy``, which of a student's submissions counts;
+    ``group_extension``, whose extension covers a group's submission (``standing.GROUP_EXTENSIONS``)."""
+    for name in section:
+        if name not in _STUDENTS:
+            fail(f"students.{name}", f"unknown key; the keys here are: {', '.join(_STUDENTS)}")
+    allowed, default = _STUDENTS[key]
+    value: str = section.get(key, default)
+    if value not in allowed:
+        fail(f"students.{key}", f"{value!r} is not a {key.replace('_', ' ')}; use one of: {', '.join(allowed)}")
+    return value
 
 
 def load(path: Path = paths.RUBRIC) -> Rubric:

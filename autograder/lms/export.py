@@ -25,8 +25,9 @@ FORMATS: dict[str, roster.Format] = {
 
 #: What to do about people of the batch sharing an SID or an email (``standing.shared_identities``).
 SHARED_ADVICE = (
-    ": the batch grades them as one student, so at most one roster row gets that grade: correct the SID "
-    "or email where the submissions' metadata comes from, grade the class step again and export again"
+    ": each keeps their own grade, matched to the roster by their other identifier only (else left out, "
+    "listed above): correct the SID or email in the roster or where the submissions' metadata comes from, "
+    "run the class step again and export again"
 )
 
 

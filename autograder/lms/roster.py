@@ -15,6 +15,9 @@ Deliberate choices, each reported on stderr by ``match``:
 - a student with several submissions gets the grade of the one the policy chose (the note
   names the ones not taken), after its late penalty (noted too);
 - a student matching two roster rows (their email one, their SID another) gets no grade;
+- an SID or email the batch gives to several people (``standing.shared``) matches nobody: each
+  such person is matched by their other identifier alone, else left out and listed; a roster row
+  claimed by two people of the batch gets no grade (one person's grade never goes to another);
 - a student no roster row matches is listed with the closest rows (``closest``), never graded;
 - roster students without a submission get an empty cell, and are listed;
 - a submission the grader itself failed on (flag ``grader``) gets an empty cell, not a 0.
@@ -23,7 +26,7 @@ Deliberate choices, each reported on stderr by ``match``:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from autograder.errors import InputError
@@ -174,10 +177,17 @@ def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
     unmatched = 0
     for row in found.rows:
         student, who = _identity(row)
-        rows = _rows_of(student, index)
+        rows = _rows_of(student, index, found.shared)
         submission = row.chosen.submission
         if len(rows) == 1:
             claims.setdefault(rows.pop(), []).append(row)
+        elif not rows and _apart(student, found.shared):
+            unmatched += 1
+            messages.append(
+                f"left out: {submission}: {who}: {_apart(student, found.shared)} the batch gives to several "
+                "people, so it matches no roster row, and no roster row has their other identifier: no grade "
+                "given; fix the roster or the submission's metadata"
+            )
         elif not rows:
             unmatched += 1
             messages.append(
@@ -191,6 +201,14 @@ def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
             )
     cells: dict[int, str] = {}
     for number, taken in sorted(claims.items()):
+        if len(taken) > 1 and any(_apart(row.student, found.shared) for row in taken):
+            messages.append(
+                f"ambiguous: {people[number].name} (row {number + 2}) is matched by "
+                f"{', '.join(f'{row.chosen.submission} ({_who(row.student)})' for row in taken)}, people the "
+                "batch keeps apart (they share an identifier): no grade given; fix the roster or the "
+                "submissions' metadata"
+            )
+            continue
         cell = _graded(f"{people[number].name} (row {number + 2})", taken, found.policy, messages)
         if cell is not None:
             cells[number] = cell
@@ -209,14 +227,25 @@ def _index(people: tuple[Person, ...]) -> dict[tuple[str, str], set[int]]:
     return index
 
 
-def _rows_of(student: Student, index: dict[tuple[str, str], set[int]]) -> set[int]:
-    """The roster rows holding the student's email or SID."""
+def _rows_of(
+    student: Student, index: dict[tuple[str, str], set[int]], shared: Collection[tuple[str, str]] = ()
+) -> set[int]:
+    """The roster rows holding the student's email or SID, an identifier in ``shared`` aside."""
     rows = set()
-    if norm(student.email):
-        rows |= index.get(("email", norm(student.email)), set())
-    if norm(student.sid):
-        rows |= index.get(("sid", norm(student.sid)), set())
+    for kind, value in (("email", student.email), ("sid", student.sid)):
+        if norm(value) and (kind, norm(value)) not in shared:
+            rows |= index.get((kind, norm(value)), set())
     return rows
+
+
+def _apart(student: Student, shared: Collection[tuple[str, str]]) -> str:
+    """The student's identifiers that the batch gives to several people, in words ("" if none)."""
+    named = [
+        f"{label} {value.strip()}"
+        for kind, label, value in (("email", "email", student.email), ("sid", "SID", student.sid))
+        if norm(value) and (kind, norm(value)) in shared
+    ]
+    return (" and ".join(named) + (" are identifiers" if len(named) > 1 else " is an identifier")) if named else ""
 
 
 def _graded(name: str, taken: list[standing.Row], policy: str, messages: list[str]) -> str | None:

@@ -66,7 +66,7 @@ def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None
                 "to extend: add a deadline: section with due: (see the README), or leave out --extensions"
             )
         found = extensions.read(Path(extensions_path), deadline)
-    return standing.Rules(rubric.policy, deadline, found)
+    return standing.Rules(rubric.policy, deadline, found, rubric.group_extension)
 
 
 def warn(sources: Collection[intake.Source], rules: standing.Rules) -> None:
@@ -123,8 +123,8 @@ def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str],
 
 #: What to do about people sharing an SID or an email (the class report and the batch's stderr).
 SHARED_ADVICE = (
-    ": graded as one student (one row); correct the SID or email where the submissions' metadata "
-    "comes from (the roster, Gradescope), then run the class step again"
+    ": kept apart, a row each, joined to nobody by it; correct the SID or email where the submissions' "
+    "metadata comes from (the roster, Gradescope), then run the class step again"
 )
 
 
@@ -155,8 +155,10 @@ def facts(rules: standing.Rules, found: standing.Standing, results: Collection[S
         said["shared identities"] = "; ".join(shared) + SHARED_ADVICE
     if rules.extensions is not None:
         unused = standing.unused_extensions(rules, results)
-        said["extensions"] = f"{len(rules.extensions.lines or {})} from {rules.extensions.source}" + (
-            f"; naming no student of the batch: {', '.join(unused)}" if unused else ""
+        said["extensions"] = (
+            f"{len(rules.extensions.lines or {})} from {rules.extensions.source}; in a group, "
+            f"{standing.GROUP_EXTENSIONS[rules.group_extension]} (grading.yml students.group_extension: "
+            f"{rules.group_extension})" + (f"; naming no student of the batch: {', '.join(unused)}" if unused else "")
         )
     return said
 

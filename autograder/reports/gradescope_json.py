@@ -3,14 +3,19 @@ and one test per check with ``name``, ``score``, ``max_score``, ``status``, ``ou
 ``visibility``. Rendered from the student view: students read it on Gradescope. The texts are
 feedback.md's (``reports/markdown.py``), rendered by Gradescope as Markdown: the summary on top (only
 the checks every student sees at once, so it tells nothing of a check shown after the due date),
-each check's failing cases in its test."""
+each check's failing cases in its test. ``extra_data`` says whether the grade counts as an
+attempt (``ATTEMPT``; ``platforms/gradescope/attempts.py`` reads it back on a later run), in every
+results.json alike: a local batch's and run_autograder's of the same files are the same bytes."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from autograder.grading.results import SubmissionResult
+from autograder.grading.results import Status, SubmissionResult
 from autograder.reports import feedback, markdown
+
+ATTEMPT = "lab05_attempt"  # the key of the marker in results.json's extra_data
+GRADED, NOT_GRADED, OVER = "graded", "not graded", "over the limit"  # its states
 
 
 def document(result: SubmissionResult) -> dict[str, Any]:
@@ -38,9 +43,17 @@ def document(result: SubmissionResult) -> dict[str, Any]:
         "output_format": "md",
         "stdout_visibility": "hidden",
         "tests": tests,
+        "extra_data": {ATTEMPT: NOT_GRADED if result.status == Status.ERROR else GRADED},
     }
 
 
 def failed(message: str) -> dict[str, Any]:
     """results.json when the grader could not grade: 0 points and what happened."""
-    return {"score": 0, "tests": [], "output": message, "output_format": "text", "stdout_visibility": "hidden"}
+    return {
+        "score": 0,
+        "tests": [],
+        "output": message,
+        "output_format": "text",
+        "stdout_visibility": "hidden",
+        "extra_data": {ATTEMPT: NOT_GRADED},
+    }

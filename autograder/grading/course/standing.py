@@ -7,12 +7,24 @@ by their name; a submission without metadata is its own student, known by its fo
 folder named by the student's email or SID, as the LMS exports read it). A group submission is
 each of its members'.
 
+**Never merged by a shared identifier.** An SID the submissions give with two emails, or an email
+they give with two SIDs (a typo, a self-enrolment: ``shared``), names nobody: people are joined by
+their other identifiers only, and one named by shared identifiers alone is known by the pair (email,
+SID) it gives. So each keeps their own row, and the LMS export never matches by a shared identifier.
+
 **Which.** One policy for the class (``grading.yml``'s ``students.policy``, ``POLICIES``):
 
 - ``latest`` (the default; Gradescope's "active" submission): the last one submitted;
 - ``highest``: the highest grade after its late penalty (ties: the later one);
 - ``latest_on_time``: the last one submitted by the student's due date (``deadlines``); when none
   was on time, the last one accepted (with its penalty).
+
+**Whose due date.** A student's due date is their own extension (``extensions``), else the
+class's. A group submission is late for each member by that member's own due date
+(``students.group_extension``, ``GROUP_EXTENSIONS``: ``own``, the default), or the group is on
+time if any member's covers it (``any``), or only if every member's does (``all``). Where members'
+lateness differs, each keeps their own (``Student.late``, their row's grade), and the submission
+itself (its feedback, a platform's one score) has the strictest member's.
 
 Under every policy a submission that was not accepted (after the last accepted time) counts only
 when the student has no accepted one. "Last" is by submission time; an unknown time sorts first,
@@ -40,39 +52,69 @@ POLICIES = {
 }
 DEFAULT_POLICY = "latest"
 
-_Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "name" or "submission"
+GROUP_EXTENSIONS = {
+    "own": "each member is late by their own due date (their own extension)",
+    "any": "the group is on time if any member's extension covers it",
+    "all": "the group is on time only if every member's due date covers it",
+}
+DEFAULT_GROUP_EXTENSION = "own"
+
+_Node = tuple[str, str]  # what names a student: (kind, key), kind "email", "sid", "pair", "name" or "submission"
 _Entry = tuple[Student, SubmissionResult]  # a student as one submission names them, and that submission
 _Natural = tuple[int | str, ...]  # a text's digit runs as numbers, the rest as text
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The class-level rules: the policy, the deadline and the extensions."""
+    """The class-level rules: the policy, the deadline, the extensions and how a group's apply."""
 
     policy: str = DEFAULT_POLICY
     deadline: deadlines.Deadline | None = None
     extensions: Extensions | None = None
+    group_extension: str = DEFAULT_GROUP_EXTENSION
 
-    def due(self, result: SubmissionResult) -> datetime.datetime | None:
-        """The due date of ``result``: the latest of its students' extensions, else the class's
-        (an extension of one member covers the group's work); None without a deadline."""
+    def own_due(self, student: Student) -> datetime.datetime | None:
+        """``student``'s due date: their extension, else the class's; None without a deadline."""
         if self.deadline is None:
             return None
-        dates = [self.deadline.due]
-        if self.extensions is not None:
-            people = result.students or (Student(email=result.submission, sid=result.submission),)
-            dates += [date for person in people if (date := self.extensions.due(person.email, person.sid))]
-        return max(dates)
+        extended = self.extensions.due(student.email, student.sid) if self.extensions is not None else None
+        return max(self.deadline.due, extended) if extended else self.deadline.due
+
+    def due(self, result: SubmissionResult, student: Student | None = None) -> datetime.datetime | None:
+        """The due date of ``result`` for its member ``student`` (the module's rule): ``any``, the
+        latest of its members'; ``all``, the earliest; ``own``, the student's own (without a student:
+        the earliest, the strictest member's, which the submission itself has). None without a deadline."""
+        people = result.students or (Student(email=result.submission, sid=result.submission),)
+        dates = [date for person in people if (date := self.own_due(person))]
+        if not dates:
+            return None
+        if self.group_extension == "any":
+            return max(dates)
+        if self.group_extension == "own" and student is not None:
+            return self.own_due(student)
+        return min(dates)
 
 
 def stamp(result: SubmissionResult, rules: Rules) -> SubmissionResult:
-    """``result`` with its lateness under ``rules`` (the same object when nothing changes)."""
-    late = None
+    """``result`` with its lateness under ``rules``, and each member's own where they differ (the
+    same object when nothing changes)."""
+    late, members = None, result.students
     if rules.deadline is not None:
         submitted = datetime.datetime.fromisoformat(result.submitted) if result.submitted else None
         note = f"time from {result.submitted_from}" if result.submitted_from == FILE_TIME else ""
         late = deadlines.lateness(submitted, rules.deadline, rules.due(result), note)
-    return result if late == result.late else replace(result, late=late)
+        own = [deadlines.lateness(submitted, rules.deadline, rules.due(result, person), note) for person in members]
+        differ = any(mine != own[0] for mine in own)
+        members = tuple(replace(person, late=mine if differ else None) for person, mine in zip(members, own))
+    members = tuple(replace(person, late=None) for person in members) if late is None else members
+    if late == result.late and members == result.students:
+        return result
+    return replace(result, late=late, students=members)
+
+
+def as_member(result: SubmissionResult, student: Student) -> SubmissionResult:
+    """``result`` as its member ``student`` is graded: with their own lateness, where they have one."""
+    return result if student.late is None or student.late == result.late else replace(result, late=student.late)
 
 
 def grade(result: SubmissionResult) -> float:
@@ -138,17 +180,24 @@ class Standing:
     rows: tuple[Row, ...]
     counted: tuple[SubmissionResult, ...]  # chosen for some student, in id order
     superseded: tuple[SubmissionResult, ...]  # chosen for nobody, in id order
+    shared: frozenset[_Node] = frozenset()  # the identifiers given to several people (``shared``)
 
 
-def _nodes(student: Student, submission: str) -> list[_Node]:
-    nodes = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
+def _nodes(student: Student, submission: str, shared: Collection[_Node] = frozenset()) -> list[_Node]:
+    given = [(kind, key(value)) for kind, value in (("email", student.email), ("sid", student.sid)) if key(value)]
+    nodes = [node for node in given if node not in shared]
+    if given and not nodes:  # named by shared identifiers alone: the pair tells them apart
+        nodes = [("pair", f"{key(student.email)}|{key(student.sid)}")]
     if not nodes:
         nodes = [("name", key(student.name))] if key(student.name) else [("submission", submission)]
     return nodes
 
 
 def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
-    """Each student (a union of the emails, SIDs, names that name them) -> [(Student, result)]."""
+    """Each student (a union of the emails, SIDs, names that name them, shared ones aside) ->
+    [(Student, result)]."""
+    results = tuple(results)
+    apart = shared(results)
     parent: dict[_Node, _Node] = {}
 
     def root(node: _Node) -> _Node:
@@ -160,7 +209,7 @@ def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
     named: list[tuple[_Node, Student, SubmissionResult]] = []
     for result in results:
         for student in result.students or (Student(),):
-            nodes = _nodes(student, result.submission)
+            nodes = _nodes(student, result.submission, apart)
             for node in nodes[1:]:
                 parent[root(node)] = root(nodes[0])
             named.append((nodes[0], student, result))
@@ -173,13 +222,13 @@ def _people(results: Iterable[SubmissionResult]) -> dict[_Node, list[_Entry]]:
 def _identity(entries: list[_Entry], chosen: SubmissionResult) -> Student:
     """A student's fields, each from the latest submission that gives it."""
     ordered = sorted(entries, key=lambda entry: _when(entry[1]), reverse=True)
-    fields = {
-        name: next((getattr(student, name).strip() for student, _ in ordered if getattr(student, name).strip()), "")
-        for name in ("name", "email", "sid")
-    }
-    if not any(fields.values()) and not chosen.students:
+    name, email, sid = (
+        next((getattr(student, field).strip() for student, _ in ordered if getattr(student, field).strip()), "")
+        for field in ("name", "email", "sid")
+    )
+    if not (name or email or sid) and not chosen.students:
         return Student()  # known by the folder alone
-    return Student(**fields)
+    return Student(name, email, sid)
 
 
 def _order(row: Row) -> tuple[str, str, str, str]:
@@ -212,15 +261,16 @@ def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -
     count and which are superseded."""
     rows = []
     for entries in _people(results).values():
-        mine = list({result.submission: result for _, result in entries}.values())
+        mine = list({result.submission: as_member(result, student) for student, result in entries}.values())
         chosen = choose(policy, mine)
         others = tuple(sorted((r for r in mine if r is not chosen), key=_when, reverse=True))
         rows.append(Row(_identity(entries, chosen), chosen, others, why(policy, chosen)))
     rows.sort(key=_order)
-    counted = {row.chosen.submission: row.chosen for row in rows}
     every = {result.submission: result for result in results}
+    counted = {row.chosen.submission for row in rows}
     superseded = tuple(every[name] for name in sorted(every) if name not in counted)
-    return Standing(policy, tuple(rows), tuple(counted[name] for name in sorted(counted)), superseded)
+    taken = tuple(every[name] for name in sorted(counted))
+    return Standing(policy, tuple(rows), taken, superseded, shared(results))
 
 
 def submitted_at(result: SubmissionResult) -> str:
@@ -254,11 +304,9 @@ def unused_extensions(rules: Rules, results: Iterable[SubmissionResult]) -> list
     return [f"{value} (line {lines.get((kind, value), '?')})" for kind, value in unused]
 
 
-def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
-    """The SIDs the submissions give to more than one email, and the emails they give more than
-    one SID (a typo, a self-enrolment): each with who gives it, in sorted order. ``build`` joins
-    such people into one student, so each needs fixing at its source (the roster or the metadata)."""
-    given: dict[tuple[str, str], dict[str, set[str]]] = {}  # (kind, key) -> the other identifier -> who
+def _given(results: Iterable[SubmissionResult]) -> dict[_Node, dict[str, set[str]]]:
+    """Each SID -> the emails given with it, each email -> the SIDs given with it -> who gives it."""
+    given: dict[_Node, dict[str, set[str]]] = {}
     for result in results:
         for student in result.students:
             for kind, other in (("sid", "email"), ("email", "sid")):
@@ -266,8 +314,21 @@ def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
                 if mine and theirs:
                     who = f"{student.name.strip() or theirs} ({result.submission})"
                     given.setdefault((kind, mine), {}).setdefault(theirs, set()).add(who)
+    return given
+
+
+def shared(results: Iterable[SubmissionResult]) -> frozenset[_Node]:
+    """The identifiers, as (``"email"`` or ``"sid"``, key), that the submissions give to more than
+    one person: an SID given with two emails, an email given with two SIDs."""
+    return frozenset(node for node, others in _given(results).items() if len(others) > 1)
+
+
+def shared_identities(results: Iterable[SubmissionResult]) -> list[str]:
+    """The SIDs the submissions give to more than one email, and the emails they give more than
+    one SID (a typo, a self-enrolment): each with who gives it, in sorted order. ``build`` keeps
+    such people apart (a row each), but each needs fixing at its source (the roster or the metadata)."""
     found = []
-    for (kind, value), others in sorted(given.items()):
+    for (kind, value), others in sorted(_given(results).items()):
         if len(others) > 1:
             other = "email" if kind == "sid" else "SID"
             named = "; ".join(f"{other} {theirs}: {', '.join(sorted(who))}" for theirs, who in sorted(others.items()))

@@ -11,7 +11,9 @@ cannot run writes that document too. Either way the platform always finds a resu
 the sandbox cannot prove that it grades (``sandbox/proof.py``: a known honest probe did not score
 full here) no student code runs and no score is given: ``refused`` writes the platform's document
 without a score (its message says grading is broken) and ``ProofError`` is raised, so that the
-run exits non-zero and the platform shows a failed run instead of a 0.
+run exits non-zero and the platform shows a failed run instead of a 0. A build that shipped no
+course secret is refused alike (``course_secret.MissingSecret``): the same files would get another
+grade at every run.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache, paths, tempdirs
-from autograder.grading import intake
+from autograder.grading import course_secret, intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session
@@ -127,7 +129,8 @@ def grade_one(
 ) -> dict[str, Any]:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
     when the grader cannot run or runs out of time; returns what was written. When the sandbox's
-    proof fails, writes ``refused(message)`` (no score) and raises its ``ProofError``."""
+    proof fails, or the build shipped no course secret, writes ``refused(message)`` (no score) and
+    raises the ``ProofError`` or ``MissingSecret``."""
     started = time.monotonic()
     uid = isolations.DEFAULT_UID if uid is None else uid
     where = f"the autograder's output, which your instructor sees on {platform}"
@@ -146,7 +149,7 @@ def grade_one(
         write(out_of_time)
 
     watchdog = Watchdog(overall, last_resort, started)
-    refusal: proof.ProofError | None = None
+    refusal: proof.ProofError | course_secret.MissingSecret | None = None
     try:
         log("\n".join(doctor.examine(python, uid, rubric_path, isolation).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
@@ -174,6 +177,14 @@ def grade_one(
             failed,
             f"The autograder is broken here: it could not prove that it grades honest work correctly, so your "
             f"submission was not graded and no score was given. The details are in {where}: please tell them.",
+        )
+    except course_secret.MissingSecret as error:  # another grade at every run: no score at all, a failed run
+        log(f"refused to grade: {error}")
+        refusal = error
+        document = refused(
+            failed,
+            "The autograder is not set up for this course (its course secret is missing), so your submission "
+            f"was not graded and no score was given. The details are in {where}: please tell them.",
         )
     except Exception as error:  # the grader cannot run: say so on the platform, never a blank page
         log(traceback.format_exc())

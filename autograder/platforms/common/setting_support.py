@@ -31,6 +31,14 @@ SUPPORT: dict[str, dict[str, tuple[str, str]]] = {
         "gradescope": (PARTLY, "a student's own due date in the metadata; the extensions file is not read there"),
         "prairielearn": (NOT_APPLICABLE, "no submission time: give the student an access rule of their own"),
     },
+    "group_extension": {
+        "local": (APPLIED, "each group member late by their own due date (`own`), or as the setting says"),
+        "gradescope": (
+            PARTLY,
+            "one score per submission: the strictest member's dates (`own`, `all`), the most lenient's (`any`)",
+        ),
+        "prairielearn": (NOT_APPLICABLE, "no submission time: give each student an access rule of their own"),
+    },
     "attempts": {
         "local": (APPLIED, "submissions over the limits are flagged in the class report"),
         "gradescope": (APPLIED, "`run_autograder` refuses a submission over the limit, keeping the last grade"),

@@ -29,11 +29,16 @@ from autograder.errors import UsageError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
 from autograder.grading.results import Status, SubmissionResult
+from autograder.reports import gradescope_json
 
 FILE_NAME = "submission_metadata.json"
 MAX_BYTES = 64 << 20  # previous results included; Gradescope keeps a results.json under 1 MB
-ATTEMPT = "lab05_attempt"  # the key of our marker in results.json's extra_data
-GRADED, NOT_GRADED, OVER = "graded", "not graded", "over the limit"
+ATTEMPT, GRADED, NOT_GRADED, OVER = (
+    gradescope_json.ATTEMPT,
+    gradescope_json.GRADED,
+    gradescope_json.NOT_GRADED,
+    gradescope_json.OVER,
+)
 
 
 class MetadataProblem(UsageError, ValueError):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder import cli, errors
-from autograder.grading import judge, reference, rubric
+from autograder.grading import course_secret, judge, reference, rubric
 from autograder.grading.course import metadata
 from autograder.platforms.gradescope import attempts
 from autograder.sandbox import interpreter, isolation, leases, proof, seccomp
@@ -170,6 +170,7 @@ USER_CAUSED = [
     ("LeaseError", leases.LeaseError, RuntimeError),
     ("ProbeError", interpreter.ProbeError, RuntimeError),
     ("FilterUnavailable", seccomp.FilterUnavailable, RuntimeError),
+    ("MissingSecret", course_secret.MissingSecret, RuntimeError),
     ("InputError", errors.InputError, ValueError),
     ("MissingError", errors.MissingError, FileNotFoundError),
     ("SetupError", errors.SetupError, RuntimeError),

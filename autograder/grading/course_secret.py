@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from autograder import paths
-from autograder.errors import InputError
+from autograder.errors import InputError, UsageError
 
 FILE_NAME = "course-secret"
 
@@ -34,7 +34,7 @@ FILE_NAME = "course-secret"
 ENVIRONMENT = "LAB05_COURSE_SECRET"
 
 
-class MissingSecret(RuntimeError):
+class MissingSecret(UsageError, RuntimeError):
     """No course secret where a platform run needs it: nothing may be graded (the build shipped none)."""
 
 

@@ -89,7 +89,7 @@ def test_the_second_lab_s_feedback_and_report_speak_of_it(second):
 R_PRECISION = '''
 """r_precision(ranking, judgments, rel=1): precision at rank R, R the relevant documents (an added metric)."""
 
-from autograder.lab import cases, features
+from .. import cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
 

@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from autograder import cache, paths, tempdirs
-from autograder.lab import measures, spec
-from autograder.lab.solution import load_lab05
+from autograder.labkit import place
+
+from . import measures, spec
+from .solution import load_lab05
 
 K = 100
 SYSTEMS = ("tfidf", "bm25")
@@ -83,8 +85,8 @@ def bundle_key() -> str:
         lab05.data.load_cranfield()  # downloads it, or raises CranfieldUnavailable with the fix
     folder = lab05.data.cache_dir()
     files = [folder / name for name in sorted(lab05.data.CRANFIELD_FILES.values())]
-    code = [paths.handout_file(name) for name in ("data.py", "retrieval.py")]
-    code += [paths.solution_file(name) for name in spec.GRADED_FILES]
+    code = [place.of(__name__).handout_file(name) for name in ("data.py", "retrieval.py")]
+    code += [place.of(__name__).solution_file(name) for name in spec.GRADED_FILES]
     code += [Path(__file__), Path(measures.__file__)]
     return cache.fingerprint([*files, *code, *_versions(), K])
 

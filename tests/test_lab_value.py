@@ -1,0 +1,134 @@
+"""A lab folder loaded as a value (``autograder/labkit/load.py``, ``lab.py``, ``place.py``): two labs
+side by side in one process, each reading its own files through its own modules."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+
+import pytest
+
+from autograder import paths
+from autograder.labkit import place
+from autograder.labkit.load import default, load
+
+LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+#: id -> (how to load it, its title, its student package, its graded files, its first functions)
+LABS = {
+    "lab05": (default, "Lab 05", "lab05", ("metrics.py", "runs.py"), ("confusion_matrix", "accuracy")),
+    "lab06": (lambda: load(LAB06), "Lab 06", "lab06", ("classify.py",), ("f1_score", "majority_label")),
+}
+
+
+@pytest.mark.parametrize("lab_id", LABS)
+def test_a_lab_value_holds_its_names_and_api(lab_id):
+    """Does each lab's value carry its own title, student package, graded files and functions?"""
+    loader, title, package, graded, first = LABS[lab_id]
+    lab = loader()
+    assert (lab.title, lab.package, lab.graded_files) == (title, package, graded)
+    assert tuple(lab.records)[: len(first)] == first
+    assert set(lab.functions) == set(lab.records) == set(lab.returns) == set(lab.kinds_for)
+    assert all(lab.functions[name] in lab.graded_files for name in lab.functions)
+
+
+@pytest.mark.parametrize("lab_id", LABS)
+def test_a_lab_s_modules_read_its_own_files(lab_id):
+    """Do a lab's modules read its own handout (the public cases name only its functions) and its own
+    solution package, though the other lab is loaded in the same process?"""
+    for other in LABS.values():
+        other[0]()  # both labs loaded, whichever is asked about
+    lab = LABS[lab_id][0]()
+    named = {case.function for case, _ in lab.cases.example_cases()}
+    assert named and named <= set(lab.records)
+    assert lab.solution.load().__name__ == lab.package
+    assert lab.place.public_cases.is_relative_to(lab.place.root)
+
+
+def test_two_labs_load_side_by_side():
+    """Are Lab 05 and Lab 06 two values with modules of their own, and is loading a folder again the
+    same value?"""
+    first, second = default(), load(LAB06)
+    assert first.name != second.name and first.cases is not second.cases
+    assert load(LAB06) is second and default() is first
+    assert set(first.records).isdisjoint(second.records)
+
+
+def test_a_copied_lab_is_a_lab_of_its_own(tmp_path):
+    """Is a copy of Lab 06 in another folder loaded under another name, reading the copy's files?"""
+    copy = tmp_path / "copy"
+    shutil.copytree(LAB06, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    original, copied = load(LAB06), load(copy)
+    assert copied.name != original.name and copied.cases is not original.cases
+    assert copied.place.root == copy.resolve()
+    assert place.of(copied.cases.__name__).public_cases == copy.resolve() / "assignment" / "tests" / "public_cases.py"
+
+
+#: id -> (what the folder lacks, the words the error must hold)
+BAD_FOLDERS = {
+    "empty": ((), "lab/__init__.py"),
+    "no-init": (("lab",), "lab/__init__.py"),
+}
+
+
+@pytest.mark.parametrize("case_id", BAD_FOLDERS)
+def test_a_folder_without_a_lab_package_is_refused(case_id, tmp_path):
+    """Is a folder holding no lab package a ValueError naming the file that is missing?"""
+    made, words = BAD_FOLDERS[case_id]
+    for folder in made:
+        (tmp_path / folder).mkdir()
+    with pytest.raises(ValueError, match=r"labkit\.load") as raised:
+        load(tmp_path)
+    assert words in str(raised.value) and str(tmp_path.resolve()) in str(raised.value)
+
+
+#: id -> (the handout's package folders, the package found or None for an error)
+HANDOUTS = {
+    "one": (("lab07",), "lab07"),
+    "none": ((), None),
+    "two": (("lab07", "lab08"), None),
+}
+
+
+@pytest.mark.parametrize("case_id", HANDOUTS)
+def test_the_student_package_is_the_handout_s_one_package(case_id, tmp_path):
+    """Is the student package the handout's one folder with __init__.py, and is none or two a
+    ValueError naming the handout?"""
+    folders, expected = HANDOUTS[case_id]
+    for folder in folders:
+        (tmp_path / "assignment" / folder).mkdir(parents=True)
+        (tmp_path / "assignment" / folder / "__init__.py").write_text("")
+    where = place.Place(tmp_path, tmp_path / "lab", tmp_path / "lab" / "data")
+    if expected is None:
+        with pytest.raises(ValueError, match=r"Place\.student_package") as raised:
+            where.student_package()
+        assert str(tmp_path / "assignment") in str(raised.value)
+    else:
+        assert where.student_package() == expected
+        assert where.solution_file("x.py") == tmp_path / "solutions" / expected / "x.py"
+
+
+#: id -> (function asked about, the part expected)
+NOTES = {"known": ("f1_score", "Part I"), "unknown": ("no_such_function", "the notes")}
+
+
+@pytest.mark.parametrize("case_id", NOTES)
+def test_notes_part_names_the_part_or_the_notes(case_id):
+    """Does Lab.notes_part give a known function's part, and "the notes" for a name the lab lacks?"""
+    function, expected = NOTES[case_id]
+    lab = load(LAB06)
+    assert lab.notes_part(function) == expected
+
+
+@pytest.mark.parametrize("folder", [paths.PACKAGE / "lab", LAB06 / "lab"], ids=["lab05", "lab06"])
+def test_a_lab_s_modules_import_each_other_relatively(folder):
+    """Does no module of a lab import its own package by the name autograder.lab (which would tie it
+    to one name and stop two labs loading in one process)?"""
+    absolute = []
+    files = sorted(folder.rglob("*.py"))
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            absolute += [f"{path.name}: {name}" for name in names if name.split(".")[:2] == ["autograder", "lab"]]
+    assert len(files) > 5 and absolute == []

@@ -1,8 +1,19 @@
+import argparse
+import os
 import sys
+from pathlib import Path
 
-from autograder.labkit import load
+# ``--lab FOLDER`` (the CLI's global option) chooses the lab before the engine is imported: ``paths``
+# reads the lab's folder from $LAB05_LAB when it is imported, and the children inherit it.
+_early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+_early.add_argument("--lab", type=Path)
+_chosen = _early.parse_known_args()[0].lab
+if _chosen is not None:
+    os.environ["LAB05_LAB"] = str(_chosen.resolve())
 
-load.activate()  # the lab $LAB05_LAB names, if any, before anything imports autograder.lab
+from autograder.labkit import load  # noqa: E402
+
+load.activate()  # the chosen lab, if any, before anything imports autograder.lab
 
 from autograder.cli import main  # noqa: E402
 

@@ -7,14 +7,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from autograder.reports import untrusted
 
+if TYPE_CHECKING:
+    from autograder.labkit.lab import Lab
+
 
 def _table(args: argparse.Namespace) -> int:
-    from autograder.lab import cranfield
-
+    cranfield = args.lab.cranfield
     reference = cranfield.bundle()
     print(
         "Lab 04's runs written by the reference write_run, evaluated by ir_measures "
@@ -34,9 +36,7 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    from autograder.lab.solution import load_lab05
-
-    print(f"Cranfield cached in {load_lab05().data.seed_cache(args.folder)}")
+    print(f"Cranfield cached in {args.lab.solution.load().data.seed_cache(args.folder)}")
     return 0
 
 
@@ -69,7 +69,7 @@ def _grade(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         force=args.force,
         isolation=args.isolation,
-        rubric_path=args.rubric,
+        rubric_path=args.rubric or args.lab.place.rubric,
         uid=args.uid,
         python=args.child_python,
         seed=args.seed,
@@ -77,6 +77,7 @@ def _grade(args: argparse.Namespace) -> int:
         shard=shard,
         known=tuple(args.known),
         times=args.times,
+        lab=args.lab,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -124,7 +125,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _gradescope(args: argparse.Namespace) -> int:
     from autograder.platforms.gradescope import entry
 
-    document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
+    document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, lab=args.lab)
     print(f"score {document['score']}; results in {args.root}/results/results.json")
     return 0
 
@@ -186,16 +187,29 @@ def _prairielearn(args: argparse.Namespace) -> int:
     from autograder.platforms.prairielearn import entry
 
     document = entry.run(
-        args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, rubric_path=args.rubric
+        args.root,
+        isolation=args.isolation,
+        uid=args.uid,
+        python=args.child_python,
+        rubric_path=args.rubric or args.lab.place.rubric,
+        lab=args.lab,
     )
     print(f"score {document.get('score')}; results in {args.root}/results/results.json")
     return 0
 
 
+def _lab(folder: Path | None) -> Lab:
+    """The lab graded: ``folder``'s (``--lab``), else the environment's (this repository's lab unless
+    $LAB05_LAB names another)."""
+    from autograder.labkit import load
+
+    return load.load(folder) if folder is not None else load.default()
+
+
 def _reference(args: argparse.Namespace) -> int:
     from autograder.grading import reference
 
-    print(f"wrote {reference.write()}")
+    print(f"wrote {reference.write(args.lab)}")
     return 0
 
 
@@ -210,12 +224,19 @@ _EXTENSIONS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from autograder import paths
     from autograder.grading.course import times
     from autograder.lms import registry as lms_registry
     from autograder.sandbox import isolation
 
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    parser.add_argument(
+        "--lab",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="the lab's folder: lab/, grading.yml, assignment/, solutions/ (default: this repository's lab, or "
+        "$LAB05_LAB's)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     table = commands.add_parser(
@@ -255,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how submissions are enclosed (default auto: a namespace jail, else another user "
         "when root; none only for trusted code)",
     )
-    grade.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    grade.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
     grade.add_argument(
         "--uid",
         type=int,
@@ -374,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
         "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
     )
     pl.add_argument("--root", type=Path, default=Path("/grade"))
-    pl.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    pl.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
     pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
     pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
     pl.add_argument("--child-python", default=None)
@@ -403,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        args.lab = _lab(args.lab)
         code: int = args.run(args)  # the subcommand's function
         return code
     except (FileNotFoundError, ValueError, RuntimeError, OSError) as error:

@@ -14,7 +14,15 @@ ROOT = PACKAGE.parent
 #: ``lab/`` (its package, standing in for ``autograder.lab``), ``grading.yml``, ``assignment/``
 #: and ``solutions/`` (``docs/LABS.md``).
 LAB_ROOT = Path(os.environ.get("LAB05_LAB") or ROOT).resolve()
-LAB_PACKAGE = LAB_ROOT / "lab" if os.environ.get("LAB05_LAB") else PACKAGE / "lab"
+
+
+def lab_package(root: Path) -> Path:
+    """A lab folder's package: its ``lab/``; this repository's own lab (Lab 05) keeps it in
+    ``autograder/lab/``."""
+    return PACKAGE / "lab" if root == ROOT else root / "lab"
+
+
+LAB_PACKAGE = lab_package(LAB_ROOT)
 HANDOUT = LAB_ROOT / "assignment"
 SOLUTIONS = LAB_ROOT / "solutions"
 RUBRIC = LAB_ROOT / "grading.yml"

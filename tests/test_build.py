@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 from conftest import build_dist
 
 from autograder import archive, paths
-from autograder.grading import reference
 from autograder.grading import rubric as rubrics
 from autograder.lab import cases, spec
+from autograder.labkit.load import default as default_lab
 
 CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
 
@@ -80,7 +80,7 @@ def test_handout_has_no_hidden_case(dist):
 def test_handout_has_no_reference_value(dist):
     """Is no stored reference value (the per-query Cranfield values, the edge cases' answers) in it?"""
     text = _handout_text(dist)
-    stored = json.loads(reference.EXPECTED.read_text())
+    stored = json.loads(default_lab().place.reference.read_text())
     values = [
         v
         for system in stored["cranfield"].values()

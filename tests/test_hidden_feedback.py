@@ -24,6 +24,7 @@ from autograder.grading import reference, rubric, runfile_checks, scoring
 from autograder.grading.results import HIDDEN_STATES, CaseResult, CheckResult, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
 from autograder.labkit import trec
+from autograder.labkit.load import default as default_lab
 from autograder.reports import markdown
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child.values import encode
@@ -47,7 +48,7 @@ ERRORS = [
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(rubric.load(), reference.load(), cranfield)
+    built = planning.build(rubric.load(), reference.load(default_lab()), cranfield)
     return built, built.for_submission("hidden-vocabulary")
 
 

@@ -4,11 +4,14 @@ side by side in one process, each reading its own files through its own modules.
 from __future__ import annotations
 
 import ast
+import json
 import shutil
 
 import pytest
 
-from autograder import paths
+from autograder import cli, paths
+from autograder.grading import reference
+from autograder.grading.session import Session
 from autograder.labkit import place
 from autograder.labkit.load import default, load
 
@@ -132,3 +135,71 @@ def test_a_lab_s_modules_import_each_other_relatively(folder):
             names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             absolute += [f"{path.name}: {name}" for name in names if name.split(".")[:2] == ["autograder", "lab"]]
     assert len(files) > 5 and absolute == []
+
+
+@pytest.fixture
+def lab06_copy(tmp_path):
+    """Lab 06 copied into a folder of its own (its reference is written there)."""
+    copy = tmp_path / "lab06"
+    shutil.copytree(LAB06, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def test_each_lab_s_reference_is_written_in_one_process(lab06_copy):
+    """With Lab 05 loaded, is Lab 06's reference written from Lab 06's own solution and edge cases, and
+    read back as that lab's?"""
+    default()
+    lab = load(lab06_copy)
+    written = reference.write(lab)
+    assert written == lab06_copy.resolve() / "lab" / "data" / "expected.json"
+    stored = reference.load(lab)
+    assert set(stored["edge"]) == {case.id for case in lab.cases.EDGE_CASES} and stored["edge"]
+    assert stored["cranfield"] == {} and stored["edge_cases"] == reference.cases_digest(lab.place.edge_cases)
+    solved = lab.solution.load()
+    for case in lab.cases.EDGE_CASES:
+        value = stored["edge"][case.id]
+        if not (isinstance(value, dict) and "raises" in value):
+            assert value == getattr(solved.classify, case.function)(*case.args, **case.kwargs)
+
+
+#: id -> (how the stored reference is spoiled, the words its error must hold)
+SPOILED = {
+    "missing": (lambda lab: lab.place.reference.unlink(), "is missing"),
+    "other-cases": (lambda lab: lab.place.edge_cases.write_text("[]\n"), "other edge cases"),
+}
+
+
+@pytest.mark.parametrize("case_id", SPOILED)
+def test_a_lab_s_spoiled_reference_is_named_with_its_own_files(case_id, lab06_copy):
+    """Is a missing or stale reference an error naming the lab's own files, not Lab 05's?"""
+    spoil, words = SPOILED[case_id]
+    lab = load(lab06_copy)
+    reference.write(lab)
+    spoil(lab)
+    with pytest.raises(reference.ReferenceDataError) as raised:
+        reference.load(lab)
+    assert words in str(raised.value) and str(lab06_copy.resolve()) in str(raised.value)
+
+
+def test_a_session_refuses_a_lab_the_plan_does_not_read(lab06_copy):
+    """Does Session.open refuse a lab other than the one the plan reads, naming it and the fix?"""
+    lab = load(lab06_copy)
+    with pytest.raises(ValueError, match=r"Session\.open") as raised:
+        Session.open(lab)
+    assert "Lab 06" in str(raised.value) and "--lab" in str(raised.value)
+
+
+def test_the_cli_s_lab_option_writes_that_lab_s_reference(lab06_copy, capsys):
+    """Does `--lab FOLDER reference`, run in this process beside Lab 05, write that folder's reference?"""
+    target = lab06_copy / "lab" / "data" / "expected.json"
+    assert not target.exists()
+    assert cli.main(["--lab", str(lab06_copy), "reference"]) == 0
+    assert str(target.resolve()) in capsys.readouterr().out
+    assert set(json.loads(target.read_text())["edge"]) == {case.id for case in load(lab06_copy).cases.EDGE_CASES}
+
+
+def test_the_cli_names_a_folder_that_is_no_lab(tmp_path, capsys):
+    """Is `--lab` naming a folder without a lab package an error (exit 2) naming the folder?"""
+    assert cli.main(["--lab", str(tmp_path), "reference"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("error: labkit.load") and str(tmp_path.resolve()) in error

@@ -17,6 +17,7 @@ from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue
+from autograder.labkit.load import default as default_lab
 
 WRITER = run_writer()
 ORDER = list(DiagnosisKind)  # misconceptions, then conditions, then shapes
@@ -33,7 +34,7 @@ class Grader:
     """One plan and one submission's calls, answered by the reference unless told otherwise."""
 
     def __init__(self, cranfield, folder):
-        self.plan = planning.build(rubric.load(), reference.load(), cranfield)
+        self.plan = planning.build(rubric.load(), reference.load(default_lab()), cranfield)
         self.submission = self.plan.for_submission("true-diagnoses")
         self.folder = folder
         self.solution = {

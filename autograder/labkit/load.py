@@ -62,11 +62,14 @@ def default() -> Lab:
 
 def load(folder: Path | str, package: Path | None = None, hidden: Path | None = None) -> Lab:
     """The lab in ``folder`` (its ``lab/`` package, ``grading.yml``, ``assignment/``, ``solutions/``):
-    ``package`` is its package's folder (default ``folder/lab``), ``hidden`` its hidden reference's
-    (default the package's ``data/``). Loading the same folder again returns the same ``Lab``."""
+    ``package`` is its package's folder (default ``paths.lab_package(folder)``: ``folder/lab``),
+    ``hidden`` its hidden reference's (default the package's ``data/``, or ``paths.LAB_DATA`` for the
+    environment's lab). Loading the same folder again returns the same ``Lab``."""
     root = Path(folder).resolve()
-    package_dir = Path(package).resolve() if package is not None else root / "lab"
-    where = place.Place(root, package_dir, Path(hidden).resolve() if hidden is not None else package_dir / "data")
+    package_dir = Path(package).resolve() if package is not None else paths.lab_package(root)
+    if hidden is None:  # the environment's lab keeps its hidden reference where the environment says
+        hidden = paths.LAB_DATA if package_dir == paths.LAB_PACKAGE else package_dir / "data"
+    where = place.Place(root, package_dir, Path(hidden).resolve())
     if where in _LOADED:
         return _LOADED[where]
     if not (package_dir / "__init__.py").is_file():

@@ -70,7 +70,7 @@ PLACES: dict[str, Place] = {}
 
 def default() -> Place:
     """The place of the lab imported as ``autograder.lab`` (``paths``: the environment's choice)."""
-    return Place(paths.LAB_ROOT, paths.LAB_PACKAGE, paths.LAB_DATA)
+    return Place(paths.LAB_ROOT, paths.LAB_PACKAGE, paths.LAB_DATA.resolve())
 
 
 def of(module: str) -> Place:

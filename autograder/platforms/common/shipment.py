@@ -35,6 +35,7 @@ from autograder.grading import course_secret, reference, rubric
 from autograder.grading import plan as planning
 from autograder.lab import cranfield
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
+from autograder.labkit import load
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SETUP = TEMPLATES / "setup.sh"
@@ -127,7 +128,7 @@ def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, byt
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
-    stored = reference.load()
+    stored = reference.load(load.default())  # the lab shipped: the environment's
     loaded = rubric.load(paths.RUBRIC)
     key = planning.cache_key(loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
     plan = planning.build(loaded, stored, bundle)

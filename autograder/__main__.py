@@ -3,13 +3,15 @@ import os
 import sys
 from pathlib import Path
 
+from autograder import environment
+
 # ``--lab FOLDER`` (the CLI's global option) chooses the lab before the engine is imported: ``paths``
-# reads the lab's folder from $LAB05_LAB when it is imported, and the children inherit it.
+# reads the lab's folder from $AUTOGRADER_LAB when it is imported, and the children inherit it.
 _early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
 _early.add_argument("--lab", type=Path)
 _chosen = _early.parse_known_args()[0].lab
 if _chosen is not None:
-    os.environ["LAB05_LAB"] = str(_chosen.resolve())
+    os.environ[environment.name("LAB")] = str(_chosen.resolve())
 
 from autograder.labkit import load  # noqa: E402
 

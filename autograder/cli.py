@@ -200,7 +200,7 @@ def _prairielearn(args: argparse.Namespace) -> int:
 
 def _lab(folder: Path | None) -> Lab:
     """The lab graded: ``folder``'s (``--lab``), else the environment's (this repository's lab unless
-    $LAB05_LAB names another)."""
+    $AUTOGRADER_LAB names another)."""
     from autograder.labkit import load
 
     return load.load(folder) if folder is not None else load.default()
@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FOLDER",
         help="the lab's folder: lab/, grading.yml, assignment/, solutions/ (default: this repository's lab, or "
-        "$LAB05_LAB's)",
+        "$AUTOGRADER_LAB's)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

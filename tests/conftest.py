@@ -23,7 +23,7 @@ TEST_COURSE_SECRET = "664a83aecda4ef2292ce236714d5634e21b06cb92e19b2ef8bf6f3a454
 _SECRET_FILE = Path(tempfile.mkdtemp(prefix="lab05-test-secret-")) / "course-secret"
 _SECRET_FILE.write_text(TEST_COURSE_SECRET + "\n", encoding="utf-8")
 _SECRET_FILE.chmod(0o600)
-os.environ["LAB05_COURSE_SECRET"] = str(_SECRET_FILE)
+os.environ["AUTOGRADER_COURSE_SECRET"] = str(_SECRET_FILE)
 
 CRANFIELD_MISSING = (
     "Cranfield is not available to ir_datasets: these tests need it. Seed the cache with "
@@ -80,7 +80,7 @@ def gradescope_root(dist, tmp_path_factory):
         archive.extractall(source)
         for info in archive.infolist():
             os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
-    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"}
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_SKIP_INSTALL": "1"}
     subprocess.run(["bash", str(source / "setup.sh")], check=True, env=environment, timeout=120)
     return root
 

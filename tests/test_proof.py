@@ -52,7 +52,7 @@ def without_numpy():
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     """A cache of the test's own: nothing proved before it."""
-    monkeypatch.setenv("LAB05_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 

@@ -28,7 +28,7 @@ SECOND = paths.ROOT / "tests" / "fixtures" / "lab06"
 
 
 def _autograder(lab: Path, *arguments: str) -> subprocess.CompletedProcess:
-    environment = {name: value for name, value in os.environ.items() if name != "LAB05_LAB"}
+    environment = {name: value for name, value in os.environ.items() if name not in ("AUTOGRADER_LAB", "LAB05_LAB")}
     return subprocess.run(
         [sys.executable, "-m", "autograder", "--lab", str(lab), *arguments],
         env=environment,

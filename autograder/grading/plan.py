@@ -29,7 +29,7 @@ from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import Case
 
-if TYPE_CHECKING:  # the lab is pluggable (``LAB05_LAB``): its scenarios module is read for types only
+if TYPE_CHECKING:  # the lab is pluggable (``--lab``): its scenarios module is read for types only
     from autograder.lab.scenarios import Scenario
 
 

@@ -9,13 +9,12 @@ and the library versions, so any change there recomputes it.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths, tempdirs
+from autograder import cache, environment, paths, tempdirs
 from autograder.labkit import place
 
 from . import measures, spec
@@ -93,7 +92,7 @@ def bundle_key() -> str:
 
 def bundle() -> dict:
     """The Cranfield reference, from the on-disk cache or computed (a few seconds). Where
-    ``$LAB05_BUNDLE`` names a file (shipped with the hidden reference: autograder.zip's
+    ``$AUTOGRADER_BUNDLE`` names a file (shipped with the hidden reference: autograder.zip's
     ``source/hidden/``, PrairieLearn's ``/grade/tests/hidden/``), that file."""
     return lazy_bundle()[1]()
 
@@ -101,13 +100,13 @@ def bundle() -> dict:
 def lazy_bundle() -> tuple[str, Callable[[], dict[str, Any]]]:
     """``(key, load)``: the bundle's content key now, the bundle itself only when ``load()``
     is called (a cached plan needs the key alone)."""
-    shipped = os.environ.get("LAB05_BUNDLE")
+    shipped = environment.get("BUNDLE")
     if shipped:
         try:
             data = Path(shipped).read_bytes()
         except OSError as error:
             raise RuntimeError(
-                f"cannot read the Cranfield bundle {shipped} ($LAB05_BUNDLE): {error.strerror}; "
+                f"cannot read the Cranfield bundle {shipped} ($AUTOGRADER_BUNDLE): {error.strerror}; "
                 "it ships with the hidden reference: build again with `python -m autograder build` (autograder.zip's "
                 "source/hidden/, PrairieLearn's question tests/hidden/)"
             ) from None

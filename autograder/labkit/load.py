@@ -2,7 +2,7 @@
 
 ``load(folder)`` imports a lab folder's ``lab/`` package under a name of its own (unique per
 folder, so two labs load in one process) and returns its ``Lab``. ``activate()`` makes
-``autograder.lab`` the lab ``paths.LAB_PACKAGE`` holds (Lab 05's package unless ``$LAB05_LAB``
+``autograder.lab`` the lab ``paths.LAB_PACKAGE`` holds (Lab 05's package unless ``$AUTOGRADER_LAB``
 names another lab's folder, ``docs/LABS.md``); run it before anything imports ``autograder.lab``
 (``python -m autograder`` does it first)."""
 
@@ -46,7 +46,9 @@ def activate() -> str:
         )
     init = paths.LAB_PACKAGE / "__init__.py"
     if not init.is_file():
-        raise SystemExit(f"error: $LAB05_LAB={paths.LAB_ROOT} holds no lab package (lab/__init__.py): see docs/LABS.md")
+        raise SystemExit(
+            f"error: $AUTOGRADER_LAB={paths.LAB_ROOT} holds no lab package (lab/__init__.py): see docs/LABS.md"
+        )
     module = _imported("autograder.lab", paths.LAB_PACKAGE)
     import autograder
 
@@ -55,7 +57,7 @@ def activate() -> str:
 
 
 def default() -> Lab:
-    """The lab the environment chooses (``paths``: Lab 05 unless ``$LAB05_LAB`` names another), the
+    """The lab the environment chooses (``paths``: Lab 05 unless ``$AUTOGRADER_LAB`` names another), the
     one ``autograder.lab`` is."""
     return load(paths.LAB_ROOT, paths.LAB_PACKAGE, paths.LAB_DATA)
 

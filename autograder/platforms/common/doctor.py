@@ -11,12 +11,11 @@ imports). Nothing is printed here: ``lines`` and ``to_dict`` render.
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from autograder import paths
+from autograder import environment, paths
 from autograder.grading import rubric as rubrics
 from autograder.lab.spec import EVALUATION_LIBRARIES
 from autograder.sandbox import interpreter, machine, proof
@@ -191,11 +190,11 @@ def _unsealed(packages: Finding, python: str, allowed: tuple[str, ...]) -> Findi
 
 
 def _cranfield() -> Finding:
-    shipped = os.environ.get("LAB05_BUNDLE")
+    shipped = environment.get("BUNDLE")
     if shipped:
         there = Path(shipped).is_file()
         state = "there" if there else "MISSING"
-        return Finding(there, f"the precomputed reference {shipped} ($LAB05_BUNDLE) is {state}")
+        return Finding(there, f"the precomputed reference {shipped} ($AUTOGRADER_BUNDLE) is {state}")
     from autograder.lab import cranfield
 
     return Finding(*cranfield.cache_status())

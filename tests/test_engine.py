@@ -364,7 +364,7 @@ def test_random_cases_are_drawn_afresh_and_reproducible_from_their_seed(cranfiel
     from autograder.grading import plan as planning
 
     loaded = rubric.load()
-    built = planning.build(loaded, reference.load(default_lab()), cranfield)
+    built = planning.build(default_lab(), loaded, reference.load(default_lab()), cranfield)
     calls = lambda seed: [
         repr((p.case.args, p.case.kwargs)) for p in built.for_submission(seed).planned if p.kind == "random"
     ]

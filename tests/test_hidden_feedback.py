@@ -48,7 +48,7 @@ ERRORS = [
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(rubric.load(), reference.load(default_lab()), cranfield)
+    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
     return built, built.for_submission("hidden-vocabulary")
 
 

@@ -54,7 +54,7 @@ class Secrets:
 
 @pytest.fixture(scope="module")
 def secrets(cranfield):
-    return Secrets(planning.build(rubrics.load(), reference.load(default_lab()), cranfield))
+    return Secrets(planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield))
 
 
 def _seed_of(grade_json: str) -> str:

@@ -80,7 +80,7 @@ class Session:
             reference.check(lab, stored, bundle)
 
         with _kept_for_good():
-            plan = cached(loaded, reference.load(lab), bundle_key, load_bundle, check)
+            plan = cached(lab, loaded, reference.load(lab), bundle_key, load_bundle, check)
         chosen = isolations.choose(
             isolation, python, uid, lab.evaluation_libraries, protected, jobs, loaded.allowed_imports
         )

@@ -191,4 +191,4 @@ def _neighbours(plan: Plan, planned: PlannedCase) -> dict[str, Any]:
     case, drawn for this grading) computed now."""
     if planned.case.id in plan.neighbours:
         return plan.neighbours[planned.case.id]
-    return random_neighbours(planned.case) if planned.kind == CheckKind.RANDOM else {}
+    return random_neighbours(plan.lab, planned.case) if planned.kind == CheckKind.RANDOM else {}

@@ -128,10 +128,11 @@ def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, byt
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
-    stored = reference.load(load.default())  # the lab shipped: the environment's
+    lab = load.default()  # the lab shipped: the environment's
+    stored = reference.load(lab)
     loaded = rubric.load(paths.RUBRIC)
-    key = planning.cache_key(loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
-    plan = planning.build(loaded, stored, bundle)
+    key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
+    plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key
     return [
         (f"cache/plan-{key[:32]}.pickle", pickle.dumps(plan, protocol=4), 0o600),

@@ -94,7 +94,7 @@ def _edge_texts(built, submission) -> dict[str, set[str]]:
             continue
         right = Outcome("value", value=encode(planned_case.expected))
         for outcome, unimported in [*outcomes, (right, frozenset())]:
-            case = scoring.call_case(planned_case, outcome, unimported)
+            case = scoring.call_case(built.lab, planned_case, outcome, unimported)
             texts[planned_case.case.id].add(
                 _shown(case, planned_case.check, planned_case.kind, planned_case.case.function)
             )

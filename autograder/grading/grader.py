@@ -108,7 +108,7 @@ def _time_left(state: Grading) -> Grading:
 def _plan(state: Grading) -> Grading:
     """This grading's calls and cases, its random ones drawn from its seed."""
     submission = state.plan.for_submission(state.seed or fresh_seed())
-    return replace(state, submission=submission, calls=tuple(payloads.calls(submission)))
+    return replace(state, submission=submission, calls=tuple(payloads.calls(state.plan.lab, submission)))
 
 
 def _sandbox(state: Grading) -> Grading:

@@ -107,7 +107,7 @@ def _scenarios(built, checks) -> list:
     failed: dict[str, bool] = {}
     for check in checks:
         for case in check.cases if check.function == WRITER else ():
-            name = runfile_checks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id, built.lab.scenarios.EXAMPLE)
             if name in built.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     return [

@@ -67,7 +67,7 @@ def share_lost(built, submission, item, function: str) -> float:
     files = {}
     for name, scenario in built.scenarios.items():
         if scenario.raises:  # the right writer refuses these arguments
-            files[name] = runfile_checks.read(_outcome("raises", scenario.raises), "")
+            files[name] = runfile_checks.read(_outcome("raises", scenario.raises), "", writer=run_writer() or "")
             continue
         rows = variants.rows(scenario)
         if function == run_writer() and function in item.variants:

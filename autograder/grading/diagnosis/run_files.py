@@ -147,7 +147,7 @@ def _conditions(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runf
         if check.function != WRITER:
             continue
         for case in check.cases:
-            name = runfile_checks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id, plan.lab.scenarios.EXAMPLE)
             if name in plan.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     judged = [

@@ -174,7 +174,9 @@ def diagnose(
             for check in sorted(best[3]):
                 found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
         general: list[Diagnosis] = []
-        condition = conditions.diagnosis(function, [(case.features, case.failed, case.label()) for case in cases])
+        condition = conditions.diagnosis(
+            plan.lab, function, [(case.features, case.failed, case.label()) for case in cases]
+        )
         if condition is not None:
             general.append(condition)
         if not named:

@@ -180,7 +180,7 @@ def diagnose(
         if condition is not None:
             general.append(condition)
         if not named:
-            general += shapes.diagnose(function, cases)
+            general += shapes.diagnose(plan.lab, function, cases)
         for check in failing_checks.get(function, []):
             found.setdefault(check, []).extend(general)
     return found

@@ -43,7 +43,7 @@ def _seed(args: argparse.Namespace) -> int:
 def _stubs(args: argparse.Namespace) -> int:
     from autograder.handout import stubs
 
-    changed = stubs.write_stubs()
+    changed = stubs.write_stubs(args.lab)
     print(f"regenerated {', '.join(changed)}" if changed else "the stubs are up to date")
     return 0
 
@@ -166,7 +166,7 @@ def _build(args: argparse.Namespace) -> int:
 
     built = {
         "autograder": build.build(args.out / "autograder.zip"),
-        "handout": handout.build(args.out / "handout.zip", cranfield=args.with_cranfield),
+        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
     print("\n".join(f"note: {note}" for note in build.notes()))

@@ -14,6 +14,7 @@ import pytest
 
 from autograder import paths
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 
 #: The test suite's course secret (``grading/course_secret.py``): fixed, so that a fresh clone's
 #: gradings draw the same random cases on every run (a secret made at random by the first build
@@ -56,7 +57,10 @@ def build_dist(out: Path) -> dict:
     from autograder.handout import build as handout
     from autograder.platforms.gradescope import build
 
-    return {"autograder": build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
+    return {
+        "autograder": build.build(out / "autograder.zip"),
+        "handout": handout.build(default_lab(), out / "handout.zip"),
+    }
 
 
 @pytest.fixture(scope="session")

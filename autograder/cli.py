@@ -135,7 +135,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
     from autograder.platforms.common import doctor
 
-    findings = doctor.examine(args.child_python, args.uid, isolation=args.isolation)
+    findings = doctor.examine(args.lab, args.child_python, args.uid, isolation=args.isolation)
     print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
     return 0 if findings.can_grade else 1
 

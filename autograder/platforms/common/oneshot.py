@@ -150,13 +150,14 @@ def grade_one(
 
     watchdog = Watchdog(overall, last_resort, started)
     refusal: proof.ProofError | None = None
+    lab = lab or load.default()
     try:
-        log("\n".join(doctor.examine(python, uid, rubric_path, isolation).lines()))
+        log("\n".join(doctor.examine(lab, python, uid, rubric_path, isolation).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
         with tempdirs.folder("lab05-platform-") as folder:
-            session = Session.open(lab or load.default(), rubric_path, isolation, uid, python, Path(folder))
+            session = Session.open(lab, rubric_path, isolation, uid, python, Path(folder))
             if session.secret_note:
                 log(session.secret_note)
             isolations.reserve(session.isolation, 1)

@@ -135,10 +135,11 @@ def _sandbox(state: Grading) -> Grading:
 def _integrity(state: Grading) -> Grading:
     """The evaluation libraries the files use (the functions that lose their points for it) and
     the answer tables they may hold."""
-    scans = {name: libraries.scan(data) for name, data in state.staged.files.items()}
+    lab = state.plan.lab
+    scans = {name: libraries.scan(lab, data) for name, data in state.staged.files.items()}
     banned = state.run.banned_imports
-    flags = libraries.flags(scans, banned) + answer_tables.flags(state.staged.files)
-    return replace(state, zeroed=libraries.zeroed(scans, banned), integrity=tuple(flags))
+    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files)
+    return replace(state, zeroed=libraries.zeroed(lab, scans, banned), integrity=tuple(flags))
 
 
 def _run_files(state: Grading) -> Grading:

@@ -203,3 +203,31 @@ def test_the_cli_names_a_folder_that_is_no_lab(tmp_path, capsys):
     assert cli.main(["--lab", str(tmp_path), "reference"]) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: labkit.load") and str(tmp_path.resolve()) in error
+
+
+#: Lab field -> (its module in Lab 05, its module in Lab 06, which leaves it out)
+OPTIONAL_MODULES = {
+    "cranfield": ("autograder.lab.cranfield", "autograder.labkit.defaults.cranfield"),
+    "measures": ("autograder.lab.measures", "autograder.labkit.defaults.measures"),
+    "scenarios": ("autograder.lab.scenarios", "autograder.labkit.defaults.scenarios"),
+    "variants": ("autograder.lab.variants", "autograder.labkit.defaults.variants"),
+}
+
+
+@pytest.mark.parametrize("field", OPTIONAL_MODULES)
+def test_a_lab_may_leave_out_what_it_does_not_have(field):
+    """Does Lab 05 keep its own collection, measures, scenarios and variants, while Lab 06, which has
+    no collection and no run writer and leaves those modules out, gets labkit's defaults?"""
+    with_them, without = OPTIONAL_MODULES[field]
+    assert getattr(default(), field).__name__ == with_them
+    assert getattr(load(LAB06), field).__name__ == without
+
+
+def test_a_lab_without_a_collection_has_an_empty_one():
+    """Is a defaulted collection empty (no systems, an empty bundle, no scenarios), and is asking its
+    measures for a value a ValueError naming the measure?"""
+    lab = load(LAB06)
+    assert lab.cranfield.SYSTEMS == () and lab.cranfield.bundle() == {"qrels": {}, "titles": {}, "systems": {}}
+    assert lab.scenarios.EXAMPLE == "" and lab.measures.CRANFIELD == {}
+    with pytest.raises(ValueError, match="nDCG@10"):
+        lab.measures.ir_measures_values("nDCG@10", {}, {})

@@ -33,6 +33,10 @@ MODULES = {
     "solution": "solution",
 }
 
+#: The modules a lab may leave out (a lab without a reference collection or a run writer): the
+#: ``labkit/defaults/`` module of that name stands in.
+OPTIONAL = ("cranfield", "measures", "scenarios", "variants")
+
 _LOADED: dict[place.Place, Lab] = {}
 
 
@@ -87,9 +91,16 @@ def load(folder: Path | str, package: Path | None = None, hidden: Path | None = 
         place.PLACES[name] = where
         if name not in sys.modules:
             _imported(name, package_dir)
-    modules = {field: importlib.import_module(f"{name}.{module}") for field, module in MODULES.items()}
+    modules = {field: _module(name, module) for field, module in MODULES.items()}
     _LOADED[where] = lab = _gathered(name, where, modules)
     return lab
+
+
+def _module(package: str, module: str) -> types.ModuleType:
+    """The lab's module ``module``, or the default one for a module the lab may leave out (``OPTIONAL``)."""
+    if module in OPTIONAL and importlib.util.find_spec(f"{package}.{module}") is None:
+        return importlib.import_module(f"autograder.labkit.defaults.{module}")
+    return importlib.import_module(f"{package}.{module}")
 
 
 def _imported(name: str, package_dir: Path) -> types.ModuleType:

@@ -12,7 +12,7 @@ import pytest
 from autograder import cli, paths
 from autograder.grading import reference
 from autograder.grading.session import Session
-from autograder.labkit import place
+from autograder.labkit import misconception, place, scenario
 from autograder.labkit.load import default, load
 
 LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
@@ -231,3 +231,29 @@ def test_a_lab_without_a_collection_has_an_empty_one():
     assert lab.scenarios.EXAMPLE == "" and lab.measures.CRANFIELD == {}
     with pytest.raises(ValueError, match="nDCG@10"):
         lab.measures.ir_measures_values("nDCG@10", {}, {})
+
+
+def _members(protocol) -> set[str]:
+    """The names a Protocol declares (its fields, properties and methods)."""
+    return {name for name in vars(protocol) if not name.startswith("_")} | set(protocol.__annotations__) - {
+        "__dataclass_fields__"
+    }
+
+
+#: id -> (the labkit Protocol, how to get every instance of it a lab holds)
+SHAPES_READ = {
+    "lab05-misconceptions": (misconception.Misconception, lambda: list(default().misconceptions.LIBRARY.values())),
+    "lab06-misconceptions": (misconception.Misconception, lambda: list(load(LAB06).misconceptions.LIBRARY.values())),
+    "lab05-scenarios": (scenario.Scenario, lambda: default().scenarios.small_scenarios()),
+}
+
+
+@pytest.mark.parametrize("case_id", SHAPES_READ)
+def test_what_a_lab_builds_has_what_the_engine_reads(case_id):
+    """Does every misconception and scenario a lab builds have each member of the labkit Protocol the
+    engine reads it through (whatever the lab built it with: a dataclass, a namedtuple)?"""
+    protocol, made = SHAPES_READ[case_id]
+    members, items = _members(protocol), made()
+    assert len(members) >= 8 and items
+    lacking = {type(item).__name__: sorted(name for name in members if not hasattr(item, name)) for item in items}
+    assert {name: missing for name, missing in lacking.items() if missing} == {}

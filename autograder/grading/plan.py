@@ -27,8 +27,8 @@ from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
 
-if TYPE_CHECKING:  # the lab is pluggable (``--lab``): its scenarios module is read for types only
-    from autograder.lab.scenarios import Scenario
+if TYPE_CHECKING:  # a scenario as the engine reads it, whatever lab made it
+    from autograder.labkit.scenario import Scenario
 
 
 class _CallFields(TypedDict):

@@ -22,9 +22,9 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
-if TYPE_CHECKING:  # a lab without a run writer has no Scenario
+if TYPE_CHECKING:  # for types only (a scenario as the engine reads it)
     from autograder.grading.plan import Plan
-    from autograder.lab.scenarios import Scenario
+    from autograder.labkit.scenario import Scenario
 
 SOME_WRITER = "the run writer"  # what messages call the writer when the lab names none
 

@@ -37,7 +37,7 @@ from autograder.sandbox.channel import Outcome, OutcomeStatus
 if TYPE_CHECKING:
     from autograder.grading.plan import Plan, PlannedCase
     from autograder.grading.runfile_checks import RunFile
-    from autograder.lab.misconceptions.model import Misconception
+    from autograder.labkit.misconception import Misconception
 
 #: A variant's answer for a case: ("value", what it returned) or ("raises", the exception's class name).
 Answer = tuple[Literal["value", "raises"], Any]

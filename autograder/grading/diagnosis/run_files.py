@@ -22,8 +22,8 @@ from autograder.labkit.lab import Lab
 
 if TYPE_CHECKING:
     from autograder.grading.plan import Plan
-    from autograder.lab.misconceptions.model import Misconception
-    from autograder.lab.scenarios import Scenario
+    from autograder.labkit.misconception import Misconception
+    from autograder.labkit.scenario import Scenario
 
 RIGHT = ("right",)  # the reference writer's file, byte for byte
 Rows = list[list[str]]  # a run file's lines, split into columns

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -257,3 +260,17 @@ def test_what_a_lab_builds_has_what_the_engine_reads(case_id):
     assert len(members) >= 8 and items
     lacking = {type(item).__name__: sorted(name for name in members if not hasattr(item, name)) for item in items}
     assert {name: missing for name, missing in lacking.items() if missing} == {}
+
+
+def test_python_m_autograder_names_a_lab_folder_that_is_no_lab(tmp_path):
+    """Does `python -m autograder --lab FOLDER` stop, before any command, with a message naming a
+    folder that holds no lab package and the option that chose it?"""
+    run = subprocess.run(
+        [sys.executable, "-m", "autograder", "--lab", str(tmp_path), "reference"],
+        env={name: value for name, value in os.environ.items() if not name.endswith("_LAB")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1 and not (tmp_path / "lab").exists()
+    assert f"the lab folder {tmp_path.resolve()} (--lab or $AUTOGRADER_LAB) holds no lab package" in run.stderr

@@ -51,7 +51,8 @@ def activate() -> str:
     init = paths.LAB_PACKAGE / "__init__.py"
     if not init.is_file():
         raise SystemExit(
-            f"error: $AUTOGRADER_LAB={paths.LAB_ROOT} holds no lab package (lab/__init__.py): see docs/LABS.md"
+            f"error: the lab folder {paths.LAB_ROOT} (--lab or $AUTOGRADER_LAB) holds no lab package "
+            "(lab/__init__.py): see docs/LABS.md"
         )
     module = _imported("autograder.lab", paths.LAB_PACKAGE)
     import autograder

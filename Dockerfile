@@ -30,7 +30,7 @@ COPY . /lab05/repo/
 # the entrypoint where anyone may start it (to refuse a --user with a message)
 RUN install -m 755 /lab05/repo/autograder/local/templates/entrypoint /usr/local/bin/lab05-entrypoint \
  && mkdir -p /lab05/cache && chmod -R go-rwx /lab05
-ENV LAB05_CACHE=/lab05/cache IR_DATASETS_HOME=/lab05/cache/ir_datasets PYTHONDONTWRITEBYTECODE=1
+ENV AUTOGRADER_CACHE=/lab05/cache IR_DATASETS_HOME=/lab05/cache/ir_datasets PYTHONDONTWRITEBYTECODE=1
 WORKDIR /
 ENTRYPOINT ["/usr/local/bin/lab05-entrypoint"]
 CMD ["--help"]

@@ -1,6 +1,6 @@
 """An on-disk cache for derived data, keyed by the content that determines it.
 
-Entries live in ``$LAB05_CACHE`` (default ``~/.cache/lab05-autograder``), a folder only its
+Entries live in ``$AUTOGRADER_CACHE`` (default ``~/.cache/lab05-autograder``), a folder only its
 owner can read (grading caches hold reference values). An entry's name is a hash of its
 inputs, so a change in any input is a miss, never a stale hit; writes are atomic.
 """
@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from autograder import environment
 from autograder.errors import InputError
 
 _T = TypeVar("_T")
 
 
 def cache_dir() -> Path:
-    folder = Path(os.environ.get("LAB05_CACHE") or Path.home() / ".cache" / "lab05-autograder")
+    folder = Path(environment.get("CACHE") or Path.home() / ".cache" / "lab05-autograder")
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(folder, 0o700)
     return folder

@@ -11,7 +11,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from autograder.errors import InputError, MissingError, UsageError
 from autograder.reports import untrusted
@@ -22,10 +22,12 @@ BUG = (
     "the autograder's maintainers with the command you ran and that traceback"
 )
 
+if TYPE_CHECKING:
+    from autograder.labkit.lab import Lab
+
 
 def _table(args: argparse.Namespace) -> int:
-    from autograder.lab import cranfield
-
+    cranfield = args.lab.cranfield
     reference = cranfield.bundle()
     print(
         "Lab 04's runs written by the reference write_run, evaluated by ir_measures "
@@ -45,10 +47,8 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    from autograder.lab.solution import load_lab05
-
     try:
-        cached = load_lab05().data.seed_cache(args.folder)
+        cached = args.lab.solution.load().data.seed_cache(args.folder)
     except FileNotFoundError as error:  # the handout's data.py names the missing files (it imports no engine)
         raise MissingError(str(error)) from None
     print(f"Cranfield cached in {cached}")
@@ -58,7 +58,7 @@ def _seed(args: argparse.Namespace) -> int:
 def _stubs(args: argparse.Namespace) -> int:
     from autograder.handout import stubs
 
-    changed = stubs.write_stubs()
+    changed = stubs.write_stubs(args.lab)
     print(f"regenerated {', '.join(changed)}" if changed else "the stubs are up to date")
     return 0
 
@@ -84,7 +84,7 @@ def _grade(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         force=args.force,
         isolation=args.isolation,
-        rubric_path=args.rubric,
+        rubric_path=args.rubric or args.lab.place.rubric,
         uid=args.uid,
         python=args.child_python,
         seed=args.seed,
@@ -92,6 +92,7 @@ def _grade(args: argparse.Namespace) -> int:
         shard=shard,
         known=tuple(args.known),
         times=args.times,
+        lab=args.lab,
     )
     scores = [result.score for result in summary.results]
     errors = sum(result.status != Status.GRADED for result in summary.results)
@@ -139,7 +140,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _gradescope(args: argparse.Namespace) -> int:
     from autograder.platforms.gradescope import entry
 
-    document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python)
+    document = entry.run(args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, lab=args.lab)
     print(f"score {document['score']}; results in {args.root}/results/results.json")
     return 0
 
@@ -149,7 +150,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
     from autograder.platforms.common import doctor
 
-    findings = doctor.examine(args.child_python, args.uid, isolation=args.isolation)
+    findings = doctor.examine(args.lab, args.child_python, args.uid, isolation=args.isolation)
     print(json.dumps(findings.to_dict(), indent=2) if args.json else "\n".join(findings.lines()))
     return 0 if findings.can_grade else 1
 
@@ -180,7 +181,7 @@ def _build(args: argparse.Namespace) -> int:
 
     built = {
         "autograder": build.build(args.out / "autograder.zip"),
-        "handout": handout.build(args.out / "handout.zip", cranfield=args.with_cranfield),
+        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
     print("\n".join(f"note: {note}" for note in build.notes()))
@@ -201,16 +202,29 @@ def _prairielearn(args: argparse.Namespace) -> int:
     from autograder.platforms.prairielearn import entry
 
     document = entry.run(
-        args.root, isolation=args.isolation, uid=args.uid, python=args.child_python, rubric_path=args.rubric
+        args.root,
+        isolation=args.isolation,
+        uid=args.uid,
+        python=args.child_python,
+        rubric_path=args.rubric or args.lab.place.rubric,
+        lab=args.lab,
     )
     print(f"score {document.get('score')}; results in {args.root}/results/results.json")
     return 0
 
 
+def _lab(folder: Path | None) -> Lab:
+    """The lab graded: ``folder``'s (``--lab``), else the environment's (this repository's lab unless
+    $AUTOGRADER_LAB names another)."""
+    from autograder.labkit import load
+
+    return load.load(folder) if folder is not None else load.default()
+
+
 def _reference(args: argparse.Namespace) -> int:
     from autograder.grading import reference
 
-    print(f"wrote {reference.write()}")
+    print(f"wrote {reference.write(args.lab)}")
     return 0
 
 
@@ -254,12 +268,19 @@ def _file(text: str) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from autograder import paths
     from autograder.grading.course import times
     from autograder.lms import registry as lms_registry
     from autograder.sandbox import isolation
 
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    parser.add_argument(
+        "--lab",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="the lab's folder: lab/, grading.yml, assignment/, solutions/ (default: this repository's lab, or "
+        "$AUTOGRADER_LAB's)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     table = commands.add_parser(
@@ -299,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how submissions are enclosed (default auto: a namespace jail, else another user "
         "when root; none only for trusted code)",
     )
-    grade.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    grade.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
     grade.add_argument(
         "--uid",
         type=int,
@@ -418,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
         "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
     )
     pl.add_argument("--root", type=Path, default=Path("/grade"))
-    pl.add_argument("--rubric", type=Path, default=paths.RUBRIC)
+    pl.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
     pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
     pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
     pl.add_argument("--child-python", default=None)
@@ -449,6 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        args.lab = _lab(args.lab)
         code: int = args.run(args)  # the subcommand's function
         return code
     except UsageError as error:  # what a user can fix: the message says what and how

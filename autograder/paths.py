@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from autograder import environment
 
 #: The ``autograder`` package itself (all of the grader's code lies below it).
 PACKAGE = Path(__file__).resolve().parent
 #: The project root (the grader's checkout).
 ROOT = PACKAGE.parent
 #: The lab graded: Lab 05 by default (its package ``autograder/lab/``, its course files here: the
-#: rubric, the handout, the solutions); ``$LAB05_LAB`` names another lab's folder, which holds
+#: rubric, the handout, the solutions); ``$AUTOGRADER_LAB`` names another lab's folder, which holds
 #: ``lab/`` (its package, standing in for ``autograder.lab``), ``grading.yml``, ``assignment/``
 #: and ``solutions/`` (``docs/LABS.md``).
-LAB_ROOT = Path(os.environ.get("LAB05_LAB") or ROOT).resolve()
-LAB_PACKAGE = LAB_ROOT / "lab" if os.environ.get("LAB05_LAB") else PACKAGE / "lab"
+LAB_ROOT = Path(environment.get("LAB") or ROOT).resolve()
+
+
+def lab_package(root: Path) -> Path:
+    """A lab folder's package: its ``lab/``; this repository's own lab (Lab 05) keeps it in
+    ``autograder/lab/``."""
+    return PACKAGE / "lab" if root == ROOT else root / "lab"
+
+
+LAB_PACKAGE = lab_package(LAB_ROOT)
 HANDOUT = LAB_ROOT / "assignment"
 SOLUTIONS = LAB_ROOT / "solutions"
 RUBRIC = LAB_ROOT / "grading.yml"
@@ -22,10 +31,10 @@ REQUIREMENTS = ROOT / "requirements"
 CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt"  # the children's environment: what they may import, pinned
 CHILD_VENV = ROOT / ".venv-child"  # that environment for local batches (``make setup``)
 #: The hidden reference: what a student must never see (the edge cases' inputs, the expected
-#: values). In the repository ``autograder/lab/data/``; ``$LAB05_HIDDEN`` names where a platform
+#: values). In the repository ``autograder/lab/data/``; ``$AUTOGRADER_HIDDEN`` names where a platform
 #: keeps it instead (PrairieLearn: the question's private ``tests/hidden/``, never the image).
 REPOSITORY_DATA = LAB_PACKAGE / "data"
-LAB_DATA = Path(os.environ.get("LAB05_HIDDEN") or REPOSITORY_DATA)
+LAB_DATA = Path(environment.get("HIDDEN") or REPOSITORY_DATA)
 REFERENCE = LAB_DATA / "expected.json"
 EDGE_CASES = LAB_DATA / "edge_cases.json"
 SCENARIOS = LAB_DATA / "scenarios.json"  # the hidden run writer scenarios' inputs (a lab with a run writer)

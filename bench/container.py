@@ -34,7 +34,7 @@ def container_figures(work: Path, repetitions: int) -> dict:
         ["bash", str(source / "setup.sh")],
         check=True,
         timeout=120,
-        env={**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"},
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_SKIP_INSTALL": "1"},
     )
     (root / "submission").mkdir()
     for name, text in subs.SOLUTION.items():
@@ -44,9 +44,9 @@ def container_figures(work: Path, repetitions: int) -> dict:
         env = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
         env.update(
             AUTOGRADER_ROOT=str(root),
-            LAB05_PYTHON=PYTHON,
-            LAB05_CHILD_PYTHON="/usr/bin/python3",
-            LAB05_ISOLATION=isolation,
+            AUTOGRADER_PYTHON=PYTHON,
+            AUTOGRADER_CHILD_PYTHON="/usr/bin/python3",
+            AUTOGRADER_ISOLATION=isolation,
         )
         rows = []
         for _ in range(repetitions):

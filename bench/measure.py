@@ -87,7 +87,7 @@ def run(command, env=None, cwd=None, memory=False) -> tuple[float, int, subproce
 
 
 def environment(cache: Path) -> dict:
-    return {**os.environ, "LAB05_CACHE": str(cache)}
+    return {**os.environ, "AUTOGRADER_CACHE": str(cache)}
 
 
 def grade_command(submissions: Path, out: Path, jobs: int = 1, isolation: str = "auto") -> list[str]:

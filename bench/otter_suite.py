@@ -119,7 +119,7 @@ class Otter:
         from autograder.lab import cranfield
 
         bundle_path = work / "bundle.json"
-        os.environ["LAB05_CACHE"] = str(cache)
+        os.environ["AUTOGRADER_CACHE"] = str(cache)
         bundle_path.write_text(json.dumps(cranfield.bundle()))
         script = work / "otter" / "submission.py"
         script.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ import pytest
 
 from autograder import paths
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 
 #: The test suite's course secret (``grading/course_secret.py``): fixed, so that a fresh clone's
 #: gradings draw the same random cases on every run (a secret made at random by the first build
@@ -23,7 +24,7 @@ TEST_COURSE_SECRET = "664a83aecda4ef2292ce236714d5634e21b06cb92e19b2ef8bf6f3a454
 _SECRET_FILE = Path(tempfile.mkdtemp(prefix="lab05-test-secret-")) / "course-secret"
 _SECRET_FILE.write_text(TEST_COURSE_SECRET + "\n", encoding="utf-8")
 _SECRET_FILE.chmod(0o600)
-os.environ["LAB05_COURSE_SECRET"] = str(_SECRET_FILE)
+os.environ["AUTOGRADER_COURSE_SECRET"] = str(_SECRET_FILE)
 
 CRANFIELD_MISSING = (
     "Cranfield is not available to ir_datasets: these tests need it. Seed the cache with "
@@ -57,7 +58,10 @@ def build_dist(out: Path) -> dict:
     from autograder.handout import build as handout
     from autograder.platforms.gradescope import build
 
-    return {"autograder": build.build(out / "autograder.zip"), "handout": handout.build(out / "handout.zip")}
+    return {
+        "autograder": build.build(out / "autograder.zip"),
+        "handout": handout.build(default_lab(), out / "handout.zip"),
+    }
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +85,7 @@ def gradescope_root(dist, tmp_path_factory):
         archive.extractall(source)
         for info in archive.infolist():
             os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
-    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "LAB05_SKIP_INSTALL": "1"}
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_SKIP_INSTALL": "1"}
     subprocess.run(["bash", str(source / "setup.sh")], check=True, env=environment, timeout=120)
     return root
 

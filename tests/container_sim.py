@@ -71,10 +71,10 @@ def main(command: list) -> None:
 def settings() -> dict:
     """The image's layout, mapped onto this checkout: its repository, its interpreters, no /cranfield."""
     return {
-        "LAB05_REPO": str(paths.ROOT),
-        "LAB05_PYTHON": sys.executable,
-        "LAB05_CHILD_PYTHON": "/usr/bin/python3",
-        "LAB05_CRANFIELD": "/nonexistent-cranfield",
+        "AUTOGRADER_REPO": str(paths.ROOT),
+        "AUTOGRADER_PYTHON": sys.executable,
+        "AUTOGRADER_CHILD_PYTHON": "/usr/bin/python3",
+        "AUTOGRADER_CRANFIELD": "/nonexistent-cranfield",
     }
 
 

@@ -778,7 +778,9 @@ EVIDENCE = [
 @pytest.mark.parametrize("source, expected", [e[1:] for e in EVIDENCE], ids=[e[0] for e in EVIDENCE])
 def test_flag_names_the_file_what_and_where(source, expected):
     """Is the evidence one flag for the file, naming what was found and at which line?"""
-    (flag,) = answer_tables.flags({"metrics.py": source.encode(), "runs.py": subs.SOLUTION["runs.py"].encode()})
+    (flag,) = answer_tables.flags(
+        "lab05", {"metrics.py": source.encode(), "runs.py": subs.SOLUTION["runs.py"].encode()}
+    )
     assert flag.kind == FlagKind.ANSWERS
     assert str(flag).startswith("answers: lab05/metrics.py may hold answers instead of computing them: ")
     assert expected in flag.text, flag.text
@@ -791,7 +793,7 @@ def test_evidence_is_short_however_much_is_found():
         f"def f{i}(r, k):\n    zlib.decompress(b'')\n    return T[hashlib.md5(repr((r, k)).encode()).digest()]\n"
         for i in range(40)
     )
-    (flag,) = answer_tables.flags({"metrics.py": source.encode()})
+    (flag,) = answer_tables.flags("lab05", {"metrics.py": source.encode()})
     assert "(and 39 more like it)" in flag.text and len(flag.text) < 600
 
 
@@ -809,13 +811,13 @@ def test_a_failing_scan_is_a_flag_not_a_crash(monkeypatch):
         raise TypeError("a bug")
 
     monkeypatch.setattr(answer_code, "read", broken)
-    (flag,) = answer_tables.flags({"metrics.py": subs.SOLUTION["metrics.py"].encode()})
+    (flag,) = answer_tables.flags("lab05", {"metrics.py": subs.SOLUTION["metrics.py"].encode()})
     assert "the scan failed (TypeError): check it by hand" in flag.text
 
 
 def test_a_file_that_does_not_parse_has_no_evidence():
     """Is a file with a syntax error (it gets no points: it does not import) left unflagged?"""
-    assert answer_tables.flags({"metrics.py": b"T = {1: 2,\n"}) == []
+    assert answer_tables.flags("lab05", {"metrics.py": b"T = {1: 2,\n"}) == []
 
 
 def test_the_student_view_never_shows_the_flag():

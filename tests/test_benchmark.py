@@ -113,7 +113,7 @@ def test_an_otter_that_fails_is_reported_as_unavailable(tmp_path, monkeypatch, c
     from autograder import cache
 
     stored = cache.cache_dir()  # the bundle the session's fixtures made: not computed again
-    monkeypatch.setenv("LAB05_CACHE", str(stored))  # Otter sets it for its own runs
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(stored))  # Otter sets it for its own runs
     (tmp_path / "bin").mkdir()
     broken = tmp_path / "bin" / "otter"
     broken.write_text("#!/bin/sh\necho 'No module named otter.run' >&2\nexit 1\n")

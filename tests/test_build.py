@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 from conftest import build_dist
 
 from autograder import archive, paths
-from autograder.grading import reference
 from autograder.grading import rubric as rubrics
 from autograder.lab import cases, spec
+from autograder.labkit.load import default as default_lab
 
 CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
 
@@ -80,7 +80,7 @@ def test_handout_has_no_hidden_case(dist):
 def test_handout_has_no_reference_value(dist):
     """Is no stored reference value (the per-query Cranfield values, the edge cases' answers) in it?"""
     text = _handout_text(dist)
-    stored = json.loads(reference.EXPECTED.read_text())
+    stored = json.loads(default_lab().place.reference.read_text())
     values = [
         v
         for system in stored["cranfield"].values()
@@ -185,9 +185,9 @@ def run_autograder(
     environment.update(
         {
             "AUTOGRADER_ROOT": str(root),
-            "LAB05_PYTHON": sys.executable,
-            "LAB05_CHILD_PYTHON": "/usr/bin/python3",
-            "LAB05_ISOLATION": isolation,
+            "AUTOGRADER_PYTHON": sys.executable,
+            "AUTOGRADER_CHILD_PYTHON": "/usr/bin/python3",
+            "AUTOGRADER_ISOLATION": isolation,
             **variables,
         }
     )
@@ -215,7 +215,9 @@ def test_run_autograder_refuses_with_a_child_python_the_sandbox_user_cannot_read
     output: list[str] = []
     graded = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
     with interpreters.sealed() as python:
-        document = run_autograder(gradescope_root, graded, "uid", output=output, status=2, LAB05_CHILD_PYTHON=python)
+        document = run_autograder(
+            gradescope_root, graded, "uid", output=output, status=2, AUTOGRADER_CHILD_PYTHON=python
+        )
     assert "score" not in document and document["tests"] == []
     assert "could not prove that it grades honest work" in document["output"]
     assert "refused to grade" in output[0] and "No module named '__future__'" in output[0]
@@ -277,8 +279,8 @@ def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root)
     environment.update(
         {
             "AUTOGRADER_ROOT": str(gradescope_root),
-            "LAB05_PYTHON": sys.executable,
-            "LAB05_CHILD_PYTHON": "/usr/bin/python3",  # setup.sh's child environment is not installed here
+            "AUTOGRADER_PYTHON": sys.executable,
+            "AUTOGRADER_CHILD_PYTHON": "/usr/bin/python3",  # setup.sh's child environment is not installed here
         }
     )
     run = subprocess.run(
@@ -291,7 +293,7 @@ def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root)
     )
     assert run.returncode == 0, run.stderr
     assert f"uid {pwd.getpwnam('lab05-student').pw_uid}" in run.stdout
-    assert "cranfield-bundle.json ($LAB05_BUNDLE) is there" in run.stdout
+    assert "cranfield-bundle.json ($AUTOGRADER_BUNDLE) is there" in run.stdout
     assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")
 
 

@@ -77,7 +77,7 @@ def test_dockerignore_leaves_out_environments_not_the_grader():
 @pytest.fixture(scope="module")
 def private_cache(tmp_path_factory):
     """A grader cache of its own, so a self-test passed outside is found inside."""
-    return {"LAB05_CACHE": str(tmp_path_factory.mktemp("lab05-cache"))}
+    return {"AUTOGRADER_CACHE": str(tmp_path_factory.mktemp("lab05-cache"))}
 
 
 def doctor(environment: dict) -> dict:
@@ -136,7 +136,7 @@ def test_cranfield_is_seeded_from_the_mounted_folder(tmp_path, cranfield, privat
     for name, cached in data.CRANFIELD_FILES.items():
         shutil.copyfile(data.cache_dir() / cached, mounted / name)
     home = tmp_path / "ir_datasets"
-    done = container_sim.run(["doctor"], LAB05_CRANFIELD=str(mounted), IR_DATASETS_HOME=str(home), **private_cache)
+    done = container_sim.run(["doctor"], AUTOGRADER_CRANFIELD=str(mounted), IR_DATASETS_HOME=str(home), **private_cache)
     assert f"Cranfield cached in {home / 'cranfield'}" in done.stderr, done.stderr[-2000:]
     for name, cached in data.CRANFIELD_FILES.items():
         assert (home / "cranfield" / cached).read_bytes() == (mounted / name).read_bytes()
@@ -146,7 +146,7 @@ def test_the_entrypoint_refuses_a_missing_cranfield_folder_clearly(tmp_path):
     """With a /cranfield that lacks the files, does the container stop before grading with a
     message naming what is missing?"""
     (tmp_path / "cranfield").mkdir()
-    done = container_sim.run(["doctor"], LAB05_CRANFIELD=str(tmp_path / "cranfield"))
+    done = container_sim.run(["doctor"], AUTOGRADER_CRANFIELD=str(tmp_path / "cranfield"))
     assert done.returncode == 2
     assert "missing cran.all.1400, cran.qry, cranqrel" in done.stderr
     assert "Traceback" not in done.stderr

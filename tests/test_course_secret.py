@@ -130,7 +130,7 @@ def _no_doctor(*args: object) -> doctor.Findings:
 
 
 def test_a_named_secret_file_is_used_for_every_rubric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With $LAB05_COURSE_SECRET naming a file, is that file the secret of every rubric, and is
+    """With $AUTOGRADER_COURSE_SECRET naming a file, is that file the secret of every rubric, and is
     nothing made beside a rubric?"""
     named = tmp_path / "kept-elsewhere"
     named.write_text("cd" * 32 + "\n", encoding="utf-8")

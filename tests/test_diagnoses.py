@@ -15,6 +15,7 @@ import truth
 
 from autograder.grading.results import Diagnosis
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 
 pytestmark = pytest.mark.cranfield
 
@@ -339,7 +340,9 @@ def test_conditions_name_only_the_functions_parameters(graded):
     wrong = {}
     for function, found in sorted(seen.items()):
         for feature in sorted(found):
-            said = Diagnosis("c", function, features.FEATURES[feature].phrase, conditions.hint(function, feature), "")
+            said = Diagnosis(
+                "c", function, features.FEATURES[feature].phrase, conditions.hint(default_lab(), function, feature), ""
+            )
             problem = premises.names_only_own_parameters(said)
             if problem:
                 wrong[f"{function}/{feature}"] = problem

@@ -20,6 +20,7 @@ from autograder.grading import reference, rubric
 from autograder.grading.results import points
 from autograder.grading.rubric import RubricError
 from autograder.lab import cases, spec
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.reports import gradescope_json
 
@@ -333,17 +334,19 @@ def test_rubric_is_valid_and_adds_up():
 
 def test_reference_regenerates_identically(cranfield):
     """Does `python -m autograder reference` reproduce the committed expected.json byte for byte?"""
-    assert reference.dumps(reference.generate()) == reference.EXPECTED.read_text(encoding="utf-8")
+    assert reference.dumps(reference.generate(default_lab())) == default_lab().place.reference.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_stale_reference_is_refused(cranfield, tmp_path):
     """If the stored Cranfield values do not match the data, does loading say to regenerate?"""
-    stored = json.loads(reference.EXPECTED.read_text())
+    stored = json.loads(default_lab().place.reference.read_text())
     stored["cranfield"]["tfidf"]["AP"]["1"] += 0.01
     path = tmp_path / "expected.json"
     path.write_text(json.dumps(stored))
     with pytest.raises(reference.ReferenceDataError, match="run `python -m autograder reference`"):
-        reference.load(path, bundle=cranfield)
+        reference.load(default_lab(), path, bundle=cranfield)
 
 
 def test_public_examples_match_the_reference(lab05):
@@ -351,7 +354,7 @@ def test_public_examples_match_the_reference(lab05):
     for case, expected in cases.example_cases():
         if case.function in ("write_run", "evaluate"):
             continue
-        value = reference.solution_value(lab05, case)
+        value = reference.solution_value(default_lab(), lab05, case)
         assert value == pytest.approx(list(expected) if isinstance(expected, tuple) else expected), case.id
 
 
@@ -361,7 +364,7 @@ def test_random_cases_are_drawn_afresh_and_reproducible_from_their_seed(cranfiel
     from autograder.grading import plan as planning
 
     loaded = rubric.load()
-    built = planning.build(loaded, reference.load(), cranfield)
+    built = planning.build(default_lab(), loaded, reference.load(default_lab()), cranfield)
     calls = lambda seed: [
         repr((p.case.args, p.case.kwargs)) for p in built.for_submission(seed).planned if p.kind == "random"
     ]

@@ -224,6 +224,7 @@ def test_cranfield_unavailable_is_a_message_naming_the_fix(lab05, monkeypatch, c
     def unavailable():
         raise lab05.data.CranfieldUnavailable("Cranfield is not in ir_datasets' cache: run seed-cranfield FOLDER")
 
+    monkeypatch.delenv("AUTOGRADER_BUNDLE", raising=False)
     monkeypatch.delenv("LAB05_BUNDLE", raising=False)
     monkeypatch.setattr(lab05.data, "is_cached", lambda: False)
     monkeypatch.setattr(lab05.data, "load_cranfield", unavailable)

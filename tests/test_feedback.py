@@ -27,6 +27,7 @@ from autograder.grading.results import (
 )
 from autograder.lab.cases import Case, raises
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.reports import (
     class_report,
@@ -216,7 +217,7 @@ def _error(kind: str) -> dict:
 )
 def test_a_call_case_records_what_it_raised(outcome, expected, unimported, status, raised):
     """Does a call's case keep the exception's class and say when its file did not import?"""
-    made = scoring.call_case(_planned(expected=expected), outcome, frozenset(unimported))
+    made = scoring.call_case(default_lab(), _planned(expected=expected), outcome, frozenset(unimported))
     assert (made.status, made.raised if made.status != S.PASS else "ValueError") == (status, raised)
 
 

@@ -11,6 +11,7 @@ import zipfile
 import pytest
 
 from autograder.handout import build as handout
+from autograder.labkit.load import default as default_lab
 
 pytestmark = [pytest.mark.cranfield]
 
@@ -24,8 +25,8 @@ CRANFIELD_NAMES = ["cran.all.1400", "cran.qry", "cranqrel"]
 )
 def test_cranfield_is_added_only_when_asked(lab05, tmp_path, cranfield, added):
     """Does the handout hold Cranfield's three files (the cache's bytes) exactly when built with it?"""
-    plain = zipfile.ZipFile(handout.build(tmp_path / "plain.zip")).namelist()
-    with zipfile.ZipFile(handout.build(tmp_path / "handout.zip", cranfield=cranfield)) as archive:
+    plain = zipfile.ZipFile(handout.build(default_lab(), tmp_path / "plain.zip")).namelist()
+    with zipfile.ZipFile(handout.build(default_lab(), tmp_path / "handout.zip", cranfield=cranfield)) as archive:
         assert sorted(archive.namelist()) == sorted(plain + added)
         for name in added:
             cached = lab05.data.cache_dir() / lab05.data.CRANFIELD_FILES[name.rsplit("/", 1)[1]]
@@ -35,7 +36,7 @@ def test_cranfield_is_added_only_when_asked(lab05, tmp_path, cranfield, added):
 
 def test_student_seeds_cranfield_from_the_handout(cranfield, tmp_path):
     """Offline, does `python -m lab05.data seed cranfield` in the unpacked handout make Cranfield load?"""
-    with zipfile.ZipFile(handout.build(tmp_path / "handout.zip", cranfield=True)) as archive:
+    with zipfile.ZipFile(handout.build(default_lab(), tmp_path / "handout.zip", cranfield=True)) as archive:
         archive.extractall(tmp_path)
     folder, home = tmp_path / "lab05-handout", tmp_path / "home"
     offline = {"https_proxy": "http://127.0.0.1:9", "http_proxy": "http://127.0.0.1:9"}

@@ -30,6 +30,7 @@ from packaging.requirements import Requirement
 from autograder import paths
 from autograder.handout import build as handout
 from autograder.lab.spec import GRADED_FILES
+from autograder.labkit.load import default as default_lab
 
 pytestmark = [pytest.mark.slow, pytest.mark.cranfield]
 
@@ -117,7 +118,7 @@ def test_handout_installs_from_its_requirements(cranfield, scratch, version):
             f"(e.g. `pyenv install {version}`) to prove the handout installs on Gradescope's Python",
             pytrace=False,
         )
-    with zipfile.ZipFile(handout.build(scratch / "handout.zip")) as archive:
+    with zipfile.ZipFile(handout.build(default_lab(), scratch / "handout.zip")) as archive:
         archive.extractall(scratch)
     folder = scratch / "lab05-handout"
     for name in GRADED_FILES:

@@ -24,6 +24,7 @@ from autograder.grading import reference, rubric, runfile_checks, scoring
 from autograder.grading.results import HIDDEN_STATES, CaseResult, CheckResult, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
 from autograder.labkit import trec
+from autograder.labkit.load import default as default_lab
 from autograder.reports import markdown
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child.values import encode
@@ -47,7 +48,7 @@ ERRORS = [
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(rubric.load(), reference.load(), cranfield)
+    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
     return built, built.for_submission("hidden-vocabulary")
 
 
@@ -93,7 +94,7 @@ def _edge_texts(built, submission) -> dict[str, set[str]]:
             continue
         right = Outcome("value", value=encode(planned_case.expected))
         for outcome, unimported in [*outcomes, (right, frozenset())]:
-            case = scoring.call_case(planned_case, outcome, unimported)
+            case = scoring.call_case(built.lab, planned_case, outcome, unimported)
             texts[planned_case.case.id].add(
                 _shown(case, planned_case.check, planned_case.kind, planned_case.case.function)
             )
@@ -147,7 +148,9 @@ def _scenario_texts(built, submission) -> dict[str, set[str]]:
     errors, timeouts and crashes."""
     rng = random.Random(7)
     texts: dict[str, set[str]] = defaultdict(set)
-    names = {check.kind: check for check in built.rubric.checks if check.function == runfile_checks.WRITER}
+    names = {
+        check.kind: check for check in built.rubric.checks if check.function == runfile_checks.writer_of(built.lab)
+    }
     hidden = [name for name, scenario in built.scenarios.items() if not scenario.public]
     assert hidden, "no hidden write_run scenario: nothing to count"
     for name in hidden:
@@ -157,13 +160,18 @@ def _scenario_texts(built, submission) -> dict[str, set[str]]:
         answers += [(Outcome("value", value={"type": "runfile", "searches": [], "too_large": True}), frozenset())]
         answers += [(_written("\ufffd 1 Q0", [], not_utf8=True), frozenset())]
         for outcome, unimported in answers:
-            run = runfile_checks.read(outcome, built.canonical[name], imported="runs.py" not in unimported)
+            run = runfile_checks.read(
+                outcome,
+                built.canonical[name],
+                imported="runs.py" not in unimported,
+                writer=runfile_checks.writer_of(built.lab),
+            )
             found: dict[str, list[CaseResult]] = {spec.name: [] for spec in names.values()}
             runfile_checks._scenario_cases(built, name, run, {kind: spec.name for kind, spec in names.items()}, found)
             for check_name, cases in found.items():
                 kind = next(kind for kind, spec in names.items() if spec.name == check_name)
                 for case in cases:
-                    texts[case.id].add(_shown(case, check_name, kind, runfile_checks.WRITER))
+                    texts[case.id].add(_shown(case, check_name, kind, runfile_checks.writer_of(built.lab)))
     return texts
 
 

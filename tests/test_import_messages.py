@@ -9,6 +9,7 @@ import pytest
 
 from autograder.grading import sandbox_report
 from autograder.grading.sandbox_report import import_problems
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 
 HINT = "Code at the top level of a file runs when it is imported: keep it to imports and definitions."
@@ -93,7 +94,7 @@ def test_import_failure_reads_as_a_sentence(case):
     how it failed and what the sandbox saw (never "it the process ended")?"""
     other = "runs.py" if case.file == "metrics.py" else "metrics.py"
     result = SandboxResult(outcomes=[], imports={case.file: case.outcome, other: Outcome(OutcomeStatus.OK)})
-    assert import_problems(result) == [case.message]
+    assert import_problems(default_lab(), result) == [case.message]
 
 
 def test_both_files_failing_give_a_sentence_each_in_file_order():
@@ -105,7 +106,7 @@ def test_both_files_failing_give_a_sentence_each_in_file_order():
             "metrics.py": Outcome(OutcomeStatus.CRASH, detail="the process ended (exit status 1)"),
         },
     )
-    assert [problem.split(" could")[0] for problem in import_problems(result)] == [
+    assert [problem.split(" could")[0] for problem in import_problems(default_lab(), result)] == [
         "lab05/metrics.py",
         "lab05/runs.py",
     ]
@@ -117,7 +118,7 @@ def test_does_every_import_failure_reach_the_instructors_flags(case):
     whichever way it failed (an exception included, not only crashes and timeouts)?"""
     other = "runs.py" if case.file == "metrics.py" else "metrics.py"
     result = SandboxResult(outcomes=[], imports={case.file: case.outcome, other: Outcome(OutcomeStatus.OK)})
-    flags = sandbox_report.flags(result, [])
+    flags = sandbox_report.flags(default_lab(), result, [])
     assert [str(flag.kind) for flag in flags if case.file in flag.text] == [
         {"error": "unimported"}.get(str(case.outcome.status), str(case.outcome.status))
     ]

@@ -25,6 +25,7 @@ from autograder.grading import reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.grading.vocabulary import HIDDEN_STATES, SHOWN_ERRORS, WRONG_FORMAT
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.reports import output_paths
 
@@ -53,7 +54,7 @@ class Secrets:
 
 @pytest.fixture(scope="module")
 def secrets(cranfield):
-    return Secrets(planning.build(rubrics.load(), reference.load(), cranfield))
+    return Secrets(planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield))
 
 
 def _seed_of(grade_json: str) -> str:

@@ -12,6 +12,7 @@ from autograder.grading.runfile_checks import RunFile
 from autograder.lab import spec, variants
 from autograder.lab.misconceptions import catalogue as misconceptions
 from autograder.labkit.case import RAISES
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child.harness import encode
 
@@ -20,7 +21,7 @@ PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for fun
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(rubric.load(), reference.load(), cranfield)
+    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
     built.submission = built.for_submission("misconceptions")  # type: ignore[attr-defined]
     return built, built.submission.planned  # type: ignore[attr-defined]
 

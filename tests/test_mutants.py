@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 
 sys.path.insert(0, str(paths.ROOT / "tools"))
 import mutants
@@ -22,7 +23,7 @@ SAMPLE, SEED = 30, 20261201
 def outcomes(tmp_path_factory, cranfield):
     from autograder.grading.session import Session
 
-    plan = Session.open().plan
+    plan = Session.open(default_lab()).plan
     generated = [m for file in ("metrics.py", "runs.py") for m in mutants.generate(file)]
     sample = sorted(random.Random(SEED).sample(generated, SAMPLE), key=lambda m: m.id)
     mutants.classify(sample, plan)

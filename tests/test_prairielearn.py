@@ -277,7 +277,7 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     copies = {source: target for word, source, target in (line for line in lines if line[0] == "COPY")}
     assert copies == {"source/": "/lab05/source/", "entrypoint": "/lab05/entrypoint"}
     run = next(" ".join(line) for line in lines if line[0] == "RUN")
-    assert "LAB05_SOURCE=/lab05/source bash /lab05/source/setup.sh" in run
+    assert "AUTOGRADER_SOURCE=/lab05/source bash /lab05/source/setup.sh" in run
     entrypoint = json.loads(next(" ".join(line[1:]) for line in lines if line[0] == "ENTRYPOINT"))
     info = json.loads((built["question"] / "info.json").read_text())
     assert entrypoint == [info["externalGradingOptions"]["entrypoint"]]
@@ -298,7 +298,7 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     script = (built["image"] / "entrypoint").read_text()
     for used in (
         'HIDDEN="$ROOT/tests/hidden"',
-        'LAB05_HIDDEN="$HIDDEN"',
+        'AUTOGRADER_HIDDEN="$HIDDEN"',
         "$HIDDEN/cranfield-bundle.json",
         "$HIDDEN/cache",
         "$ROOT/tests/grading.yml",
@@ -344,7 +344,7 @@ def image_home(built, world):
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, target)
-    environment = {**os.environ, "LAB05_SOURCE": str(image / "lab05" / "source"), "LAB05_SKIP_INSTALL": "1"}
+    environment = {**os.environ, "AUTOGRADER_SOURCE": str(image / "lab05" / "source"), "AUTOGRADER_SKIP_INSTALL": "1"}
     subprocess.run(["bash", str(image / "lab05" / "source" / "setup.sh")], check=True, env=environment, timeout=120)
     return image / "lab05"
 
@@ -371,11 +371,11 @@ def run_entrypoint(
     env = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
     env.update(
         {
-            "LAB05_GRADE_ROOT": str(grade),
-            "LAB05_HOME": str(home),
-            "LAB05_PYTHON": sys.executable,
-            "LAB05_CHILD_PYTHON": "/usr/bin/python3",
-            "LAB05_ISOLATION": isolation,
+            "AUTOGRADER_GRADE_ROOT": str(grade),
+            "AUTOGRADER_HOME": str(home),
+            "AUTOGRADER_PYTHON": sys.executable,
+            "AUTOGRADER_CHILD_PYTHON": "/usr/bin/python3",
+            "AUTOGRADER_ISOLATION": isolation,
             **environment,
         }
     )
@@ -478,7 +478,7 @@ def test_entrypoint_writes_results_and_exits_0_when_the_grader_cannot_start(buil
     """When the grader's interpreter cannot even start: does the entrypoint still leave a valid
     results.json of 0 saying where the details are, and exit 0 (PrairieLearn ignores results
     after a non-zero exit)?"""
-    document = run_entrypoint(image_home, grade, built["question"], GRADED, "auto", LAB05_PYTHON="false")
+    document = run_entrypoint(image_home, grade, built["question"], GRADED, "auto", AUTOGRADER_PYTHON="false")
     assert document["score"] == 0 and document["tests"] == []
     assert "which your instructor sees on PrairieLearn" in document["message"]
 
@@ -489,7 +489,11 @@ def test_entrypoint_doctor_prints_what_the_container_allows(image_home):
     find the image's Cranfield?"""
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "IR_DATASETS"))}
     environment.update(
-        {"LAB05_HOME": str(image_home), "LAB05_PYTHON": sys.executable, "LAB05_CHILD_PYTHON": "/usr/bin/python3"}
+        {
+            "AUTOGRADER_HOME": str(image_home),
+            "AUTOGRADER_PYTHON": sys.executable,
+            "AUTOGRADER_CHILD_PYTHON": "/usr/bin/python3",
+        }
     )
     run = subprocess.run(
         ["bash", str(image_home / "entrypoint"), "--doctor"],
@@ -559,7 +563,7 @@ def test_the_entrypoint_refuses_with_a_child_python_the_sandbox_user_cannot_read
     output: list[str] = []
     with interpreters.sealed() as python:
         document = run_entrypoint(
-            image_home, grade, built["question"], GRADED, "uid", output, status=2, LAB05_CHILD_PYTHON=python
+            image_home, grade, built["question"], GRADED, "uid", output, status=2, AUTOGRADER_CHILD_PYTHON=python
         )
     assert "score" not in document and "could not prove that it grades honest work" in document["message"]
     assert "refused to grade" in output[0] and "No module named '__future__'" in output[0]

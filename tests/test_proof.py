@@ -19,6 +19,7 @@ import pytest
 
 from autograder import paths
 from autograder.grading.session import Session
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox import proof, runner
 from autograder.sandbox.settings import Mode
@@ -51,7 +52,7 @@ def without_numpy():
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     """A cache of the test's own: nothing proved before it."""
-    monkeypatch.setenv("LAB05_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 
@@ -169,7 +170,7 @@ def test_a_sealed_interpreter_is_refused_by_the_session(sealed):
     """Does opening a grading session with an interpreter the sandbox user cannot read refuse,
     before any submission is graded?"""
     with pytest.raises(proof.ProofError, match="No module named '__future__'"):
-        Session.open(isolation="uid", python=sealed)
+        Session.open(default_lab(), isolation="uid", python=sealed)
 
 
 def test_unreadable_names_the_closed_folder(sealed):

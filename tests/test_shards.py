@@ -572,7 +572,7 @@ def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cr
     """With no --seed (random cases drawn from the course secret and the files): are the examples
     graded twice, and graded as 2 shards merged, the same files as one batch, byte for byte, each
     recording the same seed and never the secret?"""
-    monkeypatch.delenv("LAB05_COURSE_SECRET")  # the secret made beside this rubric, not the suite's
+    monkeypatch.delenv("AUTOGRADER_COURSE_SECRET")  # the secret made beside this rubric, not the suite's
     examples = [paths.ROOT / "examples" / "submissions"]
     rubric = tmp_path / "grading.yml"
     rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")

@@ -17,6 +17,7 @@ from autograder.grading.grader import STAGES, Grading, Stage
 from autograder.grading.results import Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME
 from autograder.lab.spec import GRADED_FILES
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
 from autograder.sandbox.settings import Isolation, Mode
 
@@ -161,7 +162,11 @@ def test_sandbox(graded, monkeypatch, deadline, reworded):
     assert asked["calls"] == list(state.calls) and asked["deadline"] == state.deadline
     wanted = OVERALL_TIME if reworded else OWN_TIME
     assert {outcome.detail for outcome in after.run.outcomes} == {wanted}
-    limits = [flag.text for flag in sandbox_report.flags(after.run, list(state.calls)) if flag.kind == FlagKind.LIMIT]
+    limits = [
+        flag.text
+        for flag in sandbox_report.flags(default_lab(), after.run, list(state.calls))
+        if flag.kind == FlagKind.LIMIT
+    ]
     assert set(limits) == {wanted}
 
 

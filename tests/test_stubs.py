@@ -8,6 +8,7 @@ import pytest
 from autograder import paths
 from autograder.handout import stubs
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 
 
 def _module(path, name):
@@ -28,7 +29,7 @@ def _public_functions(path):
 def test_stub_is_generated_from_solution(name):
     """Is the committed stub exactly what `python -m autograder stubs` generates?"""
     committed = paths.handout_file(name).read_text(encoding="utf-8")
-    assert committed == stubs.expected_stubs()[name], (
+    assert committed == stubs.expected_stubs(default_lab())[name], (
         f"assignment/lab05/{name} differs from the stub generated from solutions/lab05/{name}: "
         "run `.venv/bin/python -m autograder stubs`"
     )
@@ -93,7 +94,7 @@ def test_every_stub_raises_naming_itself(function):
 def test_malformed_solution_markers_are_errors(source, problem):
     """Does a malformed solution block stop stub generation with a clear error?"""
     with pytest.raises(ValueError, match=problem):
-        stubs.make_stub(source, "metrics.py")
+        stubs.make_stub(default_lab(), source, "metrics.py")
 
 
 def test_module_level_solution_block_is_dropped():
@@ -102,6 +103,6 @@ def test_module_level_solution_block_is_dropped():
         "import math\n\n# BEGIN SOLUTION\ndef _helper():\n    return 1\n# END SOLUTION\n\n\n"
         'def f():\n    """Doc."""\n    # BEGIN SOLUTION\n    return _helper()\n    # END SOLUTION\n'
     )
-    stub = stubs.make_stub(source, "metrics.py")
+    stub = stubs.make_stub(default_lab(), source, "metrics.py")
     assert "_helper" not in stub and '"f is not implemented yet' in stub
     assert '"""Doc."""' in stub

@@ -21,6 +21,7 @@ from autograder.grading.results import FlagKind, Status
 from autograder.grading.sandbox_report import OVERALL_TIME
 from autograder.grading.session import Session
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import oneshot
 from autograder.reports import gradescope_json
 
@@ -40,7 +41,7 @@ def precision_at_k(ranking, judgments, k, rel=1):
 def session(tmp_path_factory, cranfield):
     folder = tmp_path_factory.mktemp("watchdog")
     # each function's time budget (220 s / 11) far beyond the deadlines below
-    return Session.open(subs.test_rubric(folder, submission_seconds=220), "auto", folder=folder)
+    return Session.open(default_lab(), subs.test_rubric(folder, submission_seconds=220), "auto", folder=folder)
 
 
 def test_calls_after_the_overall_deadline_are_not_run(session, tmp_path):

@@ -17,6 +17,7 @@ from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue
+from autograder.labkit.load import default as default_lab
 
 WRITER = run_writer()
 ORDER = list(DiagnosisKind)  # misconceptions, then conditions, then shapes
@@ -33,7 +34,7 @@ class Grader:
     """One plan and one submission's calls, answered by the reference unless told otherwise."""
 
     def __init__(self, cranfield, folder):
-        self.plan = planning.build(rubric.load(), reference.load(), cranfield)
+        self.plan = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
         self.submission = self.plan.for_submission("true-diagnoses")
         self.folder = folder
         self.solution = {
@@ -106,7 +107,7 @@ def _scenarios(built, checks) -> list:
     failed: dict[str, bool] = {}
     for check in checks:
         for case in check.cases if check.function == WRITER else ():
-            name = runfile_checks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id, built.lab.scenarios.EXAMPLE)
             if name in built.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     return [

@@ -33,6 +33,7 @@ from autograder.grading.diagnosis import answers as diagnosis  # noqa: E402
 from autograder.lab import cranfield, variants  # noqa: E402
 from autograder.lab.functions.registry import run_writer  # noqa: E402
 from autograder.lab.misconceptions import catalogue  # noqa: E402
+from autograder.labkit.load import default as default_lab  # noqa: E402
 from autograder.sandbox.channel import Outcome, OutcomeStatus  # noqa: E402
 from autograder.sandbox.child.values import encode  # noqa: E402
 
@@ -66,7 +67,7 @@ def share_lost(built, submission, item, function: str) -> float:
     files = {}
     for name, scenario in built.scenarios.items():
         if scenario.raises:  # the right writer refuses these arguments
-            files[name] = runfile_checks.read(_outcome("raises", scenario.raises), "")
+            files[name] = runfile_checks.read(_outcome("raises", scenario.raises), "", writer=run_writer() or "")
             continue
         rows = variants.rows(scenario)
         if function == run_writer() and function in item.variants:
@@ -86,7 +87,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="calibrate")
     parser.add_argument("--gradings", type=int, default=5)
     args = parser.parse_args(argv)
-    built = planning.build(rubrics.load(args.rubric), reference.load(), cranfield.bundle())
+    built = planning.build(default_lab(), rubrics.load(args.rubric), reference.load(default_lab()), cranfield.bundle())
     submissions = [built.for_submission(f"{args.seed}-{n}") for n in range(args.gradings)]
     per_function: dict[str, list[float]] = {}
     print(f"{'misconception':<32} {'function':<20} {'median':>7} {'min':>7}")

@@ -40,6 +40,7 @@ from autograder.lab import cases as lab_cases
 from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.labkit import trec
+from autograder.labkit.load import default as default_lab
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 EXTRA_RANDOM = 600  # random cases per function beyond the plan's pools, for the equivalence check
@@ -401,7 +402,7 @@ def main(argv=None) -> int:
     from autograder.grading.session import Session
 
     started = time.monotonic()
-    plan = Session.open().plan
+    plan = Session.open(default_lab()).plan
     mutants = [m for file in spec.GRADED_FILES for m in generate(file)]
     generated = time.monotonic()
     classify(mutants, plan)

@@ -18,12 +18,11 @@ Only a local batch makes a missing secret (on first use, beside the rubric). A p
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from autograder import paths
+from autograder import environment, paths
 from autograder.errors import InputError, UsageError
 
 FILE_NAME = "course-secret"
@@ -31,7 +30,7 @@ FILE_NAME = "course-secret"
 
 #: Names the file holding the course secret, wherever the course keeps it (outside the checkout,
 #: a secrets store's mount, the test suite's fixed one): then it is used for every rubric.
-ENVIRONMENT = "LAB05_COURSE_SECRET"
+ENVIRONMENT = environment.name("COURSE_SECRET")
 
 
 class MissingSecret(UsageError, RuntimeError):
@@ -40,10 +39,10 @@ class MissingSecret(UsageError, RuntimeError):
 
 def location(rubric_path: Path) -> Path:
     """Where the course secret of the rubric at ``rubric_path`` is kept: the file
-    ``$LAB05_COURSE_SECRET`` names, else beside the rubric, or on a platform (where the build
+    ``$AUTOGRADER_COURSE_SECRET`` names, else beside the rubric, or on a platform (where the build
     shipped it with the hidden reference, ``shipment.hidden_entries``) in the folder
-    ``$LAB05_HIDDEN`` names."""
-    named = os.environ.get(ENVIRONMENT)
+    ``$AUTOGRADER_HIDDEN`` names."""
+    named = environment.get("COURSE_SECRET")
     if named:
         return Path(named)
     beside = Path(rubric_path).parent / FILE_NAME

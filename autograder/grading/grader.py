@@ -23,7 +23,6 @@ from autograder.grading.integrity import answer_tables, libraries
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan, fresh_seed
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
-from autograder.lab.spec import GRADED_FILES, PACKAGE
 from autograder.sandbox import runner
 from autograder.sandbox.channel import OutcomeStatus, SandboxResult
 from autograder.sandbox.settings import Call, Isolation, Limits, Package
@@ -109,7 +108,7 @@ def _time_left(state: Grading) -> Grading:
 def _plan(state: Grading) -> Grading:
     """This grading's calls and cases, its random ones drawn from its seed."""
     submission = state.plan.for_submission(state.seed or fresh_seed())
-    return replace(state, submission=submission, calls=tuple(payloads.calls(submission)))
+    return replace(state, submission=submission, calls=tuple(payloads.calls(state.plan.lab, submission)))
 
 
 def _sandbox(state: Grading) -> Grading:
@@ -127,7 +126,7 @@ def _sandbox(state: Grading) -> Grading:
             state.isolation,
             state.slot,
             overall_deadline=state.deadline,
-            package=Package(PACKAGE, GRADED_FILES),
+            package=Package(state.plan.lab.package, state.plan.lab.graded_files),
         )
     sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
     return replace(state, run=result)
@@ -136,10 +135,11 @@ def _sandbox(state: Grading) -> Grading:
 def _integrity(state: Grading) -> Grading:
     """The evaluation libraries the files use (the functions that lose their points for it) and
     the answer tables they may hold."""
-    scans = {name: libraries.scan(data) for name, data in state.staged.files.items()}
+    lab = state.plan.lab
+    scans = {name: libraries.scan(lab, data) for name, data in state.staged.files.items()}
     banned = state.run.banned_imports
-    flags = libraries.flags(scans, banned) + answer_tables.flags(state.staged.files)
-    return replace(state, zeroed=libraries.zeroed(scans, banned), integrity=tuple(flags))
+    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files)
+    return replace(state, zeroed=libraries.zeroed(lab, scans, banned), integrity=tuple(flags))
 
 
 def _run_files(state: Grading) -> Grading:
@@ -188,8 +188,10 @@ def _result(state: Grading) -> Grading:
     result = SubmissionResult(
         status=Status.GRADED,
         checks=state.checks,
-        problems=tuple(state.staged.problems + sandbox_report.import_problems(run)),
-        flags=tuple(state.notes + state.integrity + tuple(sandbox_report.flags(run, list(state.calls)))),
+        problems=tuple(state.staged.problems + sandbox_report.import_problems(state.plan.lab, run)),
+        flags=tuple(
+            state.notes + state.integrity + tuple(sandbox_report.flags(state.plan.lab, run, list(state.calls)))
+        ),
         output=(run.stdout + ("\n" + run.stderr if run.stderr.strip() else "")).strip(),
         hidden_output=run.hidden_output,
         random_seed=state.submission.seed,

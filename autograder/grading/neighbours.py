@@ -8,15 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.grading import inputs
-from autograder.lab import measures
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.labkit.case import Case, plain, valid_tuning
+from autograder.labkit.lab import Lab
 
 
-def random_neighbours(case: Case) -> dict[str, Any]:
+def random_neighbours(lab: Lab, case: Case) -> dict[str, Any]:
     """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
     are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
-    record = RECORDS[case.function]
+    record = lab.records[case.function]
     if record.ir_measure is None or not valid_tuning(case.kwargs):
         return {}
     k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
@@ -30,16 +29,16 @@ def random_neighbours(case: Case) -> dict[str, Any]:
         moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
         ranking, judgments = (plain(arg) for arg in case.args)
         run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
-        found[f"{key}{delta:+d}"] = measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)["q"]
+        found[f"{key}{delta:+d}"] = lab.measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)[
+            "q"
+        ]
     return found
 
 
-def of_reference(made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def of_reference(lab: Lab, made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
     rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
-    from autograder.lab.solution import reference_metrics
-
-    functions = reference_metrics()
+    functions = lab.solution.reference_metrics()
     if functions is None:  # the solutions are not here (they are only where plans are built)
         return {}
     found: dict[str, dict[str, Any]] = {}
@@ -49,7 +48,7 @@ def of_reference(made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[st
             continue
         arguments = [inputs.resolve(arg, tables) for arg in case.args]
         for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
-            takes = "k" in case.kwargs if key == "k" else key in RECORDS[case.function].takes
+            takes = "k" in case.kwargs if key == "k" else key in lab.records[case.function].takes
             if not takes:
                 continue
             value = case.kwargs.get(key, 1)

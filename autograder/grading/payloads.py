@@ -14,7 +14,7 @@ import pickle
 from collections.abc import Callable
 
 from autograder.grading.plan import Job, Plan, PlannedCall, SubmissionPlan
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
+from autograder.labkit.lab import Lab
 from autograder.sandbox.settings import Call, SentCall
 
 
@@ -46,10 +46,10 @@ def encode(call: PlannedCall, job: Job) -> bytes:
     return pickle.dumps(body, protocol=4)  # any Python 3 child reads it
 
 
-def calls(submission: SubmissionPlan) -> list[Call]:
+def calls(lab: Lab, submission: SubmissionPlan) -> list[Call]:
     """The submission's calls as the sandbox sees them."""
     return [
-        Call(call["fn"], call["file"], bool(call.get("secret")), RECORDS[call["fn"]].writes_run_file)
+        Call(call["fn"], call["file"], bool(call.get("secret")), lab.records[call["fn"]].writes_run_file)
         for call in submission.calls
     ]
 

@@ -23,15 +23,13 @@ from autograder.errors import InputError
 from autograder.grading import inputs, neighbours, runfile_problems
 from autograder.grading.neighbours import random_neighbours as random_neighbours  # its name in the plan, as before
 from autograder.grading.rubric import CheckSpec, Rubric
-from autograder.lab import cases, cranfield, measures, scenarios
-from autograder.lab.functions import registry
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import Case
+from autograder.labkit.kinds import CheckKind
+from autograder.labkit.lab import Lab
 
-if TYPE_CHECKING:  # the lab is pluggable (``LAB05_LAB``): its scenarios module is read for types only
-    from autograder.lab.scenarios import Scenario
+if TYPE_CHECKING:  # a scenario as the engine reads it, whatever lab made it
+    from autograder.labkit.scenario import Scenario
 
 
 class _CallFields(TypedDict):
@@ -71,9 +69,9 @@ class PlannedCase:
     features: frozenset[str] = frozenset()  # what its inputs have (``lab.features``), for diagnoses
 
 
-def _features(case: Case, tables: dict[str, dict[str, Any]] | None) -> frozenset[str]:
+def _features(lab: Lab, case: Case, tables: dict[str, dict[str, Any]] | None) -> frozenset[str]:
     return frozenset(
-        RECORDS[case.function].features(tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
+        lab.records[case.function].features(tuple(inputs.resolve(arg, tables) for arg in case.args), case.kwargs)
     )
 
 
@@ -91,6 +89,7 @@ class SubmissionPlan:
 
 @dataclass
 class Plan:
+    lab: Lab  # the lab it grades (not stored: ``cached`` hands it back)
     rubric: Rubric
     reference_digest: str
     shared_job: Job
@@ -113,7 +112,11 @@ class Plan:
     variant_answers: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "encoded": {}, "variant_answers": {}}
+        kept = {name: value for name, value in self.__dict__.items() if name != "lab"}
+        return {**kept, "encoded": {}, "variant_answers": {}}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state, lab=None)  # ``cached`` hands the lab back
 
     def calls(self) -> list[PlannedCall]:
         return self.shared_job["calls"]
@@ -124,11 +127,11 @@ class Plan:
         drawn: list[tuple[str, Case, object]] = []
         for function, check in sorted(self.random_checks.items()):
             rng = random.Random(f"{self.rubric.random_seed}:{seed}:{function}")
-            generate = RECORDS[function].random_cases
+            generate = self.lab.records[function].random_cases
             if generate is None:  # the rubric refuses random checks of a function without generators
                 continue
             made = generate(rng, self.rubric.random_cases)
-            answers = registry.answers(function, made, inputs.resolve)
+            answers = self.lab.registry.answers(function, made, inputs.resolve)
             drawn += [(check, case, expected) for case, expected in zip(made, answers)]
         start, shift = self.secret_start, len(drawn)
         planned = [replace(item, call=item.call + shift) if item.call >= start else item for item in self.shared_cases]
@@ -139,12 +142,12 @@ class Plan:
                 case=case,
                 expected=expected,
                 call=start + number,
-                features=_features(case, None),
+                features=_features(self.lab, case, None),
             )
             for number, (check, case, expected) in enumerate(drawn)
         ]
         shared = self.shared_job["calls"]
-        calls = shared[:start] + [_call(case) for _, case, _ in drawn] + shared[start:]
+        calls = shared[:start] + [_call(self.lab, case) for _, case, _ in drawn] + shared[start:]
         scenario_calls = {name: index + (shift if index >= start else 0) for name, index in self.scenario_calls.items()}
         return SubmissionPlan(
             calls=calls,
@@ -161,23 +164,23 @@ def fresh_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _call(case: Case, secret: bool = False) -> PlannedCall:
+def _call(lab: Lab, case: Case, secret: bool = False) -> PlannedCall:
     call: PlannedCall = {
         "fn": case.function,
-        "file": FUNCTIONS[case.function],
+        "file": lab.functions[case.function],
         "args": list(case.args),
         "kwargs": case.kwargs,
     }
     return {**call, "secret": True} if secret else call
 
 
-def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> Plan:
-    """The plan for ``rubric``: calls for every check it holds, with their expected values."""
+def build(lab: Lab, rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> Plan:
+    """The plan for ``rubric`` of ``lab``: calls for every check it holds, with their expected values."""
     kinds = {(check.function, check.kind): check for check in rubric.checks}
-    made = _Made(tables={"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]})
+    made = _Made(lab=lab, tables={"rankings": {}, "judgments": bundle["qrels"], "titles": bundle["titles"]})
     _add_examples(made, kinds)
     _add_cranfield(made, kinds, reference, bundle)
-    planned_scenarios = _scenarios(kinds, bundle)
+    planned_scenarios = _scenarios(lab, kinds, bundle)
     scenario_calls: dict[str, int] = {}
     ordered = sorted(planned_scenarios.values(), key=lambda scenario: not scenario.public)  # public first
     public_scenarios = [scenario for scenario in ordered if scenario.public]
@@ -189,6 +192,7 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
     random_checks = {check.function: check.name for check in rubric.checks if check.kind == CheckKind.RANDOM}
     canonical, properties = _expected_runs(planned_scenarios)
     return Plan(
+        lab=lab,
         rubric=rubric,
         reference_digest=reference.get("digest", ""),
         shared_job=job,
@@ -200,7 +204,7 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
         random_checks=random_checks,
         canonical=canonical,
         properties=properties,
-        neighbours=neighbours.of_reference([p.case for p in made.planned], made.tables),
+        neighbours=neighbours.of_reference(lab, [p.case for p in made.planned], made.tables),
         secret_start=secret_start,
     )
 
@@ -209,6 +213,7 @@ def build(rubric: Rubric, reference: dict[str, Any], bundle: dict[str, Any]) -> 
 class _Made:
     """The shared job's calls and cases as ``build`` adds them, in the order they run."""
 
+    lab: Lab
     tables: dict[str, dict[str, Any]]  # what the calls' ``$ref`` tags name
     calls: list[PlannedCall] = field(default_factory=list)
     planned: list[PlannedCase] = field(default_factory=list)
@@ -222,10 +227,10 @@ class _Made:
                 case=case,
                 expected=expected,
                 call=len(self.calls),
-                features=_features(case, self.tables),
+                features=_features(self.lab, case, self.tables),
             )
         )
-        self.calls.append(_call(case, secret=not case.public))
+        self.calls.append(_call(self.lab, case, secret=not case.public))
 
 
 def _job(made: _Made, planned_scenarios: dict[str, Scenario]) -> Job:
@@ -241,9 +246,9 @@ def _job(made: _Made, planned_scenarios: dict[str, Scenario]) -> Job:
 
 def _add_examples(made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec]) -> None:
     """The notes' examples of every function with an examples check (the run writer's aside)."""
-    for case, expected in cases.example_cases():
+    for case, expected in made.lab.cases.example_cases():
         check = kinds.get((case.function, CheckKind.EXAMPLES))
-        if check and not RECORDS[case.function].writes_run_file:
+        if check and not made.lab.records[case.function].writes_run_file:
             made.add(check, case, expected)
 
 
@@ -252,7 +257,7 @@ def _add_cranfield(
 ) -> None:
     """The Cranfield cases of every measure with a Cranfield check: each query of each of Lab 04's
     systems, its ranking put in the rankings table, its expected value the stored reference's."""
-    for label, spec in measures.CRANFIELD.items():
+    for label, spec in made.lab.measures.CRANFIELD.items():
         check = kinds.get((spec.function, CheckKind.CRANFIELD))
         if not check:
             continue
@@ -273,8 +278,8 @@ def _add_cranfield(
 
 def _add_edge_cases(made: _Made, kinds: dict[tuple[str, CheckKind], CheckSpec], reference: dict[str, Any]) -> None:
     """The hidden edge cases of every function with an edge check (one of a function outside the API: ValueError)."""
-    for case in cases.EDGE_CASES:
-        if case.function not in RECORDS:
+    for case in made.lab.cases.EDGE_CASES:
+        if case.function not in made.lab.records:
             raise InputError(f"the hidden edge case {case.id} is of {case.function!r}, not a function of the API")
         check = kinds.get((case.function, CheckKind.EDGE))
         if check:
@@ -285,7 +290,7 @@ def _add_scenario_calls(made: _Made, chosen: list[Scenario], scenario_calls: dic
     """A run writer's call for each of the ``chosen`` scenarios, its index put in ``scenario_calls``."""
     for scenario in chosen:
         scenario_calls[scenario.name] = len(made.calls)
-        made.calls.append(_scenario_call(scenario))
+        made.calls.append(_scenario_call(made.lab, scenario))
 
 
 def _expected_runs(
@@ -309,11 +314,11 @@ def _expected_runs(
     return canonical, properties
 
 
-def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
-    writer = registry.run_writer() or ""  # there are scenarios only where the lab has a run writer
+def _scenario_call(lab: Lab, scenario: Scenario) -> PlannedCall:
+    writer = lab.registry.run_writer() or ""  # there are scenarios only where the lab has a run writer
     call: PlannedCall = {
         "fn": writer,
-        "file": FUNCTIONS[writer],
+        "file": lab.functions[writer],
         "kwargs": {"k": scenario.k} if scenario.pass_k else {},
         "args": [
             {"$path": f"{scenario.name}.run"},
@@ -325,7 +330,7 @@ def _scenario_call(scenario: scenarios.Scenario) -> PlannedCall:
     return call if scenario.public else {**call, "secret": True}
 
 
-def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
+def cache_key(lab: Lab, rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     """The key a plan is stored under: everything it is made of (the rubric's calls and cases, not
     its points, visibility or scoring; the stored reference, the Cranfield bundle's key, all of the
     grader's code, the hidden run writer scenarios, the public cases and the ir_measures version).
@@ -333,7 +338,9 @@ def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
     from importlib import metadata
 
     code = sorted(paths.PACKAGE.rglob("*.py"))  # all of the grader: names, cases, checks
-    scenarios_file = [paths.SCENARIOS] if paths.SCENARIOS.is_file() else []  # the hidden scenarios' inputs
+    if not lab.place.package.is_relative_to(paths.PACKAGE):  # a lab of its own folder: its code too
+        code += sorted(lab.place.package.rglob("*.py"))
+    scenarios_file = [lab.place.scenarios] if lab.place.scenarios.is_file() else []  # the hidden scenarios' inputs
     return cache.fingerprint(
         [
             rubric.cases_digest,
@@ -341,13 +348,14 @@ def cache_key(rubric: Rubric, reference_digest: str, bundle_key: str) -> str:
             bundle_key,
             *code,
             *scenarios_file,
-            paths.PUBLIC_CASES,
+            lab.place.public_cases,
             metadata.version("ir_measures"),
         ]
     )
 
 
 def cached(
+    lab: Lab,
     rubric: Rubric,
     reference: dict[str, Any],
     bundle_key: str,
@@ -360,18 +368,19 @@ def cached(
     def compute() -> Plan:
         bundle = load_bundle()
         check_reference(reference, bundle)
-        return build(rubric, reference, bundle)
+        return build(lab, rubric, reference, bundle)
 
-    key = cache_key(rubric, reference.get("digest", ""), bundle_key)
+    key = cache_key(lab, rubric, reference.get("digest", ""), bundle_key)
     plan: Plan = cache.cached_pickle("plan", key, compute)
+    plan.lab = lab  # never stored: the lab's modules are code, not data
     plan.key = key
     plan.rubric = rubric  # as loaded now: what the key leaves out (the similarity section) may differ
     return plan
 
 
-def _scenarios(kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: dict[str, Any]) -> dict[str, Scenario]:
+def _scenarios(lab: Lab, kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: dict[str, Any]) -> dict[str, Scenario]:
     """The run writer's scenarios the rubric's checks need (none when the lab has no run writer)."""
-    writer = registry.run_writer()
+    scenarios, writer = lab.scenarios, lab.registry.run_writer()
     found: dict[str, Scenario] = {}
     if writer is None:
         return found
@@ -381,7 +390,7 @@ def _scenarios(kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: dict[str, 
     if (writer, CheckKind.RUN_FORMAT) in kinds or (writer, CheckKind.RUN_CONTENT) in kinds:
         found.update({scenario.name: scenario for scenario in scenarios.small_scenarios()})
     if any((writer, kind) in kinds for kind in (CheckKind.RUN_FORMAT, CheckKind.RUN_CONTENT, CheckKind.RUN_CRANFIELD)):
-        for system in cranfield.SYSTEMS:
+        for system in lab.cranfield.SYSTEMS:
             scenario = scenarios.cranfield_scenario(system, bundle)
             found[scenario.name] = scenario
     return found

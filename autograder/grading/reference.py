@@ -1,9 +1,10 @@
 """The hidden reference: expected values generated from ``solutions/`` and ``ir_measures``.
 
-``python -m autograder reference`` writes ``autograder/lab/data/expected.json``:
+``python -m autograder reference`` writes the lab's ``expected.json`` (``Place.reference``; Lab 05's
+``autograder/lab/data/expected.json``):
 
 - ``edge``: each hidden edge case's value (or the error it must raise), from the solutions,
-  and ``edge_cases``: the digest of the cases' file (``paths.EDGE_CASES``) they were made from;
+  and ``edge_cases``: the digest of the cases' file (``Place.edge_cases``) they were made from;
 - ``cranfield``: per system, measure and query, ``ir_measures``' value on Lab 04's runs as the
   reference run writer writes them, and the aggregates.
 
@@ -19,13 +20,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from autograder import paths
 from autograder.errors import UsageError
 from autograder.grading import inputs
-from autograder.lab import cases, cranfield, measures
-from autograder.lab.spec import FUNCTIONS
+from autograder.labkit.case import Case, raises
+from autograder.labkit.lab import Lab
 
-EXPECTED = paths.REFERENCE
 FORMAT = 2
 
 
@@ -33,51 +32,53 @@ class ReferenceDataError(UsageError, RuntimeError):
     """The stored reference is missing or does not match the data it must describe."""
 
 
-def solution_value(package: ModuleType, case: cases.Case) -> object:
+def solution_value(lab: Lab, package: ModuleType, case: Case) -> object:
     """What the reference solution gives for ``case``: a JSON value or ``{"raises": name}``."""
-    module = getattr(package, FUNCTIONS[case.function].removesuffix(".py"))
+    module = getattr(package, lab.functions[case.function].removesuffix(".py"))
     function = getattr(module, case.function)
     try:
         value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
     except ValueError:
-        return cases.raises("ValueError")
+        return raises("ValueError")
     return list(value) if isinstance(value, tuple) else value
 
 
-def generate() -> dict[str, Any]:
-    from autograder.lab import solution
-
-    package = solution.load()
-    bundle = cranfield.bundle()
+def generate(lab: Lab) -> dict[str, Any]:
+    """``lab``'s reference, from its solution and its collection."""
+    package = lab.solution.load()
+    bundle = lab.cranfield.bundle()
     return {
         "format": FORMAT,
-        "edge": {case.id: solution_value(package, case) for case in cases.EDGE_CASES},
-        "edge_cases": cases_digest(),
-        "cranfield": {system: bundle["systems"][system]["values"] for system in cranfield.SYSTEMS},
-        "aggregates": {system: bundle["systems"][system]["aggregates"] for system in cranfield.SYSTEMS},
+        "edge": {case.id: solution_value(lab, package, case) for case in lab.cases.EDGE_CASES},
+        "edge_cases": cases_digest(lab.place.edge_cases),
+        "cranfield": {system: bundle["systems"][system]["values"] for system in lab.cranfield.SYSTEMS},
+        "aggregates": {system: bundle["systems"][system]["aggregates"] for system in lab.cranfield.SYSTEMS},
     }
 
 
-def cases_digest(path: Path | None = None) -> str:
+def cases_digest(path: Path) -> str:
     """The hidden edge cases' file as a digest: the reference records the cases it was made from,
     so a change of the cases (which are not code, so not in the plan's key) changes the key too."""
-    return hashlib.sha256(Path(path or paths.EDGE_CASES).read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def dumps(reference: dict[str, Any]) -> str:
     return json.dumps(reference, sort_keys=True, indent=1) + "\n"
 
 
-def write(path: Path = EXPECTED) -> Path:
+def write(lab: Lab, path: Path | None = None) -> Path:
+    """Write ``lab``'s reference to ``path`` (default: its ``Place.reference``)."""
+    path = path or lab.place.reference
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(generate()), encoding="utf-8")
+    path.write_text(dumps(generate(lab)), encoding="utf-8")
     return path
 
 
-def check(reference: dict[str, Any], bundle: dict[str, Any], path: Path = EXPECTED) -> None:
+def check(lab: Lab, reference: dict[str, Any], bundle: dict[str, Any], path: Path | None = None) -> None:
     """``ReferenceDataError`` unless the stored Cranfield values are the bundle's (to 1e-9)."""
-    for system in cranfield.SYSTEMS:
-        for label in measures.CRANFIELD:
+    path = path or lab.place.reference
+    for system in lab.cranfield.SYSTEMS:
+        for label in lab.measures.CRANFIELD:
             stored, live = reference["cranfield"][system][label], bundle["systems"][system]["values"][label]
             if stored.keys() != live.keys() or any(abs(stored[q] - live[q]) > 1e-9 for q in stored):
                 raise ReferenceDataError(
@@ -86,8 +87,10 @@ def check(reference: dict[str, Any], bundle: dict[str, Any], path: Path = EXPECT
                 )
 
 
-def load(path: Path = EXPECTED, bundle: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The stored reference, checked against the Cranfield bundle (when given)."""
+def load(lab: Lab, path: Path | None = None, bundle: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``lab``'s stored reference (``path``, default its ``Place.reference``), checked against the
+    Cranfield bundle (when given)."""
+    path = path or lab.place.reference
     try:
         reference: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError:
@@ -98,22 +101,22 @@ def load(path: Path = EXPECTED, bundle: dict[str, Any] | None = None) -> dict[st
             "run `python -m autograder reference`"
         )
     try:
-        current = cases_digest()
+        current = cases_digest(lab.place.edge_cases)
     except OSError as error:
         raise ReferenceDataError(
-            f"the hidden edge cases {paths.EDGE_CASES} cannot be read ({error.strerror}): they travel with {path}"
+            f"the hidden edge cases {lab.place.edge_cases} cannot be read ({error.strerror}): they travel with {path}"
         ) from None
     if reference.get("edge_cases") != current:
         raise ReferenceDataError(
-            f"{path} was made from other edge cases than {paths.EDGE_CASES}: run `python -m autograder reference`"
+            f"{path} was made from other edge cases than {lab.place.edge_cases}: run `python -m autograder reference`"
         )
-    missing = [case.id for case in cases.EDGE_CASES if case.id not in reference["edge"]]
+    missing = [case.id for case in lab.cases.EDGE_CASES if case.id not in reference["edge"]]
     if missing:
         raise ReferenceDataError(
             f"{path} lacks the edge cases {', '.join(missing[:3])}...: run `python -m autograder reference`"
         )
     if bundle is not None:
-        check(reference, bundle, path)
+        check(lab, reference, bundle, path)
     reference["digest"] = hashlib.sha256(
         dumps({k: v for k, v in reference.items() if k != "digest"}).encode()
     ).hexdigest()[:16]

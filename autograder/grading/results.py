@@ -34,7 +34,7 @@ from autograder.grading.vocabulary import (  # the model's vocabulary, re-export
 )
 
 # isort: on
-from autograder.lab.spec import CheckKind
+from autograder.labkit.kinds import CheckKind
 from autograder.strenum import StrEnum
 
 if TYPE_CHECKING:

@@ -16,19 +16,25 @@ from typing import TYPE_CHECKING, Any
 from autograder.grading import judge
 from autograder.grading import runfile_problems as problems
 from autograder.grading.results import NO_RUN_FILE, WRONG_FORMAT, CaseResult, CaseStatus
-from autograder.lab import cranfield, measures
-from autograder.lab.functions.registry import run_writer
-from autograder.lab.scenarios import EXAMPLE
-from autograder.lab.spec import FUNCTIONS, CheckKind
 from autograder.labkit import trec
 from autograder.labkit.case import RAISES
+from autograder.labkit.kinds import CheckKind
+from autograder.labkit.lab import Lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
-if TYPE_CHECKING:  # a lab without a run writer has no Scenario
+if TYPE_CHECKING:  # for types only (a scenario as the engine reads it)
     from autograder.grading.plan import Plan
-    from autograder.lab.scenarios import Scenario
+    from autograder.labkit.scenario import Scenario
 
-WRITER = run_writer() or "the run writer"  # the function whose checks these are
+SOME_WRITER = "the run writer"  # what messages call the writer when the lab names none
+
+
+def writer_of(lab: Lab) -> str:
+    """The function whose checks these are: the lab's run writer."""
+    writer: str = lab.registry.run_writer() or SOME_WRITER
+    return writer
+
+
 RUN_LABELS = ("P@10", "R@100", "RR", "AP", "nDCG@10")  # the notes' table
 _EVALUATED: dict[str, dict[str, float]] = {}
 MEMO = 1000  # evaluations remembered (a batch of 300 has a few hundred distinct run files at most)
@@ -57,10 +63,12 @@ class RunFile:
         return self.failed
 
 
-def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: bool = True) -> RunFile:
-    """The run file a call of the run writer returned (``canonical``: the reference writer's text), its
-    first ``limit`` lines at most (more than twice the right file's cannot be right anyway);
-    ``imported``: whether runs.py imported."""
+def read(
+    outcome: Outcome, canonical: str, limit: int | None = None, imported: bool = True, writer: str = SOME_WRITER
+) -> RunFile:
+    """The run file a call of the run writer (``writer``, as messages name it) returned (``canonical``:
+    the reference writer's text), its first ``limit`` lines at most (more than twice the right file's
+    cannot be right anyway); ``imported``: whether runs.py imported."""
     if outcome.status != OutcomeStatus.VALUE:
         status, message = judge.verdict(outcome, None, imported=imported)
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
@@ -68,19 +76,19 @@ def read(outcome: Outcome, canonical: str, limit: int | None = None, imported: b
         return RunFile(
             table=None,
             searches=[],
-            problem=f"{WRITER} {message}",
+            problem=f"{writer} {message}",
             raised=raised,
             failed=status,
             error=str(error.get("type", "")),
         )
     value = outcome.value if isinstance(outcome.value, dict) else {}
     if value.get("type") != "runfile":
-        return RunFile(table=None, searches=[], problem=f"{WRITER} returned, but the grader got no run file back")
+        return RunFile(table=None, searches=[], problem=f"{writer} returned, but the grader got no run file back")
     if value.get("missing"):
-        return RunFile(table=None, searches=[], problem=f"{WRITER} wrote no file at the path it was given")
+        return RunFile(table=None, searches=[], problem=f"{writer} wrote no file at the path it was given")
     if value.get("too_large"):
         return RunFile(
-            table=None, searches=[], problem=f"{WRITER} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)"
+            table=None, searches=[], problem=f"{writer} wrote a file larger than 4 MiB (Lab 04's runs take under 1 MiB)"
         )
     text: str = value.pop("text") if isinstance(value.get("text"), str) else ""  # read once, then let go
     searches: list[Any] = value["searches"] if isinstance(value.get("searches"), list) else []
@@ -99,10 +107,15 @@ def read_all(
     """Each scenario's ``RunFile`` (``outcomes``: the sandbox's, every one filled by then;
     ``unimported``: the graded files that did not import; ``scenario_calls``: each scenario's call
     index in the submission's calls)."""
-    imported = FUNCTIONS.get(WRITER) not in unimported
+    writer = writer_of(plan.lab)
+    imported = plan.lab.functions.get(writer) not in unimported
     return {
         name: read(
-            outcomes[index], plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000, imported
+            outcomes[index],
+            plan.canonical[name],
+            2 * len(plan.scenarios[name].expected_rows()) + 1000,
+            imported,
+            writer,
         )
         for name, index in scenario_calls.items()
     }
@@ -126,22 +139,26 @@ def equivalent(table: list[list[str]], scenario: Scenario) -> bool:
 
 
 def evaluate_run(
-    run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]], labels: Sequence[str], digest: str = ""
+    lab: Lab,
+    run: dict[str, dict[str, float]],
+    qrels: dict[str, dict[str, int]],
+    labels: Sequence[str],
+    digest: str = "",
 ) -> dict[str, float]:
-    """Aggregates of ``ir_measures`` on ``run`` (memoised by the file's digest: equal files cost once;
-    at most ``MEMO`` of them are kept)."""
+    """Aggregates of ``ir_measures`` on ``run``, the lab's measures ``labels`` (memoised by the file's
+    digest: equal files cost once; at most ``MEMO`` of them are kept)."""
     import ir_measures
 
     key = hashlib.sha256(
         (
-            repr((tuple(labels), len(qrels), sorted(qrels)[:3]))
+            repr((lab.name, tuple(labels), len(qrels), sorted(qrels)[:3]))
             + (digest or repr(sorted((q, sorted(d.items())) for q, d in run.items())))
         ).encode()
     ).hexdigest()
     if len(_EVALUATED) > MEMO:
         _EVALUATED.clear()
     if key not in _EVALUATED:
-        specs = {ir_measures.parse_measure(measures.CRANFIELD[label].ir_measure): label for label in labels}
+        specs = {ir_measures.parse_measure(lab.measures.CRANFIELD[label].ir_measure): label for label in labels}
         scores = ir_measures.calc_aggregate(list(specs), qrels, run) if run else {}
         _EVALUATED[key] = {label: float(scores.get(measure, 0.0)) for measure, label in specs.items()}
     return _EVALUATED[key]
@@ -152,7 +169,8 @@ def evaluate_run(
 
 def cases(plan: Plan, files: dict[str, RunFile]) -> dict[str, list[CaseResult]]:
     """The cases of the run writer's checks, by check name."""
-    names = {check.kind: check.name for check in plan.rubric.checks if check.function == WRITER}
+    writer = writer_of(plan.lab)
+    names = {check.kind: check.name for check in plan.rubric.checks if check.function == writer}
     found: dict[str, list[CaseResult]] = {name: [] for name in names.values()}
     for name in plan.scenarios:
         _scenario_cases(plan, name, files[name], names, found)
@@ -166,13 +184,13 @@ def _scenario_cases(
     refused call's, or else those of the file's format, content and Cranfield evaluation."""
     scenario = plan.scenarios[name]
     table, same = _as_read(plan, name, run)
-    if name == EXAMPLE:
+    if name == plan.lab.scenarios.EXAMPLE:
         if CheckKind.EXAMPLES in names:
             found[names[CheckKind.EXAMPLES]].append(_example_case(scenario, table, run))
         return
     if scenario.raises:
         if CheckKind.RUN_FORMAT in names:
-            found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run))
+            found[names[CheckKind.RUN_FORMAT]].append(_error_case(name, scenario, run, writer_of(plan.lab)))
         return
     if CheckKind.RUN_FORMAT in names:
         found[names[CheckKind.RUN_FORMAT]].extend(_format_cases(plan, name, run, table, same))
@@ -189,7 +207,7 @@ def _as_read(plan: Plan, name: str, run: RunFile) -> tuple[list[list[str]] | Non
     shows them), and whether they are equivalent to the right writer's."""
     table = run.table
     if run.canonical:
-        table = trec.rows(plan.canonical[name]) if name == EXAMPLE else []
+        table = trec.rows(plan.canonical[name]) if name == plan.lab.scenarios.EXAMPLE else []
     return table, run.canonical or (table is not None and equivalent(table, plan.scenarios[name]))
 
 
@@ -249,14 +267,14 @@ def _cranfield_cases(
     evaluated = (
         plan.aggregates[system]
         if run.canonical
-        else evaluate_run(trec.run_of(table or []), plan.qrels, RUN_LABELS, run.digest)
+        else evaluate_run(plan.lab, trec.run_of(table or []), plan.qrels, RUN_LABELS, run.digest)
     )
     found: list[CaseResult] = []
     for label in RUN_LABELS:
         expected = plan.aggregates[system][label]
         value = evaluated[label]
         ok = table is not None and judge.close(value, expected)
-        notes = cranfield.NOTES_TABLE[system][label]
+        notes = plan.lab.cranfield.NOTES_TABLE[system][label]
         message = (
             ""
             if ok
@@ -273,7 +291,7 @@ def _cranfield_cases(
                 public=True,
                 status=CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
                 message=message,
-                call=f"{WRITER}(path, {system!r}, search_{system}, queries)",
+                call=f"{writer_of(plan.lab)}(path, {system!r}, search_{system}, queries)",
                 expected=expected,
                 actual=value if table is not None else None,
                 raised=run.error if table is None else "",
@@ -282,16 +300,17 @@ def _cranfield_cases(
     return found
 
 
-def scenario_of(case_id: str) -> str:
-    """The scenario a case of the run writer belongs to (from its id)."""
+def scenario_of(case_id: str, example: str) -> str:
+    """The scenario a case of the run writer belongs to (from its id; ``example``: the lab's example
+    scenario's name)."""
     if case_id == "notes-two-queries-run":
-        return EXAMPLE
+        return example
     if case_id.startswith("cranfield-run-"):
         return "cranfield-" + case_id.split("-")[2]
     return case_id.split(":")[1] if ":" in case_id else ""
 
 
-def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
+def _error_case(name: str, scenario: Scenario, run: RunFile, writer: str) -> CaseResult:
     """The writer called with arguments the contract refuses: it must raise ``scenario.raises``."""
     refused = {RAISES: scenario.raises}
     if scenario.raises in run.raised:
@@ -305,7 +324,7 @@ def _error_case(name: str, scenario: Scenario, run: RunFile) -> CaseResult:
     message = (
         f"{run.problem}; expected {scenario.raises}"
         if run.problem
-        else f"{WRITER} returned without an error; expected it to raise {scenario.raises}"
+        else f"{writer} returned without an error; expected it to raise {scenario.raises}"
     )
     status = run.status(refused=True)
     return CaseResult(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from autograder.labkit import trec
 
 if TYPE_CHECKING:
-    from autograder.lab.scenarios import Scenario
+    from autograder.labkit.scenario import Scenario
 
 
 def _by_query(table: list[list[str]]) -> dict[str, list[list[str]]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from autograder.grading.plan import Plan
 from autograder.grading.results import CheckResult, Flag, FlagKind
-from autograder.lab.spec import GRADED_FILES, PACKAGE
+from autograder.labkit.lab import Lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult, StopReason
 from autograder.sandbox.settings import Call
 
@@ -50,14 +50,14 @@ TOP_LEVEL_HINT = "Code at the top level of a file runs when it is imported: keep
 NOTHING_GRADED = "None of its functions could be graded."
 
 
-def import_problems(result: SandboxResult) -> list[str]:
+def import_problems(lab: Lab, result: SandboxResult) -> list[str]:
     """A sentence per graded file that did not import, saying how (its exception, a timeout, a
     crash), for the student; and whether the grader was disturbed."""
     problems = []
     if result.disturbed:
         count = len(result.disturbed)
         problems.append(DISTURBED.format(count=f"{count} case{'s' if count != 1 else ''}"))
-    for name in GRADED_FILES:
+    for name in lab.graded_files:
         outcome = result.imports.get(name)
         if outcome is None or outcome.status == OutcomeStatus.OK:
             continue
@@ -66,18 +66,18 @@ def import_problems(result: SandboxResult) -> list[str]:
             where = "\n".join(error.get("traceback", []))
             raised = f"{error['type']}: {error.get('message')}" if error.get("type") else "it raised an exception"
             problems.append(
-                f"{PACKAGE}/{name} could not be imported: {raised}"
+                f"{lab.package}/{name} could not be imported: {raised}"
                 + (f"\n{where}" if where else "")
                 + f"\n{NOTHING_GRADED}"
             )
             continue
         how = IMPORT_FAILED.get(outcome.status, "it was not imported")
         seen = f" ({outcome.detail})" if outcome.detail else ""
-        problems.append(f"{PACKAGE}/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
+        problems.append(f"{lab.package}/{name} could not be imported: {how}{seen}. {TOP_LEVEL_HINT} {NOTHING_GRADED}")
     return problems
 
 
-def flags(result: SandboxResult, calls: list[Call]) -> list[Flag]:
+def flags(lab: Lab, result: SandboxResult, calls: list[Call]) -> list[Flag]:
     """Crashes, timeouts and limits, for the instructor."""
     trouble: dict[tuple[str, OutcomeStatus], int] = {}
     for call, outcome in zip(calls, result.outcomes):
@@ -88,12 +88,12 @@ def flags(result: SandboxResult, calls: list[Call]) -> list[Flag]:
         for (function, status), count in sorted(trouble.items())
     ]
     flags += [
-        Flag(FlagKind(str(outcome.status)), f"importing {PACKAGE}/{name} ({outcome.detail})")
+        Flag(FlagKind(str(outcome.status)), f"importing {lab.package}/{name} ({outcome.detail})")
         for name, outcome in sorted(result.imports.items())
         if outcome.status in _TROUBLE
     ]
     flags += [
-        Flag(FlagKind.UNIMPORTED, f"{PACKAGE}/{name} raised {(outcome.error or {}).get('type', 'an exception')}")
+        Flag(FlagKind.UNIMPORTED, f"{lab.package}/{name} raised {(outcome.error or {}).get('type', 'an exception')}")
         for name, outcome in sorted(result.imports.items())
         if outcome.status == OutcomeStatus.ERROR
     ]

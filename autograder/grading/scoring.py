@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, cast
 
 from autograder.grading import counting, judge, runfile_checks
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, SubmissionResult, shown_error
-from autograder.lab.spec import FUNCTIONS, RETURNS, CheckKind
+from autograder.labkit.kinds import CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:  # for types only: importing scoring still loads neither the plan nor the rubric
     from autograder.grading.plan import Plan, PlannedCase
     from autograder.grading.rubric import Rubric
+    from autograder.labkit.lab import Lab
 
 CALL_TEXT = 240  # characters of a call kept (the notes' examples and edge cases are short)
 CALL_SHOWN = 2000  # a random case's call is kept whole: its student reproduces it
@@ -58,12 +59,12 @@ def points(possible: float, cases: tuple[CaseResult, ...], scoring: str) -> floa
     return counting.count(cases, scoring).points(possible)
 
 
-def call_case(planned: PlannedCase, outcome: Outcome, unimported: frozenset[str] = frozenset()) -> CaseResult:
+def call_case(lab: Lab, planned: PlannedCase, outcome: Outcome, unimported: frozenset[str] = frozenset()) -> CaseResult:
     """One call's case result; passing Cranfield cases are kept lean (there are thousands);
     ``unimported``: the graded files that did not import."""
     case = planned.case
-    imported = FUNCTIONS[case.function] not in unimported
-    status, message = judge.verdict(outcome, planned.expected, RETURNS[case.function], imported)
+    imported = lab.functions[case.function] not in unimported
+    status, message = judge.verdict(outcome, planned.expected, lab.returns[case.function], imported)
     groups = groups_of(planned)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(id=case.id, description="", public=case.public, status=status, groups=groups)
@@ -177,7 +178,7 @@ def score_checks(
     filled = cast("Sequence[Outcome]", outcomes)
     cases: dict[str, list[CaseResult]] = {}
     for planned in planned_cases:
-        cases.setdefault(planned.check, []).append(call_case(planned, filled[planned.call], unimported))
+        cases.setdefault(planned.check, []).append(call_case(plan.lab, planned, filled[planned.call], unimported))
     for name, found in runfile_checks.cases(plan, files).items():
         cases.setdefault(name, []).extend(found)
     for name, found in argument_cases(planned_cases, filled).items():

@@ -13,17 +13,20 @@ import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from autograder import paths
 from autograder.grading import course_secret, grader, intake, reference
 from autograder.grading import rubric as rubrics
 from autograder.grading.plan import Plan, cached
 from autograder.grading.results import Flag, FlagKind, SubmissionResult
-from autograder.lab import cranfield
-from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.labkit.lab import Lab
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox import proof
 from autograder.sandbox.settings import Isolation
+
+#: The module name of the lab the plan and the checks below it read (they import it, until each is
+#: handed the ``Lab``): a session grades that lab only.
+ENGINE_LAB = "autograder.lab"
 
 INTERNAL_ERROR = (
     "the grader failed on this submission (not because of your code); the details are in the grader's log, "
@@ -46,7 +49,8 @@ class Session:
     @classmethod
     def open(
         cls,
-        rubric_path: Path = paths.RUBRIC,
+        lab: Lab,
+        rubric_path: Path | None = None,
         isolation: str = "auto",
         uid: int = isolations.DEFAULT_UID,
         python: str | None = None,
@@ -55,19 +59,30 @@ class Session:
         jobs: int = 1,
         create_secret: bool = False,
     ) -> Session:
-        """Everything grading needs, checked; errors name the fix (``RubricError``,
+        """Everything grading ``lab`` needs (``rubric_path``: its rubric unless another is given), checked;
+        errors name the fix (``RubricError``,
         ``ReferenceDataError``, ``IsolationError``, ``CranfieldUnavailable``; ``proof.ProofError`` when
         a known honest probe does not score full in the chosen isolation). ``protected``:
         folders no child may read beyond the grader's own (a batch's class and output folders);
         ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own);
         ``create_secret``: make the course secret beside the rubric if there is none (a local batch)."""
+        if lab.name != ENGINE_LAB:
+            raise ValueError(
+                f"Session.open: the plan grades the lab imported as {ENGINE_LAB}, not {lab.title} "
+                f"({lab.place.root}); choose the lab with --lab FOLDER before the engine is imported"
+            )
+        rubric_path = rubric_path or lab.place.rubric
         loaded = rubrics.load(rubric_path)
         secret, note = course_secret.load(rubric_path, create_secret)
-        bundle_key, load_bundle = cranfield.lazy_bundle()
+        bundle_key, load_bundle = lab.cranfield.lazy_bundle()
+
+        def check(stored: dict[str, Any], bundle: dict[str, Any]) -> None:
+            reference.check(lab, stored, bundle)
+
         with _kept_for_good():
-            plan = cached(loaded, reference.load(), bundle_key, load_bundle, reference.check)
+            plan = cached(lab, loaded, reference.load(lab), bundle_key, load_bundle, check)
         chosen = isolations.choose(
-            isolation, python, uid, EVALUATION_LIBRARIES, protected, jobs, loaded.allowed_imports
+            isolation, python, uid, lab.evaluation_libraries, protected, jobs, loaded.allowed_imports
         )
         proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
         return cls(plan, chosen, secret, course_secret.rubric_digest(rubric_path), note)

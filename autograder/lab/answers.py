@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 
-from autograder.lab.features import DIFFERENCES_DEFAULT_N
 from autograder.labkit.case import plain, raises
+
+from .features import DIFFERENCES_DEFAULT_N
 
 
 def _cells(retrieved, relevant, size) -> list:

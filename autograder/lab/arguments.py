@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
-from autograder.lab import variants
+from . import variants
 
 GAINS = ("linear", "exp")
 

@@ -2,7 +2,7 @@
 
 A ``Case`` is one call of a student function with JSON-able inputs. Its expected value
 comes from elsewhere: the notes (examples), the reference solution (edge cases, whose inputs are
-in ``paths.EDGE_CASES`` and values in ``paths.REFERENCE``, the hidden reference) or
+in ``Place.edge_cases`` and values in ``Place.reference``, the hidden reference) or
 ``ir_measures`` computed live (random cases). Inputs may name
 grader-side objects the child builds: ``{"$measure": name}`` (the grader's own measures for
 ``evaluate``), ``{"$search": scenario}``, ``{"$queries": scenario}``, ``{"$path": name}``, and the
@@ -19,7 +19,7 @@ import sys
 import types
 from pathlib import Path
 
-from autograder import paths
+from autograder.labkit import place
 
 # re-exported (``X as X``): the lab's cases are made of these
 from autograder.labkit.case import RAISES as RAISES
@@ -33,9 +33,9 @@ from autograder.labkit.case import raises as raises
 def public_cases():
     """The handout's table of public cases, ``assignment/tests/public_cases.py`` (trusted code)."""
     name = "lab05_public_cases"
-    spec = importlib.util.spec_from_file_location(name, paths.PUBLIC_CASES)
+    spec = importlib.util.spec_from_file_location(name, place.of(__name__).public_cases)
     if spec is None or spec.loader is None:
-        raise FileNotFoundError(f"cannot load the public cases {paths.PUBLIC_CASES}")
+        raise FileNotFoundError(f"cannot load the public cases {place.of(__name__).public_cases}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -95,19 +95,19 @@ def example_search_data(public=None) -> tuple[dict, list]:
 
 @functools.lru_cache(maxsize=4)
 def edge_cases(path: str | None = None) -> tuple[Case, ...]:
-    """The hidden edge cases: ``paths.EDGE_CASES`` (JSON, one case a line: ``id``, ``function``,
+    """The hidden edge cases: ``Place.edge_cases`` (JSON, one case a line: ``id``, ``function``,
     ``description``, ``args``, optional ``kwargs``), kept with the hidden reference and never
     shipped where students can read (the PrairieLearn image, the handout). ``EDGE_CASES`` is
     this tuple as a list."""
     import json
 
-    source = Path(path or paths.EDGE_CASES)
+    source = Path(path or place.of(__name__).edge_cases)
     try:
         entries = json.loads(source.read_text(encoding="utf-8"))
     except OSError as error:
         raise FileNotFoundError(
             f"the hidden edge cases {source} cannot be read ({error.strerror}): they travel with the hidden reference "
-            "(autograder/lab/data/ in the repository, $LAB05_HIDDEN where a platform puts them)"
+            "(autograder/lab/data/ in the repository, $AUTOGRADER_HIDDEN where a platform puts them)"
         ) from None
     except ValueError as error:
         raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None

@@ -9,16 +9,17 @@ and the library versions, so any change there recomputes it.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths, tempdirs
+from autograder import cache, environment, paths, tempdirs
 from autograder.errors import SetupError
-from autograder.lab import measures, spec
-from autograder.lab.solution import load_lab05
+from autograder.labkit import place
+
+from . import measures, spec
+from .solution import load_lab05
 
 K = 100
 SYSTEMS = ("tfidf", "bm25")
@@ -87,15 +88,15 @@ def bundle_key() -> str:
             raise SetupError(str(error)) from None
     folder = lab05.data.cache_dir()
     files = [folder / name for name in sorted(lab05.data.CRANFIELD_FILES.values())]
-    code = [paths.handout_file(name) for name in ("data.py", "retrieval.py")]
-    code += [paths.solution_file(name) for name in spec.GRADED_FILES]
+    code = [place.of(__name__).handout_file(name) for name in ("data.py", "retrieval.py")]
+    code += [place.of(__name__).solution_file(name) for name in spec.GRADED_FILES]
     code += [Path(__file__), Path(measures.__file__)]
     return cache.fingerprint([*files, *code, *_versions(), K])
 
 
 def bundle() -> dict:
     """The Cranfield reference, from the on-disk cache or computed (a few seconds). Where
-    ``$LAB05_BUNDLE`` names a file (shipped with the hidden reference: autograder.zip's
+    ``$AUTOGRADER_BUNDLE`` names a file (shipped with the hidden reference: autograder.zip's
     ``source/hidden/``, PrairieLearn's ``/grade/tests/hidden/``), that file."""
     return lazy_bundle()[1]()
 
@@ -103,13 +104,13 @@ def bundle() -> dict:
 def lazy_bundle() -> tuple[str, Callable[[], dict[str, Any]]]:
     """``(key, load)``: the bundle's content key now, the bundle itself only when ``load()``
     is called (a cached plan needs the key alone)."""
-    shipped = os.environ.get("LAB05_BUNDLE")
+    shipped = environment.get("BUNDLE")
     if shipped:
         try:
             data = Path(shipped).read_bytes()
         except OSError as error:
             raise SetupError(
-                f"cannot read the Cranfield bundle {shipped} ($LAB05_BUNDLE): {error.strerror}; "
+                f"cannot read the Cranfield bundle {shipped} ($AUTOGRADER_BUNDLE): {error.strerror}; "
                 "it ships with the hidden reference: build again with `python -m autograder build` (autograder.zip's "
                 "source/hidden/, PrairieLearn's question tests/hidden/)"
             ) from None

@@ -3,7 +3,7 @@
 A *scenario* is one call: a system name, a replayed search function (its results per query
 text), the queries in order, and k. The child replays the search function and returns the file
 ``write_run`` wrote; the grader checks it as trec_eval reads it (``grading.runfile_checks``). The
-hidden scenarios' inputs are data kept with the hidden reference (``paths.SCENARIOS``), never in
+hidden scenarios' inputs are data kept with the hidden reference (``Place.scenarios``), never in
 this code, which PrairieLearn's public image holds.
 """
 
@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import paths
-from autograder.lab import cases
-from autograder.labkit import trec
+from autograder.labkit import place, trec
+
+from . import cases
 
 DEFAULT_K = 100  # write_run's default k (the contract's)
 _ROWS: dict[tuple, tuple] = {}  # expected rows of each scenario (with its results), built once per process
@@ -93,17 +93,17 @@ def example_scenario() -> Scenario:
     )
 
 
-#: What each entry of ``paths.SCENARIOS`` may hold, and its type (the others are required).
+#: What each entry of ``Place.scenarios`` may hold, and its type (the others are required).
 _FIELDS = {"name": str, "system": str, "description": str, "queries": list, "k": int, "results": dict}
 _OPTIONAL = {"overfull": bool, "raises": str, "pass_k": bool, "features": list}
 
 
 def small_scenarios(path: str | None = None) -> list[Scenario]:
     """The hidden write_run scenarios beyond Cranfield (cut at k, empty results, order, scores, ids,
-    refused arguments): ``paths.SCENARIOS``, a JSON list of scenarios (``_FIELDS``, ``_OPTIONAL``),
+    refused arguments): ``Place.scenarios``, a JSON list of scenarios (``_FIELDS``, ``_OPTIONAL``),
     kept with the hidden reference and never shipped where students can read (the PrairieLearn
     image, the handout)."""
-    return list(_read_scenarios(str(path or paths.SCENARIOS)))
+    return list(_read_scenarios(str(path or place.of(__name__).scenarios)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -114,7 +114,7 @@ def _read_scenarios(path: str) -> tuple[Scenario, ...]:
     except OSError as error:
         raise FileNotFoundError(
             f"the hidden write_run scenarios {source} cannot be read ({error.strerror}): they travel with the hidden "
-            "reference (autograder/lab/data/ in the repository, $LAB05_HIDDEN where a platform puts them)"
+            "reference (autograder/lab/data/ in the repository, $AUTOGRADER_HIDDEN where a platform puts them)"
         ) from None
     except ValueError as error:
         raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None

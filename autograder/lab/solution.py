@@ -11,11 +11,13 @@ import sys
 import types
 from pathlib import Path
 
-from autograder import paths
+from autograder.labkit import place
+
+PLACE = place.of(__name__)  # where this lab's files lie
 
 
 def load_lab05(
-    graded_dir: Path = paths.SOLUTIONS / "lab05", given_dir: Path = paths.HANDOUT / "lab05"
+    graded_dir: Path = PLACE.solutions / "lab05", given_dir: Path = PLACE.handout / "lab05"
 ) -> types.ModuleType:
     """Import ``lab05`` with ``metrics``/``runs`` from ``graded_dir`` and the rest from ``given_dir``.
 
@@ -49,7 +51,7 @@ def load() -> types.ModuleType:
 def reference_metrics() -> dict | None:
     """The reference's metric functions, run standalone (``solutions/lab05/metrics.py`` imports
     nothing of the package), or None where the solutions are not shipped."""
-    path = paths.solution_file("metrics.py")
+    path = PLACE.solution_file("metrics.py")
     if not path.is_file():
         return None
     namespace: dict = {"__name__": "lab05_reference_metrics"}

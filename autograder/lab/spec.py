@@ -8,12 +8,12 @@ Everything else reads these names from here; nothing else spells them out.
 
 from __future__ import annotations
 
-from autograder.lab.functions import registry
-
 # re-exported (``X as X``): the engine reads the lab's vocabulary through here
 from autograder.labkit.kinds import CheckKind as CheckKind
 from autograder.labkit.kinds import Family as Family
 from autograder.labkit.trec import SCORE_TOLERANCE as SCORE_TOLERANCE  # a run file's scores: 8 decimals
+
+from .functions import registry
 
 #: The package students fill in (the handout's folder), the files a submission is made of, and the
 #: handout's given files that complete the package.

@@ -36,6 +36,8 @@ from autograder.grading.course import standing
 from autograder.grading.course import times as submission_times
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.local import classwork, resume, shards
 from autograder.local.classwork import write_result
 from autograder.local.resume import why_again as why_again  # its name in the batch, as before
@@ -132,6 +134,7 @@ def grade_batch(
     shard: shards.Shard | None = None,
     known: tuple[str | Path, ...] = (),
     times: str | None = None,
+    lab: Lab | None = None,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
@@ -139,7 +142,8 @@ def grade_batch(
     ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs;
     ``known``: folders of earlier terms' submissions the similarity compares every one with;
     ``times``: where submission times come from (``grading/course/times.py``: metadata, files or a
-    CSV file), a bad one a ValueError naming what is allowed."""
+    CSV file), a bad one a ValueError naming what is allowed; ``lab``: the lab graded (default: the
+    environment's, ``labkit.load.default()``)."""
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
@@ -155,7 +159,17 @@ def grade_batch(
     with tempdirs.folder("lab05-batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
         protected = (*inputs, str(out.resolve()))
-        session = Session.open(rubric_path, isolation, uid, python, Path(folder), protected, jobs, create_secret=True)
+        session = Session.open(
+            lab or load.default(),
+            rubric_path,
+            isolation,
+            uid,
+            python,
+            Path(folder),
+            protected,
+            jobs,
+            create_secret=True,
+        )
         if session.secret_note:
             print(session.secret_note, file=sys.stderr)
         isolations.reserve(session.isolation, jobs)

@@ -15,7 +15,7 @@ The signature binds a shard's files to its batch against whoever can edit the sh
 between ``grade --shard`` and ``merge`` (a shared drive, a bucket, a TA's copy, a student who got
 hold of it) but does not hold the key: an edited grade.json (a score, a name), results.json or
 feedback, a file added or removed, and an edited manifest are all refused by ``merge``. The key
-is ``LAB05_SHARD_KEY`` (the course's secret: give the same to every machine that grades a shard
+is ``AUTOGRADER_SHARD_KEY`` (the course's secret: give the same to every machine that grades a shard
 and to the one that merges, e.g. a Kubernetes Secret or the Slurm job's environment), else a
 random key kept in the grader's private cache folder (``cache.secret_key``: shards graded and
 merged by one user of one machine, or of a shared home). Whoever holds the key (the instructor's
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder import cache
+from autograder import cache, environment
 from autograder.errors import InputError
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 MANIFEST = "shard.json"
 FORMAT = "lab05-shard/1"
 GRADED = "graded"  # submissions/<id>/graded/<file>: the graded files as read, for the merged similarity
-KEY_VARIABLE = "LAB05_SHARD_KEY"  # the course's secret, when shards are graded on other machines
+KEY_VARIABLE = environment.name("SHARD_KEY")  # the course's secret, when shards are graded on other machines
 SIGNATURE = "signature"  # the manifest's field holding its HMAC
 
 
@@ -129,9 +129,9 @@ def graded_folder(out: Path, submission: str) -> Path:
 
 
 def key(environ: Mapping[str, str] = os.environ) -> bytes:
-    """The key shard manifests are signed with: derived from ``LAB05_SHARD_KEY`` when it is set
+    """The key shard manifests are signed with: derived from ``AUTOGRADER_SHARD_KEY`` when it is set
     (the same secret on every machine of the class), else the private cache folder's own key."""
-    given = environ.get(KEY_VARIABLE, "")
+    given = environment.get("SHARD_KEY", environ) or ""
     if not given:
         return cache.secret_key("shard")
     if len(given) < 16:

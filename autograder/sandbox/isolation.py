@@ -13,15 +13,15 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from autograder import cache, paths, tempdirs
+from autograder import cache, environment, paths, tempdirs
 from autograder.errors import UsageError
 from autograder.sandbox import interpreter, leases, runner, seccomp
 from autograder.sandbox.outcomes import OutcomeStatus
 from autograder.sandbox.settings import Call, Isolation, Limits, Mode
 
 #: Where a root grader starts looking for free sandbox uids to lease (``sandbox/leases.py``): it
-#: takes the first ones no other grader holds. ``$LAB05_SANDBOX_UID`` moves it.
-DEFAULT_UID = int(os.environ.get("LAB05_SANDBOX_UID") or 64000)
+#: takes the first ones no other grader holds. ``$AUTOGRADER_SANDBOX_UID`` moves it.
+DEFAULT_UID = int(environment.get("SANDBOX_UID") or 64000)
 SANDBOX_USER = leases.SANDBOX_USER
 SYSTEM_READ = (
     "/usr",
@@ -172,10 +172,10 @@ def _leased(jobs: int, base: int) -> tuple[int, ...]:
 
 
 def default_child_python() -> str:
-    """The interpreter student code runs in unless told: ``$LAB05_CHILD_PYTHON``, else the child
+    """The interpreter student code runs in unless told: ``$AUTOGRADER_CHILD_PYTHON``, else the child
     environment ``make setup`` builds (the allowed packages only, pinned as on the platforms), else
     (a warning in ``doctor``) this grader's own."""
-    python = os.environ.get("LAB05_CHILD_PYTHON") or str(paths.CHILD_VENV / "bin" / "python")
+    python = environment.get("CHILD_PYTHON") or str(paths.CHILD_VENV / "bin" / "python")
     return python if os.path.exists(python) else sys.executable
 
 

@@ -5,7 +5,7 @@ up after or count the processes of each other's children.
 A lease is an exclusive ``flock`` on ``FOLDER/<uid>.lock`` (a root-only folder), taken when a
 grading session opens and held while the grader lives: the kernel releases it when the process
 (and every worker it forked) ends, however it ends. A grader takes the first free uids from its
-base (``$LAB05_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
+base (``$AUTOGRADER_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
 platforms' own ``lab05-student``) and any another grader holds; on taking one, it kills what a
 dead grader left of it (``cleanup.sweep``). Nothing here signals a uid this process does not hold.
 
@@ -21,11 +21,12 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from autograder import environment
 from autograder.errors import UsageError
 from autograder.sandbox import cleanup
 
-#: Where the leases live (one lock file per uid); ``$LAB05_UID_LEASES`` moves it.
-FOLDER = Path(os.environ.get("LAB05_UID_LEASES") or "/run/lab05-sandbox-uids")
+#: Where the leases live (one lock file per uid); ``$AUTOGRADER_UID_LEASES`` moves it.
+FOLDER = Path(environment.get("UID_LEASES") or "/run/lab05-sandbox-uids")
 SPAN = 4096  # uids tried from the base
 SANDBOX_USER = "lab05-student"  # the account the platforms' setup.sh creates
 
@@ -89,7 +90,7 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
         raise LeaseError(
             f"only {len(mine)} of the {count} sandbox uids asked for are free from {base} to {base + SPAN - 1}: "
             f"other graders on this machine hold the rest ({where}). Wait for them, grade with fewer --jobs, "
-            "or choose another range with --uid N (or $LAB05_SANDBOX_UID)"
+            "or choose another range with --uid N (or $AUTOGRADER_SANDBOX_UID)"
         )
     return tuple(mine)
 

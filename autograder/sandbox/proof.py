@@ -105,7 +105,7 @@ UNREADABLE = (
     "make the child interpreter and its libraries readable to other users (chmod o+rx on its folders, or "
     "install it outside /root, as setup.sh installs /opt/lab05-child), or name another with --child-python"
 )
-NOT_STARTED = "name a Python interpreter that runs here with --child-python (or $LAB05_CHILD_PYTHON)"
+NOT_STARTED = "name a Python interpreter that runs here with --child-python (or $AUTOGRADER_CHILD_PYTHON)"
 PACKAGES = (
     "install the packages grading.yml's allowed_imports names into the child interpreter (make setup, or the "
     "platform's setup.sh: requirements/child.txt), or name one that has them with --child-python"

@@ -30,18 +30,15 @@ from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
 from autograder.grading.results import CheckResult, Diagnosis
-from autograder.lab.functions.registry import run_writer
-from autograder.lab.misconceptions import catalogue as misconceptions
-from autograder.lab.spec import CheckKind
 from autograder.labkit.case import RAISES, Case
+from autograder.labkit.kinds import CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:
     from autograder.grading.plan import Plan, PlannedCase
     from autograder.grading.runfile_checks import RunFile
-    from autograder.lab.misconceptions.model import Misconception
+    from autograder.labkit.misconception import Misconception
 
-WRITER = run_writer() or "the run writer"  # the function whose checks read a run file
 #: A variant's answer for a case: ("value", what it returned) or ("raises", the exception's class name).
 Answer = tuple[Literal["value", "raises"], Any]
 #: The answers of a misconception's forms, by (misconception id, function, case id): kept with the plan.
@@ -150,12 +147,13 @@ def diagnose(
     by_function: dict[str, list[PlannedCase]] = {}
     for planned in planned_cases:
         by_function.setdefault(planned.case.function, []).append(planned)
+    writer = plan.lab.registry.run_writer()  # the function whose checks read a run file, if any
     failing_checks: dict[str, list[str]] = {}
     for result in checks:
         if not result.full:
             failing_checks.setdefault(result.function, []).append(result.name)
     for function in sorted(failing_functions):
-        if function == WRITER:
+        if function == writer:
             for check, items in file_diagnosis.diagnose(plan, run_files, checks).items():
                 found.setdefault(check, []).extend(items)
             continue
@@ -165,7 +163,7 @@ def diagnose(
         # ambiguity the catalogue's order settles): one that reproduces three failures and sets
         # aside the 950 where the code raised is not the one to name
         best: tuple[int, int, Misconception, set[str]] | None = None
-        for order, item in enumerate(misconceptions.for_function(function)):
+        for order, item in enumerate(plan.lab.misconceptions.for_function(function)):
             explained = explains(item, function, cases, plan.shared_job["tables"], memo)
             if explained is not None and (best is None or (explained[1], order) < best[:2]):
                 best = (explained[1], order, item, explained[0])
@@ -176,11 +174,13 @@ def diagnose(
             for check in sorted(best[3]):
                 found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
         general: list[Diagnosis] = []
-        condition = conditions.diagnosis(function, [(case.features, case.failed, case.label()) for case in cases])
+        condition = conditions.diagnosis(
+            plan.lab, function, [(case.features, case.failed, case.label()) for case in cases]
+        )
         if condition is not None:
             general.append(condition)
         if not named:
-            general += shapes.diagnose(function, cases)
+            general += shapes.diagnose(plan.lab, function, cases)
         for check in failing_checks.get(function, []):
             found.setdefault(check, []).extend(general)
     return found
@@ -191,4 +191,4 @@ def _neighbours(plan: Plan, planned: PlannedCase) -> dict[str, Any]:
     case, drawn for this grading) computed now."""
     if planned.case.id in plan.neighbours:
         return plan.neighbours[planned.case.id]
-    return random_neighbours(planned.case) if planned.kind == CheckKind.RANDOM else {}
+    return random_neighbours(plan.lab, planned.case) if planned.kind == CheckKind.RANDOM else {}

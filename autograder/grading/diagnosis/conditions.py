@@ -13,14 +13,12 @@ from collections.abc import Callable
 from itertools import combinations
 
 from autograder.grading.results import Diagnosis, DiagnosisKind
-from autograder.lab import features
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.lab.spec import notes_part
+from autograder.labkit.lab import Lab
 
 MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
 
 
-def separating(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tuple[str, ...]] | None:
+def separating(lab: Lab, cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tuple[str, ...]] | None:
     """``(how, feature ids)`` such that exactly the failing cases (``True``) have them: ``how`` is
     ``one`` (a feature), ``both`` (two features together), ``either`` (one of two) or ``without``
     (exactly the passing cases have the feature); None when no
@@ -28,8 +26,8 @@ def separating(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tupl
     failing, passing = _split(cases)
     if not failing or not passing:
         return None
-    order = _order(failing)
-    alone = _alone(order, failing, passing)
+    order = _order(lab, failing)
+    alone = _alone(lab, order, failing, passing)
     return alone if alone is not None else _paired(order, failing, passing)
 
 
@@ -42,9 +40,9 @@ def _split(cases: list[tuple[frozenset[str], bool, str]]) -> tuple[Found, Found]
     return [case[0] for case in cases if case[1]], [case[0] for case in cases if not case[1]]
 
 
-def _order(failing: Found) -> list[str]:
-    """The features some failing case has, in the order of ``features.FEATURES``."""
-    return [feature for feature in features.FEATURES if any(feature in found for found in failing)]
+def _order(lab: Lab, failing: Found) -> list[str]:
+    """The features some failing case has, in the order of the lab's ``features.FEATURES``."""
+    return [feature for feature in lab.features.FEATURES if any(feature in found for found in failing)]
 
 
 def _separates(test: Test, these: Found, others: Found) -> bool:
@@ -62,13 +60,13 @@ def _with_either(first: str, second: str) -> Test:
     return lambda found: first in found or second in found
 
 
-def _alone(order: list[str], failing: Found, passing: Found) -> tuple[str, tuple[str, ...]] | None:
+def _alone(lab: Lab, order: list[str], failing: Found, passing: Found) -> tuple[str, tuple[str, ...]] | None:
     """One feature: the first of ``order`` that exactly the failing cases have (``one``), else the
     first of all features that exactly the passing cases have (``without``)."""
     for feature in order:
         if _separates(_with(feature), failing, passing):
             return "one", (feature,)
-    for feature in features.FEATURES:
+    for feature in lab.features.FEATURES:
         if _separates(_with(feature), passing, failing):
             return "without", (feature,)
     return None
@@ -91,16 +89,16 @@ def _paired(order: list[str], failing: Found, passing: Found) -> tuple[str, tupl
 FEW = 2  # failing cases that are named one by one when no feature separates them
 
 
-def diagnosis(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
+def diagnosis(lab: Lab, function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
     """The separating condition of a function's cases (``(features, failed, label)``) as a
     diagnosis, or None. When no feature separates a few failing cases from many passing ones,
     the failing cases themselves are the condition."""
-    found = separating(cases)
+    found = separating(lab, cases)
     if found is None:
-        return _few(function, cases)
+        return _few(lab, function, cases)
     how, ids = found
-    phrases = [features.FEATURES[feature].phrase for feature in ids]
-    hints = [hint(function, feature) for feature in ids]
+    phrases = [lab.features.FEATURES[feature].phrase for feature in ids]
+    hints = [hint(lab, function, feature) for feature in ids]
     failing = sum(case[1] for case in cases)
     # the title is the same for every submission it fits (the class report groups by it); the count is below
     if how == "without":
@@ -118,12 +116,12 @@ def diagnosis(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> D
         function=function,
         title=title,
         explanation=explanation,
-        notes=notes_part(function),
+        notes=lab.notes_part(function),
         kind=DiagnosisKind.CONDITION,
     )
 
 
-def _few(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
+def _few(lab: Lab, function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
     """ "fails only these cases", when a few fail, many pass, and no passing case has a failing one's label."""
     failing = [label for _, failed, label in cases if failed]
     if not 0 < len(failing) <= FEW or len(cases) - len(failing) < 3:
@@ -134,9 +132,9 @@ def _few(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagno
     title = f"fails only {'this case' if len(labels) == 1 else 'these cases'}: " + "; ".join(
         f"'{label}'" for label in labels
     )
-    shared = frozenset.intersection(*[found for found, failed, _ in cases if failed]) & set(features.FEATURES)
+    shared = frozenset.intersection(*[found for found, failed, _ in cases if failed]) & set(lab.features.FEATURES)
     rarest = sorted(shared, key=lambda feature: (sum(feature in found for found, _, _ in cases), feature))
-    hints = [hint(function, feature) for feature in rarest[:FEW]]
+    hints = [hint(lab, function, feature) for feature in rarest[:FEW]]
     explanation = "Every other case passes" + (
         f". What the contract says of {'it' if len(labels) == 1 else 'them'}: {'; '.join(dict.fromkeys(hints))}."
         if hints
@@ -147,12 +145,13 @@ def _few(function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagno
         function=function,
         title=title,
         explanation=explanation,
-        notes=notes_part(function),
+        notes=lab.notes_part(function),
         kind=DiagnosisKind.CONDITION,
     )
 
 
-def hint(function: str, feature: str) -> str:
+def hint(lab: Lab, function: str, feature: str) -> str:
     """What the contract says of the cases with ``feature``, in ``function``'s own parameters."""
-    record = RECORDS.get(function)
-    return features.FEATURES[feature].hint_for(function, record.takes if record else ())
+    record = lab.records.get(function)
+    found: str = lab.features.FEATURES[feature].hint_for(function, record.takes if record else ())
+    return found

@@ -17,18 +17,14 @@ from typing import TYPE_CHECKING, Any
 from autograder.grading import runfile_checks
 from autograder.grading.diagnosis import conditions, shapes
 from autograder.grading.results import CheckResult, Diagnosis, DiagnosisKind, shown_error
-from autograder.lab import variants
-from autograder.lab.functions.registry import run_writer
-from autograder.lab.misconceptions import catalogue as misconceptions
-from autograder.lab.spec import notes_part
 from autograder.labkit import trec
+from autograder.labkit.lab import Lab
 
 if TYPE_CHECKING:
     from autograder.grading.plan import Plan
-    from autograder.lab.misconceptions.model import Misconception
-    from autograder.lab.scenarios import Scenario
+    from autograder.labkit.misconception import Misconception
+    from autograder.labkit.scenario import Scenario
 
-WRITER = run_writer() or "the run writer"
 RIGHT = ("right",)  # the reference writer's file, byte for byte
 Rows = list[list[str]]  # a run file's lines, split into columns
 #: What a call of the writer left (``left``): its rows, ``RIGHT``, ("raises", classes), ("no file",) or None.
@@ -73,7 +69,9 @@ def _is(got: Left, candidate: Candidate, right_rows: Rows) -> bool:
     return isinstance(got, list) and rows_equal(got, candidate)
 
 
-def explains(item: Misconception, scenarios: dict[str, Scenario], files: dict[str, runfile_checks.RunFile]) -> bool:
+def explains(
+    lab: Lab, item: Misconception, scenarios: dict[str, Scenario], files: dict[str, runfile_checks.RunFile]
+) -> bool:
     """Does the misconception ``item`` explain every scenario's file and search calls, and is its
     variant wrong on some scenario?"""
     telling = 0
@@ -83,24 +81,25 @@ def explains(item: Misconception, scenarios: dict[str, Scenario], files: dict[st
         if got is None or (scenario.raises and not item.arguments):
             continue
         searched = files[name].searches if isinstance(got, list) or got is RIGHT else None  # a raise may stop it
-        verdict = _scenario(item, scenario, got, searched)
+        verdict = _scenario(lab, item, scenario, got, searched)
         if verdict is None:
             return False
         telling += verdict
     return telling >= 1
 
 
-def _scenario(item: Misconception, scenario: Scenario, got: Left, searched: list[Any] | None) -> bool | None:
+def _scenario(lab: Lab, item: Misconception, scenario: Scenario, got: Left, searched: list[Any] | None) -> bool | None:
     """None when the variant does not explain what the writer left for ``scenario``; else whether the
     variant is wrong there. Where search_fn returns more than k results, the variant's file of every
     result is one of its candidates too (not cutting at k is a mistake of its own, often made with
     another: the notes' own writer trusts search_fn), but it does not make the variant wrong."""
-    right_rows: Rows = [] if scenario.raises else variants.rows(scenario)  # type: ignore[no-untyped-call]  # lab is not strict
+    writer = runfile_checks.writer_of(lab)
+    right_rows: Rows = [] if scenario.raises else lab.variants.rows(scenario)
     right = ("raises", scenario.raises) if scenario.raises else right_rows
     wanted = right_calls(scenario)
     calls = list(item.searches(scenario)) if item.searches else []
     matched = somewhere_right = False
-    for index, candidate in enumerate(item.variants[WRITER](scenario)):  # made one at a time (Cranfield's)
+    for index, candidate in enumerate(item.variants[writer](scenario)):  # made one at a time (Cranfield's)
         called = calls[index] if calls else wanted
         matched = matched or (_is(got, candidate, right_rows) and searched in (None, called))
         somewhere_right = somewhere_right or (
@@ -114,7 +113,7 @@ def _scenario(item: Misconception, scenario: Scenario, got: Left, searched: list
         if matched and somewhere_right:
             break
     if not matched and scenario.overfull:
-        uncut = item.variants[WRITER](replace(scenario, k=variants.UNCUT))
+        uncut = item.variants[writer](replace(scenario, k=lab.variants.UNCUT))
         matched = any(
             _is(got, candidate, right_rows) and searched in (None, calls[index] if calls else wanted)
             for index, candidate in enumerate(uncut)
@@ -127,39 +126,41 @@ def diagnose(
 ) -> dict[str, list[Diagnosis]]:
     """{check: [diagnosis, ...]} of the run writer's checks."""
     found: dict[str, list[Diagnosis]] = {}
-    run_checks = [check.name for check in plan.rubric.checks if check.function == WRITER]
-    for item in misconceptions.for_function(WRITER):  # the first that explains every file (as for calls)
-        if explains(item, plan.scenarios, files):
+    writer = runfile_checks.writer_of(plan.lab)
+    run_checks = [check.name for check in plan.rubric.checks if check.function == writer]
+    for item in plan.lab.misconceptions.for_function(writer):  # the first that explains every file (as for calls)
+        if explains(plan.lab, item, plan.scenarios, files):
             for name in run_checks:
-                found.setdefault(name, []).append(Diagnosis.of_misconception(item, WRITER))
+                found.setdefault(name, []).append(Diagnosis.of_misconception(item, writer))
             break
     general = _conditions(plan, checks, files)
     for check in checks:
-        if check.function == WRITER and not check.full:
+        if check.function == writer and not check.full:
             found.setdefault(check.name, []).extend(general)
     return found
 
 
 def _conditions(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:
     """The condition separating the scenarios whose file is wrong from the others, and the shape."""
+    writer = runfile_checks.writer_of(plan.lab)
     failed: dict[str, bool] = {}
     for check in checks:
-        if check.function != WRITER:
+        if check.function != writer:
             continue
         for case in check.cases:
-            name = runfile_checks.scenario_of(case.id)
+            name = runfile_checks.scenario_of(case.id, plan.lab.scenarios.EXAMPLE)
             if name in plan.scenarios:
                 failed[name] = failed.get(name, False) or not case.passed
     judged = [
         (plan.scenarios[name].all_features(), bad, plan.scenarios[name].description)
         for name, bad in sorted(failed.items())
     ]
-    found = [condition] if (condition := conditions.diagnosis(WRITER, judged)) is not None else []
+    found = [condition] if (condition := conditions.diagnosis(plan.lab, writer, judged)) is not None else []
     wrong = [files[name] for name, bad in sorted(failed.items()) if bad and name in files]
-    return found + _raises(wrong)
+    return found + _raises(writer, plan.lab.notes_part(writer), wrong)
 
 
-def _raises(wrong: list[runfile_checks.RunFile]) -> list[Diagnosis]:
+def _raises(writer: str, notes: str, wrong: list[runfile_checks.RunFile]) -> list[Diagnosis]:
     """The same exception raised by (nearly) every call whose file is wrong."""
     raised = [shown_error(run.error, run.raised) for run in wrong if run.error]  # named as hidden cases name it
     if len(raised) < shapes.MIN_CASES or len(set(raised)) != 1 or len(raised) < 0.8 * len(wrong):
@@ -175,11 +176,11 @@ def _raises(wrong: list[runfile_checks.RunFile]) -> list[Diagnosis]:
     return [
         Diagnosis(
             id="shape-raises",
-            function=WRITER,
+            function=writer,
             title=f"raises {error} on {every}",
-            explanation=f"{WRITER} raises {error} on {every}, where the contract asks for a file: its traceback "
+            explanation=f"{writer} raises {error} on {every}, where the contract asks for a file: its traceback "
             "(in the first failing case) shows where.",
-            notes=notes_part(WRITER),
+            notes=notes,
             kind=DiagnosisKind.SHAPE,
         )
     ]

@@ -22,8 +22,8 @@ from autograder.grading.diagnosis import shapes_items
 from autograder.grading.diagnosis.observed import Observed
 from autograder.grading.diagnosis.shapes_items import Shape
 from autograder.grading.results import Diagnosis, DiagnosisKind
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.lab.spec import notes_part
+from autograder.labkit.lab import Lab
+from autograder.labkit.record import GradedFunction
 
 NOT_A_BUG = ("NotImplementedError",)  # a stub left as it is: said elsewhere, not a diagnosis
 MIN_CASES = 2  # a shape seen on one case only is a coincidence as often as not
@@ -31,8 +31,8 @@ TINY = 1e-12  # what "equal" means between an answer and a value computed from t
 
 #: ``(answer, expected, failed)`` of each judged case a number is due.
 Numbers = list[tuple[float, float, bool]]
-#: A shape's premise: what it says of the function's judged cases when it fits, else None.
-ShapeCheck = Callable[[str, list[Observed]], Shape | None]
+#: A shape's premise: what it says of the function's judged cases (and its record) when it fits, else None.
+ShapeCheck = Callable[[str, list[Observed], GradedFunction], Shape | None]
 
 
 def _failing(cases: list[Observed]) -> list[Observed]:
@@ -57,7 +57,7 @@ def _all_zero(pairs: Numbers) -> bool:
     return all(answer == 0 for answer, _, failed in pairs if failed)
 
 
-def _returns_none(function: str, cases: list[Observed]) -> Shape | None:
+def _returns_none(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     failing = _failing(cases)
     if len(failing) >= MIN_CASES and all(case.type == "None" for case in failing):
         return (
@@ -69,7 +69,7 @@ def _returns_none(function: str, cases: list[Observed]) -> Shape | None:
     return None
 
 
-def _same_exception(function: str, cases: list[Observed]) -> Shape | None:
+def _same_exception(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     failing = _failing(cases)
     raised = [case.raised for case in failing if case.raised is not None]
     if len(raised) < MIN_CASES:
@@ -86,7 +86,7 @@ def _same_exception(function: str, cases: list[Observed]) -> Shape | None:
     )
 
 
-def _zero_due(function: str, cases: list[Observed]) -> Shape | None:
+def _zero_due(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """Every failing case is due 0.0, and the answer there is always the same wrong kind of thing."""
     failing = _failing(cases)
     if len(failing) < MIN_CASES or not all(case.numeric and case.expected == 0 for case in failing):
@@ -120,7 +120,7 @@ def _zero_due(function: str, cases: list[Observed]) -> Shape | None:
     )
 
 
-def _zero_where_positive(function: str, cases: list[Observed]) -> Shape | None:
+def _zero_where_positive(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     failing = _failing(cases)
     if len(failing) < MIN_CASES or not all(
         case.numeric and case.expected > 0 and case.number == 0 and case.type in judge.NUMBER_TYPES for case in failing
@@ -133,7 +133,7 @@ def _zero_where_positive(function: str, cases: list[Observed]) -> Shape | None:
     )
 
 
-def _reciprocal(function: str, cases: list[Observed]) -> Shape | None:
+def _reciprocal(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """1 / the right answer on every case: a passing case must be one where the two agree."""
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
@@ -162,7 +162,7 @@ _NEIGHBOURS = (
 )
 
 
-def _neighbour(function: str, cases: list[Observed]) -> Shape | None:
+def _neighbour(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """The reference's answer at k - 1 (k + 1, rel + 1) on every case that has one, failing or passing."""
     failing = _failing(cases)
     if len(failing) < MIN_CASES:
@@ -183,7 +183,7 @@ def _neighbour(function: str, cases: list[Observed]) -> Shape | None:
     return None
 
 
-def _rounded(function: str, cases: list[Observed]) -> Shape | None:
+def _rounded(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
         return None
@@ -202,7 +202,7 @@ def _rounded(function: str, cases: list[Observed]) -> Shape | None:
     return None
 
 
-def _whole_numbers(function: str, cases: list[Observed]) -> Shape | None:
+def _whole_numbers(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
         return None
@@ -217,7 +217,7 @@ def _whole_numbers(function: str, cases: list[Observed]) -> Shape | None:
     return None
 
 
-def _factor(function: str, cases: list[Observed]) -> Shape | None:
+def _factor(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs) or sum(failed for _, _, failed in pairs) < 3:
         return None
@@ -233,7 +233,7 @@ def _factor(function: str, cases: list[Observed]) -> Shape | None:
     )
 
 
-def _constant(function: str, cases: list[Observed]) -> Shape | None:
+def _constant(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     judged_values = [judge.plain(case.encoded) for case in cases if not case.wants_error]
     failing = [case for case in _failing(cases) if not case.wants_error]
     if len(failing) < 3 or any(case.encoded is None for case in cases if not case.wants_error):
@@ -246,8 +246,8 @@ def _constant(function: str, cases: list[Observed]) -> Shape | None:
     return ("constant", f"returns {shown} whatever the input", f"Every answer it gives is {shown}, whatever the input.")
 
 
-def _out_of_range(function: str, cases: list[Observed]) -> Shape | None:
-    if not RECORDS[function].bounded:
+def _out_of_range(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
+    if not record.bounded:
         return None
     out = [case for case in cases if case.number is not None and not 0 <= case.number <= 1]
     if len(out) < MIN_CASES:
@@ -260,7 +260,7 @@ def _out_of_range(function: str, cases: list[Observed]) -> Shape | None:
     )
 
 
-def _direction(function: str, cases: list[Observed]) -> Shape | None:
+def _direction(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     pairs = _numbers(cases)
     if pairs is None:
         return None
@@ -292,13 +292,13 @@ def shapes_for(function: str) -> list[ShapeCheck]:
     ]
 
 
-def diagnose(function: str, cases: list[Observed]) -> list[Diagnosis]:
-    """The shapes the judged cases of ``function`` show (at most two)."""
+def diagnose(lab: Lab, function: str, cases: list[Observed]) -> list[Diagnosis]:
+    """The shapes the judged cases of ``lab``'s ``function`` show (at most two)."""
     found: list[Diagnosis] = []
     if not any(case.failed for case in cases):
         return found
     for shape in shapes_for(function):
-        seen = shape(function, cases)
+        seen = shape(function, cases, lab.records[function])
         if seen:
             key, title, explanation = seen
             found.append(
@@ -307,7 +307,7 @@ def diagnose(function: str, cases: list[Observed]) -> list[Diagnosis]:
                     function=function,
                     title=title,
                     explanation=explanation,
-                    notes=notes_part(function),
+                    notes=lab.notes_part(function),
                     kind=DiagnosisKind.SHAPE,
                 )
             )

@@ -9,7 +9,7 @@ from typing import Any
 
 from autograder.grading import judge
 from autograder.grading.diagnosis.observed import Observed
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
+from autograder.labkit.record import GradedFunction
 
 MIN_CASES = 2
 
@@ -37,9 +37,9 @@ def _lists(cases: list[Observed], fixed: bool) -> Lists | None:
     return found
 
 
-def _cells(function: str, cases: list[Observed]) -> Shape | None:
+def _cells(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """Only some cells of a fixed-size answer are ever wrong: the others are right on every case."""
-    names = RECORDS[function].answer_items
+    names = record.answer_items
     found = _lists(cases, fixed=True) if names else None
     if not found or any(len(expected) != len(names) for _, expected, _ in found):
         return None
@@ -50,13 +50,13 @@ def _cells(function: str, cases: list[Observed]) -> Shape | None:
     return (
         "cells",
         f"{' and '.join(sorted(wrong, key=names.index))} wrong, {', '.join(right)} right",
-        f"Only those items of the answer are ever wrong: {RECORDS[function].answer_hint}",
+        f"Only those items of the answer are ever wrong: {record.answer_hint}",
     )
 
 
-def _cells_order(function: str, cases: list[Observed]) -> Shape | None:
+def _cells_order(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """One fixed reordering of the right cells gives every answer, wrong or right."""
-    names = RECORDS[function].answer_items
+    names = record.answer_items
     found = _lists(cases, fixed=True) if names else None
     if not found or any(len(expected) != len(names) for _, expected, _ in found):
         return None
@@ -69,22 +69,22 @@ def _cells_order(function: str, cases: list[Observed]) -> Shape | None:
                 "cells-order",
                 f"{' and '.join(moved)} in each other's places" if len(moved) == 2 else f"{', '.join(moved)} moved",
                 f"Every answer, wrong or right, holds the right items with {', '.join(moved)} in other places: "
-                f"{RECORDS[function].answer_hint}",
+                f"{record.answer_hint}",
             )
     return None
 
 
-def _reversed(function: str, cases: list[Observed]) -> Shape | None:
+def _reversed(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """A list answer (not a fixed-size one): every answer is the right list reversed."""
-    found = None if RECORDS[function].answer_items else _lists(cases, fixed=False)
+    found = None if record.answer_items else _lists(cases, fixed=False)
     if not found or not all(answer == list(reversed(expected)) for answer, expected, _ in found):
         return None
     return ("reversed", "the right items in reverse order", "Every answer, wrong or right, is the right list reversed.")
 
 
-def _reordered(function: str, cases: list[Observed]) -> Shape | None:
+def _reordered(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
     """A list answer whose failing answers hold exactly the right items, in another order."""
-    found = None if RECORDS[function].answer_items else _lists(cases, fixed=False)
+    found = None if record.answer_items else _lists(cases, fixed=False)
     if not found or not all(
         sorted(map(repr, answer)) == sorted(map(repr, expected)) for answer, expected, failed in found if failed
     ):

@@ -57,7 +57,6 @@ from typing import Any
 
 from autograder.grading.integrity import answer_code
 from autograder.grading.results import Flag, FlagKind
-from autograder.lab.spec import PACKAGE
 
 LITERAL_CONSTANTS = 600
 CONSTANTS = 1500
@@ -358,8 +357,8 @@ def evidence(found: list[Finding]) -> str:
     return "; ".join(shown) + (f"; and {len(parts) - len(shown)} more kinds of evidence" if parts[EVIDENCE:] else "")
 
 
-def flags(files: dict[str, bytes]) -> list[Flag]:
-    """One flag per graded file with evidence of answers without computation."""
+def flags(package: str, files: dict[str, bytes]) -> list[Flag]:
+    """One flag per graded file (of the student ``package``) with evidence of answers without computation."""
     found = []
     for name in sorted(files):
         try:
@@ -367,6 +366,6 @@ def flags(files: dict[str, bytes]) -> list[Flag]:
         except Exception as error:  # a bug of the scan costs its student nothing: the instructor looks
             items = [Finding(1, "unread", f"the scan failed ({type(error).__name__}): check it by hand")]
         if items:
-            text = f"{PACKAGE}/{name} may hold answers instead of computing them: {evidence(items)}"
+            text = f"{package}/{name} may hold answers instead of computing them: {evidence(items)}"
             found.append(Flag(FlagKind.ANSWERS, text))
     return found

@@ -1,5 +1,5 @@
 """The library-use rule, in one place: metric code that uses an evaluation library
-(``spec.EVALUATION_LIBRARIES``) gets no credit for its file's checks, and the instructor is told.
+(the Lab's ``evaluation_libraries``) gets no credit for its file's checks, and the instructor is told.
 
 Use is found three ways: the source is read (never run) for imports, including
 ``__import__("x")`` and ``importlib.import_module("x")``; imports named at run time are counted
@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from autograder.grading.results import Flag, FlagKind
-from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, LIBRARY_RULE_FILE, PACKAGE
+from autograder.labkit.lab import Lab
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,8 @@ class Scan:
     dynamic: int = 0  # imports naming their module with something other than a constant string
 
 
-def scan(source: bytes) -> Scan:
-    """The evaluation libraries ``source`` imports and how many imports it names at run time;
+def scan(lab: Lab, source: bytes) -> Scan:
+    """The evaluation libraries (``lab``'s) ``source`` imports and how many imports it names at run time;
     an empty ``Scan`` when the source does not parse (or is too deeply nested to)."""
     try:
         tree = ast.parse(source)
@@ -52,39 +52,43 @@ def scan(source: bytes) -> Scan:
                     names = [argument.value]
                 elif not isinstance(argument, ast.Constant):
                     dynamic += 1
-        found.update(name.split(".")[0] for name in names if name.split(".")[0] in EVALUATION_LIBRARIES)
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in lab.evaluation_libraries)
     return Scan(tuple(sorted(found)), dynamic)
 
 
-def used(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[str]:
+def used(lab: Lab, scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[str]:
     """The evaluation libraries the rule's file uses: imported in its source, or tried while it
     was imported or one of its functions ran (``attempts``: ``(module, during)`` from the child)."""
-    during_rule_file = {name for name, file in FUNCTIONS.items() if file == LIBRARY_RULE_FILE} | {LIBRARY_RULE_FILE}
-    found = set(scans.get(LIBRARY_RULE_FILE, Scan()).libraries)
+    rule_file = lab.library_rule_file
+    during_rule_file = {name for name, file in lab.functions.items() if file == rule_file} | {rule_file}
+    found = set(scans.get(rule_file, Scan()).libraries)
     found |= {module.split(".")[0] for module, during in attempts if during in during_rule_file}
     return sorted(found)
 
 
-def zeroed(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> dict[str, str]:
+def zeroed(lab: Lab, scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> dict[str, str]:
     """``{graded file: why its checks get no credit}`` (empty when the rule holds)."""
-    found = used(scans, attempts)
+    found = used(lab, scans, attempts)
     if not found:
         return {}
     return {
-        LIBRARY_RULE_FILE: f"no credit: {PACKAGE}/{LIBRARY_RULE_FILE} uses {', '.join(found)}; this lab's "
+        lab.library_rule_file: f"no credit: {lab.package}/{lab.library_rule_file} uses {', '.join(found)}; this lab's "
         "metrics must be your own code, not an evaluation library's"
     }
 
 
-def flags(scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[Flag]:
+def flags(lab: Lab, scans: dict[str, Scan], attempts: list[tuple[str, str]]) -> list[Flag]:
     """What the instructor is told: each file's imports, its run-time imports, each attempt."""
     found = [
-        Flag(FlagKind.LIBRARY, f"{PACKAGE}/{name} imports {', '.join(scan_.libraries)}")
+        Flag(FlagKind.LIBRARY, f"{lab.package}/{name} imports {', '.join(scan_.libraries)}")
         for name, scan_ in scans.items()
         if scan_.libraries
     ]
     found += [
-        Flag(FlagKind.LIBRARY, f"{PACKAGE}/{name} imports a module named at run time ({scan_.dynamic}x): check by hand")
+        Flag(
+            FlagKind.LIBRARY,
+            f"{lab.package}/{name} imports a module named at run time ({scan_.dynamic}x): check by hand",
+        )
         for name, scan_ in scans.items()
         if scan_.dynamic
     ]

@@ -1,8 +1,9 @@
 """average_precision(ranking, judgments, rel=1): the sum of P@i at the relevant ranks, over R (Part III)."""
 
-from autograder.lab import cases, features
 from autograder.labkit.kinds import PER_QUERY
 from autograder.labkit.record import GradedFunction
+
+from .. import cases, features
 
 RECORD = GradedFunction(
     name="average_precision",

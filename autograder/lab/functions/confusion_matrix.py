@@ -1,8 +1,9 @@
 """confusion_matrix(retrieved, relevant, collection_size): (TP, FP, FN, TN) of one query (Part II)."""
 
-from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
+
+from .. import answers, cases, features
 
 RECORD = GradedFunction(
     name="confusion_matrix",

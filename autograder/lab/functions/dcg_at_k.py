@@ -1,8 +1,9 @@
 """dcg_at_k(ranking, judgments, k, gain="linear"): the discounted cumulative gain of the top k (Part IV)."""
 
-from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
+
+from .. import answers, cases, features
 
 RECORD = GradedFunction(
     name="dcg_at_k",

@@ -4,9 +4,10 @@ It is checked with simple measures of the grader's own (``sandbox/child/toy_meas
 reference metric code, which a submission could borrow inside the child.
 """
 
-from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
+
+from .. import answers, cases, features
 
 MEASURES = ("ranking_length", "judged_in_ranking", "grade_of_first", "judgments_count")
 

@@ -1,8 +1,9 @@
 """largest_differences(scores_a, scores_b, n=2): the n query ids where two systems differ most (Part VI)."""
 
-from autograder.lab import answers, cases, features
 from autograder.labkit.kinds import CheckKind as K
 from autograder.labkit.record import GradedFunction
+
+from .. import answers, cases, features
 
 RECORD = GradedFunction(
     name="largest_differences",

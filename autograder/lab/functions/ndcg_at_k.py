@@ -1,8 +1,9 @@
 """ndcg_at_k(ranking, judgments, k, gain="linear"): DCG@k over the ideal ranking's (Part IV)."""
 
-from autograder.lab import cases, features, measures
 from autograder.labkit.kinds import PER_QUERY
 from autograder.labkit.record import GradedFunction
+
+from .. import cases, features, measures
 
 RECORD = GradedFunction(
     name="ndcg_at_k",

@@ -1,8 +1,9 @@
 """recall_at_k(ranking, judgments, k, rel=1): relevant documents in the top k, over R (Part II)."""
 
-from autograder.lab import cases, features
 from autograder.labkit.kinds import PER_QUERY
 from autograder.labkit.record import GradedFunction
+
+from .. import cases, features
 
 RECORD = GradedFunction(
     name="recall_at_k",

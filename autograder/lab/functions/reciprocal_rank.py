@@ -1,8 +1,9 @@
 """reciprocal_rank(ranking, judgments, rel=1): 1 / the rank of the first relevant document (Part III)."""
 
-from autograder.lab import cases, features
 from autograder.labkit.kinds import PER_QUERY
 from autograder.labkit.record import GradedFunction
+
+from .. import cases, features
 
 RECORD = GradedFunction(
     name="reciprocal_rank",

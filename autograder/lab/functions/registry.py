@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from autograder.lab import measures
-from autograder.lab.functions import (
+from autograder.labkit.case import raises, valid_tuning
+from autograder.labkit.record import GradedFunction
+
+from .. import measures
+from . import (
     accuracy,
     average_precision,
     confusion_matrix,
@@ -16,8 +19,6 @@ from autograder.lab.functions import (
     reciprocal_rank,
     write_run,
 )
-from autograder.labkit.case import raises, valid_tuning
-from autograder.labkit.record import GradedFunction
 
 FUNCTIONS: dict[str, GradedFunction] = {
     module.RECORD.name: module.RECORD

@@ -5,8 +5,8 @@ function is listed only where a case can show the mistake (a case with k = 0, a 
 
 from __future__ import annotations
 
-from autograder.lab import arguments as checked
-from autograder.lab.misconceptions.model import m
+from .. import arguments as checked
+from .model import m
 
 ZERO = ({"accept_zero": True}, {"check": False})  # k < 0 tested instead of k < 1; no test at all
 TYPE_ERROR = {"type_error": True}

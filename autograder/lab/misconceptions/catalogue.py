@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from autograder.lab.misconceptions import arguments, cells, evaluation, gains, ranking, ranks, runs
-from autograder.lab.misconceptions.model import Misconception
+from . import arguments, cells, evaluation, gains, ranking, ranks, runs
+from .model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
     item.id: item for family in (cells, ranking, ranks, gains, evaluation, runs, arguments) for item in family.ENTRIES

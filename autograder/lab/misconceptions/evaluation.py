@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from autograder.lab import variants
-from autograder.lab.misconceptions.model import m
+from .. import variants
+from .model import m
 
 ENTRIES = [
     m(

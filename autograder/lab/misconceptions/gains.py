@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from autograder.lab import variants
-from autograder.lab.misconceptions.model import m
+from .. import variants
+from .model import m
 
 ENTRIES = [
     m(

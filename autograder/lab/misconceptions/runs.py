@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from autograder.lab import variants
-from autograder.lab.misconceptions.model import m
-from autograder.lab.variants import UNCUT
+from .. import variants
+from ..variants import UNCUT
+from .model import m
 
 ENTRIES = [
     m(

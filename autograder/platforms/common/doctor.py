@@ -11,14 +11,13 @@ imports). Nothing is printed here: ``lines`` and ``to_dict`` render.
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from autograder import paths
+from autograder import environment, paths
 from autograder.grading import rubric as rubrics
-from autograder.lab.spec import EVALUATION_LIBRARIES
+from autograder.labkit.lab import Lab
 from autograder.sandbox import interpreter, machine, proof
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox.machine import Finding, Machine, MiB
@@ -153,11 +152,11 @@ def child_packages(installed: dict[str, str | None], allowed: tuple[str, ...], p
     return Finding(ok, f"{words}; anything else but the standard library fails to import (grading.yml)")
 
 
-def proof_finding(python: str, uid: int, allowed: tuple[str, ...], isolation: str = "auto") -> Finding:
+def proof_finding(lab: Lab, python: str, uid: int, allowed: tuple[str, ...], isolation: str = "auto") -> Finding:
     """The proof grading runs before anyone is graded, in the isolation ``isolation`` gives for
     ``python``: passed (how long it took, or remembered), or what failed and what to do."""
     try:
-        chosen = isolations.choose(isolation, python, uid, EVALUATION_LIBRARIES, allowed=allowed)
+        chosen = isolations.choose(isolation, python, uid, lab.evaluation_libraries, allowed=allowed)
     except isolations.IsolationError as error:
         return Finding(False, f"not run: no isolation to run it in ({error})")
     try:
@@ -190,27 +189,26 @@ def _unsealed(packages: Finding, python: str, allowed: tuple[str, ...]) -> Findi
     )
 
 
-def _cranfield() -> Finding:
-    shipped = os.environ.get("LAB05_BUNDLE")
+def _cranfield(lab: Lab) -> Finding:
+    shipped = environment.get("BUNDLE")
     if shipped:
         there = Path(shipped).is_file()
         state = "there" if there else "MISSING"
-        return Finding(there, f"the precomputed reference {shipped} ($LAB05_BUNDLE) is {state}")
-    from autograder.lab import cranfield
-
-    return Finding(*cranfield.cache_status())
+        return Finding(there, f"the precomputed reference {shipped} ($AUTOGRADER_BUNDLE) is {state}")
+    return Finding(*lab.cranfield.cache_status())
 
 
 def examine(
+    lab: Lab,
     python: str | None = None,
     uid: int = isolations.DEFAULT_UID,
     rubric_path: Path = paths.RUBRIC,
     isolation: str = "auto",
 ) -> Findings:
-    """Probe this machine for the child interpreter ``python`` and the sandbox uid ``uid``; the
+    """Probe this machine, for ``lab``, for the child interpreter ``python`` and the sandbox uid ``uid``; the
     proof runs in ``isolation`` (what grading will use), and in the uid mode too when the uid
     fallback otherwise works (a fallback that would grade wrong is not one)."""
-    found = machine.probe(python, uid, EVALUATION_LIBRARIES)
+    found = machine.probe(python, uid, lab.evaluation_libraries)
     try:
         loaded = rubrics.load(rubric_path)
         limits, allowed = loaded.limits, loaded.allowed_imports
@@ -224,12 +222,12 @@ def examine(
     if not found.seccomp.landlock:  # the uid mode cannot take the other packages out of a child's world
         packages = _unsealed(packages, child, allowed)
     try:
-        cranfield = _cranfield()
+        cranfield = _cranfield(lab)
     except Exception as error:  # reported, never raised: the doctor must finish
         cranfield = Finding(False, f"cannot tell ({type(error).__name__}: {error})")
-    proved = proof_finding(child, uid, allowed, isolation)
+    proved = proof_finding(lab, child, uid, allowed, isolation)
     if found.uid_fallback.ok:
-        fallback = proof_finding(child, uid, allowed, "uid")
+        fallback = proof_finding(lab, child, uid, allowed, "uid")
         if not fallback.ok:
             found = replace(found, uid_fallback=Finding(False, f"{found.uid_fallback.detail}; but {fallback.detail}"))
     return Findings(

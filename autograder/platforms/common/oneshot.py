@@ -33,6 +33,8 @@ from autograder.grading import course_secret, intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import doctor
 from autograder.sandbox import isolation as isolations
 from autograder.sandbox import proof
@@ -126,6 +128,7 @@ def grade_one(
     platform: str = "the platform",
     log: Callable[[str], None] = print,
     rubric_path: Path = paths.RUBRIC,
+    lab: Lab | None = None,
 ) -> dict[str, Any]:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
     when the grader cannot run or runs out of time; returns what was written. When the sandbox's
@@ -150,13 +153,14 @@ def grade_one(
 
     watchdog = Watchdog(overall, last_resort, started)
     refusal: proof.ProofError | course_secret.MissingSecret | None = None
+    lab = lab or load.default()
     try:
-        log("\n".join(doctor.examine(python, uid, rubric_path, isolation).lines()))
+        log("\n".join(doctor.examine(lab, python, uid, rubric_path, isolation).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
         with tempdirs.folder("lab05-platform-") as folder:
-            session = Session.open(rubric_path, isolation, uid, python, Path(folder))
+            session = Session.open(lab, rubric_path, isolation, uid, python, Path(folder))
             if session.secret_note:
                 log(session.secret_note)
             isolations.reserve(session.isolation, 1)

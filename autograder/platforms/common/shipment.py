@@ -6,7 +6,7 @@
   (``autograder/lab/data/``); the handout's given files, stubs and public cases; the Cranfield
   files from the local ir_datasets cache (public data). Nothing in it is secret: PrairieLearn's
   grader image, which anyone may pull from a public registry, holds this part alone;
-- the **hidden** part (``hidden_entries``, names relative to the folder ``$LAB05_HIDDEN`` names):
+- the **hidden** part (``hidden_entries``, names relative to the folder ``$AUTOGRADER_HIDDEN`` names):
   the edge cases' inputs and the expected values (``paths.EDGE_CASES``, ``paths.REFERENCE``), the
   hidden run writer scenarios' inputs (``paths.SCENARIOS``), the
   precomputed Cranfield bundle (Lab 04's runs and ``ir_measures``' values per query) and the
@@ -35,6 +35,7 @@ from autograder.grading import course_secret, reference, rubric
 from autograder.grading import plan as planning
 from autograder.lab import cranfield
 from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
+from autograder.labkit import load
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SETUP = TEMPLATES / "setup.sh"
@@ -46,9 +47,9 @@ CHILD_REQUIREMENTS = "requirements-child.txt"
 #: Where setup.sh makes the children's environment: outside the grader's folder, which the
 #: sandbox user may not read (nothing in it is secret: the allowed packages only).
 CHILD_ENVIRONMENT = "/opt/lab05-child"
-#: The precomputed Cranfield reference ($LAB05_BUNDLE), in the hidden folder.
+#: The precomputed Cranfield reference ($AUTOGRADER_BUNDLE), in the hidden folder.
 BUNDLE = "cranfield-bundle.json"
-#: Where ``autograder.zip``'s source keeps the hidden part ($LAB05_HIDDEN on Gradescope).
+#: Where ``autograder.zip``'s source keeps the hidden part ($AUTOGRADER_HIDDEN on Gradescope).
 HIDDEN = "hidden/"
 #: The lab's modules that hold right answers as code, besides its hidden data folder: the records'
 #: answer code (``answers.py``) and the misconception catalogue (each wrong variant is the right
@@ -127,10 +128,11 @@ def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, byt
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
-    stored = reference.load()
+    lab = load.default()  # the lab shipped: the environment's
+    stored = reference.load(lab)
     loaded = rubric.load(paths.RUBRIC)
-    key = planning.cache_key(loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
-    plan = planning.build(loaded, stored, bundle)
+    key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
+    plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key
     return [
         (f"cache/plan-{key[:32]}.pickle", pickle.dumps(plan, protocol=4), 0o600),

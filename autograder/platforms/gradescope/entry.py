@@ -14,6 +14,7 @@ from typing import Any
 
 from autograder import cache, paths
 from autograder.grading import intake
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import oneshot
 from autograder.platforms.gradescope import attempts, lateness
 from autograder.reports import gradescope_json
@@ -27,9 +28,11 @@ def run(
     python: str | None = None,
     rubric_path: Path = paths.RUBRIC,
     log: Callable[[str], None] = print,
+    lab: Lab | None = None,
 ) -> dict[str, Any]:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
-    there). If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
+    there). If the grader itself cannot run, or runs out of time, the file says so and scores 0. ``lab``:
+    the lab shipped beside the grader (default: the environment's)."""
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
     refused = attempts.gate(Path(root), rubric_path, log)
@@ -49,4 +52,5 @@ def run(
         platform="Gradescope",
         log=log,
         rubric_path=rubric_path,
+        lab=lab,
     )

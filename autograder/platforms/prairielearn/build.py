@@ -41,7 +41,7 @@ DEFAULT_IMAGE = "lab05-autograder:latest"  # replace with the image you push (--
 MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
 #: The namespace of the questions' uuids (a fixed, random one: never change it).
 UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
-#: Where the question keeps the hidden reference (the entrypoint's $LAB05_HIDDEN is /grade/ + this).
+#: Where the question keeps the hidden reference (the entrypoint's $AUTOGRADER_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
 MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json"}

@@ -10,6 +10,7 @@ from typing import Any
 
 from autograder import paths
 from autograder.grading import intake
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import oneshot
 from autograder.reports import prairielearn_json
 from autograder.sandbox.isolation import DEFAULT_UID
@@ -21,9 +22,11 @@ def run(
     uid: int = DEFAULT_UID,
     python: str | None = None,
     rubric_path: Path = paths.RUBRIC,
+    lab: Lab | None = None,
 ) -> dict[str, Any]:
     """Grade ``ROOT/student`` into ``ROOT/results/results.json`` (replacing whatever is there).
-    If the grader itself cannot run, or runs out of time, the file says so and scores 0."""
+    If the grader itself cannot run, or runs out of time, the file says so and scores 0. ``lab``: the
+    lab shipped beside the grader (default: the environment's)."""
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
     return oneshot.grade_one(
@@ -36,4 +39,5 @@ def run(
         python,
         platform="PrairieLearn",
         rubric_path=rubric_path,
+        lab=lab,
     )

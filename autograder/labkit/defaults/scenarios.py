@@ -1,0 +1,3 @@
+"""No run writer, so no scenarios (``EXAMPLE = ""``: no example scenario)."""
+
+EXAMPLE = ""

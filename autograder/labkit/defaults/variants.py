@@ -1,0 +1,1 @@
+"""No run writer, so no wrong writers' rows."""

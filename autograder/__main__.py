@@ -13,9 +13,14 @@ _chosen = _early.parse_known_args()[0].lab
 if _chosen is not None:
     os.environ[environment.name("LAB")] = str(_chosen.resolve())
 
+from autograder.errors import UsageError  # noqa: E402
 from autograder.labkit import load  # noqa: E402
 
-load.activate()  # the chosen lab, if any, before anything imports autograder.lab
+try:
+    load.activate()  # the chosen lab, if any, before anything imports autograder.lab
+except UsageError as error:  # a folder that is no lab: what the CLI says of any user's mistake
+    print(f"error: {error}", file=sys.stderr)
+    sys.exit(2)
 
 from autograder.cli import main  # noqa: E402
 

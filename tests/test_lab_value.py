@@ -272,5 +272,6 @@ def test_python_m_autograder_names_a_lab_folder_that_is_no_lab(tmp_path):
         text=True,
         timeout=120,
     )
-    assert run.returncode == 1 and not (tmp_path / "lab").exists()
+    assert run.returncode == 2 and not (tmp_path / "lab").exists()  # a user's mistake (autograder.errors)
+    assert run.stderr.startswith("error: ")
     assert f"the lab folder {tmp_path.resolve()} (--lab or $AUTOGRADER_LAB) holds no lab package" in run.stderr

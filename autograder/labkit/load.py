@@ -16,6 +16,7 @@ import types
 from pathlib import Path
 
 from autograder import paths
+from autograder.errors import InputError
 from autograder.labkit import place
 from autograder.labkit.lab import Lab
 
@@ -50,8 +51,8 @@ def activate() -> str:
         )
     init = paths.LAB_PACKAGE / "__init__.py"
     if not init.is_file():
-        raise SystemExit(
-            f"error: the lab folder {paths.LAB_ROOT} (--lab or $AUTOGRADER_LAB) holds no lab package "
+        raise InputError(
+            f"the lab folder {paths.LAB_ROOT} (--lab or $AUTOGRADER_LAB) holds no lab package "
             "(lab/__init__.py): see docs/LABS.md"
         )
     module = _imported("autograder.lab", paths.LAB_PACKAGE)
@@ -80,7 +81,7 @@ def load(folder: Path | str, package: Path | None = None, hidden: Path | None = 
     if where in _LOADED:
         return _LOADED[where]
     if not (package_dir / "__init__.py").is_file():
-        raise ValueError(
+        raise InputError(
             f"labkit.load: the folder {root} holds no lab package ({package_dir / '__init__.py'} is missing); "
             "a lab folder holds lab/ (its package), grading.yml, assignment/ and solutions/ (docs/LABS.md)"
         )

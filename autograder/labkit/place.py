@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import paths
+from autograder.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Place:
         """The package students fill in: the handout's one folder holding ``__init__.py``."""
         found = sorted(path.parent.name for path in self.handout.glob("*/__init__.py"))
         if len(found) != 1:
-            raise ValueError(
+            raise InputError(
                 f"Place.student_package: the handout {self.handout} should hold exactly one package "
                 f"(a folder with __init__.py), found {found or 'none'}; put the students' package there"
             )

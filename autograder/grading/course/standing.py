@@ -270,7 +270,7 @@ def build(results: Collection[SubmissionResult], policy: str = DEFAULT_POLICY) -
     counted = {row.chosen.submission for row in rows}
     superseded = tuple(every[name] for name in sorted(every) if name not in counted)
     taken = tuple(every[name] for name in sorted(counted))
-    return Standing(policy, tuple(rows), taken, superseded, shared(results))
+    return Standing(policy=policy, rows=tuple(rows), counted=taken, superseded=superseded, shared=shared(results))
 
 
 def submitted_at(result: SubmissionResult) -> str:

@@ -91,11 +91,11 @@ def _moment(value: object) -> object:
 
 
 #: A number as YAML writes it (an int stays an int, so that totals print as written).
-Number = Annotated[Union[int, float], BeforeValidator(_number), WithJsonSchema({"type": "number"})]  # noqa: UP007
+Number = Annotated[int | float, BeforeValidator(_number), WithJsonSchema({"type": "number"})]
 #: A time: ``2026-12-05 23:59`` (read in ``deadline.timezone``) or with an offset (YAML reads that
 #: as a timestamp). The JSON Schema says a string: JSON has no timestamps.
 Moment = Annotated[
-    Union[str, datetime.datetime, datetime.date],  # noqa: UP007
+    str | datetime.datetime | datetime.date,
     BeforeValidator(_moment),
     WithJsonSchema({"type": "string"}),
 ]
@@ -155,7 +155,7 @@ class CheckEntry(BaseModel):
     scoring: str | None = Field(
         None,
         description="How this check's cases become its points; the rubric's `scoring` when not given.",
-        json_schema_extra={"enum": list(SCORING)},
+        json_schema_extra={"enum": [*SCORING, None]},
     )
 
     @field_validator("function")
@@ -271,7 +271,7 @@ class DeadlineSection(BaseModel):
     model_config = _CONFIG
 
     due: Moment = Field(
-        description=f"the due date, e.g. due: {deadlines.EXAMPLE} (in timezone) or due: 2026-12-05T23:59:00-06:00"
+        description=f"The due date, e.g. due: {deadlines.EXAMPLE} (in timezone) or due: 2026-12-05T23:59:00-06:00"
     )
     timezone: str = Field("", description="An IANA name (America/Chicago) for times written without an offset.")
     penalty: Number = Field(
@@ -450,6 +450,12 @@ class RubricFile(BaseModel):
                 f"is {self.total} but the checks' points add up to {points:g}; change total or the points", "total"
             )
         return self
+
+
+def json_schema() -> dict[str, Any]:
+    """grading.yml's JSON Schema (``docs/grading.schema.json``), from the models: the lab's names
+    (functions, kinds, visibilities) are any text there, as the lab says which."""
+    return RubricFile.model_json_schema()
 
 
 # ---------------------------------------------------------------- one message per error

@@ -90,6 +90,12 @@ MISTAKES = {
 }
 
 
+MISTAKES["a deadline with nothing under it"] = (
+    BASE + "deadline:\n",
+    "grading.yml: deadline: must be a dict of due, timezone, penalty, per, cap, last_accepted, extensions, got None",
+)
+
+
 @pytest.mark.parametrize("case", MISTAKES.values(), ids=MISTAKES.keys())
 def test_a_mistake_gets_one_message_naming_the_key_the_value_and_what_is_allowed(case):
     """Does each typical mistake stop the rubric with one message: the key's path (dots, list
@@ -98,6 +104,32 @@ def test_a_mistake_gets_one_message_naming_the_key_the_value_and_what_is_allowed
     with pytest.raises(rubric.RubricError) as raised:
         rubric.parse(text)
     assert str(raised.value) == message
+
+
+#: id: (grading.yml with a key left out or written another way, what the Rubric then holds, its value)
+LEFT_OUT = {
+    "a limit left out": (
+        BASE.replace("  call_seconds: 5\n", ""),
+        lambda r: (r.limits.call_seconds, r.limits.memory_mb),
+        (5.0, 512),
+    ),
+    "an empty deadline": (BASE + "deadline: {}\n", lambda r: r.deadline, None),
+    "a number as a question's id": (BASE.replace("  q1:", "  1:"), lambda r: r.questions[0].id, "1"),
+    "a check's own scoring": (BASE, lambda r: r.checks[-8].scoring, "all"),
+    "the rubric's scoring": (
+        BASE.replace("allowed_imports: [numpy]", "allowed_imports: [numpy]\nscoring: all"),
+        lambda r: r.checks[0].scoring,
+        "all",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LEFT_OUT.values(), ids=LEFT_OUT.keys())
+def test_what_is_left_out_takes_its_default(case):
+    """Does a key left out take its default (a limit the sandbox's, no deadline, the rubric's
+    scoring), and a question's id written as a number become its text?"""
+    text, read, value = case
+    assert read(rubric.parse(text)) == value
 
 
 def _names(**changes: Any) -> rubric_schema.LabNames:

@@ -388,6 +388,14 @@ class AttemptsSection(BaseModel):
         return AttemptLimits(self.per_period, float(self.period_hours), self.total)
 
 
+def _question_id(key: object) -> object:
+    return str(key) if isinstance(key, int) and not isinstance(key, bool) else key  # YAML reads `1:` as a number
+
+
+#: A question's id: text, or a number YAML read from one (``1:``), kept as its text.
+QuestionId = Annotated[str, BeforeValidator(_question_id)]
+
+
 class RubricFile(BaseModel):
     """grading.yml: what is graded, for how many points, who sees what, and the class's rules."""
 
@@ -398,7 +406,7 @@ class RubricFile(BaseModel):
     random_seed: int = Field(description="The seed of the random cases (with the course secret).")
     random_cases: int = Field(description="How many random cases each random check draws.", ge=1)
     limits: LimitsSection = Field(LimitsSection.model_validate({}), description=LimitsSection.__doc__)
-    questions: dict[str, QuestionEntry] = Field(
+    questions: dict[QuestionId, QuestionEntry] = Field(
         description="The questions, by id (e.g. q1), in order; at least one, no check twice.", min_length=1
     )
     similarity: SimilaritySection = Field(SimilaritySection.model_validate({}), description=SimilaritySection.__doc__)
@@ -417,6 +425,13 @@ class RubricFile(BaseModel):
     students: StudentsSection = Field(StudentsSection.model_validate({}), description=StudentsSection.__doc__)
     deadline: DeadlineSection | None = Field(None, description=DeadlineSection.__doc__)
     attempts: AttemptsSection = Field(AttemptsSection.model_validate({}), description=AttemptsSection.__doc__)
+
+    @field_validator("deadline", mode="before")
+    @classmethod
+    def _a_section_or_nothing(cls, section: object) -> object:
+        if section is None:  # `deadline:` with nothing under it: a slip, not "no deadline"
+            raise _wrong(f"must be a dict of {', '.join(DeadlineSection.model_fields)}, got None")
+        return None if section == {} else section  # `deadline: {}`: no deadline, as without the section
 
     @field_validator("allowed_imports")
     @classmethod
@@ -523,6 +538,8 @@ def _problem(error: Mapping[str, Any]) -> str:
     if kind in ("model_type", "dict_type"):
         keys = _keys(_model_at(loc))
         return f"must be a dict{f' of {keys}' if keys else ''}, got {shown(found)}"
+    if kind in _TYPES and loc[-1:] == ("[key]",):
+        return f"{shown(found)} is not an id: name it with text, e.g. q1"
     if kind in _TYPES:
         return f"must be {_TYPES[kind]}, got {shown(found)}"
     if kind == "greater_than_equal":
@@ -536,5 +553,5 @@ def explain(error: ValidationError) -> str:
     first = next((found for found in errors if found["type"] == "extra_forbidden"), errors[0])  # a misspelt key first
     loc = tuple(first["loc"])
     key = (first.get("ctx") or {}).get("key", "") if first["type"] == "rubric" else ""
-    path = ".".join(str(part) for part in (*loc, key) if part != "")
+    path = ".".join(str(part) for part in (*loc, key) if part not in ("", "[key]"))
     return f"{path}: {_problem(first)}" if path else _problem(first)

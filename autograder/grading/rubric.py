@@ -20,6 +20,7 @@ from autograder import paths
 from autograder.grading import rubric_schema as schema
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
+from autograder.grading.rubric_schema import SimilaritySettings as SimilaritySettings
 from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
 from autograder.sandbox.settings import Limits
 
@@ -35,15 +36,6 @@ SCORING = schema.SCORING  # how a check's cases become its points (``rubric_sche
 
 class RubricError(ValueError):
     """The rubric file is invalid; the message says where and how to fix it."""
-
-
-@dataclass(frozen=True)
-class SimilaritySettings:
-    """``grading.yml``'s ``similarity:`` section (the defaults are here, once); its
-    rule lives in ``similarity/``, which only a batch imports."""
-
-    enabled: bool = True
-    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from pydantic_core import PydanticCustomError
 
 from autograder.grading.course import deadlines, standing
 from autograder.grading.course.attempts import AttemptLimits
+from autograder.sandbox.settings import Limits
 
 #: How a check's cases become its points (``scoring``: the rubric's default, or a check's own):
 #: ``groups``: its cases grouped by what they test (each example or edge case a group; random and
@@ -46,6 +47,15 @@ SCORING = ("groups", "proportional", "all")
 CLASS_LEVEL = ("similarity", "students", "deadline", "attempts")
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """``grading.yml``'s ``similarity:`` section (the defaults are here, once); its
+    rule lives in ``similarity/``, which only a batch imports."""
+
+    enabled: bool = True
+    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
 
 
 @dataclass(frozen=True)
@@ -107,24 +117,28 @@ class LimitsSection(BaseModel):
     model_config = _CONFIG
 
     call_seconds: Number = Field(
-        5.0, description="Seconds one call of a student's function may take.", json_schema_extra={"exclusiveMinimum": 0}
+        Limits.call_seconds,
+        description="Seconds one call of a student's function may take.",
+        json_schema_extra={"exclusiveMinimum": 0},
     )
     submission_seconds: Number = Field(
-        120.0, description="Seconds all calls of one submission may take.", json_schema_extra={"exclusiveMinimum": 0}
+        Limits.submission_seconds,
+        description="Seconds all calls of one submission may take.",
+        json_schema_extra={"exclusiveMinimum": 0},
     )
     memory_mb: int = Field(
-        512,
+        Limits.memory_mb,
         description="The address space of each process of a submission, in MiB (the container must hold it "
         "and the grader).",
         json_schema_extra={"exclusiveMinimum": 0},
     )
     output_kb: int = Field(
-        64,
+        Limits.output_kb,
         description="What is kept of a submission's stdout and of its stderr, in KiB.",
         json_schema_extra={"exclusiveMinimum": 0},
     )
     overall_seconds: Number = Field(
-        600.0,
+        Limits.overall_seconds,
         description="Seconds the platform's whole run may take (Gradescope's default: 600); grading stops "
         "starting calls 30 s before it.",
         json_schema_extra={"exclusiveMinimum": 0},
@@ -218,9 +232,9 @@ class SimilaritySection(BaseModel):
 
     model_config = _CONFIG
 
-    enabled: bool = Field(True, description="false turns the analysis off.")
+    enabled: bool = Field(SimilaritySettings.enabled, description="false turns the analysis off.")
     threshold: float = Field(
-        0.5,
+        SimilaritySettings.threshold,
         description="A pair of submissions is listed when this share (0 to 1] of one's own code (not the "
         "handout's, not code many submissions share) is found in the other.",
         json_schema_extra={"exclusiveMinimum": 0, "maximum": 1},
@@ -239,7 +253,7 @@ class SimilaritySection(BaseModel):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
             raise _wrong(
                 "must be a number above 0 and at most 1 (the share of a submission's code found in another, "
-                f"e.g. 0.5), got {shown(value)}"
+                f"e.g. {SimilaritySettings.threshold}), got {shown(value)}"
             )
         return float(handler(value))
 
@@ -273,21 +287,27 @@ class DeadlineSection(BaseModel):
     due: Moment = Field(
         description=f"The due date, e.g. due: {deadlines.EXAMPLE} (in timezone) or due: 2026-12-05T23:59:00-06:00"
     )
-    timezone: str = Field("", description="An IANA name (America/Chicago) for times written without an offset.")
+    timezone: str = Field(
+        deadlines.Deadline.zone, description="An IANA name (America/Chicago) for times written without an offset."
+    )
     penalty: Number = Field(
-        0.0,
+        deadlines.Deadline.penalty,
         description="Percent of the points taken per started unit (`per`) late; 0: lateness is only shown.",
         json_schema_extra={"minimum": 0, "maximum": 100},
     )
     per: str = Field(
-        "day", description="The unit a penalty is charged per.", json_schema_extra={"enum": list(deadlines.UNITS)}
+        deadlines.Deadline.per,
+        description="The unit a penalty is charged per.",
+        json_schema_extra={"enum": list(deadlines.UNITS)},
     )
     cap: Number = Field(
-        100.0, description="At most this percent in all.", json_schema_extra={"minimum": 0, "maximum": 100}
+        deadlines.Deadline.cap,
+        description="At most this percent in all.",
+        json_schema_extra={"minimum": 0, "maximum": 100},
     )
     last_accepted: Moment | None = Field(None, description="Later submissions are graded 0.")
     extensions: str = Field(
-        "",
+        deadlines.Deadline.extensions,
         description="A CSV file (email or sid, due) relative to grading.yml; `grade --extensions FILE` overrides it.",
     )
     _deadline: deadlines.Deadline | None = PrivateAttr(None)
@@ -356,12 +376,16 @@ class AttemptsSection(BaseModel):
     model_config = _CONFIG
 
     per_period: int = Field(
-        0, description="Graded attempts allowed in any window of `period_hours` (a sliding window).", ge=0
+        AttemptLimits.per_period,
+        description="Graded attempts allowed in any window of `period_hours` (a sliding window).",
+        ge=0,
     )
     period_hours: Number = Field(
-        24.0, description="The window, in hours.", json_schema_extra={"exclusiveMinimum": 0, "maximum": 24 * 366}
+        AttemptLimits.period_hours,
+        description="The window, in hours.",
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": 24 * 366},
     )
-    total: int = Field(0, description="Graded attempts allowed in all.", ge=0)
+    total: int = Field(AttemptLimits.total, description="Graded attempts allowed in all.", ge=0)
 
     @field_validator("per_period", "total", mode="wrap")
     @classmethod

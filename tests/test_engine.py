@@ -286,12 +286,12 @@ RUBRIC_ERRORS = [
     (
         "unknown-function",
         lambda t: t.replace("function: accuracy, kind: edge", "function: f1_score, kind: edge"),
-        "questions.q1.checks[4].function: 'f1_score' is not a function of the student API",
+        "questions.q1.checks.4.function: 'f1_score' is not a function of the student API",
     ),
     (
         "kind-for-another-function",
         lambda t: t.replace("{function: accuracy, kind: edge", "{function: accuracy, kind: cranfield"),
-        "questions.q1.checks[4].kind: 'cranfield' is not a kind of check for accuracy",
+        "questions.q1.checks.4.kind: 'cranfield' is not a kind of check for accuracy",
     ),
     (
         "bad-visibility",
@@ -299,14 +299,18 @@ RUBRIC_ERRORS = [
             "{function: accuracy, kind: edge, points: 1}",
             "{function: accuracy, kind: edge, points: 3, visibility: secret}",
         ),
-        "questions.q1.checks[4].visibility: 'secret' is not one of visible, hidden, after_due_date, after_published",
+        "questions.q1.checks.4.visibility: 'secret' is not one of visible, hidden, after_due_date, after_published",
     ),
     (
         "negative-limit",
         lambda t: t.replace("call_seconds: 5", "call_seconds: -1"),
         "limits.call_seconds: must be positive",
     ),
-    ("wrong-type", lambda t: t.replace("memory_mb: 512", "memory_mb: lots"), "limits.memory_mb: must be a int"),
+    (
+        "wrong-type",
+        lambda t: t.replace("memory_mb: 512", "memory_mb: lots"),
+        "limits.memory_mb: must be a whole number (int), got 'lots'",
+    ),
     (
         "duplicate-check",
         lambda t: t.replace(

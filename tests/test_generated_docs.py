@@ -1,4 +1,5 @@
-"""The generated documentation: docs/ARCHITECTURE.md's module tree and docs/CLI.md (tools/gendocs.py)."""
+"""The generated documentation: docs/ARCHITECTURE.md's module tree, docs/CLI.md, and grading.yml's
+reference and JSON Schema (tools/gendocs.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ sys.path.insert(0, str(paths.ROOT / "tools"))
 import gendocs
 
 
-@pytest.mark.parametrize("path", [gendocs.ARCHITECTURE, gendocs.CLI], ids=["architecture-tree", "cli-reference"])
+@pytest.mark.parametrize(
+    "path",
+    [gendocs.ARCHITECTURE, gendocs.CLI, gendocs.GRADING_YML, gendocs.GRADING_SCHEMA],
+    ids=["architecture-tree", "cli-reference", "grading-yml-reference", "grading-yml-json-schema"],
+)
 def test_generated_docs_are_up_to_date(path: Path):
     """Does each generated document hold what the code says today (run tools/gendocs.py if not)?"""
     assert path.read_text(encoding="utf-8") == gendocs.expected()[path], f"{path.name}: run tools/gendocs.py"

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import NoReturn
 
 from autograder.errors import InputError
 from autograder.grading.course import deadlines, standing
@@ -29,7 +28,6 @@ from autograder.grading.intake import FILE_TIME
 from autograder.grading.results import Flag, FlagKind, Status, SubmissionResult
 
 UTC = datetime.timezone.utc
-_KEYS = ("per_period", "period_hours", "total")
 
 
 @dataclass(frozen=True)
@@ -178,27 +176,6 @@ def refusal(limits: AttemptLimits, verdict: Verdict, zone: str = "") -> str:
 
 #: The first words of every refusal (a platform that drops our marker still recognises one).
 REFUSED = "**This submission was not graded: it is over the limit on graded attempts.**"
-
-
-def validate(section: object, fail: Callable[[str, str], NoReturn]) -> AttemptLimits:
-    """The ``attempts:`` section of a rubric; ``fail(field, problem)`` raises otherwise."""
-    if not isinstance(section, dict):
-        fail("attempts", f"must be a mapping with {', '.join(_KEYS)}")
-    for key in section:
-        if key not in _KEYS:
-            fail(f"attempts.{key}", f"unknown key; the keys here are: {', '.join(_KEYS)}")
-    values = {}
-    for key in ("per_period", "total"):
-        value = section.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            fail(f"attempts.{key}", f"must be a whole number of graded attempts (0: no limit), got {value!r}"[:200])
-        values[key] = value
-    hours = section.get("period_hours", AttemptLimits.period_hours)
-    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= 24 * 366:
-        fail("attempts.period_hours", f"must be a number of hours above 0 (e.g. 24), got {hours!r}"[:200])
-    if "period_hours" in section and not values["per_period"]:
-        fail("attempts.period_hours", "needs per_period: how many graded attempts the period allows")
-    return AttemptLimits(values["per_period"], float(hours), values["total"])
 
 
 def with_flags(

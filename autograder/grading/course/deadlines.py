@@ -23,14 +23,11 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
 
 from autograder.errors import InputError
 
 UNITS = {"hour": 3600, "day": 86400}  # seconds of each unit a penalty is charged per
-FIELDS = ("due", "timezone", "penalty", "per", "cap", "last_accepted", "extensions")
 EXAMPLE = "2026-12-05 23:59"
 
 _TIME = re.compile(
@@ -254,55 +251,3 @@ def brief(late: Late | None) -> str:
     if not late.submitted:
         return "time unknown: on time" + extended
     return (f"late by {duration(late.seconds)}" if late.seconds else "on time") + extended
-
-
-def from_rubric(section: dict[str, Any], fail: Callable[[str, str], NoReturn]) -> Deadline | None:
-    """``grading.yml``'s ``deadline:`` section, validated (``fail(field, problem)`` raises); None
-    when there is no section."""
-    if not section:
-        return None
-    if not isinstance(section, dict):
-        fail("deadline", f"must be a mapping with {', '.join(FIELDS)}")
-    for key in section:
-        if key not in FIELDS:
-            fail(f"deadline.{key}", f"unknown key; the keys here are: {', '.join(FIELDS)}")
-    if "due" not in section:
-        fail("deadline.due", f"is missing: the due date, e.g. due: {EXAMPLE}")
-    name = section.get("timezone", "")
-    if not isinstance(name, str):
-        fail("deadline.timezone", f"must be an IANA timezone name such as America/Chicago, got {name!r}")
-    try:
-        tz = zone(name) if name else None
-        due = parse(section["due"], tz, "the due date")
-        last = (
-            parse(section["last_accepted"], tz or due.tzinfo, "the last accepted time")
-            if section.get("last_accepted")
-            else None
-        )
-    except ValueError as error:
-        field = "timezone" if "timezone this machine" in str(error) else "due"
-        field = "last_accepted" if "last accepted" in str(error) else field
-        fail(f"deadline.{field}", str(error))
-    numbers = {}
-    for key, default in (("penalty", 0.0), ("cap", 100.0)):
-        value = section.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
-            fail(f"deadline.{key}", f"must be a percent of the points from 0 to 100, got {value!r}")
-        numbers[key] = float(value)
-    per = section.get("per", "day")
-    if per not in UNITS:
-        fail("deadline.per", f"{per!r} is not a unit; use one of: {', '.join(UNITS)}")
-    if last is not None and last < due:
-        fail("deadline.last_accepted", f"{shown(last)} is before the due date {shown(due)}: make it later")
-    extensions = section.get("extensions", "")
-    if not isinstance(extensions, str):
-        fail("deadline.extensions", f"must be the path of a CSV file (email or sid, due), got {extensions!r}")
-    return Deadline(
-        due=due,
-        zone=name,
-        penalty=numbers["penalty"],
-        per=per,
-        cap=numbers["cap"],
-        last_accepted=last,
-        extensions=extensions,
-    )

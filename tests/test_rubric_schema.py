@@ -54,7 +54,7 @@ MISTAKES = {
     ),
     "a section as a list": (
         BASE + "students: [latest]\n",
-        "grading.yml: students: must be a dict of policy, got a list of 1",
+        "grading.yml: students: must be a dict of policy, group_extension, got a list of 1",
     ),
     "a missing key": (
         BASE.replace("random_seed: 20261130\n", ""),

@@ -1,5 +1,5 @@
-"""The independent checker's premises of the answer shapes (``grading/diagnosis/shapes.py`` and
-``shapes_items.py``): each reads the cases as ``premises.Seen`` does and says what contradicts the
+"""The independent checker's premises of the answer shapes (``grading/diagnosis/shapes.py``): each
+reads the cases as ``premises.Seen`` does and says what contradicts the
 shape, or None. A shape with no premise here is a contradiction (``premises.shape``)."""
 
 from __future__ import annotations

@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from autograder import cache, paths
 from autograder.errors import InputError
-from autograder.grading import inputs, neighbours, runfile_problems
-from autograder.grading.neighbours import random_neighbours as random_neighbours  # its name in the plan, as before
+from autograder.grading import inputs, runfile_problems
 from autograder.grading.rubric import CheckSpec, Rubric
 from autograder.labkit import trec
-from autograder.labkit.case import Case
+from autograder.labkit.case import Case, plain, valid_tuning
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
 
@@ -204,7 +203,7 @@ def build(lab: Lab, rubric: Rubric, reference: dict[str, Any], bundle: dict[str,
         random_checks=random_checks,
         canonical=canonical,
         properties=properties,
-        neighbours=neighbours.of_reference(lab, [p.case for p in made.planned], made.tables),
+        neighbours=of_reference(lab, [p.case for p in made.planned], made.tables),
         secret_start=secret_start,
     )
 
@@ -393,4 +392,60 @@ def _scenarios(lab: Lab, kinds: dict[tuple[str, CheckKind], CheckSpec], bundle: 
         for system in lab.cranfield.SYSTEMS:
             scenario = scenarios.cranfield_scenario(system, bundle)
             found[scenario.name] = scenario
+    return found
+
+
+# ---------------------------------------------------------------- the answers next to a case's
+# A wrong answer equal to the answer at k - 1, k + 1 or rel + 1 points at an off-by-one
+# (``grading/diagnosis``): a plan's shared cases get the reference solution's (``of_reference``, only
+# where plans are built), a random case ``ir_measures``' (``random_neighbours``).
+
+
+def random_neighbours(lab: Lab, case: Case) -> dict[str, Any]:
+    """A random case's answers with k - 1, k + 1 and rel + 1, from ``ir_measures`` (the solutions
+    are not where platforms grade): wrong answers equal to one of them point at an off-by-one."""
+    record = lab.records[case.function]
+    if record.ir_measure is None or not valid_tuning(case.kwargs):
+        return {}
+    k, rel, gain = case.kwargs.get("k"), case.kwargs.get("rel", 1), case.kwargs.get("gain", "linear")
+    found = {}
+    for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
+        if key not in record.takes or (key == "k" and k is None):
+            continue
+        value = (k if key == "k" else rel) + delta  # type: ignore[operator]  # k is set when key is "k"
+        if value < 1:
+            continue
+        moved = {"k": value, "rel": rel, "gain": gain} if key == "k" else {"k": k, "rel": value, "gain": gain}
+        ranking, judgments = (plain(arg) for arg in case.args)
+        run = {"q": {doc: float(len(ranking) - rank) for rank, doc in enumerate(ranking)}} if ranking else {}
+        found[f"{key}{delta:+d}"] = lab.measures.ir_measures_values(record.ir_measure(**moved), {"q": judgments}, run)[
+            "q"
+        ]
+    return found
+
+
+def of_reference(lab: Lab, made: list[Case], tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each case with a cutoff or a threshold, the reference's answers with k - 1, k + 1 and
+    rel + 1: wrong answers equal to one of them point at an off-by-one (``grading.shapes``)."""
+    functions = lab.solution.reference_metrics()
+    if functions is None:  # the solutions are not here (they are only where plans are built)
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    for case in made:
+        function = functions.get(case.function)
+        if function is None:
+            continue
+        arguments = [inputs.resolve(arg, tables) for arg in case.args]
+        for key, delta in (("k", -1), ("k", 1), ("rel", 1)):
+            takes = "k" in case.kwargs if key == "k" else key in lab.records[case.function].takes
+            if not takes:
+                continue
+            value = case.kwargs.get(key, 1)
+            if not isinstance(value, int) or isinstance(value, bool) or value + delta < 1:
+                continue
+            try:
+                answer = function(*arguments, **{**case.kwargs, key: value + delta})
+            except Exception:
+                continue
+            found.setdefault(case.id, {})[f"{key}{delta:+d}"] = list(answer) if isinstance(answer, tuple) else answer
     return found

@@ -27,7 +27,7 @@ from autograder.grading.course.standing import POLICIES, Row, Standing, build, g
 from autograder.grading.results import Status, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import class_tables, output_paths, similarity_html, svg
-from autograder.reports.html import FILTER_SCRIPT, SORT_SCRIPT, esc, feedback_link, filter_box, page, sortable, wide
+from autograder.reports.html import esc, feedback_link, filter_box, page, sortable, wide
 
 if TYPE_CHECKING:  # for types only: the report loads neither the rubric's parser nor the similarity analysis
     from autograder.grading.rubric import Rubric
@@ -210,4 +210,4 @@ def render(
             "Grading run",
         ),
     ]
-    return page(f"{LAB_NAME} class report", "\n".join(body), SORT_SCRIPT + FILTER_SCRIPT)
+    return page(f"{LAB_NAME} class report", "\n".join(body), ("sort.js", "filter.js"))

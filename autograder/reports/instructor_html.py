@@ -17,7 +17,7 @@ from autograder.grading.course import deadlines
 from autograder.grading.results import Student, SubmissionResult, points
 from autograder.lab.spec import LAB_NAME
 from autograder.reports import feedback, feedback_html
-from autograder.reports.html import FILTER_SCRIPT, esc, filter_box, mark, page, wide
+from autograder.reports.html import esc, filter_box, mark, page, wide
 
 WARNING = (
     "Instructor view: this page shows the hidden cases' inputs and expected values. Never give it to a "
@@ -101,4 +101,4 @@ def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, re
     if result.instructor_log:
         body.append(f"<h2>The grader's log</h2><pre>{esc(result.instructor_log[:8000])}</pre>")
     title = f"{LAB_NAME} instructor view: {result.submission}"
-    return page(title, "\n".join(part for part in body if part), FILTER_SCRIPT)
+    return page(title, "\n".join(part for part in body if part), ("filter.js",))

@@ -1,7 +1,8 @@
-"""The shell of the HTML pages: one self-contained document (inline CSS and script, no network),
-laid out by Jinja2 templates (``templates/*.html.j2``, autoescaped) with the stylesheet and the
-scripts as files (``templates/static/``) embedded into each page when it is rendered, so a page
-stays a single file (a student gets feedback.html alone).
+"""The shell of the HTML pages: one self-contained document (inline CSS and script, no network).
+
+Pages are laid out by Jinja2 templates (``templates/*.html.j2``, autoescaped) with the stylesheet
+and the scripts as files (``templates/static/``) embedded into each page when it is rendered, so a
+page stays a single file (a student gets feedback.html alone).
 
 Every value a template shows goes through ``untrusted.html`` (the environment's ``finalize``),
 the one rule for text in HTML; what is already HTML is ``Markup``. Python computes the values;
@@ -21,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -48,16 +50,23 @@ def _finalize(value: object) -> object:
 @functools.cache
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaped, every value through ``untrusted.html``, a missing
-    value an error, the templates' own newlines kept as written."""
+    value an error, the templates' own newlines kept as written, each template read once."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         finalize=_finalize,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        auto_reload=False,
     )
     env.globals["static"] = static
     return env
+
+
+def macros() -> Any:
+    """The macros of ``templates/macros.html.j2`` (``mark``, ``wide``, ``pre``, ``filter_box``),
+    for the pages still assembled in Python."""
+    return environment().get_template("macros.html.j2").module
 
 
 def render(template: str, values: Mapping[str, object]) -> str:
@@ -83,24 +92,20 @@ def sortable(label: str, numeric: bool = False) -> str:
 
 def filter_box(tables: str, label: str, noun: str = "students", name: str = "filter") -> str:
     """A search box that filters the rows of the tables whose ids ``tables`` lists (``static/filter.js``),
-    labelled for every reader, with a live status saying how many of the first table's ``noun`` are shown."""
-    return (
-        f'<div class="filter" role="search"><label for="{name}">{esc(label)}</label>'
-        f'<input type="search" id="{name}" data-filter="{esc(tables)}" data-noun="{esc(noun)}" autocomplete="off">'
-        f'<span id="{name}-status" role="status" aria-live="polite"></span></div>'
-    )
+    labelled for every reader, with a live status saying how many of the first table's ``noun`` are
+    shown: ``macros.html.j2``'s ``filter_box``."""
+    return str(macros().filter_box(tables, label, noun, name))
 
 
 def wide(table: str, label: str) -> str:
-    """A table that may be wider than a phone, in a box of its own that scrolls sideways (reached
-    and scrolled by keyboard too), so the page never does."""
-    return f'<div class="wide" role="region" aria-label="{esc(label)}" tabindex="0">{table}</div>'
+    """A table that may be wider than a phone, in a box of its own that scrolls sideways:
+    ``macros.html.j2``'s ``wide``."""
+    return str(macros().wide(Markup(table), label))
 
 
 def mark(passed: bool) -> str:
-    """✓ or ✗, with its meaning for a screen reader."""
-    symbol, word = ("✓", "passed") if passed else ("✗", "failed")
-    return f'<span class="{"pass" if passed else "fail"}" role="img" aria-label="{word}">{symbol}</span>'
+    """✓ or ✗, with its meaning for a screen reader: ``macros.html.j2``'s ``mark``."""
+    return str(macros().mark(passed))
 
 
 def page(title: str, body: str, scripts: Sequence[str] = ()) -> str:

@@ -38,6 +38,9 @@ STATIC = TEMPLATES / "static"
 def static(name: str) -> Markup:
     """The stylesheet or script ``static/<name>``, as it is embedded into a page (the grader's own
     text, never escaped)."""
+    known = sorted(path.name for path in STATIC.iterdir())
+    if name not in known:
+        raise ValueError(f"html.static: no file {name!r} in {STATIC}; expected one of {', '.join(known)}")
     return Markup((STATIC / name).read_text(encoding="utf-8"))
 
 

@@ -83,14 +83,15 @@ def esc(value: object) -> str:
 
 
 def feedback_link(submission: str, text: str | None = None) -> str:
-    """A link from the class report to a submission's feedback page."""
-    return f'<a href="{output_paths.link(submission)}">{esc(text or submission)}</a>'
+    """A link from the class report to a submission's feedback page: ``macros.html.j2``'s
+    ``feedback_link``."""
+    return str(macros().feedback_link(output_paths.link(submission), text or submission))
 
 
 def sortable(label: str, numeric: bool = False) -> str:
-    """A column heading that sorts its table (``static/sort.js``): a button, so a keyboard reaches and
-    presses it; ``aria-sort`` says how the table is sorted."""
-    return f'<th class="sortable{" num" if numeric else ""}"><button type="button">{label}</button></th>'
+    """A column heading (``label``: HTML) that sorts its table (``static/sort.js``):
+    ``macros.html.j2``'s ``sortable``."""
+    return str(macros().sortable(Markup(label), numeric))
 
 
 def filter_box(tables: str, label: str, noun: str = "students", name: str = "filter") -> str:

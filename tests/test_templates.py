@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+from pathlib import Path
 
 import jinja2
 import pytest
@@ -17,7 +18,9 @@ from markupsafe import Markup
 
 from autograder import paths
 from autograder.platforms.common import shipment
-from autograder.reports import html
+from autograder.reports import html, similarity_html
+from autograder.similarity import compare
+from autograder.similarity.compare import SimilaritySettings
 
 #: id: (a value a template shows, what the page holds)
 SHOWN = {
@@ -133,3 +136,21 @@ def test_does_every_template_ship(name):
     assert line, "pyproject.toml's [tool.setuptools.package-data] has no line for autograder.reports"
     assert any(fnmatch.fnmatch(name, pattern) for pattern in json.loads(line[1]))
     assert f"autograder/reports/{name}" in {entry[0] for entry in shipment.engine_entries()}
+
+
+#: id: (two submissions sharing tests/similarity/loop-style's metrics.py, the labels of the code
+#: regions of their side-by-side view)
+COPIES = {
+    "one copy": (("a", "b"), ["a/metrics.py", "b/metrics.py"]),
+    "names to escape": (("<a>", "b&c"), ["&lt;a&gt;/metrics.py", "b&amp;c/metrics.py"]),
+}
+
+
+@pytest.mark.parametrize(("names", "labels"), list(COPIES.values()), ids=list(COPIES))
+def test_is_each_side_of_a_similar_pair_labelled_with_its_file(names, labels):
+    """Does each scrolling code region of a side-by-side view name the submission's file for a
+    screen reader (it was empty: a loop variable took the label's name)?"""
+    code = (Path(__file__).parent / "similarity" / "loop-style" / "metrics.py").read_text(encoding="utf-8")
+    found = compare.analyse({name: {"metrics.py": code} for name in names})
+    shown = similarity_html.section(found, SimilaritySettings(), {})
+    assert re.findall(r'<pre class="code" role="region" aria-label="([^"]*)"', shown) == labels

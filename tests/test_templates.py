@@ -95,18 +95,32 @@ def test_what_does_a_template_given_too_little_say():
 
 #: id: (macro call, the HTML it writes)
 MACROS = {
-    "passed": (lambda: html.mark(True), '<span class="pass" role="img" aria-label="passed">✓</span>'),
-    "failed": (lambda: html.mark(False), '<span class="fail" role="img" aria-label="failed">✗</span>'),
+    "passed": (lambda: html.macros().mark(True), '<span class="pass" role="img" aria-label="passed">✓</span>'),
+    "failed": (lambda: html.macros().mark(False), '<span class="fail" role="img" aria-label="failed">✗</span>'),
     "wide table, hostile label": (
-        lambda: html.wide("<table></table>", 'a"b'),
+        lambda: html.macros().wide(Markup("<table></table>"), 'a"b'),
         '<div class="wide" role="region" aria-label="a&quot;b" tabindex="0"><table></table></div>',
     ),
     "filter box": (
-        lambda: html.filter_box("t1 t2", "Filter <them>", "cases", "f"),
+        lambda: html.macros().filter_box("t1 t2", "Filter <them>", "cases", "f"),
         '<div class="filter" role="search"><label for="f">Filter &lt;them&gt;</label>'
         '<input type="search" id="f" data-filter="t1 t2" data-noun="cases" autocomplete="off">'
         '<span id="f-status" role="status" aria-live="polite"></span></div>',
     ),
+    "feedback link": (
+        lambda: html.macros().feedback_link("submissions/a%26b/feedback.html", "a&b"),
+        '<a href="submissions/a%26b/feedback.html">a&amp;b</a>',
+    ),
+    "sortable number column": (
+        lambda: html.macros().sortable("total", True),
+        '<th class="sortable num"><button type="button">total</button></th>',
+    ),
+    "sortable text column, hostile label": (
+        lambda: html.macros().sortable("<q1>"),
+        '<th class="sortable"><button type="button">&lt;q1&gt;</button></th>',
+    ),
+    "pre of blank text": (lambda: html.macros().pre(" \n "), ""),
+    "pre of code": (lambda: html.macros().pre("if a < b:\n    x"), "<pre>if a &lt; b:\n    x</pre>"),
 }
 
 

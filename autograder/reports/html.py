@@ -27,7 +27,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from autograder.reports import output_paths, untrusted
+from autograder.reports import untrusted
 
 #: The templates and, under ``static/``, the stylesheet and scripts they embed.
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -67,49 +67,14 @@ def environment() -> jinja2.Environment:
 
 
 def macros() -> Any:
-    """The macros of ``templates/macros.html.j2`` (``mark``, ``wide``, ``pre``, ``filter_box``),
-    for the pages still assembled in Python."""
+    """The macros of ``templates/macros.html.j2`` (``mark``, ``wide``, ``pre``, ``filter_box``,
+    ``feedback_link``, ``sortable``) as functions that return HTML (``Markup``)."""
     return environment().get_template("macros.html.j2").module
 
 
 def render(template: str, values: Mapping[str, object]) -> str:
     """The template ``templates/<template>`` filled with ``values``."""
     return environment().get_template(template).render(values)
-
-
-def esc(value: object) -> str:
-    """Text or an attribute's value in HTML: ``untrusted.html``."""
-    return untrusted.html(value)
-
-
-def feedback_link(submission: str, text: str | None = None) -> str:
-    """A link from the class report to a submission's feedback page: ``macros.html.j2``'s
-    ``feedback_link``."""
-    return str(macros().feedback_link(output_paths.link(submission), text or submission))
-
-
-def sortable(label: str, numeric: bool = False) -> str:
-    """A column heading (``label``: HTML) that sorts its table (``static/sort.js``):
-    ``macros.html.j2``'s ``sortable``."""
-    return str(macros().sortable(Markup(label), numeric))
-
-
-def filter_box(tables: str, label: str, noun: str = "students", name: str = "filter") -> str:
-    """A search box that filters the rows of the tables whose ids ``tables`` lists (``static/filter.js``),
-    labelled for every reader, with a live status saying how many of the first table's ``noun`` are
-    shown: ``macros.html.j2``'s ``filter_box``."""
-    return str(macros().filter_box(tables, label, noun, name))
-
-
-def wide(table: str, label: str) -> str:
-    """A table that may be wider than a phone, in a box of its own that scrolls sideways:
-    ``macros.html.j2``'s ``wide``."""
-    return str(macros().wide(Markup(table), label))
-
-
-def mark(passed: bool) -> str:
-    """✓ or ✗, with its meaning for a screen reader: ``macros.html.j2``'s ``mark``."""
-    return str(macros().mark(passed))
 
 
 def page(title: str, body: str, scripts: Sequence[str] = ()) -> str:

@@ -1,6 +1,6 @@
 """The shell of the HTML pages: one self-contained document (inline CSS and script, no network).
 
-Pages are laid out by Jinja2 templates (``templates/*.html.j2``, autoescaped) with the stylesheet
+Pages are laid out by Jinja2 templates (``templates/*.j2``, autoescaped) with the stylesheet
 and the scripts as files (``templates/static/``) embedded into each page when it is rendered, so a
 page stays a single file (a student gets feedback.html alone).
 
@@ -11,7 +11,7 @@ the templates only lay them out.
 The stylesheet (``static/page.css``) gives every colour once, for the light scheme and the dark
 one (each text colour at least 4.5:1 on the backgrounds it is used on: WCAG 2.1 AA, checked by
 tests/test_accessibility.py with axe-core). ``sort.js`` sorts a table by the column whose
-heading (``sortable``) is pressed; ``filter.js`` makes a filter box (``filter_box``) hide the
+heading (the ``sortable`` macro) is pressed; ``filter.js`` makes a filter box (``filter_box``) hide the
 rows of its tables that do not hold what is typed and say how many of the first table's rows
 (``data-noun``) are shown; ``print.js`` shows every folded part on paper (and folds it again
 afterwards).

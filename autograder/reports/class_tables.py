@@ -6,6 +6,7 @@ submissions behind it, each named by its students and its id (``standing.label``
 its feedback page at the function concerned. The class report passes the submissions that count
 (one per student), so a superseded submission is in no list.
 
+The tables' layout is ``templates/class_tables.html.j2``; this module computes their rows.
 Everything here reads the one classification of the result model (``CaseResult.why``,
 ``FunctionResult.state``); nothing here decides why a case failed.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 from autograder.grading.course.standing import label
 from autograder.grading.results import (
@@ -26,8 +27,7 @@ from autograder.grading.results import (
     SubmissionResult,
     functions,
 )
-from autograder.reports import output_paths
-from autograder.reports.html import esc, sortable, wide
+from autograder.reports import html, output_paths
 
 #: The failures a case's row counts apart, in the table's order, with their column headings.
 COLUMNS = {
@@ -45,12 +45,24 @@ KIND_WORDS = {
 }
 
 
-def link(submission: str, function: str = "", count: int | None = None, text: str = "") -> str:
+class Link(NamedTuple):
+    """A link to a submission's feedback page: its address and its text."""
+
+    href: str
+    text: str
+
+
+def link(submission: str, function: str = "", count: int | None = None, text: str = "") -> Link:
     """A submission's feedback page (at ``function``'s detail) named ``text`` (its id by default),
     with how many cases if given."""
     anchor = f"#{function}" if function else ""
-    shown = esc(text or submission) + (f" ({count})" if count is not None else "")
-    return f'<a href="{esc(output_paths.link(submission))}{esc(anchor)}">{shown}</a>'
+    return Link(
+        output_paths.link(submission) + anchor, (text or submission) + (f" ({count})" if count is not None else "")
+    )
+
+
+def _macros() -> Any:
+    return html.environment().get_template("class_tables.html.j2").module
 
 
 def _labels(results: Iterable[SubmissionResult]) -> dict[str, str]:
@@ -61,14 +73,6 @@ def _by_label(names: Iterable[str], labels: Mapping[str, str]) -> list[str]:
     return sorted(names, key=lambda name: (str(labels.get(name, name)).casefold(), name))
 
 
-def who(groups: dict[str, list[str]], summary: str) -> str:
-    """``groups`` (a heading -> links) folded under ``summary``."""
-    body = "".join(
-        f"<p><strong>{esc(heading)}</strong>: {', '.join(links)}</p>" for heading, links in groups.items() if links
-    )
-    return f'<details class="who"><summary>{summary}</summary>{body}</details>' if body else ""
-
-
 def graded(results: Iterable[SubmissionResult]) -> list[SubmissionResult]:
     return [result for result in results if result.status == Status.GRADED]
 
@@ -76,9 +80,20 @@ def graded(results: Iterable[SubmissionResult]) -> list[SubmissionResult]:
 # ------------------------------------------------------------------ functions
 
 
+class FunctionRow(NamedTuple):
+    """A function's row: how many submissions have full marks, how many are in each other state
+    ("" for none) and who."""
+
+    function: str
+    full: int
+    counts: list[int | str]
+    groups: dict[str, list[Link]]
+    lost: int
+
+
 def functions_table(results: Iterable[SubmissionResult]) -> str:
     """Per function, how many submissions are in each state, and who."""
-    table: dict[str, dict[FunctionState, list[str]]] = {}
+    table: dict[str, dict[FunctionState, list[Link]]] = {}
     full: dict[str, int] = {}
     ordered = sorted(graded(results), key=lambda result: (label(result).casefold(), result.submission))
     for result in ordered:
@@ -89,24 +104,20 @@ def functions_table(results: Iterable[SubmissionResult]) -> str:
             else:
                 shown = link(result.submission, item.function, text=label(result))
                 table[item.function].setdefault(item.state, []).append(shown)
-    if not table:
-        return "<p>No graded submission.</p>"
     order = [state for state in FunctionState if any(state in states for states in table.values())]
-    header = "".join(f'<th class="num">{esc(state)}</th>' for state in order)
     rows = []
     for function, states in table.items():
-        cells = "".join(f'<td class="num">{len(states.get(state, [])) or ""}</td>' for state in order)
         groups = {str(state): states.get(state, []) for state in order}
-        lost = sum(len(links) for links in groups.values())
         rows.append(
-            f'<tr><td>{esc(function)}</td><td class="num">{full.get(function, 0)}</td>{cells}'
-            f"<td>{who(groups, f'who ({lost})')}</td></tr>"
+            FunctionRow(
+                function=function,
+                full=full.get(function, 0),
+                counts=[len(states.get(state, [])) or "" for state in order],
+                groups=groups,
+                lost=sum(len(links) for links in groups.values()),
+            )
         )
-    return wide(
-        f'<table id="functions"><thead><tr><th>function</th><th class="num">full marks</th>{header}<th>who</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>",
-        "Functions",
-    )
+    return str(_macros().functions_table([str(state) for state in order], rows))
 
 
 # ------------------------------------------------------------------ cases
@@ -164,8 +175,8 @@ def case_tallies(results: Iterable[SubmissionResult]) -> list[Tally]:
     return sorted(tallies.values(), key=lambda t: (t.rate, -t.count(CaseStatus.FAIL), -t.failed, t.check, t.label))
 
 
-def _who_failed(tally: Tally, aggregated: bool, labels: Mapping[str, str]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
+def _who_failed(tally: Tally, aggregated: bool, labels: Mapping[str, str]) -> dict[str, list[Link]]:
+    found: dict[str, list[Link]] = {}
     for why, words in COLUMNS.items():
         counts = tally.why.get(why, {})
         found[words] = [
@@ -175,13 +186,31 @@ def _who_failed(tally: Tally, aggregated: bool, labels: Mapping[str, str]) -> di
     return found
 
 
-def _case_row(tally: Tally, columns: list[CaseStatus], labels: Mapping[str, str]) -> str:
-    cells = "".join(f'<td class="num">{tally.count(why) or ""}</td>' for why in columns)
-    label = who(_who_failed(tally, tally.aggregated, labels), esc(tally.label))
-    return (
-        f'<tr><td class="num" data-value="{tally.rate:.4f}">{tally.rate:.0%}</td>'
-        f'<td class="num">{tally.passed}/{tally.total}</td>{cells}<td>{esc(tally.check)}</td>'
-        f'<td data-value="{esc(tally.label)}">{label}</td></tr>'
+class CaseRow(NamedTuple):
+    """A case's row: its pass rate, its failures by why ("" for none), who."""
+
+    rate_value: str
+    rate: str
+    passed: int
+    total: int
+    counts: list[int | str]
+    check: str
+    label: str
+    groups: dict[str, list[Link]]
+    failed: str  # its failures in words (for a folded case), "" when none
+
+
+def _case_row(tally: Tally, columns: Iterable[CaseStatus], labels: Mapping[str, str]) -> CaseRow:
+    return CaseRow(
+        rate_value=f"{tally.rate:.4f}",
+        rate=f"{tally.rate:.0%}",
+        passed=tally.passed,
+        total=tally.total,
+        counts=[tally.count(why) or "" for why in columns],
+        check=tally.check,
+        label=tally.label,
+        groups=_who_failed(tally, tally.aggregated, labels),
+        failed=", ".join(f"{tally.count(why)} {words}" for why, words in COLUMNS.items() if tally.count(why)),
     )
 
 
@@ -198,32 +227,13 @@ def cases_table(results: Sequence[SubmissionResult]) -> str:
     shown = [tally for tally in tallies if _answered_wrong(tally)]
     folded = [tally for tally in tallies if not _answered_wrong(tally)]
     columns = [why for why in COLUMNS if any(tally.count(why) for tally in shown)]
-    header = "".join(sortable(esc(COLUMNS[why]), numeric=True) for why in columns)
-    html = (
-        '<p class="muted">The pass rate is over the answers given (passed, wrong or another error): a stub '
-        "left, a crash or a file that did not import is counted in its own column. Click a case for who.</p>"
-        + wide(
-            f'<table class="sortable" id="cases"><thead><tr>{sortable("pass rate", numeric=True)}'
-            f'<th class="num">passed</th>{header}{sortable("check")}{sortable("case")}'
-            f"</tr></thead><tbody>{''.join(_case_row(tally, columns, labels) for tally in shown)}</tbody></table>",
-            "Cases",
+    return str(
+        _macros().cases_table(
+            [COLUMNS[why] for why in columns],
+            [_case_row(tally, columns, labels) for tally in shown],
+            [_case_row(tally, (), labels) for tally in folded],
         )
-        if shown
-        else "<p>No case got a wrong answer, an error or a crash.</p>"
     )
-    if folded:
-        items = []
-        for tally in folded:
-            failed = ", ".join(f"{tally.count(why)} {words}" for why, words in COLUMNS.items() if tally.count(why))
-            label = who(_who_failed(tally, tally.aggregated, labels), esc(tally.label)) if failed else esc(tally.label)
-            items.append(
-                f"<li>{esc(tally.check)}: {label}"
-                + (f' <span class="muted">({failed})</span>' if failed else "")
-                + "</li>"
-            )
-        summary = f"{len(folded)} cases every answer given passed"
-        html += f'<details id="cases-passed"><summary>{summary}</summary><ul>{"".join(items)}</ul></details>'
-    return html
 
 
 # ------------------------------------------------------------------ diagnoses
@@ -234,6 +244,16 @@ class _Shown(TypedDict):
 
     item: Diagnosis
     who: set[str]
+
+
+class DiagnosisRow(NamedTuple):
+    """A diagnosis made in the class: its function, how it was found, what it says, who shows it."""
+
+    function: str
+    kind: str
+    title: str
+    notes: str
+    links: list[Link]
 
 
 def diagnoses_table(results: Sequence[SubmissionResult]) -> str:
@@ -247,22 +267,17 @@ def diagnoses_table(results: Sequence[SubmissionResult]) -> str:
                 key = (item.kind, item.function, item.id, item.title)
                 entry = seen.setdefault(key, {"item": item, "who": set()})
                 entry["who"].add(result.submission)
-    if not seen:
-        return "<p>No diagnosis was made: no function lost points in a way its answers explain.</p>"
     order = list(DiagnosisKind)
-    rows = []
-    for (kind, function, _, _), entry in sorted(
-        seen.items(), key=lambda kv: (order.index(kv[0][0]), -len(kv[1]["who"]), kv[0][1:])
-    ):
-        item, names = entry["item"], _by_label(entry["who"], labels)
-        links = [link(name, function, text=labels[name]) for name in names]
-        rows.append(
-            f'<tr><td class="num">{len(names)}</td><td>{esc(function)}</td><td>{esc(KIND_WORDS[kind])}</td>'
-            f'<td><strong>{esc(item.title)}</strong><br><span class="muted">{esc(item.notes)}</span></td>'
-            f"<td>{who({'shown by': links}, f'who ({len(names)})')}</td></tr>"
+    rows = [
+        DiagnosisRow(
+            function=function,
+            kind=KIND_WORDS[kind],
+            title=entry["item"].title,
+            notes=entry["item"].notes,
+            links=[link(name, function, text=labels[name]) for name in _by_label(entry["who"], labels)],
         )
-    return wide(
-        '<table id="misconceptions"><thead><tr><th class="num">students</th><th>function</th><th>found as</th>'
-        "<th>diagnosis</th><th>who</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>",
-        "Misconceptions and other diagnoses",
-    )
+        for (kind, function, _, _), entry in sorted(
+            seen.items(), key=lambda kv: (order.index(kv[0][0]), -len(kv[1]["who"]), kv[0][1:])
+        )
+    ]
+    return str(_macros().diagnoses_table(rows))

@@ -2,15 +2,17 @@
 its data as a table for those who cannot see it (``histogram_table``, ``points_table``).
 
 Colours come from the page's stylesheet (classes ``chart``, ``frame``, ``axis``, ``bar``, ``dot``),
-so a chart follows the light and dark schemes.
+so a chart follows the light and dark schemes. This module computes every coordinate; the macros
+of ``templates/charts.svg.j2`` lay them out.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
-from autograder.reports.untrusted import html as escape
+from autograder.reports import html
 
 #: Tick steps that divide 1, so that 0 and 1 are always ticks, finest first.
 STEPS = (0.1, 0.2, 0.25, 0.5, 1.0)
@@ -18,6 +20,58 @@ STEPS = (0.1, 0.2, 0.25, 0.5, 1.0)
 MAX_INTERVALS = 5
 #: The dots' radius; the frame keeps this much and a pixel free inside its edges.
 RADIUS = 3.5
+
+
+class Bar(NamedTuple):
+    """A histogram's bar, its count's label above it (when it is not 0) and its tooltip."""
+
+    x: str
+    y: str
+    width: str
+    height: str
+    title: str
+    number: int  # the count
+    label_x: str
+    label_y: str
+
+
+class Label(NamedTuple):
+    """A text at (x, y): a tick's value."""
+
+    x: str
+    y: str
+    text: str
+
+
+class Dot(NamedTuple):
+    """A point of a scatter and its tooltip."""
+
+    cx: str
+    cy: str
+    title: str
+
+
+class Scatter(NamedTuple):
+    """Everything a scatter shows, placed."""
+
+    width: int
+    height: int
+    x_label: str
+    y_label: str
+    left: int
+    upper: int
+    size_w: int
+    size_h: int
+    radius: float
+    diagonal: tuple[str, str, str, str]  # x1, y1, x2, y2
+    dots: list[Dot]
+    ticks: list[tuple[Label, Label]]  # each tick on the left axis and on the bottom one
+    x_title: tuple[str, int]
+    y_title: str
+
+
+def _macros() -> Any:
+    return html.environment().get_template("charts.svg.j2").module
 
 
 def _bins(values: Iterable[float], low: float, high: float, bins: int) -> list[int]:
@@ -47,44 +101,40 @@ def histogram(
     left, bottom, plot_w, plot_h = 40, 30, width - 50, height - 45
     bar = plot_w / bins
     described = f"{label or 'histogram'}: {sum(counts)} values in {bins} bins from {low:g} to {high:g}"
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-label="{escape(described)}; the counts are in the table below">'
-    ]
+    bars = []
     for i, count in enumerate(counts):
         h = plot_h * count / top
         x = left + i * bar
-        parts.append(
-            f'<rect class="bar" x="{x + 1:.1f}" y="{height - bottom - h:.1f}" width="{bar - 2:.1f}" height="{h:.1f}">'
-            f"<title>{_edge(low, high, bins, i)}-{_edge(low, high, bins, i + 1)}: {count}</title></rect>"
-        )
-        if count:
-            parts.append(
-                f'<text x="{x + bar / 2:.1f}" y="{height - bottom - h - 3:.1f}" font-size="11" '
-                f'text-anchor="middle">{count}</text>'
+        bars.append(
+            Bar(
+                x=f"{x + 1:.1f}",
+                y=f"{height - bottom - h:.1f}",
+                width=f"{bar - 2:.1f}",
+                height=f"{h:.1f}",
+                title=f"{_edge(low, high, bins, i)}-{_edge(low, high, bins, i + 1)}: {count}",
+                number=count,
+                label_x=f"{x + bar / 2:.1f}",
+                label_y=f"{height - bottom - h - 3:.1f}",
             )
-    for i in range(0, bins + 1, max(1, bins // 5)):
-        parts.append(
-            f'<text x="{left + i * bar:.1f}" y="{height - 12}" font-size="11" text-anchor="middle">'
-            f"{_edge(low, high, bins, i)}</text>"
         )
-    parts.append(f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{left + plot_w}" y2="{height - bottom}"/>')
-    parts.append("</svg>")
-    return "".join(parts)
+    ticks = [
+        Label(f"{left + i * bar:.1f}", str(height - 12), _edge(low, high, bins, i))
+        for i in range(0, bins + 1, max(1, bins // 5))
+    ]
+    return str(_macros().histogram(width, height, described, bars, ticks, left, left + plot_w, height - bottom))
 
 
 def histogram_table(values: Iterable[float], low: float, high: float, bins: int = 10, label: str = "values") -> str:
     """The histogram's counts as a table, folded: a range per row (the last one closed)."""
     counts = _bins(values, low, high, bins)
-    rows = "".join(
-        f"<tr><td>{_edge(low, high, bins, i)} to {'' if i == bins - 1 else 'under '}{_edge(low, high, bins, i + 1)}"
-        f'</td><td class="num">{count}</td></tr>'
+    rows = [
+        (
+            f"{_edge(low, high, bins, i)} to {'' if i == bins - 1 else 'under '}{_edge(low, high, bins, i + 1)}",
+            count,
+        )
         for i, count in enumerate(counts)
-    )
-    return (
-        f"<details><summary>The {escape(label)} as a table</summary><table><thead><tr><th>range</th>"
-        f'<th class="num">count</th></tr></thead><tbody>{rows}</tbody></table></details>'
-    )
+    ]
+    return str(_macros().histogram_table(label, rows))
 
 
 def ticks(low: float, high: float) -> list[float]:
@@ -123,45 +173,35 @@ def scatter(
     def py(v: float) -> float:
         return upper + size_h - inset - (v - bottom) / (top - bottom) * (size_h - 2 * inset)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-label="{escape(y_label)} against {escape(x_label)} for {len(points)} '
-        'queries; the values are in the table below">',
-        f'<rect class="frame" x="{left}" y="{upper}" width="{size_w}" height="{size_h}"/>',
-        f'<line class="axis" x1="{px(bottom):.1f}" y1="{py(bottom):.1f}" x2="{px(top):.1f}" y2="{py(top):.1f}" '
-        'stroke-dasharray="4 3"/>',
-    ]
-    for x, y, label in points:
-        parts.append(
-            f'<circle class="dot" cx="{px(x):.1f}" cy="{py(y):.1f}" r="{RADIUS}" fill-opacity="0.7">'
-            f"<title>{escape(str(label))}: {escape(y_label)} {y:.4f}, {escape(x_label)} {x:.4f}</title></circle>"
-        )
-    for tick in marks:
-        text = f"{tick:g}".replace("-", "\u2212")
-        parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{text}</text>')
-        parts.append(
-            f'<text x="{px(tick):.1f}" y="{upper + size_h + 16}" font-size="11" text-anchor="middle">{text}</text>'
-        )
-    parts.append(
-        f'<text x="{left + size_w / 2:.1f}" y="{height - 6}" font-size="12" text-anchor="middle">'
-        f"{escape(x_label)}</text>"
+    placed = Scatter(
+        width=width,
+        height=height,
+        x_label=x_label,
+        y_label=y_label,
+        left=left,
+        upper=upper,
+        size_w=size_w,
+        size_h=size_h,
+        radius=RADIUS,
+        diagonal=(f"{px(bottom):.1f}", f"{py(bottom):.1f}", f"{px(top):.1f}", f"{py(top):.1f}"),
+        dots=[
+            Dot(f"{px(x):.1f}", f"{py(y):.1f}", f"{label}: {y_label} {y:.4f}, {x_label} {x:.4f}")
+            for x, y, label in points
+        ],
+        ticks=[
+            (
+                Label(str(left - 6), f"{py(tick) + 4:.1f}", f"{tick:g}".replace("-", "\u2212")),
+                Label(f"{px(tick):.1f}", str(upper + size_h + 16), f"{tick:g}".replace("-", "\u2212")),
+            )
+            for tick in marks
+        ],
+        x_title=(f"{left + size_w / 2:.1f}", height - 6),
+        y_title=f"{upper + size_h / 2:.1f}",
     )
-    parts.append(
-        f'<text x="14" y="{upper + size_h / 2:.1f}" font-size="12" text-anchor="middle" '
-        f'transform="rotate(-90 14 {upper + size_h / 2:.1f})">{escape(y_label)}</text>'
-    )
-    parts.append("</svg>")
-    return "".join(parts)
+    return str(_macros().scatter(placed))
 
 
 def points_table(points: Sequence[tuple[float, float, str]], x_label: str, y_label: str, label: str = "point") -> str:
     """The scatter's points as a table, folded: one row per point, in the order given."""
-    rows = "".join(
-        f'<tr><td>{escape(str(name))}</td><td class="num">{x:.4f}</td><td class="num">{y:.4f}</td></tr>'
-        for x, y, name in points
-    )
-    return (
-        f"<details><summary>The {len(points)} values as a table</summary><table><thead><tr>"
-        f'<th>{escape(label)}</th><th class="num">{escape(x_label)}</th><th class="num">{escape(y_label)}</th>'
-        f"</tr></thead><tbody>{rows}</tbody></table></details>"
-    )
+    rows = [(name, f"{x:.4f}", f"{y:.4f}") for x, y, name in points]
+    return str(_macros().points_table(label, x_label, y_label, rows))

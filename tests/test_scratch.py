@@ -323,3 +323,29 @@ def test_a_full_scratch_follows_no_link_the_uid_made(uid):
         finally:
             watch.close()
             cleanup.sweep(uid, work)
+
+
+def test_a_full_scratch_is_looked_at_once_a_full_tick(uid, monkeypatch):
+    """Once the scratch is full (nothing can be added to it), is it measured only every
+    ``FULL_TICK``, not at every change or ``TICK`` (a full scratch of 4,096 entries took 15 ms a
+    look, a tenth of the parent's time under the inode flood), and still measured then?"""
+    with tempdirs.folder("lab05-scratch-") as temporary:
+        os.chmod(temporary, 0o711)
+        work = Path(temporary) / "work"
+        work.mkdir()
+        watch = scratch.Watch(work, uid, 8 << 20, 4)
+        try:
+            for n in range(4):
+                (work / f"f{n}").write_bytes(b"")
+            assert watch.check(now=0.0) == scratch.full_message("4 files and folders")
+            looks = []
+            measure = watch.measure
+            monkeypatch.setattr(watch, "measure", lambda deleted=True: looks.append(deleted) or measure(deleted))
+            (work / "f0").write_bytes(b"x")  # a change wakes it (inotify): full, so not measured
+            for now in (scratch.TICK, 2 * scratch.TICK, scratch.FULL_TICK / 2):
+                assert watch.check(now=now) is None
+            assert looks == []
+            assert watch.check(now=scratch.FULL_TICK) is None and looks == [True]
+        finally:
+            watch.close()
+            cleanup.sweep(uid, work)

@@ -84,7 +84,7 @@ bytecode: $(BIN)/.grader
 system:
 	@tools/install-system-packages
 
-# axe-core, the accessibility rules the browser tests run in Chromium (tests/test_accessibility.py)
+# axe-core, the accessibility rules the browser tests run in Chromium (tests/reports/test_accessibility.py)
 AXE := tests/axe/node_modules/axe-core/axe.min.js
 axe: $(AXE)
 

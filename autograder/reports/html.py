@@ -5,7 +5,7 @@ from __future__ import annotations
 from autograder.reports import output_paths, untrusted
 
 #: Every colour once, for the light scheme and the dark one (each text colour at least 4.5:1 on
-#: the backgrounds it is used on: WCAG 2.1 AA, checked by tests/test_accessibility.py with axe-core).
+#: the backgrounds it is used on: WCAG 2.1 AA, checked by tests/reports/test_accessibility.py with axe-core).
 COLOURS = """
 :root { color-scheme: light dark; --fg: #1f1f1f; --bg: #fff; --muted: #595959; --border: #c8c8c8;
         --th: #f0f0f0; --code: #f4f6f8; --mark: #fff1b8; --pass: #1a6b2d; --fail: #a8231b;

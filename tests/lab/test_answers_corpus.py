@@ -33,6 +33,16 @@ TOLERANCE = 1e-6  # the grader's
 MIN_HONEST, MIN_LOOKUP = 200, 40
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _recursion_limit_as_found():
+    """Some corpus files raise the recursion limit when loaded (deep recursion is their style); the
+    limit they set holds while this module's tests run them and is put back after, so that no later
+    test in this process (e.g. the answer scan's nested-too-deeply example) depends on the order."""
+    found = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(found)
+
+
 def load(name: str, source: str, module_name: str = "") -> types.ModuleType:
     """A corpus file imported in this process (our own fixture, never student code)."""
     module = types.ModuleType(module_name or f"answers_corpus_{abs(hash(name))}")

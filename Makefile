@@ -24,12 +24,18 @@ demo: grader cranfield bytecode
 	$(BIN)/python -m autograder table
 	$(BIN)/python -m autograder grade examples/submissions --out out/examples --force
 
+# the suite in PYTEST_JOBS processes (pytest-xdist), a test file's tests all in one of them (--dist
+# loadfile), so that a module's fixtures (a graded batch, a built autograder.zip) are made once;
+# PYTEST_JOBS=0 runs it in this process alone
+PYTEST_JOBS ?= 2
+XDIST = -n $(PYTEST_JOBS) --dist loadfile
+
 test: setup cranfield bytecode system axe
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # no sandbox batches, no browser, no notebook (2 to 3 minutes on 2 cores)
 test-fast: setup cranfield bytecode
-	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04)
 # (every module but the lab's content, autograder/lab, also under plain `mypy --strict`, with no configuration that
@@ -84,7 +90,7 @@ bytecode: $(BIN)/.grader
 system:
 	@tools/install-system-packages
 
-# axe-core, the accessibility rules the browser tests run in Chromium (tests/test_accessibility.py)
+# axe-core, the accessibility rules the browser tests run in Chromium (tests/reports/test_accessibility.py)
 AXE := tests/axe/node_modules/axe-core/axe.min.js
 axe: $(AXE)
 

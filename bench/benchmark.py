@@ -21,7 +21,7 @@ Prints, section by section (``--json FILE`` also writes every figure, by section
 6. similarity: the class report's code similarity over N synthetic submissions, step by step,
    with one and two processes (``--similarity`` runs this section alone).
 --quick: 30 submissions, 3 repetitions. --smoke: a handful of submissions, one repetition,
-every section: `make test` runs it (tests/test_benchmark.py) so that the script cannot rot; it
+every section: `make test` runs it (tests/project/test_benchmark.py) so that the script cannot rot; it
 checks that every section produced figures, never what they are.
 With --container (as root): only run_autograder in a simulated Gradescope root (bench/container.py).
 With --worst: only what the worst submissions cost the grader (bench/worst_case.py).
@@ -44,15 +44,14 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-import buggy
 import similarity_batch
-import subs
 from measure import PYTHON, child_times, environment, execution_times, grade_command, grades, median, p95, run
 from otter_suite import Otter
 
 from autograder.lab.spec import FUNCTIONS
+from tests.support import buggy, subs
 
 #: How many submissions make the batch that a submission is timed inside (section 3), and the
 #: batch of instant submissions (section 4), by mode.

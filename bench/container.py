@@ -12,8 +12,9 @@ import time
 import zipfile
 from pathlib import Path
 
-import subs
 from measure import PYTHON, TreeMemory
+
+from tests.support import subs
 
 PEAK = re.compile(r"peak memory of the grader: (\d+) MiB")
 
@@ -21,7 +22,7 @@ PEAK = re.compile(r"peak memory of the grader: (\d+) MiB")
 def container_figures(work: Path, repetitions: int) -> dict:
     """run_autograder on the solutions in a simulated /autograder (autograder.zip unpacked and
     setup.sh run, installing skipped): seconds and peaks, per isolation."""
-    from conftest import build_dist
+    from tests.conftest import build_dist
 
     root = work / "autograder-root"
     source = root / "source"

@@ -2,7 +2,7 @@
 
 A Gradescope export of two correct submissions is graded by ``python -m autograder grade
 --jobs 1`` in a process of its own, once with a clean ``submission_metadata.yml`` and once with
-the 371-byte alias bomb (``tests/hostile_files.py``); the table gives the wall time, the grader's
+the 371-byte alias bomb (``tests/support/hostile_files.py``); the table gives the wall time, the grader's
 own peak memory (its ru_maxrss; the sandbox's children are other processes) and what it wrote.
 ``--checkout DIR`` grades with another checkout's grader (e.g. one of main, to compare).
 """
@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-import hostile_files
+sys.path.insert(0, str(ROOT))
+from tests.support import hostile_files
 
 MEASURE = """
 import json, resource, sys, time

@@ -1,6 +1,6 @@
 """A class graded on one machine and as shards merged (``benchmark.py --shards``).
 
-A generated class (``tests/generated.py``: copies of the examples, a ring of near copies, second
+A generated class (``tests/support/generated.py``: copies of the examples, a ring of near copies, second
 attempts over a limit of one a day), graded with the rubric less its Cranfield checks (or the
 whole rubric with ``--full-rubric``) by ``python -m autograder grade`` as one batch, then as
 ``--shards`` shards one after another on this machine (each timed as if on a machine of its own),
@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-import generated
+sys.path.insert(0, str(ROOT))
 from measure import PYTHON, environment, run
 
 from autograder import paths
+from tests.support import generated
 
 
 def _grade(folder: Path, out: Path, rubric: Path, jobs: int, cache: Path, *extra: str) -> tuple[float, int]:

@@ -16,9 +16,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-import attacks
-import subs
+sys.path.insert(0, str(ROOT))
+from tests.support import attacks, subs
 
 MEASURE = """
 import json, resource, sys, time

@@ -94,7 +94,7 @@ def make_handout(target: Path, graded_dir: Path | None = None) -> Path:
     """A copy of the handout in ``target``, its graded files taken from ``graded_dir`` if given,
     without the environment check (tests/test_environment.py): these copies run in the grader's
     environment, whose numpy is not the graded one; that check runs on its own in
-    tests/test_allowed_imports.py and in the handout's own environment in test_handout_install.py."""
+    tests/grading/test_allowed_imports.py and in the handout's own environment in test_handout_install.py."""
     shutil.copytree(paths.HANDOUT, target, ignore=shutil.ignore_patterns("__pycache__", "*.run"))
     (target / "tests" / "test_environment.py").unlink()
     if graded_dir is not None:

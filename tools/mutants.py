@@ -14,7 +14,7 @@ Every single-operator mutant of the reference solution (``solutions/lab05/metric
    does not affect), *diagnosed* (a diagnosis on a check of a function it affects) and *specific*
    (that diagnosis names a misconception or a separating condition, not only an answer's shape).
 
-The table goes to stdout; ``--keep`` keeps the graded batch. ``tests/test_mutants.py`` runs a
+The table goes to stdout; ``--keep`` keeps the graded batch. ``tests/grading/test_mutants.py`` runs a
 fixed sample of this in CI.
 """
 

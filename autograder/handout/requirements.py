@@ -15,7 +15,7 @@ there. This module pins what they give, for every Python a student may have (``P
   would work at home and fail under the children's numpy 1.26).
 
 ``python -m autograder requirements`` writes the file (it asks pip, so it needs the package
-index); ``tests/test_handout_requirements.py`` proves the committed file pins what is installed.
+index); ``tests/handout/test_handout_requirements.py`` proves the committed file pins what is installed.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ the templates only lay them out.
 
 The stylesheet (``static/page.css``) gives every colour once, for the light scheme and the dark
 one (each text colour at least 4.5:1 on the backgrounds it is used on: WCAG 2.1 AA, checked by
-tests/test_accessibility.py with axe-core). ``sort.js`` sorts a table by the column whose
+tests/reports/test_accessibility.py with axe-core). ``sort.js`` sorts a table by the column whose
 heading (the ``sortable`` macro) is pressed; ``filter.js`` makes a filter box (``filter_box``) hide the
 rows of its tables that do not hold what is typed and say how many of the first table's rows
 (``data-noun``) are shown; ``print.js`` shows every folded part on paper (and folds it again

@@ -42,7 +42,7 @@ with the grades is code, not answers.
 
 A file that does not parse (it will not import either) has no evidence. Each counted threshold
 is at least twice what any honest file reaches (the repository's, those of
-``tests/answer_tables/honest/`` and the solution's mutants; ``tests/test_answer_tables.py``).
+``tests/fixtures/answer_tables/honest/`` and the solution's mutants; ``tests/grading/test_answer_tables.py``).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ BIG_INTEGER_DIGITS = 40
 HUGE_STRING = 64 * 1024
 #: A table returned as it is (``returned``) holds data when this many constants flow into it (a
 #: string counts one per 16 characters): a table computed from a few constants is a function of its
-#: key. No honest file we have returns an entry of any table as it is (tests/test_answer_tables.py).
+#: key. No honest file we have returns an entry of any table as it is (tests/grading/test_answer_tables.py).
 TABLE_DATA = 16
 #: Files with more syntax nodes than this are not read for what their code does (the reading
 #: would take seconds): that is evidence itself.

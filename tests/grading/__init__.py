@@ -1,0 +1,1 @@
+"""Tests of autograder/grading/: the engine, its checks, diagnoses, scoring and integrity scans."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/handout/: the students' handout, its checks, notebook and install."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/lab/: the lab's records, reference, cases and data."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/labkit: a lab loaded as a value."""

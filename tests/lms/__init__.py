@@ -1,0 +1,1 @@
+"""Tests of autograder/lms/: rosters and gradebook exports."""

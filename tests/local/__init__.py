@@ -1,0 +1,1 @@
+"""Tests of autograder/local/ and the command line: batches, classes, shards and regrades."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/platforms/: Gradescope, PrairieLearn, containers and their builds."""

@@ -1,0 +1,72 @@
+"""Which class settings each platform applies (``platforms/common/setting_support.py``): the one
+declaration the README's table and the builds' notes come from."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.platforms.common import setting_support
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+#: id: (platform, the settings its build says it cannot apply in full)
+NOT_IN_FULL = {
+    "local": ("local", []),
+    "gradescope": ("gradescope", ["extensions", "group_extension", "policy", "similarity"]),
+    "prairielearn": (
+        "prairielearn",
+        ["deadline", "penalty", "extensions", "group_extension", "attempts", "policy", "similarity"],
+    ),
+}
+
+
+def test_the_readme_table_is_the_declaration():
+    """Is the README's settings x platform table exactly the one the declaration makes?"""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"<!-- settings-table: [^\n]*-->\n(.*?)<!-- /settings-table -->", text, re.S)
+    assert found is not None, "README.md has no settings-table markers"
+    assert found.group(1) == setting_support.table()
+
+
+def test_the_table_has_a_row_per_setting_and_a_cell_per_platform():
+    """Does the table hold the seven settings as rows, the three platforms as columns, and every cell
+    a state and how?"""
+    rows = setting_support.table().splitlines()[2:]
+    assert [row.split("|")[1].strip(" `") for row in rows] == [
+        "deadline", "penalty", "extensions", "group_extension", "attempts", "policy", "similarity",
+    ]  # fmt: skip
+    for row in rows:
+        cells = [cell.strip() for cell in row.split("|")[2:-1]]
+        assert len(cells) == 3 and all(re.match(r"(applied|partly|not applicable): \S", cell) for cell in cells), row
+
+
+@pytest.mark.parametrize("case", NOT_IN_FULL.values(), ids=NOT_IN_FULL.keys())
+def test_a_build_names_each_setting_it_cannot_apply(case):
+    """Does a platform's notes name exactly the settings it does not apply in full, each with why?"""
+    platform, expected = case
+    notes = setting_support.notes(platform)
+    assert [note.split(" on ")[0] for note in notes] == expected
+    assert all(("not applicable: " in note or "partly: " in note) for note in notes)
+
+
+def test_an_unknown_platform_is_refused_naming_the_known():
+    """Is a platform the declaration does not know refused, naming those it knows?"""
+    with pytest.raises(ValueError, match="no platform 'moodle': use one of local, gradescope, prairielearn"):
+        setting_support.notes("moodle")
+
+
+@pytest.mark.parametrize("target", ["gradescope", "prairielearn"])
+def test_the_build_prints_what_cannot_apply(target, tmp_path):
+    """Does `python -m autograder build` print a note for each setting its platform cannot apply?"""
+    run = subprocess.run(
+        [sys.executable, "-m", "autograder", "build", "--target", target, "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    printed = [line.removeprefix("note: ") for line in run.stdout.splitlines() if line.startswith("note: ")]
+    assert setting_support.notes(target) and all(note in printed for note in setting_support.notes(target))

@@ -1,0 +1,1 @@
+"""Tests of autograder/reports/: feedback pages, the class report, charts and untrusted text."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/sandbox/: the jail and uid modes, the child and what it may reach."""

@@ -1,0 +1,1 @@
+"""Tests of autograder/similarity/: pairs of submissions, their bounds and evasions."""

@@ -1,0 +1,1 @@
+"""What the tests share: sample submissions, attacks, classes, hostile files (``from tests.support import subs``)."""

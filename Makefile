@@ -37,7 +37,7 @@ test: setup cranfield bytecode system axe
 test-fast: setup cranfield bytecode
 	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
-# the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04)
+# the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04), and commit subjects of at most 72 characters
 # (every module but the lab's content, autograder/lab, also under plain `mypy --strict`, with no configuration that
 # could loosen one: pyproject's mypy section is strict everywhere but autograder/lab too)
 STRICT_MYPY = $(BIN)/mypy --strict --config-file= --ignore-missing-imports --follow-imports=silent \
@@ -50,6 +50,7 @@ check: setup
 	$(BIN)/mypy
 	$(STRICT_MYPY) $(STRICT_FILES)
 	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
+	$(BIN)/python tools/commit_subjects.py
 
 # the grader's packages only, and the children's environment (what `make demo` runs)
 grader: $(BIN)/.grader $(CHILD_VENV)/.installed

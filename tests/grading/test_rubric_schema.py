@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ import yaml
 from autograder import paths
 from autograder.grading import rubric, rubric_schema
 from autograder.sandbox.settings import Limits
-
 from tests.support import classes, generated
 
 BASE = paths.RUBRIC.read_text(encoding="utf-8")

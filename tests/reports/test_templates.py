@@ -164,7 +164,9 @@ COPIES = {
 def test_is_each_side_of_a_similar_pair_labelled_with_its_file(names, labels):
     """Does each scrolling code region of a side-by-side view name the submission's file for a
     screen reader (it was empty: a loop variable took the label's name)?"""
-    code = (Path(__file__).parents[1] / "fixtures" / "similarity" / "loop-style" / "metrics.py").read_text(encoding="utf-8")
+    code = (Path(__file__).parents[1] / "fixtures" / "similarity" / "loop-style" / "metrics.py").read_text(
+        encoding="utf-8"
+    )
     found = compare.analyse({name: {"metrics.py": code} for name in names})
     shown = similarity_html.section(found, SimilaritySettings(), {})
     assert re.findall(r'<pre class="code" role="region" aria-label="([^"]*)"', shown) == labels

@@ -188,7 +188,7 @@ def score_checks(
     for spec in plan.rubric.checks:
         mine = tuple(cases.get(spec.name, ()))
         score = points(spec.points, mine, spec.scoring)
-        note = zeroed.get(spec.file, "") or constant.get(spec.function, "")
+        note = zeroed.get(plan.lab.functions[spec.function], "") or constant.get(spec.function, "")
         checks.append(
             CheckResult(
                 name=spec.name,

@@ -72,7 +72,7 @@ class Session:
                 f"({lab.place.root}); choose the lab with --lab FOLDER before the engine is imported"
             )
         rubric_path = rubric_path or lab.place.rubric
-        loaded = rubrics.load(rubric_path)
+        loaded = rubrics.load(rubric_path, lab)
         secret, note = course_secret.load(rubric_path, create_secret)
         bundle_key, load_bundle = lab.cranfield.lazy_bundle()
 

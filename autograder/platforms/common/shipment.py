@@ -130,7 +130,7 @@ def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, byt
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
     lab = load.default()  # the lab shipped: the environment's
     stored = reference.load(lab)
-    loaded = rubric.load(paths.RUBRIC)
+    loaded = rubric.load(paths.RUBRIC, lab)
     key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
     plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key

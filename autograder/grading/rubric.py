@@ -154,7 +154,7 @@ def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rub
     validated by its schema (``rubric_schema``); ``RubricError`` naming the key's path, the value
     found and what is allowed otherwise."""
     data = _load(text, source)
-    lab = lab if lab is not None else lab_load.default()
+    lab = lab_load.or_default(lab)
     names = schema.LabNames(
         functions=tuple(lab.functions),
         kinds_for={function: tuple(kinds) for function, kinds in lab.kinds_for.items()},

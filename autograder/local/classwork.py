@@ -253,7 +253,7 @@ def similarity_of(
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        lab = lab if lab is not None else load.default()
+        lab = load.or_default(lab)
         sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(lab), **known_sources(known)}
         found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources, lab=lab)
     except Exception as error:  # a grader bug: the grades stand, the report says so

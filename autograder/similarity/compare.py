@@ -227,7 +227,7 @@ def analyse(
     solution, earlier terms' submissions), each compared with every submission, as ``known:<label>``;
     ``lab``: whose graded files are compared and whose handout is ignored (default: the
     environment's, ``labkit.load.default()``)."""
-    lab = lab if lab is not None else load.default()
+    lab = load.or_default(lab)
     graded = lab.graded_files
     seconds: dict[str, float] = {}
     started = time.perf_counter()

@@ -138,7 +138,7 @@ def _integrity(state: Grading) -> Grading:
     lab = state.plan.lab
     scans = {name: libraries.scan(lab, data) for name, data in state.staged.files.items()}
     banned = state.run.banned_imports
-    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files)
+    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files, lab.functions)
     return replace(state, zeroed=libraries.zeroed(lab, scans, banned), integrity=tuple(flags))
 
 

@@ -117,7 +117,7 @@ def _sandbox(state: Grading) -> Grading:
     with tempdirs.folder("lab05-submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
-        lab = intake.write_package(state.staged, folder / "lab")
+        lab = intake.write_package(state.staged, folder / "lab", state.plan.lab)
         result = runner.run(
             lab,
             list(state.calls),

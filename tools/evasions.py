@@ -517,9 +517,10 @@ def disguise(source: str, chosen, keep: frozenset[str], rng: random.Random) -> s
 
 def handout_names() -> frozenset[str]:
     """The names the handout's files define and their functions' parameters: never renamed."""
+    from autograder.labkit import load
     from autograder.similarity import fingerprints
 
-    return fingerprints.handout(list(fingerprints.handout_files().values())).names
+    return fingerprints.handout(list(fingerprints.handout_files(load.default()).values())).names
 
 
 def main(argv=None) -> int:

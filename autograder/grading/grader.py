@@ -117,7 +117,7 @@ def _sandbox(state: Grading) -> Grading:
     with tempdirs.folder("lab05-submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
-        lab = intake.write_package(state.staged, folder / "lab")
+        lab = intake.write_package(state.staged, folder / "lab", state.plan.lab)
         result = runner.run(
             lab,
             list(state.calls),
@@ -138,7 +138,7 @@ def _integrity(state: Grading) -> Grading:
     lab = state.plan.lab
     scans = {name: libraries.scan(lab, data) for name, data in state.staged.files.items()}
     banned = state.run.banned_imports
-    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files)
+    flags = libraries.flags(lab, scans, banned) + answer_tables.flags(lab.package, state.staged.files, lab.functions)
     return replace(state, zeroed=libraries.zeroed(lab, scans, banned), integrity=tuple(flags))
 
 

@@ -24,13 +24,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import paths
 from autograder.errors import MissingError
 from autograder.grading.course import deadlines, metadata
 from autograder.grading.results import Student
-from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
-
-WANTED = " and ".join(f"{PACKAGE}/{name}" for name in GRADED_FILES)  # what a submission holds, in words
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 
 MAX_FILE = 1 << 20  # bytes of one graded file
 MAX_MEMBERS = 10000  # entries of a zip that are looked at
@@ -73,15 +71,20 @@ def _safe_id(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._@-]+", "_", text).strip("._") or "submission"
 
 
-def _candidates(names: list[str]) -> dict[str, str]:
-    """For each graded file, the best of the given paths holding it (in the package's folder first,
-    shallowest)."""
+def _wanted(lab: Lab) -> str:
+    """What a submission of ``lab`` holds, in words."""
+    return " and ".join(f"{lab.package}/{name}" for name in lab.graded_files)
+
+
+def _candidates(names: list[str], lab: Lab) -> dict[str, str]:
+    """For each graded file of ``lab``, the best of the given paths holding it (in the package's
+    folder first, shallowest)."""
     chosen = {}
-    for graded in GRADED_FILES:
+    for graded in lab.graded_files:
         found = [name for name in names if name.rsplit("/", 1)[-1] == graded and name.count("/") <= MAX_DEPTH]
         if found:
             chosen[graded] = min(
-                found, key=lambda name: (f"{PACKAGE}/" + graded not in "/" + name, name.count("/"), name)
+                found, key=lambda name: (f"{lab.package}/" + graded not in "/" + name, name.count("/"), name)
             )
     return chosen
 
@@ -97,8 +100,8 @@ def _check_text(name: str, data: bytes, staged: Staged) -> None:
     staged.files[name] = data
 
 
-def _graded_names(root: Path, received: list[str] | None = None) -> list[str]:
-    """The paths (relative to ``root``) of the files named as graded files, at most ``MAX_DEPTH`` down;
+def _graded_names(root: Path, graded: tuple[str, ...], received: list[str] | None = None) -> list[str]:
+    """The paths (relative to ``root``) of the files named as ``graded`` files, at most ``MAX_DEPTH`` down;
     every file's path is added to ``received`` (for a misnamed file's message) when it is given."""
     names = []
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -109,16 +112,18 @@ def _graded_names(root: Path, received: list[str] | None = None) -> list[str]:
         seen = [str((Path(folder) / f).relative_to(root)) for f in files if not f.startswith(".")]
         if received is not None:
             received += seen[: MAX_MEMBERS - len(received)]
-        names += [name for name in seen if name.rsplit("/", 1)[-1] in GRADED_FILES]
+        names += [name for name in seen if name.rsplit("/", 1)[-1] in graded]
     return names
 
 
-def file_time(path: Path) -> str:
+def file_time(path: Path, lab: Lab | None = None) -> str:
     """When a submission was last changed, by its files' modification times (a zip's own; in a
-    folder its graded files' newest), as ISO 8601 in UTC; "" when they cannot be read."""
+    folder its graded files' newest, ``lab``'s: default the environment's), as ISO 8601 in UTC; ""
+    when they cannot be read."""
     try:
         if path.is_dir():
-            chosen = _candidates(_graded_names(path)).values()
+            lab = load.or_default(lab)
+            chosen = _candidates(_graded_names(path, lab.graded_files), lab).values()
             stamp = max((os.lstat(path / name).st_mtime for name in chosen), default=os.lstat(path).st_mtime)
         else:
             stamp = os.lstat(path).st_mtime
@@ -128,9 +133,9 @@ def file_time(path: Path) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def _read_folder(root: Path, staged: Staged) -> None:
-    names = _graded_names(root, staged.received)
-    for graded, name in _candidates(names).items():
+def _read_folder(root: Path, staged: Staged, lab: Lab) -> None:
+    names = _graded_names(root, lab.graded_files, staged.received)
+    for graded, name in _candidates(names, lab).items():
         path = root / name
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
@@ -168,14 +173,14 @@ def zip_directory(path: Path) -> tuple[int, int] | None:
     return count, length
 
 
-def _too_many(what: str) -> str:
+def _too_many(what: str, lab: Lab) -> str:
     return (
-        f"{what}, so it was not searched for your files: zip only {WANTED} (not a "
+        f"{what}, so it was not searched for your files: zip only {_wanted(lab)} (not a "
         "virtual environment or the whole project), or submit the two files themselves"
     )
 
 
-def _read_zip(path: Path, staged: Staged) -> None:
+def _read_zip(path: Path, staged: Staged, lab: Lab) -> None:
     try:
         directory = zip_directory(path)
     except OSError as error:
@@ -183,14 +188,15 @@ def _read_zip(path: Path, staged: Staged) -> None:
         return
     if directory is not None and directory[0] > MAX_MEMBERS:
         staged.problems.append(
-            _too_many(f"{path.name} holds {directory[0]} entries, more than the {MAX_MEMBERS} the grader reads")
+            _too_many(f"{path.name} holds {directory[0]} entries, more than the {MAX_MEMBERS} the grader reads", lab)
         )
         return
     if directory is not None and directory[1] > MAX_DIRECTORY:  # a count that understates, or huge names
         staged.problems.append(
             _too_many(
                 f"{path.name}'s list of entries takes {directory[1] / (1 << 20):.0f} MiB: more entries than the "
-                f"{MAX_MEMBERS} the grader reads"
+                f"{MAX_MEMBERS} the grader reads",
+                lab,
             )
         )
         return
@@ -203,7 +209,9 @@ def _read_zip(path: Path, staged: Staged) -> None:
         members = archive.infolist()
         if len(members) > MAX_MEMBERS:  # the end record's count understated them
             staged.problems.append(
-                _too_many(f"{path.name} holds {len(members)} entries, more than the {MAX_MEMBERS} the grader reads")
+                _too_many(
+                    f"{path.name} holds {len(members)} entries, more than the {MAX_MEMBERS} the grader reads", lab
+                )
             )
             return
         usable = {}
@@ -216,7 +224,7 @@ def _read_zip(path: Path, staged: Staged) -> None:
                 continue
             usable[name] = member
         staged.received += list(usable)
-        for graded, name in _candidates(list(usable)).items():
+        for graded, name in _candidates(list(usable), lab).items():
             member = usable[name]
             if stat.S_ISLNK(member.external_attr >> 16):
                 staged.problems.append(f"{name} is a symbolic link in the zip: submit the file itself")
@@ -233,8 +241,10 @@ def _read_zip(path: Path, staged: Staged) -> None:
                 )
 
 
-def read(source: Source) -> Staged:
-    """The graded files of a submission, with the problems found reading them."""
+def read(source: Source, lab: Lab | None = None) -> Staged:
+    """The graded files of a submission of ``lab`` (default the environment's), with the problems
+    found reading them."""
+    lab = load.or_default(lab)
     staged = Staged(source=source, notes=list(source.notes))
     path = source.path
     try:
@@ -246,27 +256,27 @@ def read(source: Source) -> Staged:
         if stat.S_ISLNK(info.st_mode):
             staged.problems.append(f"the submission {path.name} is a symbolic link: submit the files themselves")
         elif stat.S_ISDIR(info.st_mode):
-            _read_folder(path, staged)
+            _read_folder(path, staged, lab)
             zips = sorted(p for p in path.iterdir() if p.suffix.lower() == ".zip" and not p.is_symlink())
             if not staged.files and zips:  # e.g. Gradescope: the student uploaded one zip
-                _read_zip(zips[0], staged)
+                _read_zip(zips[0], staged, lab)
         else:
-            _read_zip(path, staged)
+            _read_zip(path, staged, lab)
     except OSError as error:  # unreadable folders or files: this submission's problem, not the batch's
         staged.problems.append(f"the submission {path.name} could not be read: {error.strerror or error}")
-    missing = [name for name in GRADED_FILES if name not in staged.files]
+    missing = [name for name in lab.graded_files if name not in staged.files]
     if missing and not staged.problems:
         staged.problems.append(
-            f"no {' or '.join(missing)} found in the submission: submit {WANTED} "
-            f"(flat or in a {PACKAGE}/ folder, as files or in one zip){_received_words(staged.received, missing)}"
+            f"no {' or '.join(missing)} found in the submission: submit {_wanted(lab)} "
+            f"(flat or in a {lab.package}/ folder, as files or in one zip){_received_words(staged.received, missing)}"
         )
     elif missing:
         staged.problems.append(f"{', '.join(missing)} could not be graded (see above)")
-    unchanged = handout_unchanged(staged.files)
-    if unchanged and len(unchanged) == len(GRADED_FILES):
+    unchanged = handout_unchanged(staged.files, lab)
+    if unchanged and len(unchanged) == len(lab.graded_files):
         staged.problems.append(
             f"{' and '.join(unchanged)} are the handout's own files, unchanged: nothing you wrote reached the "
-            f"grader. Did you upload the handout instead of your work? Save your functions in {WANTED} "
+            f"grader. Did you upload the handout instead of your work? Save your functions in {_wanted(lab)} "
             "and upload those files."
         )
         staged.notes.append(f"the handout's files, unchanged: {', '.join(unchanged)}")
@@ -278,12 +288,14 @@ def _plain(data: bytes) -> bytes:
     return b"\n".join(line.rstrip() for line in data.replace(b"\r\n", b"\n").split(b"\n")).strip()
 
 
-def handout_unchanged(files: dict[str, bytes]) -> list[str]:
-    """The graded files that are the handout's stubs as given (line ends and trailing blanks aside)."""
+def handout_unchanged(files: dict[str, bytes], lab: Lab | None = None) -> list[str]:
+    """The graded files that are the handout's stubs as given (line ends and trailing blanks aside;
+    ``lab``'s handout, default the environment's)."""
+    handout = load.or_default(lab).place
     found = []
     for name, data in sorted(files.items()):
         try:
-            given = paths.handout_file(name).read_bytes()
+            given = handout.handout_file(name).read_bytes()
         except OSError:
             continue
         if _plain(data) == _plain(given):
@@ -322,13 +334,15 @@ def _received_words(received: list[str], missing: list[str]) -> str:
     return words
 
 
-def write_package(staged: Staged, target: Path) -> Path:
-    """The ``lab05`` package a child imports: the handout's given files plus the graded ones
-    (a graded file that could not be read is left out, so its functions are missing)."""
-    package = target / PACKAGE
+def write_package(staged: Staged, target: Path, lab: Lab | None = None) -> Path:
+    """The student package of ``lab`` (default the environment's) a child imports: the handout's
+    given files plus the graded ones (a graded file that could not be read is left out, so its
+    functions are missing)."""
+    lab = load.or_default(lab)
+    package = target / lab.package
     package.mkdir(parents=True)
-    for name in GIVEN_FILES:
-        (package / name).write_bytes(paths.handout_file(name).read_bytes())
+    for name in lab.given_files:
+        (package / name).write_bytes(lab.place.handout_file(name).read_bytes())
     for name, data in staged.files.items():
         (package / name).write_bytes(data)
     for path in (target, package, *package.iterdir()):  # the grader's alone: the sandbox's uid is let in later
@@ -339,12 +353,12 @@ def write_package(staged: Staged, target: Path) -> Path:
 # ------------------------------------------------------------------ batches
 
 
-def _is_submission(path: Path) -> bool:
+def _is_submission(path: Path, lab: Lab) -> bool:
     """One submission (a zip, or a folder with the graded files or without any sub-submission),
     rather than a folder of submissions."""
     if path.suffix.lower() == ".zip" or not path.is_dir():
         return True
-    if any((path / sub / name).is_file() for sub in ("", PACKAGE) for name in GRADED_FILES):
+    if any((path / sub / name).is_file() for sub in ("", lab.package) for name in lab.graded_files):
         return True
     if (path / metadata.FILE_NAME).is_file():
         return False
@@ -354,16 +368,18 @@ def _is_submission(path: Path) -> bool:
     )
 
 
-def discover(paths: Iterable[str | Path]) -> list[Source]:
-    """The submissions named by ``paths`` (each a submission or a folder of them), sorted by id.
+def discover(paths: Iterable[str | Path], lab: Lab | None = None) -> list[Source]:
+    """The submissions of ``lab`` (default the environment's) named by ``paths`` (each a submission
+    or a folder of them), sorted by id.
     ``metadata.MetadataError`` (a ValueError) when a folder's metadata file cannot be read at all;
     a malformed entry leaves its submission without names, with a note saying why."""
+    lab = load.or_default(lab)
     sources = {}
     for path in map(Path, paths):
         if not path.exists():
             raise MissingError(f"no such submission or folder: {path}")
         found = metadata.Metadata({}, {})
-        if _is_submission(path):
+        if _is_submission(path, lab):
             items = [path]
         else:
             items = sorted(

@@ -16,7 +16,7 @@ from typing import Any
 
 from autograder.errors import UsageError
 from autograder.grading.results import CaseStatus
-from autograder.lab.spec import TOLERANCE
+from autograder.labkit import load
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
@@ -134,31 +134,34 @@ def capped(message: str, limit: int = MESSAGE) -> str:
     return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
-def close(actual: float, expected: float) -> bool:
-    return abs(actual - expected) <= TOLERANCE or abs(actual - expected) <= TOLERANCE * abs(expected)
+def close(actual: float, expected: float, tolerance: float | None = None) -> bool:
+    """Is ``actual`` within ``tolerance`` of ``expected``, absolute or relative (the lab's
+    ``Lab.tolerance``; None: the environment's lab's)?"""
+    within = load.or_default(None).tolerance if tolerance is None else tolerance
+    return abs(actual - expected) <= within or abs(actual - expected) <= within * abs(expected)
 
 
-def difference(encoded: Any, expected: Any, returns: str = "") -> str | None:
-    """None when ``encoded`` equals ``expected`` (with tolerance), else why not; anything the
-    grader cannot read is simply not equal (the child's JSON is never trusted to be well formed).
-    ``returns``: what the function returns, in the contract's words (for a wrong kind of value)."""
+def difference(encoded: Any, expected: Any, returns: str = "", tolerance: float | None = None) -> str | None:
+    """None when ``encoded`` equals ``expected`` (within ``tolerance``, ``close``'s), else why not;
+    anything the grader cannot read is simply not equal (the child's JSON is never trusted to be well
+    formed). ``returns``: what the function returns, in the contract's words (for a wrong kind of value)."""
     try:
-        return _compare(encoded, expected, returns)
+        return _compare(encoded, expected, returns, tolerance)
     except (TypeError, ValueError, OverflowError, RecursionError, AttributeError, KeyError):
         return "returned a value the grader cannot read"
 
 
-def _compare(encoded: Any, expected: Any, returns: str = "") -> str | None:
+def _compare(encoded: Any, expected: Any, returns: str, tolerance: float | None) -> str | None:
     """``difference``'s answer, by the kind of value expected (in this order: a number, bools too;
     a string; a list or tuple; a dict)."""
     if isinstance(expected, (bool, int, float)):
-        return _compare_number(encoded, expected, returns)
+        return _compare_number(encoded, expected, returns, tolerance)
     if isinstance(expected, str):
         return _compare_string(encoded, expected)
     if isinstance(expected, (list, tuple)):
-        return _compare_sequence(encoded, expected, returns)
+        return _compare_sequence(encoded, expected, returns, tolerance)
     if isinstance(expected, dict):
-        return _compare_mapping(encoded, expected, returns)
+        return _compare_mapping(encoded, expected, returns, tolerance)
     return f"cannot compare with {expected!r}"
 
 
@@ -167,13 +170,13 @@ def _kind(encoded: Any) -> Any:
     return encoded.get("type") if isinstance(encoded, dict) else None
 
 
-def _compare_number(encoded: Any, expected: bool | int | float, returns: str) -> str | None:
+def _compare_number(encoded: Any, expected: bool | int | float, returns: str, tolerance: float | None) -> str | None:
     """A number within the tolerance of ``expected`` (what is not an honest number never is)."""
     try:
         value = number(encoded)
     except Unacceptable as problem:
         return f"{problem}, expected {returns or 'a number'}"
-    if close(value, float(expected)):
+    if close(value, float(expected), tolerance):
         return None
     shown = int(value) if encoded.get("type") == "int" and value.is_integer() else value
     return f"returned {shown!r}, expected {expected!r}"
@@ -186,7 +189,9 @@ def _compare_string(encoded: Any, expected: str) -> str | None:
     return None if encoded.get("value") == expected else f"returned {encoded.get('value')!r}, expected {expected!r}"
 
 
-def _compare_sequence(encoded: Any, expected: list[Any] | tuple[Any, ...], returns: str) -> str | None:
+def _compare_sequence(
+    encoded: Any, expected: list[Any] | tuple[Any, ...], returns: str, tolerance: float | None
+) -> str | None:
     """A list or tuple of as many items as ``expected``, each equal to its own (the first that
     differs is said)."""
     if _kind(encoded) not in SEQUENCE_TYPES:
@@ -195,13 +200,13 @@ def _compare_sequence(encoded: Any, expected: list[Any] | tuple[Any, ...], retur
     if not isinstance(items, list) or encoded.get("length") != len(items) or len(items) != len(expected):
         return f"returned {encoded.get('length')} items, expected {len(expected)}: {plain(encoded)!r}"
     for position, (item, want) in enumerate(zip(items, expected)):
-        wrong = _compare(item, want)
+        wrong = _compare(item, want, "", tolerance)
         if wrong:
             return f"item {position}: {wrong} (returned {plain(encoded)!r}, expected {list(expected)!r})"
     return None
 
 
-def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str) -> str | None:
+def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str, tolerance: float | None) -> str | None:
     """A dict of string keys, the keys of ``expected``, each value equal to its own (the first
     key, in sorted order, whose value differs is said)."""
     if _kind(encoded) != "dict":
@@ -215,7 +220,7 @@ def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str) -> st
     if set(got) != set(expected) or len(items) != len(expected):
         return _keys_difference(got, expected)
     for key in sorted(expected):
-        wrong = _compare(got[key], expected[key])
+        wrong = _compare(got[key], expected[key], "", tolerance)
         if wrong:
             return f"for {key!r}: {wrong}"
     return None
@@ -262,15 +267,18 @@ def answered(outcome: Outcome) -> bool:
     return outcome.status not in UNANSWERED
 
 
-def verdict(outcome: Outcome, expected: Any, returns: str = "", imported: bool = True) -> tuple[CaseStatus, str]:
+def verdict(
+    outcome: Outcome, expected: Any, returns: str = "", imported: bool = True, tolerance: float | None = None
+) -> tuple[CaseStatus, str]:
     """``(status, message)`` of one call against its expected value or expected error;
     ``returns`` names, in the contract's words, what the function returns; ``imported``: whether
-    the call's graded file imported (a call of a file that did not is not run for that reason)."""
+    the call's graded file imported (a call of a file that did not is not run for that reason);
+    ``tolerance``: the lab's (``close``)."""
     must_raise = wants_error(expected)
     if outcome.status == OutcomeStatus.VALUE:
         if must_raise:
             return CaseStatus.FAIL, f"returned {plain(outcome.value)!r}, expected it to raise {expected[RAISES]}"
-        problem = difference(outcome.value, expected, returns)
+        problem = difference(outcome.value, expected, returns, tolerance)
         return (CaseStatus.PASS, "") if problem is None else (CaseStatus.FAIL, problem)
     if outcome.status == OutcomeStatus.ERROR:
         error = outcome.error or {}

@@ -22,7 +22,9 @@ from autograder.grading import rubric_schema as schema
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
 from autograder.grading.rubric_schema import SimilaritySettings as SimilaritySettings
-from autograder.lab.spec import EVALUATION_LIBRARIES, FUNCTIONS, KINDS_FOR, VISIBILITIES, CheckKind
+from autograder.labkit import load as lab_load
+from autograder.labkit.kinds import CheckKind
+from autograder.labkit.lab import Lab
 from autograder.sandbox.settings import Limits
 
 if TYPE_CHECKING:
@@ -51,10 +53,6 @@ class CheckSpec:
     @property
     def name(self) -> str:
         return f"{self.function}: {self.kind.label}"
-
-    @property
-    def file(self) -> str:
-        return FUNCTIONS[self.function]
 
 
 @dataclass(frozen=True)
@@ -151,16 +149,18 @@ def _canonical(value: object) -> object:
     return value
 
 
-def parse(text: str, source: str = "grading.yml") -> Rubric:
-    """The rubric in ``text`` (YAML), validated by its schema (``rubric_schema``); ``RubricError``
-    naming the key's path, the value found and what is allowed otherwise."""
+def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rubric:
+    """The rubric in ``text`` (YAML) for ``lab`` (default the environment's, ``labkit.load.default()``),
+    validated by its schema (``rubric_schema``); ``RubricError`` naming the key's path, the value
+    found and what is allowed otherwise."""
     data = _load(text, source)
+    lab = lab_load.or_default(lab)
     names = schema.LabNames(
-        functions=tuple(FUNCTIONS),
-        kinds_for={function: tuple(kinds) for function, kinds in KINDS_FOR.items()},
+        functions=tuple(lab.functions),
+        kinds_for={function: tuple(kinds) for function, kinds in lab.kinds_for.items()},
         kind_labels={kind.value: kind.label for kind in CheckKind},
-        visibilities=tuple(VISIBILITIES),
-        evaluation_libraries=tuple(EVALUATION_LIBRARIES),
+        visibilities=tuple(lab.visibilities),
+        evaluation_libraries=tuple(lab.evaluation_libraries),
     )
     try:
         model = schema.RubricFile.model_validate(data, context={"lab": names})
@@ -190,7 +190,7 @@ def parse(text: str, source: str = "grading.yml") -> Rubric:
         total=model.total,
         random_seed=model.random_seed,
         random_cases=model.random_cases,
-        limits=Limits(**model.limits.model_dump(exclude_unset=True), functions=len(FUNCTIONS)),
+        limits=Limits(**model.limits.model_dump(exclude_unset=True), functions=len(lab.functions)),
         questions=questions,
         digest=digest,
         similarity=SimilaritySettings(model.similarity.enabled, model.similarity.threshold),
@@ -222,10 +222,10 @@ def _digests(data: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-def load(path: Path = paths.RUBRIC) -> Rubric:
-    """Load and validate the rubric file."""
+def load(path: Path = paths.RUBRIC, lab: Lab | None = None) -> Rubric:
+    """Load and validate the rubric file for ``lab`` (default the environment's)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RubricError(f"cannot read the rubric {path}: {error.strerror}") from None
-    return parse(text, Path(path).name)
+    return parse(text, Path(path).name, lab)

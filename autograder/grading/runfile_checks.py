@@ -273,7 +273,7 @@ def _cranfield_cases(
     for label in RUN_LABELS:
         expected = plan.aggregates[system][label]
         value = evaluated[label]
-        ok = table is not None and judge.close(value, expected)
+        ok = table is not None and judge.close(value, expected, plan.lab.tolerance)
         notes = plan.lab.cranfield.NOTES_TABLE[system][label]
         message = (
             ""

@@ -64,7 +64,7 @@ def call_case(lab: Lab, planned: PlannedCase, outcome: Outcome, unimported: froz
     ``unimported``: the graded files that did not import."""
     case = planned.case
     imported = lab.functions[case.function] not in unimported
-    status, message = judge.verdict(outcome, planned.expected, lab.returns[case.function], imported)
+    status, message = judge.verdict(outcome, planned.expected, lab.returns[case.function], imported, lab.tolerance)
     groups = groups_of(planned)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(id=case.id, description="", public=case.public, status=status, groups=groups)
@@ -188,7 +188,7 @@ def score_checks(
     for spec in plan.rubric.checks:
         mine = tuple(cases.get(spec.name, ()))
         score = points(spec.points, mine, spec.scoring)
-        note = zeroed.get(spec.file, "") or constant.get(spec.function, "")
+        note = zeroed.get(plan.lab.functions[spec.function], "") or constant.get(spec.function, "")
         checks.append(
             CheckResult(
                 name=spec.name,

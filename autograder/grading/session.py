@@ -72,7 +72,7 @@ class Session:
                 f"({lab.place.root}); choose the lab with --lab FOLDER before the engine is imported"
             )
         rubric_path = rubric_path or lab.place.rubric
-        loaded = rubrics.load(rubric_path)
+        loaded = rubrics.load(rubric_path, lab)
         secret, note = course_secret.load(rubric_path, create_secret)
         bundle_key, load_bundle = lab.cranfield.lazy_bundle()
 
@@ -100,7 +100,7 @@ class Session:
         ``seed_for``; fresh without a course secret)."""
         source = submission.source if isinstance(submission, intake.Staged) else submission
         try:
-            staged = submission if isinstance(submission, intake.Staged) else intake.read(submission)
+            staged = submission if isinstance(submission, intake.Staged) else intake.read(submission, self.plan.lab)
             if seed is None and self.secret:
                 seed = course_secret.seed_for(self.secret, self.rubric_digest, staged.digests)
             return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, slot, deadline, seed)

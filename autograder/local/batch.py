@@ -198,7 +198,9 @@ def grade_batch(
         def taken() -> str:
             return f"{time.monotonic() - started:.1f} s"
 
-        results, similar = finish(out, results, found.files, rubric, rules, jobs, taken, run, by_id, known)
+        results, similar = finish(
+            out, results, found.files, rubric, rules, jobs, taken, run, by_id, known, session.plan.lab
+        )
     else:  # its share only: ``merge`` runs the class-level step over every shard
         results = classwork.update(out, results, rubric, rules, by_id)
         shards.write(out, shard, everyone, results, found.files, session, rubric_path, seed, run, started)
@@ -321,13 +323,16 @@ def finish(
     run: RunFacts,
     sources: Mapping[str, intake.Source] | None = None,
     known: tuple[str | Path, ...] = (),
+    lab: Lab | None = None,
 ) -> tuple[tuple[SubmissionResult, ...], similarity.Similarity | None]:
     """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
     every submission (``files``: id -> graded file -> content; a student's own submissions never
     paired; ``known``: earlier terms' folders, compared with every one), then ``classwork.finish``
-    with the run's facts (``taken()``: the time taken, said when the report is written). Returns
+    with the run's facts (``taken()``: the time taken, said when the report is written; ``lab``: the
+    lab graded, default the environment's). Returns
     the results as written and the similarity (None when off or failed)."""
-    similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, standing.owners(results), known)
+    owners = standing.owners(results)
+    similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, owners, known, lab)
     facts = replace(run, submissions=len(results), time_taken=taken(), similarity=similar_fact)
     results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
     return results, similar

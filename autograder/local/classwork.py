@@ -30,12 +30,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from autograder import cache, paths
+from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import intake
 from autograder.grading.course import attempts, extensions, standing, times
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.local.run_facts import RunFacts
 from autograder.reports import (
     class_report,
@@ -218,9 +220,9 @@ def finish(
     return tuple(current), found
 
 
-def known_solution() -> dict[str, dict[str, str]]:
-    """The instructor's solution (``solutions/``), a known source every batch is compared with."""
-    files = {name: paths.solution_file(name) for name in similarity.GRADED_FILES}
+def known_solution(lab: Lab) -> dict[str, dict[str, str]]:
+    """``lab``'s solution (``solutions/``), a known source every batch is compared with."""
+    files = {name: lab.place.solution_file(name) for name in lab.graded_files}
     return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
 
 
@@ -240,17 +242,20 @@ def similarity_of(
     jobs: int,
     owned: Mapping[str, str] | None = None,
     known: tuple[str | Path, ...] = (),
+    lab: Lab | None = None,
 ) -> tuple[Similarity | None, str]:
     """The batch's code similarity (or None) and the report's line about it, every submission also
     compared with the solution (``solutions/``) and the submissions of the ``known`` folders (earlier
-    terms); a failure costs the section only, never the batch."""
+    terms); ``lab``: the lab graded (default the environment's, ``labkit.load.default()``); a failure
+    costs the section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(), **known_sources(known)}
-        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources)
+        lab = load.or_default(lab)
+        sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(lab), **known_sources(known)}
+        found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources, lab=lab)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]
     pairs = f"{len(found.pairs)} pair" + ("" if len(found.pairs) == 1 else "s")

@@ -27,7 +27,8 @@ from markupsafe import Markup
 from autograder.grading.course import deadlines
 from autograder.grading.course.standing import POLICIES, Row, Standing, build, grade, label, submitted_at
 from autograder.grading.results import Status, SubmissionResult, points
-from autograder.lab.spec import LAB_NAME
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.reports import class_tables, html, output_paths, similarity_html, svg
 
 if TYPE_CHECKING:  # for types only: the report loads neither the rubric's parser nor the similarity analysis
@@ -200,11 +201,13 @@ def render(
     rubric: Rubric,
     facts: Mapping[str, str | int],
     similarity: Similarity | None = None,
+    lab: Lab | None = None,
 ) -> str:
     """The report page for the class ``found`` (``standing.build``; or its results, to which the
     rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
-    batch's code similarity (None: turned off, or it did not run). The layout is
-    ``templates/class_report.html.j2``."""
+    batch's code similarity (None: turned off, or it did not run); ``lab``: the lab graded (default
+    the environment's). The layout is ``templates/class_report.html.j2``."""
+    title = load.or_default(lab).title
     found = found if isinstance(found, Standing) else build(found, rubric.policy)
     counted = found.counted
     every = {result.submission: result for result in (*counted, *found.superseded)}
@@ -215,7 +218,7 @@ def render(
     body = html.render(
         "class_report.html.j2",
         {
-            "lab_name": LAB_NAME,
+            "lab_name": title,
             "students": len(found.rows),
             "submissions": len(every),
             "policy": POLICIES[found.policy],
@@ -232,4 +235,4 @@ def render(
             "facts": list(facts.items()),
         },
     )
-    return html.page(f"{LAB_NAME} class report", body, ("sort.js", "filter.js"))
+    return html.page(f"{title} class report", body, ("sort.js", "filter.js"))

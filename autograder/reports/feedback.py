@@ -37,8 +37,10 @@ from autograder.grading.results import (
     SubmissionResult,
     functions,
 )
-from autograder.lab.spec import FUNCTIONS, PACKAGE, CheckKind
+from autograder.labkit import load
 from autograder.labkit.case import RAISES
+from autograder.labkit.kinds import CheckKind
+from autograder.labkit.lab import Lab
 
 SHOWN_FAILURES = 6  # failing cases shown per check; the others are counted (folded in HTML)
 SHOWN_RANDOM = 3  # of a random check (their calls are long; a few reproduce the mistake)
@@ -247,8 +249,9 @@ def _first(item: FunctionResult, why: CaseStatus) -> CaseResult | None:
     )
 
 
-def headline(item: FunctionResult) -> tuple[str, str]:
-    """``(the function's state in words, the error it quotes)``."""
+def headline(item: FunctionResult, lab: Lab | None = None) -> tuple[str, str]:
+    """``(the function's state in words, the error it quotes)``; ``lab``: whose package and files a
+    function not importable is said to live in (default the environment's)."""
     state = item.state
     if state == FunctionState.FULL:
         return f"full marks ({counted(item.cases, 'case')})" if item.cases else "full marks", ""
@@ -257,7 +260,8 @@ def headline(item: FunctionResult) -> tuple[str, str]:
     if state == FunctionState.NOT_GRADED:
         return "not graded (see above)", ""
     if state == FunctionState.NOT_IMPORTABLE:
-        return f"not importable: {PACKAGE}/{FUNCTIONS.get(item.function, '?')} did not import (see above)", ""
+        lab = load.or_default(lab)
+        return f"not importable: {lab.package}/{lab.functions.get(item.function, '?')} did not import (see above)", ""
     counts = item.counts()
     failing = sum(counts.values())
     if failing == item.cases:
@@ -282,8 +286,8 @@ def headline(item: FunctionResult) -> tuple[str, str]:
     return words, example.message if example else ""
 
 
-def function_view(item: FunctionResult) -> FunctionView:
-    words, quote = headline(item)
+def function_view(item: FunctionResult, lab: Lab | None = None) -> FunctionView:
+    words, quote = headline(item, lab)
     diagnoses: dict[str, Diagnosis] = {}
     for check in item.checks:
         for diagnosis in check.diagnoses:
@@ -318,6 +322,7 @@ class Feedback:
     problems: tuple[str, ...]
     questions: tuple[QuestionView, ...]
     output: str
+    lab_title: str = ""  # what the pages call the lab ("Lab 05")
     late: str = ""  # how late it was against the class's due date, in words ("" no due date)
     grade: float | None = None  # the score less the late penalty (None: no due date)
 
@@ -341,17 +346,20 @@ def build(
     titles: Mapping[str, str] | None = None,
     shown: Callable[[CheckResult], bool] = lambda check: True,
     instructor: bool = False,
+    lab: Lab | None = None,
 ) -> Feedback:
     """The feedback on ``result`` (its student view is taken here); ``shown``: the checks the
     student may see on this page (every renderer leaves out the rubric's hidden ones).
     ``instructor``: the same page from the full result, for the instructor's eyes only
-    (``instructor_html``): hidden cases with their calls and expected values, hidden checks too."""
+    (``instructor_html``): hidden cases with their calls and expected values, hidden checks too.
+    ``lab``: the lab graded (default the environment's), which the pages name."""
+    lab = load.or_default(lab)
     view = result if instructor else result.student_view()
     titles = titles or {}
     visible = [check for check in view.checks if (instructor or check.visibility != "hidden") and shown(check)]
     by_question: dict[str, list[FunctionView]] = {}
     for item in functions(visible):
-        by_question.setdefault(item.question, []).append(function_view(item))
+        by_question.setdefault(item.question, []).append(function_view(item, lab))
     questions = tuple(
         QuestionView(
             question=question,
@@ -374,6 +382,7 @@ def build(
         problems=tuple(view.problems),
         questions=questions,
         output=view.output,
+        lab_title=lab.title,
         late=deadlines.describe(view.late, view.max_score),
         grade=deadlines.grade(view.score, view.max_score, view.late) if view.late is not None else None,
     )

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from markupsafe import Markup
 
 from autograder.grading.results import FunctionState, SubmissionResult, points
-from autograder.lab.spec import LAB_NAME
+from autograder.labkit.lab import Lab
 from autograder.reports import feedback, html, svg
 from autograder.reports.feedback import Feedback
 
@@ -37,7 +37,7 @@ def values(found: Feedback, report: str) -> dict[str, object]:
     return {
         "found": found,
         "report": report,
-        "lab_name": LAB_NAME,
+        "lab_name": found.lab_title,
         "points": points,
         "full": FULL,
         "cranfield_queries": feedback.CRANFIELD_QUERIES,
@@ -46,9 +46,12 @@ def values(found: Feedback, report: str) -> dict[str, object]:
     }
 
 
-def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "") -> str:
+def render(
+    result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", lab: Lab | None = None
+) -> str:
     """The whole feedback page; ``report``: the class report's address relative to the page (a
-    local batch's), or "" (on a platform, where there is none)."""
-    found = feedback.build(result, titles)
+    local batch's), or "" (on a platform, where there is none); ``lab``: the lab graded (default the
+    environment's)."""
+    found = feedback.build(result, titles, lab=lab)
     body = html.render("feedback.html.j2", values(found, report))
-    return html.page(f"{LAB_NAME} feedback: {found.submission}", body)
+    return html.page(f"{found.lab_title} feedback: {found.submission}", body)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from autograder.grading.course import deadlines
 from autograder.grading.results import Student, SubmissionResult, points
-from autograder.lab.spec import LAB_NAME
+from autograder.labkit.lab import Lab
 from autograder.reports import feedback, feedback_html, html
 
 WARNING = (
@@ -80,9 +80,12 @@ def facts(result: SubmissionResult) -> list[tuple[str, str]]:
     ]
 
 
-def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "") -> str:
-    """The instructor's page for ``result`` (the full result, never a student view)."""
-    found = feedback.build(result, titles, instructor=True)
+def render(
+    result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", lab: Lab | None = None
+) -> str:
+    """The instructor's page for ``result`` (the full result, never a student view) on ``lab``
+    (default the environment's)."""
+    found = feedback.build(result, titles, instructor=True, lab=lab)
     shown = feedback_html.values(found, report) | {
         "result": result,
         "warning": WARNING,
@@ -90,4 +93,4 @@ def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, re
         "hidden": hidden_cases(result),
     }
     body = html.render("instructor.html.j2", shown)
-    return html.page(f"{LAB_NAME} instructor view: {result.submission}", body, ("filter.js",))
+    return html.page(f"{found.lab_title} instructor view: {result.submission}", body, ("filter.js",))

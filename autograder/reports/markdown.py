@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from autograder.grading.results import CheckResult, Diagnosis, FunctionResult, FunctionState, SubmissionResult, points
-from autograder.lab.spec import LAB_NAME
+from autograder.labkit.lab import Lab
 from autograder.reports import feedback, untrusted
 from autograder.reports.feedback import CheckView, Feedback, FunctionView, ShownCase, value_text
 
@@ -136,11 +136,11 @@ def _printed(output: str) -> list[str]:
     return ["## What your code printed", "", *fenced(output[:4000]), ""] if output else []
 
 
-def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None) -> str:
-    """The student's feedback page as Markdown (``feedback.md``)."""
-    found = feedback.build(result, titles)
+def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None, lab: Lab | None = None) -> str:
+    """The student's feedback page as Markdown (``feedback.md``) on ``lab`` (default the environment's)."""
+    found = feedback.build(result, titles, lab=lab)
     who = f" ({untrusted.markdown(found.who)})" if found.who else ""
-    lines = [f"# {LAB_NAME} feedback: {found.submission}{who}", "", *summary_lines(found)]
+    lines = [f"# {found.lab_title} feedback: {found.submission}{who}", "", *summary_lines(found)]
     for view in found.details:
         lines += function_lines(view)
     return "\n".join(lines + _printed(found.output))
@@ -150,20 +150,23 @@ def summary_text(
     result: SubmissionResult,
     titles: Mapping[str, str] | None = None,
     shown: Callable[[CheckResult], bool] = lambda check: True,
+    lab: Lab | None = None,
 ) -> str:
     """The top of a platform's results (Markdown): the summary, and per function that lost points
-    its state and diagnoses (its cases are in its checks' own texts, ``check_text``)."""
-    found = feedback.build(result, titles, shown)
+    its state and diagnoses (its cases are in its checks' own texts, ``check_text``); ``lab``: the
+    lab graded (default the environment's)."""
+    found = feedback.build(result, titles, shown, lab=lab)
     lines = summary_lines(found, links=False)
     for view in found.details:
         lines += function_lines(view, cases=False)
     return "\n".join(lines + _printed(found.output)).strip()
 
 
-def check_text(check: CheckResult) -> str:
+def check_text(check: CheckResult, lab: Lab | None = None) -> str:
     """One check's text (of a student view), as a platform shows it under the check's name: its
-    failing cases, or one line when its function is not implemented, not importable or gets no credit."""
-    view = feedback.function_view(FunctionResult(check.function, check.question, (check,)))
+    failing cases, or one line when its function is not implemented, not importable or gets no credit
+    (``lab``: the lab graded, default the environment's)."""
+    view = feedback.function_view(FunctionResult(check.function, check.question, (check,)), lab)
     if check.full and not check.note:
         if len(check.cases) == 1:
             return "Its one case passed."

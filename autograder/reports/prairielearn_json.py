@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from autograder.grading.results import SubmissionResult
-from autograder.lab.spec import GRADED_FILES, PACKAGE
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.reports import feedback, markdown
 
 #: PrairieLearn refuses results over 1 MiB; what this renderer allows itself.
@@ -30,13 +31,13 @@ def _cut(value: str, limit: int) -> str:
     return value[:limit] + f"\n[... {len(value) - limit} more characters cut: PrairieLearn keeps results under 1 MB]"
 
 
-def _document(result: SubmissionResult, output_chars: int, message_chars: int) -> dict[str, Any]:
+def _document(result: SubmissionResult, lab: Lab, output_chars: int, message_chars: int) -> dict[str, Any]:
     if result.ungradable:
         return {
             "gradable": False,
             "format_errors": [_cut(problem, message_chars) for problem in result.problems]
-            or [f"no {' or '.join(f'{PACKAGE}/{name}' for name in GRADED_FILES)} was found in the submission"],
-            "message": _cut(markdown.summary_text(result, shown=feedback.at_once), message_chars),
+            or [f"no {' or '.join(f'{lab.package}/{name}' for name in lab.graded_files)} was found in the submission"],
+            "message": _cut(markdown.summary_text(result, shown=feedback.at_once, lab=lab), message_chars),
         }
     tests = [
         {
@@ -44,7 +45,7 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
             "description": f"{check.question}: {check.function}",
             "points": round(check.score, 4),
             "max_points": check.max_score,
-            "output": _cut(markdown.check_text(check), output_chars)
+            "output": _cut(markdown.check_text(check, lab), output_chars)
             if check.visibility == "visible"
             else "the details of this check are hidden",
         }
@@ -53,17 +54,19 @@ def _document(result: SubmissionResult, output_chars: int, message_chars: int) -
     return {
         "gradable": True,
         "score": round(result.score / result.max_score, 6) if result.max_score else 0.0,
-        "message": _cut(markdown.summary_text(result, shown=feedback.at_once), message_chars),
+        "message": _cut(markdown.summary_text(result, shown=feedback.at_once, lab=lab), message_chars),
         "tests": tests,
     }
 
 
-def document(result: SubmissionResult) -> dict[str, Any]:
-    """The ``results.json`` document (a dict ready for ``json.dump``), under ``MAX_BYTES``."""
+def document(result: SubmissionResult, lab: Lab | None = None) -> dict[str, Any]:
+    """The ``results.json`` document (a dict ready for ``json.dump``), under ``MAX_BYTES``, on ``lab``
+    (default the environment's)."""
+    lab = load.or_default(lab)
     result = result.student_view()
     output_chars, message_chars = OUTPUT_CHARS, MESSAGE_CHARS
     while True:
-        found = _document(result, output_chars, message_chars)
+        found = _document(result, lab, output_chars, message_chars)
         if len(json.dumps(found).encode()) <= MAX_BYTES or output_chars < 100:
             return found
         output_chars, message_chars = output_chars // 2, message_chars // 2

@@ -9,7 +9,6 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping
 
-from autograder.lab.spec import GRADED_FILES
 from autograder.similarity.kgrams import Int64s
 
 #: A pair is compared in detail when the fingerprints it shares reach this share of the
@@ -24,13 +23,18 @@ def common_limit(submissions: int) -> int:
     return max(10, submissions // 10)
 
 
+def _files(found: Mapping[FileKey, Int64s]) -> list[str]:
+    """The graded files ``found`` holds, by name (each file is searched on its own)."""
+    return sorted({name for _, name in found})
+
+
 def common_prints(ids: list[str], found: Mapping[FileKey, Int64s], forms: Mapping[FileKey, str]) -> dict[str, Int64s]:
     """Per graded file, the fingerprints found in more than ``common_limit`` distinct forms
     (``forms``: (submission, file) -> the digest of its code as read)."""
     import numpy as np
 
     common: dict[str, Int64s] = {}
-    for name in GRADED_FILES:
+    for name in _files(found):
         distinct = {forms[sid, name]: found[sid, name] for sid in ids if (sid, name) in found}
         if distinct:
             values, counts = np.unique(np.concatenate(list(distinct.values())), return_counts=True)
@@ -48,7 +52,7 @@ def search(
     common = common_prints(ids, found, forms)
     sizes = np.zeros(len(ids), dtype=np.int64)
     shared: Counter[tuple[int, int]] = Counter()
-    for name in GRADED_FILES:
+    for name in _files(found):
         held = [(number, found[sid, name]) for number, sid in enumerate(ids) if (sid, name) in found]
         if not held:
             continue

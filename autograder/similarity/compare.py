@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 
 # re-exported, explicitly (``X as X``): the batch names them through this module
 from autograder.grading.rubric import SimilaritySettings as SimilaritySettings
-from autograder.lab.spec import GRADED_FILES as GRADED_FILES
+from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.similarity import fingerprints, kgrams
 from autograder.similarity.candidates import CANDIDATE_FACTOR, FileKey, common_limit, search
 from autograder.similarity.kgrams import Int64s
@@ -143,11 +144,12 @@ def _read_all(texts: list[str], stubs: fingerprints.Handout, jobs: int) -> list[
 
 
 @functools.lru_cache(maxsize=4)
-def _given(handout: tuple[tuple[str, str], ...]) -> tuple[fingerprints.Handout, Int64s]:
-    """The handout as ``prepare`` reads it, and its grams (boilerplate): read once per process."""
+def _given(handout: tuple[tuple[str, str], ...], graded: tuple[str, ...]) -> tuple[fingerprints.Handout, Int64s]:
+    """The handout as ``prepare`` reads it (``graded``: its stubs' names), and its grams
+    (boilerplate): read once per process."""
     stubs = fingerprints.handout(
-        [text for name, text in handout if name in GRADED_FILES],
-        [text for name, text in handout if name not in GRADED_FILES],
+        [text for name, text in handout if name in graded],
+        [text for name, text in handout if name not in graded],
     )
     return stubs, fingerprints.boilerplate([text for _, text in handout], stubs)
 
@@ -179,12 +181,15 @@ def _within_budget(distinct: dict[str, str]) -> tuple[list[str], set[str]]:
     return sorted(kept), left
 
 
-def _pair(a: str, b: str, prints: Mapping[FileKey, kgrams.Grams], tokens: _Read, memo: _Memo) -> Pair | None:
-    """``a`` and ``b`` compared file by file; ``prints`` and ``tokens`` keyed by (submission, file),
-    one object per distinct file; ``memo``: the comparisons made, by those objects (copies once)."""
+def _pair(
+    a: str, b: str, prints: Mapping[FileKey, kgrams.Grams], tokens: _Read, memo: _Memo, graded: tuple[str, ...]
+) -> Pair | None:
+    """``a`` and ``b`` compared file by file (``graded``, in order); ``prints`` and ``tokens`` keyed by
+    (submission, file), one object per distinct file; ``memo``: the comparisons made, by those
+    objects (copies once)."""
     matched_a = matched_b = size_a = size_b = 0.0
     files = []
-    for name in GRADED_FILES:
+    for name in graded:
         made_a, made_b = prints.get((a, name)), prints.get((b, name))
         size_a += float(made_a.coverage) if made_a is not None else 0.0
         size_b += float(made_b.coverage) if made_b is not None else 0.0
@@ -210,6 +215,7 @@ def analyse(
     exhaustive: bool = False,
     owners: Mapping[str, str] | None = None,
     known: Mapping[str, Mapping[str, bytes | str]] | None = None,
+    lab: Lab | None = None,
 ) -> Similarity:
     """The pairs of ``submissions`` (id -> graded file name -> content) that share much code.
 
@@ -218,7 +224,11 @@ def analyse(
     ``jobs`` processes tokenize; ``exhaustive`` compares every pair in detail (to check the
     candidate search; slow for a large batch); ``owners``: submission -> who made it (see
     ``same_student``: two of the same owner are never a pair); ``known``: sources by label (the
-    solution, earlier terms' submissions), each compared with every submission, as ``known:<label>``."""
+    solution, earlier terms' submissions), each compared with every submission, as ``known:<label>``;
+    ``lab``: whose graded files are compared and whose handout is ignored (default: the
+    environment's, ``labkit.load.default()``)."""
+    lab = load.or_default(lab)
+    graded = lab.graded_files
     seconds: dict[str, float] = {}
     started = time.perf_counter()
 
@@ -228,12 +238,12 @@ def analyse(
 
     everything = {**submissions, **{KNOWN + label: files for label, files in (known or {}).items()}}
     ids = sorted(submissions)
-    texts, skipped = _texts(everything)
+    texts, skipped = _texts(everything, graded)
     digests = {key: hashlib.sha256(text.encode()).hexdigest() for key, text in texts.items()}
     distinct = {digest: texts[key] for key, digest in digests.items()}  # each is read and fingerprinted once
     order, too_many = _within_budget(distinct)
-    handout = fingerprints.handout_files() if handout is None else handout
-    stubs, boilerplate = _given(tuple(sorted(handout.items())))
+    handout = fingerprints.handout_files(lab) if handout is None else handout
+    stubs, boilerplate = _given(tuple(sorted(handout.items())), graded)
     lap("prepare")
     by_digest, reasons = _tokenized(distinct, order, too_many, stubs, jobs)
     skipped.update({key: reasons[digest] for key, digest in digests.items() if digest in reasons})
@@ -244,10 +254,11 @@ def analyse(
     lap("fingerprint")
     common, candidates = _candidate_pairs(ids, found, tokens, settings.threshold, exhaustive, owners)
     lap("candidates")
-    pairs = _detailed(ids, candidates, digests, tokens, boilerplate, common)
-    pairs += _against_known(ids, sorted(set(everything) - set(submissions)), found, tokens, boilerplate, settings)
+    pairs = _detailed(ids, candidates, digests, tokens, boilerplate, common, graded)
+    known_ids = sorted(set(everything) - set(submissions))
+    pairs += _against_known(ids, known_ids, found, tokens, boilerplate, settings, graded)
     pairs = sorted((p for p in pairs if p.score >= settings.threshold), key=lambda p: (-p.score, p.a, p.b))
-    sources = _sources(pairs, texts)
+    sources = _sources(pairs, texts, graded)
     lap("details")
     left_out = tuple(Skipped(sid, name, reason) for (sid, name), reason in sorted(skipped.items()))
     return Similarity(
@@ -259,17 +270,19 @@ def analyse(
         sources=sources,
         seconds=seconds,
         skipped=left_out,
-        identical=_identical(ids, digests, owners),
+        identical=_identical(ids, digests, owners, graded),
     )
 
 
-def _texts(everything: Mapping[str, Mapping[str, bytes | str]]) -> tuple[dict[FileKey, str], dict[FileKey, str]]:
+def _texts(
+    everything: Mapping[str, Mapping[str, bytes | str]], graded: tuple[str, ...]
+) -> tuple[dict[FileKey, str], dict[FileKey, str]]:
     """The graded files' texts by (submission, file), blank files left out, and why others are not compared."""
     skipped: dict[FileKey, str] = {}
     texts: dict[FileKey, str] = {}
     for sid in sorted(everything):
         for name, content in everything[sid].items():
-            if name not in GRADED_FILES:
+            if name not in graded:
                 continue
             text, reason = _text(content)
             if reason:
@@ -315,27 +328,30 @@ def _detailed(
     tokens: _Read,
     boilerplate: Int64s,
     common: dict[str, Int64s],
+    graded: tuple[str, ...],
 ) -> list[Pair]:
     """The candidates compared file by file, the handout's and common code ignored; each distinct
     file fingerprinted once and identical copies compared once."""
     import numpy as np
 
-    ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in GRADED_FILES}
-    involved = {(ids[n], name) for pair in candidates for n in pair for name in GRADED_FILES} & set(digests)
+    ignored = {name: np.union1d(boilerplate, common.get(name, boilerplate)) for name in graded}
+    involved = {(ids[n], name) for pair in candidates for n in pair for name in graded} & set(digests)
     made: dict[tuple[str, str], kgrams.Grams] = {}  # by (digest, file): identical copies fingerprinted once
     for key in sorted(involved):
         if (digests[key], key[1]) not in made:
             made[digests[key], key[1]] = fingerprints.fingerprint(tokens[key], ignored[key[1]])
     prints = {key: made[digests[key], key[1]] for key in involved}
     memo: _Memo = {}
-    return [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo)) is not None]
+    return [pair for i, j in candidates if (pair := _pair(ids[i], ids[j], prints, tokens, memo, graded)) is not None]
 
 
-def _sources(pairs: list[Pair], texts: dict[FileKey, str]) -> dict[str, dict[str, tuple[str, ...]]]:
+def _sources(
+    pairs: list[Pair], texts: dict[FileKey, str], graded: tuple[str, ...]
+) -> dict[str, dict[str, tuple[str, ...]]]:
     """The lines of the graded files of the submissions in ``pairs``."""
     listed = sorted({sid for pair in pairs for sid in (pair.a, pair.b)})
     return {
-        sid: {name: fingerprints.split_lines(texts[sid, name]) for name in GRADED_FILES if (sid, name) in texts}
+        sid: {name: fingerprints.split_lines(texts[sid, name]) for name in graded if (sid, name) in texts}
         for sid in listed
     }
 
@@ -347,12 +363,12 @@ def same_student(a: str, b: str, owners: Mapping[str, str] | None) -> bool:
 
 
 def _identical(
-    ids: list[str], digests: dict[FileKey, str], owners: Mapping[str, str] | None
+    ids: list[str], digests: dict[FileKey, str], owners: Mapping[str, str] | None, graded: tuple[str, ...]
 ) -> tuple[tuple[str, ...], ...]:
     """Groups of two or more students' submissions whose graded files are all the same."""
     groups: dict[tuple[tuple[str, str], ...], list[str]] = {}  # ((file name, digest), ...) -> submissions
     for sid in ids:
-        files = tuple((name, digests[sid, name]) for name in GRADED_FILES if (sid, name) in digests)
+        files = tuple((name, digests[sid, name]) for name in graded if (sid, name) in digests)
         if files:
             groups.setdefault(files, []).append(sid)
     return tuple(
@@ -365,7 +381,13 @@ def _identical(
 
 
 def _against_known(
-    ids: list[str], known: list[str], found: _Found, tokens: _Read, boilerplate: Int64s, settings: SimilaritySettings
+    ids: list[str],
+    known: list[str],
+    found: _Found,
+    tokens: _Read,
+    boilerplate: Int64s,
+    settings: SimilaritySettings,
+    graded: tuple[str, ...],
 ) -> list[Pair]:
     """Every submission against every known source, common code counted (a leaked solution is
     what many submissions share); only pairs sharing enough are compared in detail."""
@@ -376,19 +398,19 @@ def _against_known(
     floor = CANDIDATE_FACTOR * settings.threshold
     for source in known:
         for sid in ids:
-            keys = [(who, name) for who in (sid, source) for name in GRADED_FILES if (who, name) in found]
+            keys = [(who, name) for who in (sid, source) for name in graded if (who, name) in found]
             shared = sum(
                 len(np.intersect1d(found[sid, name], found[source, name], assume_unique=True))
-                for name in GRADED_FILES
+                for name in graded
                 if (sid, name) in found and (source, name) in found
             )
-            own = sum(len(found[sid, name]) for name in GRADED_FILES if (sid, name) in found)
+            own = sum(len(found[sid, name]) for name in graded if (sid, name) in found)
             if not own or shared < floor * own:
                 continue
             for key in keys:
                 if key not in plain:
                     plain[key] = fingerprints.fingerprint(tokens[key], boilerplate)
-            pair = _pair(sid, source, plain, tokens, {})
+            pair = _pair(sid, source, plain, tokens, {}, graded)
             if pair is not None:
                 pairs.append(pair)
     return pairs

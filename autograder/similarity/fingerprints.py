@@ -32,8 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from autograder import paths
-from autograder.lab.spec import GIVEN_FILES, GRADED_FILES
+from autograder.labkit.lab import Lab
 from autograder.similarity import canonical, kgrams
 
 #: Matches shorter than this many normalised characters are noise (MOSS's and copydetect's ``k``).
@@ -284,9 +283,10 @@ def fingerprint(tokens: Tokens, ignored: kgrams.Int64s | None = None) -> kgrams.
     return kgrams.grams(tokens.filtered, NOISE, ignored)
 
 
-def handout_files() -> dict[str, str]:
-    """The code every submission is given: the stubs and the given files, by name."""
-    return {name: paths.handout_file(name).read_text(encoding="utf-8") for name in GRADED_FILES + GIVEN_FILES}
+def handout_files(lab: Lab) -> dict[str, str]:
+    """The code every submission of ``lab`` is given: the stubs and the given files, by name."""
+    files = lab.graded_files + lab.given_files
+    return {name: lab.place.handout_file(name).read_text(encoding="utf-8") for name in files}
 
 
 def boilerplate(texts: Iterable[str], given: Handout = Handout()) -> kgrams.Int64s:

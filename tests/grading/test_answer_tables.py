@@ -147,6 +147,30 @@ def test_thresholds_are_twice_what_honest_files_reach():
     assert all(0 < most <= threshold / 2 for most, threshold in reached.values()), reached
 
 
+#: A file whose f1_score (a function of Lab 06, not of Lab 05) returns an entry of a table as it is.
+LOOKED_UP = """ANSWERS = {("a", "b"): 0.5, ("c", "d"): 0.25}
+
+
+def f1_score(predicted, actual):
+    return ANSWERS[(predicted, actual)]
+"""
+
+#: id -> (the functions the lab grades, whether ``returned`` is found)
+GRADED_BY = {
+    "lab06's functions": (("f1_score", "majority_label"), True),
+    "lab05's functions": (("precision_at_k", "dcg_at_k"), False),
+}
+
+
+@pytest.mark.parametrize("case_id", GRADED_BY)
+def test_returned_is_found_in_the_functions_of_the_lab_given(case_id):
+    """Is a table entry returned as it is evidence in a function the given lab grades, and not in a
+    function it does not (the grader never calls it)?"""
+    functions, found = GRADED_BY[case_id]
+    rules = {rule for _, rule, _ in answer_code.read(ast.parse(LOOKED_UP), 0, functions).found}
+    assert ("returned" in rules) == found and "keyed" in rules
+
+
 def test_no_honest_function_returns_a_table_entry_as_it_is():
     """Does no function of any honest file we have (the repository's, ours, the blind corpus's)
     return an entry of a table as it is, whatever little data the table holds, so that

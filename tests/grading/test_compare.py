@@ -63,3 +63,33 @@ def test_expected_error_and_other_errors():
     assert judge.verdict(raised, {"raises": "ValueError"})[0] == "pass"
     assert judge.verdict(raised, 0.5) == ("error", "raised ValueError: k")
     assert judge.verdict(Outcome("value", value={"type": "float", "value": 0.5}), {"raises": "ValueError"})[0] == "fail"
+
+
+NUMBER = {"type": "float", "value": 0.5001}
+#: id -> (the answer, the expected value, the lab's tolerance, the status)
+TOLERANCES = {
+    "a number within a loose lab's": (NUMBER, 0.5, 1e-3, "pass"),
+    "a number outside a strict lab's": (NUMBER, 0.5, 1e-6, "fail"),
+    "an item within a loose lab's": ({"type": "list", "items": [NUMBER], "length": 1}, [0.5], 1e-3, "pass"),
+    "an item outside a strict lab's": ({"type": "list", "items": [NUMBER], "length": 1}, [0.5], 1e-6, "fail"),
+    "a value within a loose lab's": (
+        {"type": "dict", "items": [[{"type": "str", "value": "q1"}, NUMBER]], "length": 1},
+        {"q1": 0.5},
+        1e-3,
+        "pass",
+    ),
+    "a value outside a strict lab's": (
+        {"type": "dict", "items": [[{"type": "str", "value": "q1"}, NUMBER]], "length": 1},
+        {"q1": 0.5},
+        1e-6,
+        "fail",
+    ),
+}
+
+
+@pytest.mark.parametrize("case_id", TOLERANCES)
+def test_an_answer_is_judged_with_the_tolerance_it_is_given(case_id):
+    """Is an answer, alone or inside a list or a dict, judged within the tolerance given (the lab's),
+    not the one of the lab the engine was imported with?"""
+    encoded, expected, tolerance, status = TOLERANCES[case_id]
+    assert judge.verdict(Outcome("value", value=encoded), expected, tolerance=tolerance)[0] == status

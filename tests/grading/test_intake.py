@@ -12,6 +12,7 @@ import pytest
 from autograder import paths
 from autograder.grading import intake
 from autograder.lab import spec
+from autograder.labkit import load
 from tests.support import subs
 
 
@@ -177,3 +178,40 @@ def test_is_an_untouched_handout_recognised_and_named(tmp_path, case):
         assert words in said
     assert bool(case.said) == any("handout" in problem for problem in staged.problems)
     assert bool(case.said) == any("handout" in note for note in staged.notes)
+
+
+LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+#: id -> (how to load the lab, the files of a submission (in folder "s"), the graded files read,
+#: the start of the problem said, the files of the package written for the child)
+LAB_SUBMISSIONS = {
+    "lab06 reads classify.py": (
+        lambda: load.load(LAB06),
+        {"lab06/classify.py": "def f1_score(p, a):\n    return 1.0\n", "metrics.py": "x = 1\n"},
+        {"classify.py"},
+        "",
+        ["__init__.py", "classify.py"],
+    ),
+    "lab05 asks for its own files": (
+        load.default,
+        {"lab06/classify.py": "def f1_score(p, a):\n    return 1.0\n"},
+        set(),
+        "no metrics.py or runs.py found in the submission: submit lab05/metrics.py and lab05/runs.py",
+        ["__init__.py", "data.py", "retrieval.py"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case_id", LAB_SUBMISSIONS)
+def test_a_submission_is_read_for_the_lab_it_is_given(case_id, tmp_path):
+    """Are a submission's graded files, the problem said of the missing ones and the package
+    written for the child those of the lab given, whichever lab the environment chose?"""
+    loader, files, read, problem, package = LAB_SUBMISSIONS[case_id]
+    lab = loader()
+    _folder(tmp_path / "in" / "s", files)
+    (source,) = intake.discover([tmp_path / "in" / "s"], lab)
+    staged = intake.read(source, lab)
+    assert set(staged.files) == read
+    assert (staged.problems[0] if staged.problems else "").startswith(problem)
+    written = intake.write_package(staged, tmp_path / "child", lab) / lab.package
+    assert sorted(path.name for path in written.iterdir()) == package

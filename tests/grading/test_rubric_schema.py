@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import yaml
 
 from autograder import paths
 from autograder.grading import rubric, rubric_schema
+from autograder.labkit.load import default, load
 from autograder.sandbox.settings import Limits
 from tests.support import classes, generated
 
@@ -189,6 +191,31 @@ def test_an_evaluation_library_is_the_lab_s_own():
     )
     valid = rubric_schema.RubricFile.model_validate(data, context={"lab": _names(evaluation_libraries=())})
     assert valid.allowed_imports == ["ranx"]
+
+
+LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+#: id -> (the rubric file, the lab it is parsed for, its checks' functions or the words its error holds)
+LAB_RUBRICS = {
+    "lab06 for lab06": (LAB06 / "grading.yml", lambda: load(LAB06), ("f1_score", "majority_label")),
+    "lab05 for lab05": (paths.RUBRIC, default, ("confusion_matrix", "largest_differences")),
+    "lab06 for lab05": (LAB06 / "grading.yml", default, "'f1_score' is not a function of the student API"),
+    "lab05 for lab06": (paths.RUBRIC, lambda: load(LAB06), "'confusion_matrix' is not a function of the student API"),
+}
+
+
+@pytest.mark.parametrize("case_id", LAB_RUBRICS)
+def test_a_rubric_is_checked_against_the_lab_it_is_given(case_id):
+    """Does ``rubric.load(path, lab)`` accept the functions of the lab it is given, and refuse another
+    lab's, whichever lab the environment chose?"""
+    path, loader, want = LAB_RUBRICS[case_id]
+    if isinstance(want, str):
+        with pytest.raises(rubric.RubricError, match=re.escape(want)):
+            rubric.load(path, loader())
+        return
+    loaded = rubric.load(path, loader())
+    assert (loaded.checks[0].function, loaded.checks[-1].function) == want
+    assert loaded.limits.functions == len(loader().functions)
 
 
 def test_validating_without_the_lab_s_names_says_what_to_pass():

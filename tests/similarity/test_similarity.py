@@ -21,6 +21,7 @@ from autograder.grading import rubric
 from autograder.grading.results import Status, Student, SubmissionResult
 from autograder.grading.rubric import RubricError
 from autograder.lab import spec
+from autograder.labkit import load
 from autograder.reports import class_report
 from autograder.similarity import compare as similarity
 from autograder.similarity import fingerprints
@@ -107,6 +108,26 @@ def _copy(*disguises) -> dict[str, str]:
 
 def _pairs(batch: dict, settings: SimilaritySettings = DEFAULT) -> dict[tuple[str, str], similarity.Pair]:
     return {(pair.a, pair.b): pair for pair in similarity.analyse(batch, settings).pairs}
+
+
+LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+#: id -> (the lab the analysis is told of, the files its pair of copies is matched on)
+LABS = {
+    "lab05": (load.default, ("metrics.py",)),
+    "lab06": (lambda: load.load(LAB06), ("classify.py",)),
+}
+
+
+@pytest.mark.parametrize("lab_id", LABS)
+def test_the_analysis_compares_the_graded_files_of_the_lab_it_is_given(lab_id):
+    """Does ``analyse(..., lab=)`` compare that lab's graded files alone, whichever lab the
+    environment chose (two copies of Lab 05's and of Lab 06's graded files)?"""
+    loader, matched = LABS[lab_id]
+    classify = (LAB06 / "solutions" / "lab06" / "classify.py").read_text(encoding="utf-8")
+    batch = {sid: {"metrics.py": LOOPS["metrics.py"], "classify.py": classify} for sid in ("a", "b")}
+    found = similarity.analyse(batch, ALL_PAIRS, lab=loader())
+    assert [tuple(match.file for match in pair.files) for pair in found.pairs] == [matched]
 
 
 def _line(files: dict, name: str, pattern: str) -> int:

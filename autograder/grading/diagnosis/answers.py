@@ -53,14 +53,14 @@ def _run(variant: Callable[..., Any], case: Case, tables: dict[str, dict[str, An
         return "raises", type(error).__name__
 
 
-def same(a: object, b: object) -> bool:
-    """Equality of plain values with the grader's tolerance for numbers."""
+def same(a: object, b: object, tolerance: float | None = None) -> bool:
+    """Equality of plain values with the grader's tolerance for numbers (the lab's, ``judge.close``)."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y, tolerance) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
+        return a.keys() == b.keys() and all(same(a[key], b[key], tolerance) for key in a)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return judge.close(float(a), float(b))
+        return judge.close(float(a), float(b), tolerance)
     return a == b
 
 
@@ -75,8 +75,8 @@ def _matches(case: observed.Observed, answer: Answer) -> bool:
         return False
 
 
-def _right(answer: Answer, expected: Any) -> bool:
-    """Is the variant's ``answer`` the right one?"""
+def _right(answer: Answer, expected: Any, tolerance: float | None) -> bool:
+    """Is the variant's ``answer`` the right one (within the lab's ``tolerance``)?"""
     kind, value = answer
     if judge.wants_error(expected):
         if kind != "raises":
@@ -87,7 +87,7 @@ def _right(answer: Answer, expected: Any) -> bool:
     if kind != "value" or (isinstance(value, float) and math.isnan(value)):
         return False
     try:
-        return same(list(value) if isinstance(value, tuple) else value, expected)
+        return same(list(value) if isinstance(value, tuple) else value, expected, tolerance)
     except (TypeError, ValueError, OverflowError):
         return False
 
@@ -127,7 +127,7 @@ def explains(
             continue  # it raised where the mistake answers: another failure (e.g. an input it cannot take)
         if not any(_matches(case, answer) for answer in answers):
             return None
-        if not any(_right(answer, case.expected) for answer in answers):
+        if not any(_right(answer, case.expected, case.tolerance) for answer in answers):
             where.add(case.planned.check)
     return (where, aside) if where else None
 
@@ -157,7 +157,9 @@ def diagnose(
             for check, items in file_diagnosis.diagnose(plan, run_files, checks).items():
                 found.setdefault(check, []).extend(items)
             continue
-        cases = observed.judged(by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned))
+        cases = observed.judged(
+            by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned), plan.lab.tolerance
+        )
         memo: Memo = plan.__dict__.setdefault("variant_answers", {})
         # the misconception that explains the cases, leaving the fewest failing ones aside (an
         # ambiguity the catalogue's order settles): one that reproduces three failures and sets

@@ -24,13 +24,20 @@ if TYPE_CHECKING:
 class Observed:
     """One case whose call returned or raised: what the code did with its inputs."""
 
-    def __init__(self, planned: PlannedCase, outcome: Outcome, neighbours: Callable[[], dict[str, Any]] = dict) -> None:
+    def __init__(
+        self,
+        planned: PlannedCase,
+        outcome: Outcome,
+        neighbours: Callable[[], dict[str, Any]] = dict,
+        tolerance: float | None = None,
+    ) -> None:
         self.planned, self.outcome = planned, outcome
+        self.tolerance = tolerance  # the lab's (``judge.close``; None: the environment's lab's)
         self.case = planned.case
         self.expected: Any = planned.expected  # the reference's answer, as the judge takes it
         self.features = planned.features
         self.public = bool(planned.case.public)
-        self.failed = judge.verdict(outcome, planned.expected)[0] != CaseStatus.PASS
+        self.failed = judge.verdict(outcome, planned.expected, tolerance=tolerance)[0] != CaseStatus.PASS
         self.wants_error = judge.wants_error(planned.expected)
         self.encoded: Any = outcome.value if outcome.status == OutcomeStatus.VALUE else None
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else None
@@ -72,7 +79,7 @@ class Observed:
             return self.type == "None"
         if isinstance(value, float) and math.isnan(value):
             return self.special == "nan"
-        return judge.difference(self.encoded, value) is None
+        return judge.difference(self.encoded, value, tolerance=self.tolerance) is None
 
     def label(self) -> str:
         return self.case.label()
@@ -86,10 +93,12 @@ def judged(
     planned_cases: Sequence[PlannedCase],
     outcomes: Sequence[Outcome],
     neighbours: Callable[[PlannedCase], dict[str, Any]] = _none,
+    tolerance: float | None = None,
 ) -> list[Observed]:
-    """The cases whose call returned or raised (``neighbours(planned)``: its reference neighbours)."""
+    """The cases whose call returned or raised (``neighbours(planned)``: its reference neighbours;
+    ``tolerance``: the lab's)."""
     return [
-        Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned))
+        Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned), tolerance)
         for planned in planned_cases
         if judge.answered(outcomes[planned.call])
     ]

@@ -176,7 +176,8 @@ def _neighbour(function: str, cases: list[Observed], record: GradedFunction) -> 
             continue
         passing = [case for case in cases if not case.failed and not case.wants_error]
         if all(
-            key not in case.neighbours or judge.difference(case.encoded, case.neighbours[key]) is None
+            key not in case.neighbours
+            or judge.difference(case.encoded, case.neighbours[key], tolerance=case.tolerance) is None
             for case in passing
         ):
             return (
@@ -191,11 +192,12 @@ def _rounded(function: str, cases: list[Observed], record: GradedFunction) -> Sh
     pairs = _numbers(cases)
     if pairs is None or _all_zero(pairs):
         return None
+    tolerance = cases[0].tolerance  # the lab's, the same for every case
     for places in range(0, 6):
         if all(
             math.isclose(answer, round(expected, places), abs_tol=TINY)
             if failed
-            else judge.close(round(expected, places), expected)
+            else judge.close(round(expected, places), expected, tolerance)
             for answer, expected, failed in pairs
         ):
             return (

@@ -48,11 +48,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
 from autograder.grading.integrity.answer_flow import Called, Flow, Info, Module, Scope, dotted, own_nodes
-from autograder.lab.spec import FUNCTIONS
+from autograder.labkit import load
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}
@@ -152,10 +153,11 @@ def _writes(mode: ast.AST | None) -> bool:
     return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax"))
 
 
-def _lab_name(target: ast.AST) -> bool:
-    """Is the target the name of a function the lab grades (a plain name, or ``globals()[...]``)?"""
+def _lab_name(target: ast.AST, functions: Collection[str]) -> bool:
+    """Is the target the name of a function the lab grades (one of ``functions``: a plain name, or
+    ``globals()[...]``)?"""
     if isinstance(target, ast.Name):
-        return target.id in FUNCTIONS
+        return target.id in functions
     return (
         isinstance(target, ast.Subscript)
         and isinstance(target.value, ast.Call)
@@ -216,8 +218,8 @@ def _filled(node: ast.AST) -> set[str]:
 class Reader:
     """The whole file: its data, its scopes, what they learn from each other, the findings."""
 
-    def __init__(self, tree: ast.Module, data: int) -> None:
-        self.tree, self.data = tree, data
+    def __init__(self, tree: ast.Module, data: int, graded: Collection[str]) -> None:
+        self.tree, self.data, self.graded = tree, data, graded  # graded: the functions the lab grades
         nodes = list(ast.walk(tree))
         self.module = Module(aliases=_aliases(nodes))
         self.memos: set[str] = set()  # containers a function fills under argument keys
@@ -246,14 +248,14 @@ class Reader:
         lambda (by id), or what a factory called there returns (a closure, a lambda)."""
         bound: list[ast.expr] = []
         for node in nodes:
-            if isinstance(node, ast.Assign) and any(_lab_name(t) for t in node.targets):
+            if isinstance(node, ast.Assign) and any(_lab_name(t, self.graded) for t in node.targets):
                 bound.append(node.value)
             elif isinstance(node, ast.Call) and self.module.name(node.func) == "setattr" and len(node.args) == 3:
                 bound.append(node.args[2])
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FUNCTIONS:
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in self.graded:
                 bound += [ast.Call(func=d, args=[], keywords=[]) for d in node.decorator_list]
         defs = {n.name: n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        found: set[str | int] = set(FUNCTIONS)
+        found: set[str | int] = set(self.graded)
         while bound:
             value = bound.pop()
             if isinstance(value, ast.Lambda):
@@ -675,7 +677,8 @@ def _record(pattern: ast.pattern) -> bool:
     return False
 
 
-def read(tree: ast.Module, data: int) -> Findings:
+def read(tree: ast.Module, data: int, functions: Collection[str] | None = None) -> Findings:
     """The findings of the file parsed as ``tree`` (RecursionError on code nested too deeply);
-    ``data``: how many constants make a table data (``returned``)."""
-    return Reader(tree, data).read()
+    ``data``: how many constants make a table data (``returned``); ``functions``: the functions the
+    lab grades (default the environment's lab's)."""
+    return Reader(tree, data, load.or_default(None).functions if functions is None else functions).read()

@@ -52,6 +52,7 @@ import base64
 import binascii
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -311,9 +312,10 @@ def _main(test: ast.expr) -> bool:
     )
 
 
-def read(source: bytes) -> tuple[list[Finding], Counts]:
+def read(source: bytes, functions: Collection[str] | None = None) -> tuple[list[Finding], Counts]:
     """The evidence in one graded file, by line, and what the counted rules counted; none when
-    it does not parse (it cannot import either). Code the scan cannot read to the end (nested
+    it does not parse (it cannot import either); ``functions``: the functions the lab grades
+    (default the environment's lab's). Code the scan cannot read to the end (nested
     too deeply for it) is evidence itself: a file that hides from the scan is worth a look."""
     try:
         tree, nodes = _imported(ast.parse(source))
@@ -325,7 +327,7 @@ def read(source: bytes) -> tuple[list[Finding], Counts]:
         text = f"{nodes:,} syntax nodes, too many for the scan to read its code: check it by hand"
         return sorted(set(found + [Finding(1, "unread", text)])), counts
     try:
-        code = answer_code.read(tree, TABLE_DATA)
+        code = answer_code.read(tree, TABLE_DATA, functions)
     except RecursionError:
         counts = replace(_literals(tree, found, set()), nodes=nodes)
         return sorted(
@@ -340,9 +342,9 @@ def read(source: bytes) -> tuple[list[Finding], Counts]:
     return sorted(set(found)), replace(counts, compared=len(code.compared))
 
 
-def scan(source: bytes) -> list[Finding]:
+def scan(source: bytes, functions: Collection[str] | None = None) -> list[Finding]:
     """The evidence in one graded file (``read``'s findings)."""
-    return read(source)[0]
+    return read(source, functions)[0]
 
 
 def evidence(found: list[Finding]) -> str:
@@ -357,12 +359,13 @@ def evidence(found: list[Finding]) -> str:
     return "; ".join(shown) + (f"; and {len(parts) - len(shown)} more kinds of evidence" if parts[EVIDENCE:] else "")
 
 
-def flags(package: str, files: dict[str, bytes]) -> list[Flag]:
-    """One flag per graded file (of the student ``package``) with evidence of answers without computation."""
+def flags(package: str, files: dict[str, bytes], functions: Collection[str] | None = None) -> list[Flag]:
+    """One flag per graded file (of the student ``package``, whose lab grades ``functions``: default
+    the environment's lab's) with evidence of answers without computation."""
     found = []
     for name in sorted(files):
         try:
-            items = scan(files[name])
+            items = scan(files[name], functions)
         except Exception as error:  # a bug of the scan costs its student nothing: the instructor looks
             items = [Finding(1, "unread", f"the scan failed ({type(error).__name__}): check it by hand")]
         if items:

@@ -33,8 +33,6 @@ from typing import Any
 from autograder import archive, cache, paths
 from autograder.grading import course_secret, reference, rubric
 from autograder.grading import plan as planning
-from autograder.lab import cranfield
-from autograder.lab.spec import GIVEN_FILES, GRADED_FILES, PACKAGE
 from autograder.labkit import load
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -80,6 +78,7 @@ def code_entries() -> list[tuple[str, bytes, int]]:
 def engine_entries() -> list[tuple[str, bytes, int]]:
     """The grader without anything a student must not see (names relative to ``source``): no hidden
     data and no answer code (``code_entries``), so it cannot grade alone."""
+    lab = load.default()  # the lab shipped: the environment's
     hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
@@ -92,18 +91,18 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
         if not entry[0].startswith(hidden) and not _answer_code(entry[0])
     ]
     entries += [
-        (f"assignment/{PACKAGE}/{name}", paths.handout_file(name).read_bytes(), 0o644)
-        for name in (*GIVEN_FILES, *GRADED_FILES)
+        (f"assignment/{lab.package}/{name}", paths.handout_file(name).read_bytes(), 0o644)
+        for name in (*lab.given_files, *lab.graded_files)
     ]
     entries.append(("assignment/tests/public_cases.py", paths.PUBLIC_CASES.read_bytes(), 0o644))
-    entries += [(f"ir_datasets/{name}", data, 0o644) for name, data in cranfield.shipped_files()]
+    entries += [(f"ir_datasets/{name}", data, 0o644) for name, data in lab.cranfield.shipped_files()]
     return entries
 
 
 def hidden_entries() -> list[tuple[str, bytes, int]]:
     """What a student must never see (names relative to the hidden folder): the edge cases, the
     expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
-    bundle = cranfield.bundle()
+    bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
     bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
     entries = [
         (paths.EDGE_CASES.name, paths.EDGE_CASES.read_bytes(), 0o600),
@@ -130,7 +129,7 @@ def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, byt
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
     lab = load.default()  # the lab shipped: the environment's
     stored = reference.load(lab)
-    loaded = rubric.load(paths.RUBRIC)
+    loaded = rubric.load(paths.RUBRIC, lab)
     key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
     plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key

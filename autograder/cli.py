@@ -237,6 +237,13 @@ _EXTENSIONS = (
     "grading.yml's deadline.extensions names, if any"
 )
 
+_ISOLATION = (
+    "how submissions are enclosed (default auto: a namespace jail, else another user when root; none only for "
+    "trusted code)"
+)
+_UID = "where to start looking for free sandbox uids to lease when the grader is root"
+_CHILD_PYTHON = "the interpreter submissions run in (default: the children's environment)"
+
 
 def _writable(path: Path) -> Path:
     """``path`` if what it is written into can be made here: no folder above it is a file, and the
@@ -293,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
         "seed-cranfield",
         help="copy cran.all.1400, cran.qry and cranqrel from FOLDER into ir_datasets' cache (for offline machines)",
     )
-    seed.add_argument("folder")
+    seed.add_argument("folder", help="a folder holding cran.all.1400, cran.qry and cranqrel")
     seed.set_defaults(run=_seed)
 
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
@@ -309,7 +316,12 @@ def build_parser() -> argparse.ArgumentParser:
     grade = commands.add_parser(
         "grade", help="grade submissions (folders or zips, or folders of them, e.g. a Gradescope export) into OUT"
     )
-    grade.add_argument("paths", nargs="+", metavar="PATH")
+    grade.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a submission (a folder or a zip), or a folder of them (a Gradescope export too); several may be given",
+    )
     grade.add_argument("--out", required=True, type=_folder, help="where results, feedback and grades.csv go")
     grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: usable CPUs)")
     grade.add_argument("--force", action="store_true", help="grade again what is already graded")
@@ -357,8 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="make one batch in OUT (grades.csv, the class report, the similarity over the whole class) of the "
         "output folders of every shard of a class (grade --shard I/N)",
     )
-    merging.add_argument("out", type=_folder, metavar="OUT")
-    merging.add_argument("shards", type=Path, nargs="+", metavar="SHARD_OUT")
+    merging.add_argument("out", type=_folder, metavar="OUT", help="where the merged batch goes (made if missing)")
+    merging.add_argument(
+        "shards", type=Path, nargs="+", metavar="SHARD_OUT", help="the --out folder of each shard (grade --shard I/N)"
+    )
     merging.add_argument(
         "--rubric",
         type=Path,
@@ -393,8 +407,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="write Gradescope's autograder.zip and the students' handout.zip (default), or PrairieLearn's "
         "question folder and grader image (--target prairielearn)",
     )
-    build.add_argument("--out", type=_folder, default=Path("dist"))
-    build.add_argument("--target", choices=("gradescope", "prairielearn"), default="gradescope")
+    build.add_argument("--out", type=_folder, default=Path("dist"), help="where the built files go (default: dist)")
+    build.add_argument(
+        "--target",
+        choices=("gradescope", "prairielearn"),
+        default="gradescope",
+        help="the platform built for (default: gradescope)",
+    )
     build.add_argument(
         "--image",
         default=None,
@@ -411,10 +430,15 @@ def build_parser() -> argparse.ArgumentParser:
     inside = commands.add_parser(
         "gradescope", help="(run_autograder) grade ROOT/submission into ROOT/results/results.json"
     )
-    inside.add_argument("--root", type=Path, default=Path("/autograder"))
-    inside.add_argument("--isolation", default="auto", choices=isolation.MODES)
-    inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
-    inside.add_argument("--child-python", default=None)
+    inside.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/autograder"),
+        help="Gradescope's folder, holding source/, submission/ and results/ (default: /autograder)",
+    )
+    inside.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help=_UID)
+    inside.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
     inside.set_defaults(run=_gradescope)
 
     lms = commands.add_parser(
@@ -438,11 +462,16 @@ def build_parser() -> argparse.ArgumentParser:
     pl = commands.add_parser(
         "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
     )
-    pl.add_argument("--root", type=Path, default=Path("/grade"))
+    pl.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/grade"),
+        help="PrairieLearn's folder, holding student/, tests/ and results/ (default: /grade)",
+    )
     pl.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
-    pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
-    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
-    pl.add_argument("--child-python", default=None)
+    pl.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help=_UID)
+    pl.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
     pl.set_defaults(run=_prairielearn)
 
     regenerate = commands.add_parser(

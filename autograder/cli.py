@@ -213,6 +213,14 @@ def _prairielearn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _try(args: argparse.Namespace) -> int:
+    from autograder.platforms.common import trial
+
+    done = trial.run(args.built, args.submission, root=args.root, python=args.child_python, isolation=args.isolation)
+    print(done.summary())
+    return 0 if done.status == 0 and done.document else done.status or 1
+
+
 def _lab(folder: Path | None) -> Lab:
     """The lab graded: ``folder``'s (``--lab``), else the environment's (this repository's lab unless
     $AUTOGRADER_LAB names another)."""
@@ -473,6 +481,34 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help=_UID)
     pl.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
     pl.set_defaults(run=_prairielearn)
+
+    attempt = commands.add_parser(
+        "try",
+        help="run a built autograder.zip, or a built PrairieLearn question, on SUBMISSION as the platform would "
+        "(its own run_autograder or entrypoint, in a temporary root laid out as /autograder or /grade; as root) "
+        "and print the score and where the results are",
+    )
+    attempt.add_argument(
+        "built",
+        type=Path,
+        metavar="BUILT",
+        help="autograder.zip, or the folder `build --target prairielearn` wrote (question/, image/)",
+    )
+    attempt.add_argument(
+        "submission",
+        type=Path,
+        metavar="SUBMISSION",
+        help="what a student uploads: a folder of the graded files (or of lab05/), or a zip",
+    )
+    attempt.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the platform's root to lay out (new or empty; default: a new temporary folder, kept)",
+    )
+    attempt.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    attempt.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
+    attempt.set_defaults(run=_try)
 
     regenerate = commands.add_parser(
         "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"

@@ -160,6 +160,7 @@ def _build(args: argparse.Namespace) -> int:
         raise InputError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.grading import rubric as rubrics
+        from autograder.platforms.common import setting_support
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
@@ -167,6 +168,7 @@ def _build(args: argparse.Namespace) -> int:
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        print("\n".join(setting_support.grid()))
         for note in prairielearn.notes(rubrics.load()):
             print(f"note: {note}")
         print(
@@ -184,6 +186,9 @@ def _build(args: argparse.Namespace) -> int:
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
+    from autograder.platforms.common import setting_support
+
+    print("\n".join(setting_support.grid()))
     print("\n".join(f"note: {note}" for note in build.notes()))
     return 0
 

@@ -160,7 +160,8 @@ def _build(args: argparse.Namespace) -> int:
         raise InputError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.grading import rubric as rubrics
-        from autograder.platforms.common import setting_support
+        from autograder.handout import build as handout
+        from autograder.platforms.common import handout_readme, setting_support
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
@@ -168,6 +169,9 @@ def _build(args: argparse.Namespace) -> int:
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        readme = handout_readme.expected(args.lab, "prairielearn")
+        zipped = handout.build(args.lab, args.out / "handout.zip", readme=readme)
+        print(f"handout: {zipped} ({zipped.stat().st_size / 1024:.0f} KiB)")
         print("\n".join(setting_support.grid()))
         for note in prairielearn.notes(rubrics.load()):
             print(f"note: {note}")
@@ -179,11 +183,13 @@ def _build(args: argparse.Namespace) -> int:
         )
         return 0
     from autograder.handout import build as handout
+    from autograder.platforms.common import handout_readme
     from autograder.platforms.gradescope import build
 
+    readme = handout_readme.expected(args.lab, "gradescope")
     built = {
         "autograder": build.build(args.out / "autograder.zip"),
-        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
+        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
     from autograder.platforms.common import setting_support
@@ -232,6 +238,16 @@ def _lab(folder: Path | None) -> Lab:
     from autograder.labkit import load
 
     return load.load(folder) if folder is not None else load.default()
+
+
+def _handout_readme(args: argparse.Namespace) -> int:
+    from autograder.platforms.common import handout_readme
+
+    path = args.lab.place.handout / "README.md"
+    before = path.read_text(encoding="utf-8")
+    written = handout_readme.write(args.lab)
+    print(f"{'wrote' if written.read_text(encoding='utf-8') != before else 'up to date:'} {written}")
+    return 0
 
 
 def _reference(args: argparse.Namespace) -> int:
@@ -318,6 +334,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
     stubs.set_defaults(run=_stubs)
+
+    course = commands.add_parser(
+        "handout-readme",
+        help="rewrite the course section of the handout's README.md from grading.yml (deadline, attempts, where "
+        "to submit on Gradescope, what graded code may import and the versions graded); build renders it for "
+        "its platform",
+    )
+    course.set_defaults(run=_handout_readme)
 
     pins = commands.add_parser(
         "requirements",

@@ -18,7 +18,7 @@ UV_INSTALL := $(UV) pip install --quiet --python
 # and compiling all of them (scipy, scikit-learn...) cost it 12 s of CPU
 COMPILED := --compile-bytecode
 
-.PHONY: demo test test-fast check setup grader cranfield bytecode system axe
+.PHONY: demo test test-fast check setup grader cranfield bytecode system axe docs docs-serve
 
 demo: grader cranfield bytecode
 	$(BIN)/python -m autograder table
@@ -37,7 +37,7 @@ test: setup cranfield bytecode system axe
 test-fast: setup cranfield bytecode
 	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
-# the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04), and commit subjects of at most 72 characters
+# the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04), commit subjects of at most 72 characters, and the documentation site built strictly
 # (every module but the lab's content, autograder/lab, also under plain `mypy --strict`, with no configuration that
 # could loosen one: pyproject's mypy section is strict everywhere but autograder/lab too)
 STRICT_MYPY = $(BIN)/mypy --strict --config-file= --ignore-missing-imports --follow-imports=silent \
@@ -51,6 +51,17 @@ check: setup
 	$(STRICT_MYPY) $(STRICT_FILES)
 	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
 	$(BIN)/python tools/commit_subjects.py
+	$(MKDOCS) build --strict --quiet --site-dir $(SITE)
+
+# the documentation site (mkdocs.yml, the pages of docs/): built in strict mode (a broken link, a
+# broken anchor or a page missing from the nav fails), or served at http://127.0.0.1:8000
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+SITE ?= site
+docs: setup
+	$(MKDOCS) build --strict --site-dir $(SITE)
+
+docs-serve: setup
+	$(MKDOCS) serve --strict --dev-addr 127.0.0.1:8000
 
 # the grader's packages only, and the children's environment (what `make demo` runs)
 grader: $(BIN)/.grader $(CHILD_VENV)/.installed

@@ -160,6 +160,8 @@ def _build(args: argparse.Namespace) -> int:
         raise InputError("--with-cranfield adds Cranfield to handout.zip, which only the gradescope target builds")
     if args.target == "prairielearn":
         from autograder.grading import rubric as rubrics
+        from autograder.handout import build as handout
+        from autograder.platforms.common import handout_readme, setting_support
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
@@ -167,6 +169,10 @@ def _build(args: argparse.Namespace) -> int:
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
+        readme = handout_readme.expected(args.lab, "prairielearn")
+        zipped = handout.build(args.lab, args.out / "handout.zip", readme=readme)
+        print(f"handout: {zipped} ({zipped.stat().st_size / 1024:.0f} KiB)")
+        print("\n".join(setting_support.grid()))
         for note in prairielearn.notes(rubrics.load()):
             print(f"note: {note}")
         print(
@@ -177,13 +183,18 @@ def _build(args: argparse.Namespace) -> int:
         )
         return 0
     from autograder.handout import build as handout
+    from autograder.platforms.common import handout_readme
     from autograder.platforms.gradescope import build
 
+    readme = handout_readme.expected(args.lab, "gradescope")
     built = {
         "autograder": build.build(args.out / "autograder.zip"),
-        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
+        "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
+    from autograder.platforms.common import setting_support
+
+    print("\n".join(setting_support.grid()))
     print("\n".join(f"note: {note}" for note in build.notes()))
     return 0
 
@@ -213,12 +224,30 @@ def _prairielearn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _try(args: argparse.Namespace) -> int:
+    from autograder.platforms.common import trial
+
+    done = trial.run(args.built, args.submission, root=args.root, python=args.child_python, isolation=args.isolation)
+    print(done.summary())
+    return 0 if done.status == 0 and done.document else done.status or 1
+
+
 def _lab(folder: Path | None) -> Lab:
     """The lab graded: ``folder``'s (``--lab``), else the environment's (this repository's lab unless
     $AUTOGRADER_LAB names another)."""
     from autograder.labkit import load
 
     return load.load(folder) if folder is not None else load.default()
+
+
+def _handout_readme(args: argparse.Namespace) -> int:
+    from autograder.platforms.common import handout_readme
+
+    path = args.lab.place.handout / "README.md"
+    before = path.read_text(encoding="utf-8")
+    written = handout_readme.write(args.lab)
+    print(f"{'wrote' if written.read_text(encoding='utf-8') != before else 'up to date:'} {written}")
+    return 0
 
 
 def _reference(args: argparse.Namespace) -> int:
@@ -236,6 +265,13 @@ _EXTENSIONS = (
     "a CSV of students' extensions (columns email or sid, and due: the new due date); default: the file "
     "grading.yml's deadline.extensions names, if any"
 )
+
+_ISOLATION = (
+    "how submissions are enclosed (default auto: a namespace jail, else another user when root; none only for "
+    "trusted code)"
+)
+_UID = "where to start looking for free sandbox uids to lease when the grader is root"
+_CHILD_PYTHON = "the interpreter submissions run in (default: the children's environment)"
 
 
 def _writable(path: Path) -> Path:
@@ -293,11 +329,19 @@ def build_parser() -> argparse.ArgumentParser:
         "seed-cranfield",
         help="copy cran.all.1400, cran.qry and cranqrel from FOLDER into ir_datasets' cache (for offline machines)",
     )
-    seed.add_argument("folder")
+    seed.add_argument("folder", help="a folder holding cran.all.1400, cran.qry and cranqrel")
     seed.set_defaults(run=_seed)
 
     stubs = commands.add_parser("stubs", help="regenerate the handout's stubs from solutions/")
     stubs.set_defaults(run=_stubs)
+
+    course = commands.add_parser(
+        "handout-readme",
+        help="rewrite the course section of the handout's README.md from grading.yml (deadline, attempts, where "
+        "to submit on Gradescope, what graded code may import and the versions graded); build renders it for "
+        "its platform",
+    )
+    course.set_defaults(run=_handout_readme)
 
     pins = commands.add_parser(
         "requirements",
@@ -309,7 +353,12 @@ def build_parser() -> argparse.ArgumentParser:
     grade = commands.add_parser(
         "grade", help="grade submissions (folders or zips, or folders of them, e.g. a Gradescope export) into OUT"
     )
-    grade.add_argument("paths", nargs="+", metavar="PATH")
+    grade.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a submission (a folder or a zip), or a folder of them (a Gradescope export too); several may be given",
+    )
     grade.add_argument("--out", required=True, type=_folder, help="where results, feedback and grades.csv go")
     grade.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: usable CPUs)")
     grade.add_argument("--force", action="store_true", help="grade again what is already graded")
@@ -357,8 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="make one batch in OUT (grades.csv, the class report, the similarity over the whole class) of the "
         "output folders of every shard of a class (grade --shard I/N)",
     )
-    merging.add_argument("out", type=_folder, metavar="OUT")
-    merging.add_argument("shards", type=Path, nargs="+", metavar="SHARD_OUT")
+    merging.add_argument("out", type=_folder, metavar="OUT", help="where the merged batch goes (made if missing)")
+    merging.add_argument(
+        "shards", type=Path, nargs="+", metavar="SHARD_OUT", help="the --out folder of each shard (grade --shard I/N)"
+    )
     merging.add_argument(
         "--rubric",
         type=Path,
@@ -393,8 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="write Gradescope's autograder.zip and the students' handout.zip (default), or PrairieLearn's "
         "question folder and grader image (--target prairielearn)",
     )
-    build.add_argument("--out", type=_folder, default=Path("dist"))
-    build.add_argument("--target", choices=("gradescope", "prairielearn"), default="gradescope")
+    build.add_argument("--out", type=_folder, default=Path("dist"), help="where the built files go (default: dist)")
+    build.add_argument(
+        "--target",
+        choices=("gradescope", "prairielearn"),
+        default="gradescope",
+        help="the platform built for (default: gradescope)",
+    )
     build.add_argument(
         "--image",
         default=None,
@@ -411,10 +467,15 @@ def build_parser() -> argparse.ArgumentParser:
     inside = commands.add_parser(
         "gradescope", help="(run_autograder) grade ROOT/submission into ROOT/results/results.json"
     )
-    inside.add_argument("--root", type=Path, default=Path("/autograder"))
-    inside.add_argument("--isolation", default="auto", choices=isolation.MODES)
-    inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
-    inside.add_argument("--child-python", default=None)
+    inside.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/autograder"),
+        help="Gradescope's folder, holding source/, submission/ and results/ (default: /autograder)",
+    )
+    inside.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    inside.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help=_UID)
+    inside.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
     inside.set_defaults(run=_gradescope)
 
     lms = commands.add_parser(
@@ -438,12 +499,45 @@ def build_parser() -> argparse.ArgumentParser:
     pl = commands.add_parser(
         "prairielearn", help="(the grader image's entrypoint) grade ROOT/student into ROOT/results/results.json"
     )
-    pl.add_argument("--root", type=Path, default=Path("/grade"))
+    pl.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/grade"),
+        help="PrairieLearn's folder, holding student/, tests/ and results/ (default: /grade)",
+    )
     pl.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
-    pl.add_argument("--isolation", default="auto", choices=isolation.MODES)
-    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID)
-    pl.add_argument("--child-python", default=None)
+    pl.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    pl.add_argument("--uid", type=int, default=isolation.DEFAULT_UID, help=_UID)
+    pl.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
     pl.set_defaults(run=_prairielearn)
+
+    attempt = commands.add_parser(
+        "try",
+        help="run a built autograder.zip, or a built PrairieLearn question, on SUBMISSION as the platform would "
+        "(its own run_autograder or entrypoint, in a temporary root laid out as /autograder or /grade; as root) "
+        "and print the score and where the results are",
+    )
+    attempt.add_argument(
+        "built",
+        type=Path,
+        metavar="BUILT",
+        help="autograder.zip, or the folder `build --target prairielearn` wrote (question/, image/)",
+    )
+    attempt.add_argument(
+        "submission",
+        type=Path,
+        metavar="SUBMISSION",
+        help="what a student uploads: a folder of the graded files (or of lab05/), or a zip",
+    )
+    attempt.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the platform's root to lay out (new or empty; default: a new temporary folder, kept)",
+    )
+    attempt.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
+    attempt.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
+    attempt.set_defaults(run=_try)
 
     regenerate = commands.add_parser(
         "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"

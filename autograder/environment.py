@@ -24,6 +24,7 @@ VARIABLES = {
     "UID_LEASES": "where the sandbox uids' leases live (default /run/lab05-sandbox-uids)",
     "CHILD_PYTHON": "the interpreter submissions run in",
     # read by the shipped scripts
+    "ROOT": "Gradescope's folder for run_autograder and setup.sh (default /autograder)",
     "PYTHON": "the grader's interpreter (run_autograder, the entrypoints)",
     "ISOLATION": "how submissions are enclosed (run_autograder, the PrairieLearn entrypoint)",
     "SOURCE": "where setup.sh finds the grader's source",

@@ -28,7 +28,13 @@ HANDOUT = LAB_ROOT / "assignment"
 SOLUTIONS = LAB_ROOT / "solutions"
 RUBRIC = LAB_ROOT / "grading.yml"
 REQUIREMENTS = ROOT / "requirements"
-CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt"  # the children's environment: what they may import, pinned
+#: The name a platform's build ships the children's pins under, beside the ``autograder`` package
+#: (``platforms/common/shipment.py``: autograder.zip's ``source/``, the PrairieLearn image's).
+SHIPPED_CHILD_REQUIREMENTS = "requirements-child.txt"
+#: The children's environment: what they may import, pinned; ``requirements/child.txt`` in the
+#: repository, the shipped file in a built grader (which has no ``requirements/``), where ``doctor``
+#: reads it.
+CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt" if REQUIREMENTS.is_dir() else ROOT / SHIPPED_CHILD_REQUIREMENTS
 CHILD_VENV = ROOT / ".venv-child"  # that environment for local batches (``make setup``)
 #: The hidden reference: what a student must never see (the edge cases' inputs, the expected
 #: values). In the repository ``autograder/lab/data/``; ``$AUTOGRADER_HIDDEN`` names where a platform

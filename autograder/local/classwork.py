@@ -116,7 +116,7 @@ def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str],
         os.replace(folder / "grade.json", folder / output_paths.PREVIOUS)
     cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
     cache.write_atomic(folder / "feedback.md", markdown.markdown(result, titles).encode(), 0o644)
-    html = feedback_html.render(result, titles, output_paths.report_link())
+    html = feedback_html.render(result, titles)  # given to students: no link to the class report they lack
     cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
     instructor = instructor_html.render(result, titles, output_paths.report_link())
     cache.write_atomic(folder / output_paths.INSTRUCTOR, instructor.encode(), 0o600)

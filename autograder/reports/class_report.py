@@ -229,10 +229,11 @@ def render(
             "diagnoses": Markup(class_tables.diagnoses_table(counted)),
             "problems": _problems(counted),
             "similarity": Markup(similarity_html.section(similarity, rubric.similarity, every)),
+            "similar_pairs": len(similarity.pairs) if similarity is not None else 0,
             "question_ids": [question.id for question in rubric.questions],
             "rows": _students(found, rubric, similarity),
             "cases": Markup(class_tables.cases_table(counted)),
             "facts": list(facts.items()),
         },
     )
-    return html.page(f"{title} class report", body, ("sort.js", "filter.js"))
+    return html.page(f"{title} class report", body, ("sort.js", "filter.js", "unfold.js"))

@@ -5,7 +5,7 @@ many classes with varied messages, timeouts, crashes, files that did not import,
 varied faults, search functions called in varied ways), each case's student view is rendered as
 results.json, feedback.md and feedback.html render a check (``markdown.check_text``), and the
 distinct texts each hidden case can show are counted. They must be at most the fixed vocabulary
-(``vocabulary.HIDDEN_STATES`` and passed), whose size gives the README's bits per hidden case.
+(``vocabulary.HIDDEN_STATES`` and passed), whose size gives docs/CHECKS.md's bits per hidden case.
 (There are no hidden random cases: random cases are public, their inputs drawn afresh.)
 """
 
@@ -176,10 +176,11 @@ def _scenario_texts(built, submission) -> dict[str, set[str]]:
 
 
 def _readme_states() -> tuple[int, float]:
-    """The README's figures: how many states a hidden case shows, and the bits that makes."""
-    text = " ".join(paths.ROOT.joinpath("README.md").read_text(encoding="utf-8").split())
+    """The docs' figures (docs/CHECKS.md, moved there from the README): how many states a hidden case
+    shows, and the bits that makes."""
+    text = " ".join(paths.ROOT.joinpath("docs", "CHECKS.md").read_text(encoding="utf-8").split())
     found = re.search(r"one of (\d+) fixed states .*?at most ([\d.]+) bits per hidden case", text)
-    assert found, "the README no longer says how many states a hidden case shows and the bits it makes"
+    assert found, "docs/CHECKS.md no longer says how many states a hidden case shows and the bits it makes"
     return int(found.group(1)), float(found.group(2))
 
 
@@ -206,7 +207,7 @@ def test_no_random_case_is_hidden(planned):
 
 
 def test_the_readme_says_the_vocabularys_bits(planned):
-    """Does the README give the vocabulary's size (its states and "passed") and log2 of it as the
+    """Does docs/CHECKS.md give the vocabulary's size (its states and "passed") and log2 of it as the
     bits a hidden case can tell per grading?"""
     states, bits = _readme_states()
     assert states == len(HIDDEN_STATES) + 1

@@ -161,3 +161,51 @@ def test_ctrl_c_while_a_submission_is_written_waits_for_its_last_file():
         written.append("grade.json")
     assert written == ["grade.json"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _subcommand_arguments():
+    """Every argument of every subcommand, as ``(subcommand, argument)`` pairs, the --help lines."""
+    import argparse
+
+    from autograder import cli
+
+    commands = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return [
+        (name, action)
+        for name, parser in commands.choices.items()
+        for action in parser._actions
+        if not isinstance(action, argparse._HelpAction)
+    ]
+
+
+def test_the_walk_finds_the_platforms_options():
+    """Does the walk over the parser reach the platforms' entry points' options (so the test below
+    cannot pass by finding nothing)?"""
+    found = {(name, tuple(action.option_strings)) for name, action in _subcommand_arguments()}
+    for name, option in [
+        ("gradescope", "--root"),
+        ("gradescope", "--child-python"),
+        ("prairielearn", "--isolation"),
+        ("grade", "--out"),
+        ("build", "--target"),
+    ]:
+        assert (name, (option,)) in found, (name, option)
+
+
+@pytest.mark.parametrize(
+    "name, action",
+    _subcommand_arguments(),
+    ids=[
+        f"{name}-{action.option_strings[-1] if action.option_strings else action.dest}"
+        for name, action in _subcommand_arguments()
+    ],
+)
+def test_every_option_is_described_in_help(name, action):
+    """Does `python -m autograder NAME --help` describe this argument (a sentence, not nothing)?"""
+    import argparse
+
+    shown = action.option_strings or [action.dest]
+    assert action.help and action.help != argparse.SUPPRESS, (
+        f"`{name} --help` describes nothing for {'/'.join(shown)}: give it a help= in autograder/cli.py"
+    )
+    assert len(action.help.split()) >= 3, f"`{name} --help`: {'/'.join(shown)} has only {action.help!r}"

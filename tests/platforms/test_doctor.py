@@ -107,3 +107,51 @@ def test_namespace_finding_names_the_kernels_answer(code, words):
     """Does a refused unshare say which error the kernel gave?"""
     finding = machine._namespace_finding(code, "a user namespace", root=True)
     assert finding.ok is (code == 0) and words in finding.detail
+
+
+@pytest.fixture(scope="module")
+def shipped_source(tmp_path_factory, cranfield):
+    """The grader as autograder.zip ships it (its ``source/``: the engine, the answer code, the
+    rubric, ``requirements-child.txt`` and no ``requirements/`` folder), without the hidden part."""
+    from autograder import paths
+    from autograder.platforms.common import shipment
+
+    source = tmp_path_factory.mktemp("zip-layout") / "source"
+    for name, data, _ in shipment.engine_entries() + shipment.code_entries():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_bytes(data)
+    (source / "grading.yml").write_bytes(paths.RUBRIC.read_bytes())
+    return source
+
+
+@pytest.mark.sandbox
+@pytest.mark.cranfield
+@pytest.mark.parametrize(
+    "isolation, package",
+    [("auto", "numpy"), ("uid", "numpy")],
+    ids=["auto", "uid"],
+)
+def test_doctor_in_the_zips_layout_reads_the_shipped_pins(shipped_source, isolation, package):
+    """Run from autograder.zip's layout (where the pins are requirements-child.txt, not
+    requirements/child.txt), does `doctor` compare the child's packages with those pins instead of
+    saying "cannot tell"?"""
+    import os
+
+    assert not (shipped_source / "requirements").exists()
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LAB05", "AUTOGRADER"))}
+    environment.update({"PYTHONPATH": str(shipped_source), "IR_DATASETS_HOME": str(shipped_source / "ir_datasets")})
+    result = subprocess.run(
+        [sys.executable, "-m", "autograder", "doctor", "--child-python", "/usr/bin/python3", "--json"]
+        + ["--isolation", isolation],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=shipped_source,
+        env=environment,
+    )
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)["child_packages"]
+    pinned = doctor.pins(shipped_source / "requirements-child.txt")[package]
+    assert found["ok"] is True, found
+    assert "cannot tell" not in found["detail"] and f"{package} " in found["detail"], found
+    assert f"pinned {pinned}" in found["detail"] or "(as pinned)" in found["detail"], found

@@ -1,5 +1,5 @@
 """Which class settings each platform applies (``platforms/common/setting_support.py``): the one
-declaration the README's table and the builds' notes come from."""
+declaration the docs' table, the builds' grid and their notes come from."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from autograder.platforms.common import setting_support
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "PLATFORM_SETTINGS.md"
 
 #: id: (platform, the settings its build says it cannot apply in full)
 NOT_IN_FULL = {
@@ -25,12 +25,27 @@ NOT_IN_FULL = {
 }
 
 
-def test_the_readme_table_is_the_declaration():
-    """Is the README's settings x platform table exactly the one the declaration makes?"""
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_table_is_the_declaration():
+    """Is the docs' settings x platform table exactly the one the declaration makes?"""
+    text = PAGE.read_text(encoding="utf-8")
     found = re.search(r"<!-- settings-table: [^\n]*-->\n(.*?)<!-- /settings-table -->", text, re.S)
-    assert found is not None, "README.md has no settings-table markers"
+    assert found is not None, f"{PAGE.name} has no settings-table markers: run tools/gendocs.py"
     assert found.group(1) == setting_support.table()
+
+
+@pytest.mark.parametrize("setting", list(setting_support.SUPPORT))
+def test_each_setting_is_a_key_of_the_rubric_schema(setting):
+    """Is each setting of the table named by a key grading.yml's schema has (so the table cannot
+    speak of a setting the rubric does not have)?"""
+    from autograder.grading import rubric_schema
+
+    schema = rubric_schema.json_schema()
+    section = schema
+    for part in setting_support.KEYS[setting].split("."):
+        assert part in section["properties"], (setting, setting_support.KEYS[setting])
+        field = section["properties"][part]
+        ref = next((option["$ref"] for option in [field, *field.get("anyOf", [])] if "$ref" in option), None)
+        section = schema["$defs"][ref.split("/")[-1]] if ref else {"properties": {}}
 
 
 def test_the_table_has_a_row_per_setting_and_a_cell_per_platform():
@@ -38,7 +53,8 @@ def test_the_table_has_a_row_per_setting_and_a_cell_per_platform():
     a state and how?"""
     rows = setting_support.table().splitlines()[2:]
     assert [row.split("|")[1].strip(" `") for row in rows] == [
-        "deadline", "penalty", "extensions", "group_extension", "attempts", "policy", "similarity",
+        "deadline", "deadline.penalty", "deadline.extensions", "students.group_extension", "attempts",
+        "students.policy", "similarity",
     ]  # fmt: skip
     for row in rows:
         cells = [cell.strip() for cell in row.split("|")[2:-1]]
@@ -62,7 +78,8 @@ def test_an_unknown_platform_is_refused_naming_the_known():
 
 @pytest.mark.parametrize("target", ["gradescope", "prairielearn"])
 def test_the_build_prints_what_cannot_apply(target, tmp_path):
-    """Does `python -m autograder build` print a note for each setting its platform cannot apply?"""
+    """Does `python -m autograder build` print the settings x platform grid, and a note for each
+    setting its platform cannot apply?"""
     run = subprocess.run(
         [sys.executable, "-m", "autograder", "build", "--target", target, "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=600,
@@ -70,3 +87,5 @@ def test_the_build_prints_what_cannot_apply(target, tmp_path):
     assert run.returncode == 0, run.stderr
     printed = [line.removeprefix("note: ") for line in run.stdout.splitlines() if line.startswith("note: ")]
     assert setting_support.notes(target) and all(note in printed for note in setting_support.notes(target))
+    grid = setting_support.grid()
+    assert "\n".join(grid) in run.stdout and len(grid) == 2 + len(setting_support.SUPPORT)

@@ -1,5 +1,5 @@
-"""The generated documentation: docs/ARCHITECTURE.md's module tree, docs/CLI.md, and grading.yml's
-reference and JSON Schema (tools/gendocs.py)."""
+"""The generated documentation (tools/gendocs.py): the module tree, docs/CLI.md, grading.yml's
+reference and JSON Schema, the settings per platform, the environment variables, the output files."""
 
 from __future__ import annotations
 
@@ -15,8 +15,24 @@ from tools import gendocs
 
 @pytest.mark.parametrize(
     "path",
-    [gendocs.ARCHITECTURE, gendocs.CLI, gendocs.GRADING_YML, gendocs.GRADING_SCHEMA],
-    ids=["architecture-tree", "cli-reference", "grading-yml-reference", "grading-yml-json-schema"],
+    [
+        gendocs.MODULES,
+        gendocs.CLI,
+        gendocs.GRADING_YML,
+        gendocs.GRADING_SCHEMA,
+        gendocs.PLATFORM_SETTINGS,
+        gendocs.ENVIRONMENT,
+        gendocs.OUTPUT_FILES,
+    ],
+    ids=[
+        "module-tree",
+        "cli-reference",
+        "grading-yml-reference",
+        "grading-yml-json-schema",
+        "platform-settings",
+        "environment-variables",
+        "output-files",
+    ],
 )
 def test_generated_docs_are_up_to_date(path: Path):
     """Does each generated document hold what the code says today (run tools/gendocs.py if not)?"""
@@ -96,7 +112,7 @@ def test_documents_name_only_files_that_exist():
     """Does every file path that README.md, docs/*.md and grading.yml's comments name exist
     (relative to the repository, to autograder/, or below either), so a moved module cannot
     leave a stale pointer behind?"""
-    documents = [paths.ROOT / "README.md", paths.ROOT / "grading.yml", *sorted((paths.ROOT / "docs").glob("*.md"))]
+    documents = [paths.ROOT / "README.md", paths.ROOT / "grading.yml", *sorted((paths.ROOT / "docs").rglob("*.md"))]
     stale = [
         f"{document.name}:{number}: {match.group(1)}"
         for document in documents
@@ -165,7 +181,7 @@ def test_documents_name_only_what_modules_define():
     """Does every ``module.py: name`` that README.md and docs/*.md give name something that module
     defines (a function, class, constant, ``Class.member``), so a moved function cannot leave a
     stale pointer behind?"""
-    documents = [paths.ROOT / "README.md", *sorted((paths.ROOT / "docs").glob("*.md"))]
+    documents = [paths.ROOT / "README.md", *sorted((paths.ROOT / "docs").rglob("*.md"))]
     stale = []
     for document in documents:
         for module, name in _named(document.read_text(encoding="utf-8")):

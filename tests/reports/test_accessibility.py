@@ -193,14 +193,15 @@ def test_tables_sort_by_keyboard_and_say_how(pages, page):
 @pytest.mark.browser
 def test_motion_and_print_follow_the_reader(pages, page):
     """For a reader who asks for reduced motion, does nothing animate, transition or scroll
-    smoothly; on paper, is the back link gone, are wide boxes unclipped, and does printing open
-    every folded part (and fold it again afterwards)?"""
+    smoothly; on paper, is the back link gone (the instructor view has one; the students' copy,
+    feedback.html, none), are wide boxes unclipped, and does printing open every folded part (and
+    fold it again afterwards)?"""
     from selenium.webdriver.common.by import By
 
     def media(features, kind=""):
         page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": kind, "features": features})
 
-    path = pages / "submissions" / "carol-buggy" / "feedback.html"
+    path = pages / "submissions" / "carol-buggy" / "instructor.html"
     _open(page, path)
     media([{"name": "prefers-reduced-motion", "value": "reduce"}])
     moving = page.execute_script(

@@ -127,7 +127,9 @@ def test_class_report_in_a_real_browser(examples, browser, open_page):
 
 @pytest.mark.browser
 def test_feedback_page_in_a_real_browser(examples, browser, open_page):
-    """Does carol's feedback.html load cleanly with her diagnoses, hidden cases and the Cranfield plot?"""
+    """Does carol's feedback.html load cleanly with her diagnoses, hidden cases and the Cranfield plot,
+    with no link to a class report (students get the page alone), while her instructor view links
+    back to it?"""
     from selenium.webdriver.common.by import By
 
     from autograder.grading.results import points
@@ -144,7 +146,9 @@ def test_feedback_page_in_a_real_browser(examples, browser, open_page):
     assert summary.location["y"] < browser.find_element(By.ID, "ndcg_at_k").location["y"]
     summary.find_element(By.LINK_TEXT, "ndcg_at_k").click()
     assert browser.current_url.endswith("#ndcg_at_k")
-    browser.find_element(By.LINK_TEXT, "← class report").click()
+    assert browser.find_elements(By.LINK_TEXT, "← class report") == []  # students get this page alone
+    open_page(out / "submissions" / "carol-buggy" / "instructor.html", "instructor-carol-buggy.png")
+    browser.find_element(By.LINK_TEXT, "← class report").click()  # the instructor's view stays beside it
     assert browser.title == "Lab 05 class report"
 
 

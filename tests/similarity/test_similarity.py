@@ -503,8 +503,9 @@ def test_the_report_says_when_the_analysis_is_off(tmp_path):
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_similarity_section_in_a_real_browser(tmp_path, open_page):
-    """In headless Chromium, does the section show the pair, its side-by-side view with marked
-    lines on both sides, does a submission's row lead to it, and is there no console error?"""
+    """In headless Chromium, does the section show the pair, its side-by-side view folded until a
+    submission's row leads to it (the link unfolds it), with marked lines on both sides, and is there
+    no console error?"""
     from selenium.webdriver.common.by import By
 
     path, found = _report(tmp_path)
@@ -514,6 +515,11 @@ def test_the_similarity_section_in_a_real_browser(tmp_path, open_page):
     assert len(rows) == len(found.pairs) == 1
     assert "copy" in rows[0].text and "loop-style" in rows[0].text and f"{found.pairs[0].score:.0%}" in rows[0].text
     view = browser.find_element(By.ID, "pair-1-view")
+    assert not view.is_displayed()  # folded in the section's <details> until asked
+    similar = "td[last()-1]"  # the students table's "similar code" column (superseded submissions last)
+    link = browser.find_element(By.XPATH, f"//table[@id='students']//tr[td/a[text()='loop-style']]/{similar}/a")
+    link.click()
+    assert browser.current_url.endswith("#pair-1-view") and view.is_displayed()
     sides = view.find_elements(By.CSS_SELECTOR, ".side")
     assert len(sides) == len(found.pairs[0].files) >= 1
     columns = sides[0].find_elements(By.CSS_SELECTOR, "pre.code")
@@ -521,12 +527,8 @@ def test_the_similarity_section_in_a_real_browser(tmp_path, open_page):
     left, right = columns[0].location, columns[1].location
     assert left["y"] == right["y"] and left["x"] < right["x"]  # side by side
     assert HOSTILE_NAME in columns[0].text  # shown as text, not run
-    similar = "td[last()-1]"  # the students table's "similar code" column (superseded submissions last)
     row = browser.find_element(By.XPATH, "//table[@id='students']//tr[td/a[text()='array-style']]")
     assert row.find_elements(By.XPATH, f"./{similar}/a") == []
-    link = browser.find_element(By.XPATH, f"//table[@id='students']//tr[td/a[text()='loop-style']]/{similar}/a")
-    link.click()
-    assert browser.current_url.endswith("#pair-1-view")
     assert browser.execute_script("return document.title") == "Lab 05 class report"
 
 

@@ -1,6 +1,6 @@
 """Which of ``grading.yml``'s class settings each platform applies, and how: the one declaration
-the README's settings x platform table and the builds' notes are made from (a test compares the
-README with ``table()``).
+the settings x platform table (``docs/PLATFORM_SETTINGS.md``, written by ``tools/gendocs.py``), the
+table each build prints (``grid``) and the builds' notes are made from.
 
 ``SUPPORT[setting][platform]`` is ``(state, how)``: ``APPLIED``, ``PARTLY`` (some of it, the
 rest said) or ``NOT_APPLICABLE`` (and why, with what to do instead). ``notes(platform)`` is what
@@ -14,6 +14,17 @@ PARTLY = "partly"
 NOT_APPLICABLE = "not applicable"
 
 PLATFORMS = {"local": "local (`grade`)", "gradescope": "Gradescope", "prairielearn": "PrairieLearn"}
+
+#: Each setting -> the key of grading.yml that sets it (a test finds each in the rubric's schema).
+KEYS = {
+    "deadline": "deadline",
+    "penalty": "deadline.penalty",
+    "extensions": "deadline.extensions",
+    "group_extension": "students.group_extension",
+    "attempts": "attempts",
+    "policy": "students.policy",
+    "similarity": "similarity",
+}
 
 SUPPORT: dict[str, dict[str, tuple[str, str]]] = {
     "deadline": {
@@ -64,14 +75,26 @@ def cell(setting: str, platform: str) -> str:
 
 
 def table() -> str:
-    """The README's settings x platform table (Markdown)."""
+    """The settings x platform table (Markdown): each setting by its grading.yml key."""
     lines = [
-        "| setting | " + " | ".join(PLATFORMS.values()) + " |",
+        "| grading.yml | " + " | ".join(PLATFORMS.values()) + " |",
         "|---|" + "---|" * len(PLATFORMS),
     ]
     for setting in SUPPORT:
-        lines.append(f"| `{setting}` | " + " | ".join(cell(setting, platform) for platform in PLATFORMS) + " |")
+        lines.append(f"| `{KEYS[setting]}` | " + " | ".join(cell(setting, platform) for platform in PLATFORMS) + " |")
     return "\n".join(lines) + "\n"
+
+
+def grid() -> list[str]:
+    """The same table for a terminal, the states alone (what a build prints; its notes say how)."""
+    names = {"local": "local", "gradescope": "Gradescope", "prairielearn": "PrairieLearn"}
+    rows = [["grading.yml", *names.values()]]
+    rows += [[KEYS[setting], *(SUPPORT[setting][platform][0] for platform in names)] for setting in SUPPORT]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "what applies where (the notes below say how; docs/PLATFORM_SETTINGS.md has the whole table):",
+        *("  " + "  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows),
+    ]
 
 
 def notes(platform: str) -> list[str]:

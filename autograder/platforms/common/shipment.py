@@ -41,7 +41,7 @@ SETUP = TEMPLATES / "setup.sh"
 #: notebook's or the tests' packages).
 REQUIREMENT_FILES = ("lab.txt", "grader.txt")
 #: What the children's environment holds (setup.sh installs it in CHILD_ENVIRONMENT).
-CHILD_REQUIREMENTS = "requirements-child.txt"
+CHILD_REQUIREMENTS = paths.SHIPPED_CHILD_REQUIREMENTS
 #: Where setup.sh makes the children's environment: outside the grader's folder, which the
 #: sandbox user may not read (nothing in it is secret: the allowed packages only).
 CHILD_ENVIRONMENT = "/opt/lab05-child"

@@ -7,6 +7,8 @@ grades submissions in the real sandbox."""
 from __future__ import annotations
 
 import dataclasses
+import html
+import json
 import pickle
 import random
 import statistics
@@ -16,7 +18,9 @@ import pytest
 from autograder.grading import counterexamples, inputs
 from autograder.grading.diagnosis import shrink
 from autograder.grading.diagnosis.answers import same
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
 from autograder.labkit.case import Case
+from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
@@ -340,3 +344,109 @@ def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
         assert example.call == alone[function].case.call_text(limit=600)
         assert example.size <= example.start_size and example.calls <= shrink.BUDGET
         assert sum(body["fn"] == function for body in log) <= shrink.BUDGET + counterexamples.CHUNK
+
+
+# ---------------------------------------------------------------- shown once, in every view
+
+#: (id, the counterexample, what every view must show of it)
+SHOWN = [
+    (
+        "a wrong value",
+        Counterexample(
+            call="precision_at_k(['a'], {'a': 1}, k=2)",
+            expected=0.5,
+            actual=1.0,
+            size=2,
+            start_size=8,
+            start="notes-toy-p@10-short-ranking",
+            calls=26,
+        ),
+        ["precision_at_k(['a'], {'a': 1}, k=2)", "expected: 0.5", "1", "2 documents and judgments", "26 calls"],
+    ),
+    (
+        "an error, the search stopped early",
+        Counterexample(
+            call="average_precision([], {})",
+            expected=0.0,
+            actual=None,
+            raised="raised ZeroDivisionError: division by zero",
+            size=0,
+            start_size=1,
+            start="random-average_precision-004",
+            calls=200,
+            stopped_early=True,
+        ),
+        ["average_precision([], {})", "raised ZeroDivisionError: division by zero", "a smaller one may exist"],
+    ),
+]
+
+
+def _result_with(example: Counterexample) -> SubmissionResult:
+    function = example.call.split("(")[0]
+    case = CaseResult(
+        id="c", description="d", public=True, status=CaseStatus.FAIL, expected=1.0, actual=0.0, call="c()"
+    )
+    check = CheckResult(
+        name=f"{function}: random cases",
+        question="q2",
+        function=function,
+        kind=CheckKind.RANDOM,
+        max_score=4,
+        score=0,
+        visibility="visible",
+        cases=(case,),
+        counterexample=example,
+    )
+    return SubmissionResult(submission="s", status=Status.GRADED, checks=(check,))
+
+
+@pytest.mark.parametrize("name, example, wanted", SHOWN, ids=[row[0] for row in SHOWN])
+def test_every_view_shows_the_counterexample_and_grade_json_keeps_it(name, example, wanted):
+    """Do feedback.md, feedback.html, Gradescope's and PrairieLearn's results show the counterexample
+    (the call, both values, how small, whether the search stopped early) from the student view, and
+    does grade.json's record read back the same?"""
+    from autograder.reports import feedback_html, gradescope_json, markdown, prairielearn_json
+
+    result = _result_with(example)
+    views = {
+        "feedback.md": markdown.markdown(result),
+        "feedback.html": html.unescape(feedback_html.render(result)),
+        "gradescope": json.dumps(gradescope_json.document(result), ensure_ascii=False),
+        "prairielearn": json.dumps(prairielearn_json.document(result), ensure_ascii=False),
+    }
+    for view, text in views.items():
+        text = text.replace("\\n", "\n").replace('\\"', '"')
+        assert [part for part in wanted if part not in text] == [], view
+    assert SubmissionResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert "counterexample" not in json.dumps(
+        dataclasses.replace(result, checks=(dataclasses.replace(result.checks[0], counterexample=None),)).to_dict()
+    )
+
+
+#: (id, how many times a case may be asked before the function answers it right)
+LATE_CHANGES = [("right on a case's third asking", 2), ("right on a case's fourth asking", 3)]
+
+
+@pytest.mark.parametrize("name, wrong_times", LATE_CHANGES, ids=[row[0] for row in LATE_CHANGES])
+def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, name, wrong_times):
+    """Does the driver, whose calls left in a chunk ask the smallest case again, show no counterexample
+    when the function answers that case right on one of those calls?"""
+    plan = graded.plan
+    asked: dict[str, int] = {}
+    reference = graded.solution["metrics.py"]["precision_at_k"]
+
+    def fickle(ranking, judgments, k, rel=1):
+        key = repr((list(ranking), dict(judgments), k, rel))
+        asked[key] = asked.get(key, 0) + 1
+        value = reference(ranking, judgments, k, rel)
+        return value if asked[key] > wrong_times else value + 0.5
+
+    functions = {**graded.solution["metrics.py"], "precision_at_k": fickle}
+    outcomes = graded.answers(functions, {"precision_at_k"})
+    asked.clear()  # the grading's own calls were another process's
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
+    assert finder.found == {}

@@ -305,6 +305,16 @@ def test_a_search_never_starts_from_a_hidden_case(graded):
     assert counterexamples.starts(plan, canaried, hidden_only) == {}
 
 
+def test_an_honest_submission_starts_no_search(graded):
+    """Does the reference, answering every case right, start no search (so no call beyond grading's)?"""
+    log: list = []
+    plan = graded.plan
+    finder = counterexamples.Finder(plan, graded.submission, _fake_run({}, graded.folder, log), plan.rubric.limits)
+    finder.after_public(SandboxResult(outcomes=list(graded.right)))
+    assert counterexamples.starts(plan, graded.submission, graded.right) == {}
+    assert finder.found == {} and log == []
+
+
 # ---------------------------------------------------------------- the driver, calls in chunks
 
 

@@ -232,13 +232,14 @@ class ShownCounterexample:
     stopped_early: str  # why a smaller one may exist ("" when the search ended)
 
 
-def shown_counterexample(function: str, found: Counterexample) -> ShownCounterexample:
-    """The words and values a page shows of ``found``."""
+def shown_counterexample(check: CheckResult, found: Counterexample) -> ShownCounterexample:
+    """The words and values a page shows of ``found``, shrunk from a failing case of ``check``."""
     noun = "document or judgment" if found.size == 1 else "documents and judgments"
     start = "document or judgment" if found.start_size == 1 else "documents and judgments"
     intro = (
-        f"The smallest input found on which {function} is still wrong: {found.size} {noun}, "
-        f"shrunk from the public case {found.start} ({found.start_size} {start}) in {counted(found.calls, 'call')}"
+        f"The smallest input found on which {check.function} is still wrong: {found.size} {noun}, "
+        f"shrunk in {counted(found.calls, 'call')} from a failing case of {check.name} "
+        f"({found.start_size} {start})"
     )
     stopped = (
         "The search stopped before it was done (its calls or its time ran out): a smaller one may exist."
@@ -329,7 +330,7 @@ def function_view(item: FunctionResult, lab: Lab | None = None) -> FunctionView:
     one_line = item.state in ONE_LINE or item.state == FunctionState.FULL or only_unwritten
     failing = () if one_line else tuple(check_view(check) for check in item.checks if not check.full)
     passed = tuple(check for check in item.checks if check.full)
-    found = next((check.counterexample for check in item.checks if check.counterexample and not check.full), None)
+    shrunk = next((check for check in item.checks if check.counterexample and not check.full), None)
     return FunctionView(
         result=item,
         headline=words,
@@ -337,7 +338,9 @@ def function_view(item: FunctionResult, lab: Lab | None = None) -> FunctionView:
         diagnoses=tuple(diagnoses.values()),
         failing=failing,
         passed=passed,
-        counterexample=shown_counterexample(item.function, found) if found is not None and failing else None,
+        counterexample=shown_counterexample(shrunk, shrunk.counterexample)
+        if shrunk is not None and shrunk.counterexample is not None and failing
+        else None,
     )
 
 

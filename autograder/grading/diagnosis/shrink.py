@@ -268,15 +268,19 @@ def _drops(case: Case, path: Path) -> Iterator[Case]:
 
 def _integers(case: Case) -> list[tuple[Path, int]]:
     """The integers worth lowering: grades (a mapping's values), positional integers (a collection's
-    size) and the tuning parameters k, rel, n (while they are valid: an invalid one is the case)."""
+    size) and the tuning parameters k, rel and n (each while it is valid: lowered, never below 1;
+    an invalid one is what the case is about)."""
     found: list[tuple[Path, int]] = []
     for path in _containers(case):
         items = _get(case, path)
         if isinstance(items, dict):
             found += [(path + (key,), value) for key, value in items.items() if _integer(value)]
     found += [(("args", index), arg) for index, arg in enumerate(case.args) if _integer(arg)]
-    if valid_tuning(case.kwargs):
-        found += [(("kwargs", key), value) for key, value in case.kwargs.items() if key in TUNING and _integer(value)]
+    found += [
+        (("kwargs", key), value)
+        for key, value in case.kwargs.items()
+        if key in TUNING and _integer(value) and valid_tuning({key: value})
+    ]
     return found
 
 

@@ -65,9 +65,16 @@ def _hostile(body: str) -> str:
     )
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory, cranfield):
-    return Session.open(default_lab(), rubric_path=subs.test_rubric(tmp_path_factory.mktemp("rubric")))
+#: The sandbox's two enclosures (the uid mode is Gradescope's and PrairieLearn's).
+MODES = {"jail": {"isolation": "jail"}, "uid": {"isolation": "uid", "python": "/usr/bin/python3"}}
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def session(request, tmp_path_factory, cranfield):
+    rubric = subs.test_rubric(tmp_path_factory.mktemp("rubric"))
+    found = Session.open(default_lab(), rubric_path=rubric, **MODES[request.param])
+    assert found.isolation.mode == request.param
+    return found
 
 
 def _staged(tmp_path_factory, name: str, metrics: str) -> intake.Staged:

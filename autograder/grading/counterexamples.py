@@ -17,6 +17,7 @@ chunk ask the smallest case again: any that passes, crashes or hangs there drops
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -197,6 +198,7 @@ class Finder:
         self.plan, self.submission, self.run_calls, self.limits = plan, submission, run_calls, limits
         self.deadline = deadline  # a platform's overall limit (``time.monotonic()``), if any
         self.found: dict[str, tuple[str, Counterexample]] = {}
+        self.problem = ""  # why the search failed, if it did (a grader's bug)
 
     def allowed(self) -> float:
         """The seconds the search may take: ``TOTAL_SECONDS``, and under a platform's overall limit
@@ -206,7 +208,16 @@ class Finder:
         return min(TOTAL_SECONDS, (self.deadline - time.monotonic() - self.limits.submission_seconds) / 2)
 
     def after_public(self, result: SandboxResult) -> None:
-        """Shrink each function's smallest failing public case (the public calls' answers are in ``result``)."""
+        """Shrink each function's smallest failing public case (the public calls' answers are in
+        ``result``). A failure of the search itself (a bug of the grader's) costs the submission
+        nothing: no counterexample, and ``problem`` says why, for the instructor's log."""
+        try:
+            self._search(result)
+        except Exception:  # the grading goes on without counterexamples; the instructor is told
+            self.found = {}
+            self.problem = traceback.format_exc(limit=-3).strip().splitlines()[-1][:300]
+
+    def _search(self, result: SandboxResult) -> None:
         lab = self.plan.lab
         begun, allowed = time.monotonic(), self.allowed()
         drivers: dict[str, _Driver] = {}

@@ -56,6 +56,7 @@ class Grading:
     checks: tuple[CheckResult, ...] = ()  # scored (score), then explained (diagnose, counterexamples)
     # function -> (the check its start case belongs to, its smallest counterexample) (sandbox)
     counterexamples: dict[str, tuple[str, Counterexample]] = field(default_factory=dict)
+    search_problem: str = ""  # why the counterexamples' search failed, for the instructor's log (sandbox)
     result: SubmissionResult | None = None  # set by the stage that ends grading
 
 
@@ -158,7 +159,7 @@ def _sandbox(state: Grading) -> Grading:
             after_public=finder.after_public,
         )
     sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
-    return replace(state, run=result, counterexamples=finder.found)
+    return replace(state, run=result, counterexamples=finder.found, search_problem=finder.problem)
 
 
 def _integrity(state: Grading) -> Grading:
@@ -230,7 +231,8 @@ def _result(state: Grading) -> Grading:
         hidden_output=run.hidden_output,
         random_seed=state.submission.seed,
         instructor_log=f"isolation {state.isolation.mode}{'' if run.uid is None else f' as uid {run.uid}'}, "
-        f"{run.restarts} restart(s), child time {run.elapsed:.2f} s",
+        f"{run.restarts} restart(s), child time {run.elapsed:.2f} s"
+        + (f"; the counterexamples' search failed: {state.search_problem}" if state.search_problem else ""),
         execution_time=round(time.monotonic() - state.started, 3),
         **state.common,
     )

@@ -460,3 +460,21 @@ def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, nam
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
     assert finder.found == {}
+
+
+def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeypatch):
+    """When the search itself fails (a grader's bug: here the reference's answers raise), does the
+    driver keep no counterexample, raise nothing, and say why for the instructor's log?"""
+    plan = graded.plan
+
+    def broken(self, case):
+        raise RuntimeError("the reference is broken")
+
+    monkeypatch.setattr(shrink.Reference, "expected", broken)
+    functions = {**graded.solution["metrics.py"], "precision_at_k": WORKED[0][2]}
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(graded.answers(functions, {"precision_at_k"}))))
+    assert finder.found == {}
+    assert "RuntimeError: the reference is broken" in finder.problem

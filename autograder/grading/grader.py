@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from autograder import tempdirs
-from autograder.grading import intake, payloads, runfile_checks, sandbox_report, scoring
+from autograder.grading import counterexamples, intake, payloads, runfile_checks, sandbox_report, scoring
 from autograder.grading.diagnosis import answers as diagnosis
 from autograder.grading.integrity import answer_tables, libraries
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan, fresh_seed
-from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
+from autograder.grading.results import CheckResult, Counterexample, Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.sandbox import runner
 from autograder.sandbox.channel import OutcomeStatus, SandboxResult
@@ -53,7 +53,10 @@ class Grading:
     integrity: tuple[Flag, ...] = ()  # libraries used, answer tables (integrity)
     unimported: frozenset[str] = frozenset()  # the graded files that did not import (run files)
     files: dict[str, runfile_checks.RunFile] = field(default_factory=dict)  # the run files written (run files)
-    checks: tuple[CheckResult, ...] = ()  # scored (score), then explained (diagnose)
+    checks: tuple[CheckResult, ...] = ()  # scored (score), then explained (diagnose, counterexamples)
+    # function -> (the check its start case belongs to, its smallest counterexample) (sandbox)
+    counterexamples: dict[str, tuple[str, Counterexample]] = field(default_factory=dict)
+    search_problem: str = ""  # why the counterexamples' search failed, for the instructor's log (sandbox)
     result: SubmissionResult | None = None  # set by the stage that ends grading
 
 
@@ -113,11 +116,37 @@ def _plan(state: Grading) -> Grading:
 
 def _sandbox(state: Grading) -> Grading:
     """Every call run in the sandbox, on the submission's files written as the package; calls the
-    platform's overall deadline stopped say so."""
+    platform's overall deadline stopped say so. Between the public calls and the secret ones, the
+    smallest counterexample of each function that failed a public case is looked for
+    (``counterexamples.Finder``), in children of its own."""
+    package = Package(state.plan.lab.package, state.plan.lab.graded_files)
     with tempdirs.folder("lab05-submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         lab = intake.write_package(state.staged, folder / "lab", state.plan.lab)
+
+        def run_calls(
+            calls: list[Call],
+            payload: Callable[[int], bytes],
+            live: Callable[[SandboxResult], None],
+            limits: Limits,
+            seconds: float,
+        ) -> SandboxResult:
+            end = time.monotonic() + seconds
+            deadline = end if state.deadline is None else min(end, state.deadline)
+            return runner.run(
+                lab,
+                calls,
+                payload,
+                limits,
+                state.isolation,
+                state.slot,
+                overall_deadline=deadline,
+                package=package,
+                live=live,
+            )
+
+        finder = counterexamples.Finder(state.plan, state.submission, run_calls, state.limits, state.deadline)
         result = runner.run(
             lab,
             list(state.calls),
@@ -126,10 +155,11 @@ def _sandbox(state: Grading) -> Grading:
             state.isolation,
             state.slot,
             overall_deadline=state.deadline,
-            package=Package(state.plan.lab.package, state.plan.lab.graded_files),
+            package=package,
+            after_public=finder.after_public,
         )
     sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
-    return replace(state, run=result)
+    return replace(state, run=result, counterexamples=finder.found, search_problem=finder.problem)
 
 
 def _integrity(state: Grading) -> Grading:
@@ -182,6 +212,11 @@ def _diagnose(state: Grading) -> Grading:
     return replace(state, checks=checks)
 
 
+def _counterexamples(state: Grading) -> Grading:
+    """Each failing function's smallest counterexample, on the check its start case belongs to."""
+    return replace(state, checks=counterexamples.attach(state.checks, state.counterexamples))
+
+
 def _result(state: Grading) -> Grading:
     """The submission's result: its checks, problems, flags, output and log."""
     run = state.run
@@ -196,7 +231,8 @@ def _result(state: Grading) -> Grading:
         hidden_output=run.hidden_output,
         random_seed=state.submission.seed,
         instructor_log=f"isolation {state.isolation.mode}{'' if run.uid is None else f' as uid {run.uid}'}, "
-        f"{run.restarts} restart(s), child time {run.elapsed:.2f} s",
+        f"{run.restarts} restart(s), child time {run.elapsed:.2f} s"
+        + (f"; the counterexamples' search failed: {state.search_problem}" if state.search_problem else ""),
         execution_time=round(time.monotonic() - state.started, 3),
         **state.common,
     )
@@ -213,6 +249,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("run files", _run_files),
     Stage("score", _score),
     Stage("diagnose", _diagnose),
+    Stage("counterexamples", _counterexamples),
     Stage("result", _result),
 )
 

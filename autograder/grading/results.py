@@ -93,6 +93,22 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Counterexample:
+    """The smallest input found on which a function is still wrong (``grading/counterexamples.py``),
+    shrunk from one of its failing public cases, never from a hidden one: shown with both answers."""
+
+    call: str  # the call as text
+    expected: object  # the right answer (JSON-able), from the lab's reference
+    actual: object  # the student's answer on it (decoded JSON), None when it raised
+    raised: str = ""  # what it raised instead, in words ("raised ValueError: ...")
+    size: int = 0  # its documents and judgments
+    start_size: int = 0  # those of the public case it came from
+    start: str = ""  # that case's id
+    calls: int = 0  # the calls of the function shrinking it took
+    stopped_early: bool = False  # the calls or the time allowed ran out first: a smaller one may exist
+
+
+@dataclass(frozen=True)
 class CheckResult:
     name: str  # "<function>: <what it checks>"
     question: str
@@ -105,6 +121,7 @@ class CheckResult:
     note: str = ""  # why the score is what it is beyond the cases (e.g. library use)
     diagnoses: tuple[Diagnosis, ...] = ()  # Diagnosis: named misconceptions the outputs match
     scoring: str = "proportional"  # how its cases became its points (``grading.rubric.SCORING``)
+    counterexample: Counterexample | None = None  # its function's smallest failing input, from this check's cases
 
     @property
     def passed(self) -> int:
@@ -296,8 +313,9 @@ class SubmissionResult:
         data["flags"] = [_shallow(flag) for flag in self.flags]
         data["checks"] = [
             {
-                **_shallow(check, skip=("cases", "diagnoses")),
+                **_shallow(check, skip=("cases", "diagnoses", "counterexample")),
                 "diagnoses": [_shallow(item) for item in check.diagnoses],
+                **({"counterexample": _shallow(check.counterexample)} if check.counterexample else {}),
                 "cases": [_shallow(case) for case in check.cases],
             }
             for check in self.checks
@@ -330,6 +348,9 @@ class SubmissionResult:
                         Diagnosis(**{**item, "kind": DiagnosisKind(item.get("kind", "misconception"))})
                         for item in check.get("diagnoses", ())
                     ),
+                    "counterexample": Counterexample(**check["counterexample"])
+                    if check.get("counterexample")
+                    else None,
                 }
             )
             for check in data.get("checks", ())

@@ -31,6 +31,7 @@ from autograder.grading.results import (
     CaseResult,
     CaseStatus,
     CheckResult,
+    Counterexample,
     Diagnosis,
     FunctionResult,
     FunctionState,
@@ -221,6 +222,37 @@ def _cranfield(check: CheckResult, failing: list[CaseResult]) -> CranfieldView:
 
 
 @dataclass(frozen=True)
+class ShownCounterexample:
+    """A function's smallest counterexample as the student sees it (``grading/counterexamples.py``)."""
+
+    intro: str  # what it is, how small, where it came from
+    call: str
+    expected: str
+    actual: str  # the student's value, or what it raised
+    stopped_early: str  # why a smaller one may exist ("" when the search ended)
+
+
+def shown_counterexample(check: CheckResult, found: Counterexample) -> ShownCounterexample:
+    """The words and values a page shows of ``found``, shrunk from a failing case of ``check``."""
+    noun = "document or judgment" if found.size == 1 else "documents and judgments"
+    start = "document or judgment" if found.start_size == 1 else "documents and judgments"
+    intro = (
+        f"The smallest input found on which {check.function} is still wrong: {found.size} {noun}, "
+        f"shrunk in {counted(found.calls, 'call')} from a failing case of {check.name} "
+        f"({found.start_size} {start})"
+    )
+    stopped = (
+        "The search stopped before it was done (its calls or its time ran out): a smaller one may exist."
+        if found.stopped_early
+        else ""
+    )
+    actual = found.raised or (value_text(found.actual) if found.actual is not None else "")
+    return ShownCounterexample(
+        intro=intro, call=found.call, expected=value_text(found.expected), actual=actual, stopped_early=stopped
+    )
+
+
+@dataclass(frozen=True)
 class FunctionView:
     result: FunctionResult
     headline: str  # its state in words, with how many cases
@@ -228,6 +260,7 @@ class FunctionView:
     diagnoses: tuple[Diagnosis, ...]  # once each
     failing: tuple[CheckView, ...]  # the checks that lost points (empty: the summary line says it all)
     passed: tuple[CheckResult, ...]  # its checks with full marks
+    counterexample: ShownCounterexample | None = None  # its smallest failing input, when one was found
 
     @property
     def name(self) -> str:
@@ -297,8 +330,17 @@ def function_view(item: FunctionResult, lab: Lab | None = None) -> FunctionView:
     one_line = item.state in ONE_LINE or item.state == FunctionState.FULL or only_unwritten
     failing = () if one_line else tuple(check_view(check) for check in item.checks if not check.full)
     passed = tuple(check for check in item.checks if check.full)
+    shrunk = next((check for check in item.checks if check.counterexample and not check.full), None)
     return FunctionView(
-        result=item, headline=words, quote=quote, diagnoses=tuple(diagnoses.values()), failing=failing, passed=passed
+        result=item,
+        headline=words,
+        quote=quote,
+        diagnoses=tuple(diagnoses.values()),
+        failing=failing,
+        passed=passed,
+        counterexample=shown_counterexample(shrunk, shrunk.counterexample)
+        if shrunk is not None and shrunk.counterexample is not None and failing
+        else None,
     )
 
 

@@ -96,6 +96,16 @@ def _diagnosis(item: Diagnosis) -> str:
     return f"> **Diagnosis: {item.title}.** {item.explanation} *See the notes: {item.notes}.*"
 
 
+def counterexample_lines(view: FunctionView) -> list[str]:
+    """A function's smallest counterexample: what it is, then the call and both values as code."""
+    found = view.counterexample
+    if found is None:
+        return []
+    body = [found.call, *_indented("expected: ", found.expected), *_indented("yours:    ", found.actual)]
+    lines = [f"**Smallest counterexample.** {found.intro}.", "", *fenced("\n".join(body)), ""]
+    return lines + ([found.stopped_early, ""] if found.stopped_early else [])
+
+
 def summary_lines(found: Feedback, links: bool = True) -> list[str]:
     """The first layer: the score, banners, problems, per question and function one line."""
     lines = [f"**Score: {points(found.score)} / {points(found.max_score)}**", ""]
@@ -121,6 +131,7 @@ def function_lines(view: FunctionView, cases: bool = True) -> list[str]:
     item = view.result
     lines = [f"## {view.name}", "", f"✗ **{view.headline}** ({points(item.score)} / {points(item.max_score)})", ""]
     lines += [line for diagnosis in view.diagnoses for line in (_diagnosis(diagnosis), "")]
+    lines += counterexample_lines(view)
     if not cases:
         return lines
     for check in view.failing:

@@ -84,6 +84,8 @@ def run(
     start_child: StartChild = ChildProcess,
     overall_deadline: float | None = None,
     package: Package | None = None,
+    after_public: Callable[[SandboxResult], None] | None = None,
+    live: Callable[[SandboxResult], None] | None = None,
 ) -> SandboxResult:
     """Run ``calls`` against the submission's package in ``lab_dir``; ``payload(index)`` gives the
     bytes the child receives for call ``index`` (its inputs, when it is to run). Each graded file gets children
@@ -91,10 +93,15 @@ def run(
     process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
     tests script fake ones to drive the retry loop). ``overall_deadline`` (``time.monotonic()``):
     a platform's overall limit, when it comes first; ``package``: the package (and its graded
-    files) the submission is imported as."""
+    files) the submission is imported as. ``after_public(result)`` runs once every graded file's
+    public calls have run, before any secret call's inputs reach a child (the counterexamples'
+    search, ``grading/counterexamples.py``); ``live(result)`` is handed the result as soon as it is
+    made, so that a payload may choose a call's inputs from the answers before it."""
     started = time.monotonic()
     uid = isolation.uids[slot] if isolation.uids else None
     result = SandboxResult(outcomes=[None] * len(calls), uid=uid)
+    if live is not None:
+        live(result)
     output = Output(limits.output_kb << 10)
     progress = _Progress()
     deadline = started + limits.submission_seconds + 2 * STARTUP_SECONDS
@@ -127,6 +134,9 @@ def run(
     phases = [(calls[:secret_start], 0, False)] + ([(calls, secret_start, True)] if secret_start < len(calls) else [])
     received: dict[str, int] = {}  # channel bytes per graded file, over both phases
     for phase_calls, first, secret in phases:
+        if secret and after_public is not None:
+            after_public(result)
+            after_public = None
         for file in files:
             indexes = [index for index in range(first, len(phase_calls)) if phase_calls[index].file == file]
             imported = result.imports.get(file)
@@ -142,6 +152,8 @@ def run(
             phase = dataclasses.replace(grading, calls=phase_calls)
             result.stops[file] = _run_file(phase, file, file_deadline, first)
             received[file] = progress.received
+    if after_public is not None:  # no secret call
+        after_public(result)
     for index, outcome in enumerate(result.outcomes):
         if outcome is None:
             stop = _not_run(calls[index], result, progress, deadline, time_limit)

@@ -61,6 +61,7 @@ def test_the_stages_are_declared_in_order():
         "run files",
         "score",
         "diagnose",
+        "counterexamples",
         "result",
     ]
     assert all(callable(stage.run) for stage in STAGES)
@@ -146,7 +147,7 @@ def test_sandbox(graded, monkeypatch, deadline, reworded):
     state = replace(state, deadline=None if deadline is None else state.started + deadline)
     asked = {}
 
-    def run(lab, calls, payloads, limits, isolation, slot, overall_deadline=None, package=None):
+    def run(lab, calls, payloads, limits, isolation, slot, overall_deadline=None, package=None, after_public=None):
         asked.update(written=sorted(path.name for path in lab.rglob("*.py")), calls=calls, deadline=overall_deadline)
         overall = overall_deadline is not None and time.monotonic() >= overall_deadline  # as the runner decides
         stop = StopReason.OVERALL_TIME_LIMIT if overall else StopReason.TIME_LIMIT

@@ -1,0 +1,277 @@
+"""The smallest counterexample of every failing function, found through the sandbox.
+
+Once every graded file's public calls have run, and before any secret call's inputs reach a child
+(``runner.run``'s ``after_public``: nothing a later child could know of a hidden input shapes
+what is found), ``Finder`` takes, for each function that failed a public case (the notes'
+examples, Cranfield, the random cases; never a hidden edge case, never the run writer's files),
+the smallest such case and shrinks it (``diagnosis/shrink.py``): each step is one call of the
+student's function in a child, through the usual channel and its limits; the right answers are the
+lab's, computed here. Calls run ``CHUNK`` at a time per function in one child (a call's inputs are
+chosen when it is to run, from the answers before it); a function gets at most ``shrink.BUDGET``
+calls and ``SECONDS`` of its calls' time, and all of a submission's shrinking ``TOTAL_SECONDS``:
+what ran out first is said (``Counterexample.stopped_early``). The calls left in a child's last
+chunk ask the smallest case again: any that passes, crashes or hangs there drops the counterexample
+(answers that change between calls prove nothing). Nothing found here changes a point.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from autograder.grading import judge, payloads
+from autograder.grading.diagnosis import shrink
+from autograder.grading.plan import Plan, PlannedCall, PlannedCase, SubmissionPlan
+from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample
+from autograder.labkit.case import Case
+from autograder.labkit.kinds import CheckKind
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.settings import Call, Limits
+
+CHUNK = 25  # calls of one function per child
+SECONDS = 3.0  # the time all of one function's shrinking calls may take
+TOTAL_SECONDS = 20.0  # all of one submission's shrinking, wall clock
+#: The kinds of check whose cases a counterexample may start from: public by construction.
+PUBLIC_KINDS = (CheckKind.EXAMPLES, CheckKind.CRANFIELD, CheckKind.RANDOM)
+
+#: Runs calls in the sandbox: (calls, payload(index), live(result)) -> the run's result; ``live`` is
+#: handed the result as soon as it is made, so a payload can read the answers before its call.
+RunCalls = Callable[[list[Call], Callable[[int], bytes], Callable[[SandboxResult], None], Limits, float], SandboxResult]
+
+
+def starts(
+    plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | None]
+) -> dict[str, tuple[PlannedCase, Case]]:
+    """For each function that failed a public case (a wrong value, or an error where none was due
+    but NotImplementedError), the smallest such case, with its inputs resolved: ``{function:
+    (planned case, case to shrink)}``; a case of valid arguments comes before one that must raise
+    (a wrong value says more than a check missed), then the smaller, then the first. Only public
+    cases of public checks, whose calls ran before the first secret one, ever start a search."""
+    lab, tables = plan.lab, plan.shared_job["tables"]
+    found: dict[str, tuple[tuple[bool, int], PlannedCase, Case]] = {}
+    for planned in submission.planned:
+        record = lab.records.get(planned.case.function)
+        if record is None or record.writes_run_file or not public(planned, submission):
+            continue
+        outcome = outcomes[planned.call] if planned.call < len(outcomes) else None
+        how = shrink.failure(outcome, planned.expected, record.returns, lab.tolerance)
+        if how is None or how.removeprefix("raised ") in NOT_IMPLEMENTED_ERRORS:
+            continue
+        case = resolved(planned.case, tables)
+        rank = (judge.wants_error(planned.expected), shrink.size(case))
+        function = planned.case.function
+        if function not in found or rank < found[function][0]:
+            found[function] = (rank, planned, case)
+    return {function: (planned, case) for function, (_, planned, case) in sorted(found.items())}
+
+
+def public(planned: PlannedCase, submission: SubmissionPlan) -> bool:
+    """May ``planned`` start a search? A public case of a public kind, its call before every secret one."""
+    call = submission.calls[planned.call] if planned.call < len(submission.calls) else None
+    return (
+        planned.case.public
+        and planned.kind in PUBLIC_KINDS
+        and call is not None
+        and not call.get("secret")
+        and planned.call < submission.secret_start
+    )
+
+
+def resolved(case: Case, tables: dict[str, dict[str, Any]]) -> Case:
+    """``case`` with every table reference replaced by its (public) data: shrinking changes it."""
+
+    def value(arg: Any) -> Any:
+        if isinstance(arg, dict) and set(arg) == {"$ref"}:
+            table, key = arg["$ref"]
+            return tables[table][key]
+        return arg
+
+    return replace(case, args=tuple(value(arg) for arg in case.args))
+
+
+def counterexample(found: shrink.Shrunk, returns: str = "") -> Counterexample:
+    """What the feedback shows of a shrunk case."""
+    outcome = found.outcome
+    raised = ""
+    if outcome.status == OutcomeStatus.ERROR:
+        error = outcome.error or {}
+        raised = judge.capped(f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": "))
+    return Counterexample(
+        call=found.case.call_text(limit=600),
+        expected=found.expected,
+        actual=judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
+        raised=raised,
+        size=shrink.size(found.case),
+        start_size=shrink.size(found.start),
+        start=found.start.id,
+        calls=found.calls,
+        stopped_early=found.stopped_early,
+    )
+
+
+def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Counterexample]]) -> tuple[CheckResult, ...]:
+    """The checks, each function's counterexample on the check its start case belongs to
+    (``found``: function -> (that check's name, the counterexample)); a check with a note (no
+    credit) or full marks gets none."""
+    by_check = dict(found.values())
+    return tuple(
+        replace(check, counterexample=by_check[check.name])
+        if check.name in by_check and not check.full and not check.note
+        else check
+        for check in checks
+    )
+
+
+@dataclass
+class _Driver:
+    """One function's search, driven one call at a time as the sandbox asks for inputs."""
+
+    planned: PlannedCase
+    start_case: Case  # the case the search started from
+    reference: shrink.Reference
+    progress: shrink.Progress
+    search: Any  # the ``shrink.steps`` generator
+    queued: Case | None = None  # the case to ask next (None: the search has ended)
+    awaiting: int | None = None  # the call (index in the run) whose answer the search awaits
+    result: shrink.Shrunk | None = None
+    checks: dict[int, None] = field(default_factory=dict)  # calls that asked the smallest case again
+    spent: float = 0.0  # its calls' time so far
+
+    @classmethod
+    def start(cls, planned: PlannedCase, case: Case, reference: shrink.Reference) -> _Driver:
+        progress = shrink.Progress(best=case)
+        search = shrink.steps(case, reference, shrink.BUDGET, progress)
+        return cls(planned, case, reference, progress, search, queued=next(search))
+
+    @property
+    def done(self) -> bool:
+        return self.queued is None
+
+    def hand(self, index: int) -> Case:
+        """The case call ``index`` asks: the search's next, or (once it ended) its smallest again."""
+        if self.queued is not None:
+            self.awaiting = index
+            return self.queued
+        self.checks[index] = None
+        return self.result.case if self.result is not None else self.progress.best
+
+    def answer(self, index: int, outcome: Outcome | None) -> None:
+        """What call ``index`` answered, if the search awaits it."""
+        if self.awaiting != index or outcome is None or outcome.status == OutcomeStatus.NOT_RUN:
+            return  # not sent after all (the run's time ran out): ``stop`` keeps where the search stands
+        self.awaiting = None
+        try:
+            self.queued = self.search.send(outcome)
+        except StopIteration as stop:
+            self.queued, self.result = None, stop.value
+
+    def rechecked(self, outcomes: list[Outcome | None]) -> None:
+        """Drop the result when the smallest case, asked again, did not fail the same way."""
+        checks, self.checks = self.checks, {}
+        for index in checks:
+            outcome = outcomes[index]
+            if outcome is None or outcome.status == OutcomeStatus.NOT_RUN or self.result is None:
+                continue
+            if self.reference.failure(self.result.case, outcome) != self.result.how:
+                self.result = None
+
+    def stop(self) -> None:
+        """No more calls: keep where the search stands (the start was wrong again, the same way)."""
+        if self.queued is None:
+            return
+        self.queued = None
+        progress = self.progress
+        if progress.how is not None and progress.outcome is not None:
+            self.result = shrink.shrunk(progress, self.reference, self.start_case, progress.outcome, True)
+
+
+class Finder:
+    """Finds the counterexamples of one submission (``after_public`` is the runner's hook); what it
+    found is ``found``: function -> (the check its start case belongs to, the counterexample)."""
+
+    def __init__(
+        self, plan: Plan, submission: SubmissionPlan, run_calls: RunCalls, limits: Limits, deadline: float | None = None
+    ):
+        self.plan, self.submission, self.run_calls, self.limits = plan, submission, run_calls, limits
+        self.deadline = deadline  # a platform's overall limit (``time.monotonic()``), if any
+        self.found: dict[str, tuple[str, Counterexample]] = {}
+        self.problem = ""  # why the search failed, if it did (a grader's bug)
+
+    def allowed(self) -> float:
+        """The seconds the search may take: ``TOTAL_SECONDS``, and under a platform's overall limit
+        at most half of what is left beyond the time the secret calls may need."""
+        if self.deadline is None:
+            return TOTAL_SECONDS
+        return min(TOTAL_SECONDS, (self.deadline - time.monotonic() - self.limits.submission_seconds) / 2)
+
+    def after_public(self, result: SandboxResult) -> None:
+        """Shrink each function's smallest failing public case (the public calls' answers are in
+        ``result``). A failure of the search itself (a bug of the grader's) costs the submission
+        nothing: no counterexample, and ``problem`` says why, for the instructor's log."""
+        try:
+            self._search(result)
+        except Exception:  # the grading goes on without counterexamples; the instructor is told
+            self.found = {}
+            self.problem = traceback.format_exc(limit=-3).strip().splitlines()[-1][:300]
+
+    def _search(self, result: SandboxResult) -> None:
+        lab = self.plan.lab
+        begun, allowed = time.monotonic(), self.allowed()
+        drivers: dict[str, _Driver] = {}
+        for function, (planned, case) in starts(self.plan, self.submission, list(result.outcomes)).items():
+            drivers[function] = _Driver.start(planned, case, shrink.Reference(lab, function))
+        while any(not driver.done for driver in drivers.values()):
+            left = allowed - (time.monotonic() - begun)
+            active = [name for name, driver in drivers.items() if not driver.done]
+            if left <= 0:
+                break
+            self._round({name: drivers[name] for name in active}, left)
+        for function, driver in drivers.items():
+            driver.stop()
+            if driver.result is not None:
+                returns = lab.records[function].returns
+                self.found[function] = (driver.planned.check, counterexample(driver.result, returns))
+
+    def _round(self, drivers: dict[str, _Driver], seconds: float) -> None:
+        """One child's run: ``CHUNK`` calls of each function still searching, their inputs chosen as
+        they are sent."""
+        lab = self.plan.lab
+        owners = [name for name in drivers for _ in range(CHUNK)]
+        calls = [Call(name, lab.functions[name]) for name in owners]
+        live: list[SandboxResult] = []
+        sent: dict[int, bytes] = {}
+
+        def payload(index: int) -> bytes:
+            if index in sent:  # the same call again (its child was killed from outside)
+                return sent[index]
+            driver = drivers[owners[index]]
+            if index > 0 and owners[index - 1] == owners[index] and live:
+                driver.answer(index - 1, live[0].outcomes[index - 1])
+            case = driver.hand(index)
+            call: PlannedCall = {
+                "fn": case.function,
+                "file": lab.functions[case.function],
+                "args": list(case.args),
+                "kwargs": dict(case.kwargs),
+            }
+            sent[index] = index.to_bytes(4, "big") + payloads.encode(call, {"tables": {}, "results": {}, "queries": {}})
+            return sent[index]
+
+        limits = replace(
+            self.limits,
+            call_seconds=min(self.limits.call_seconds, SECONDS),
+            submission_seconds=SECONDS * len(drivers),
+            functions=len(drivers),
+        )
+        result = self.run_calls(calls, payload, live.append, limits, seconds)
+        for index, name in enumerate(owners):
+            drivers[name].answer(index, result.outcomes[index])
+        for name, driver in drivers.items():
+            driver.rechecked(result.outcomes)
+            mine = [index for index, owner in enumerate(owners) if owner == name]
+            driver.spent += sum(outcome.seconds for index in mine if (outcome := result.outcomes[index]) is not None)
+            if driver.spent >= SECONDS or not all(index in sent for index in mine):
+                driver.stop()  # its time is spent, or the run stopped before its last call

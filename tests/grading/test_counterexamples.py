@@ -1,0 +1,480 @@
+"""The smallest counterexample of a failing function (``grading/diagnosis/shrink.py``, driven through
+the sandbox by ``grading/counterexamples.py``): small worked examples, the catalogue's variants and
+the reference's mutants answered in this process (trusted code only), the search's start never a
+hidden case, its driver fed answers that change, crash or hang; ``tests/end_to_end/test_counterexamples.py``
+grades submissions in the real sandbox."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import pickle
+import random
+import statistics
+
+import pytest
+
+from autograder.grading import counterexamples, inputs
+from autograder.grading.diagnosis import shrink
+from autograder.grading.diagnosis.answers import same
+from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
+from autograder.labkit.case import Case
+from autograder.labkit.kinds import CheckKind
+from autograder.labkit.load import default as default_lab
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.child.values import encode
+from tests.support.inprocess import answer_call
+from tests.support.truth import Grader
+
+pytestmark = pytest.mark.cranfield
+
+TOY = ["D1", "D2", "D3", "D4", "D5"]  # the notes' toy ranking R N R N R
+
+#: (id, function, a wrong implementation, the start case's args and kwargs, the counterexample's call)
+WORKED = [
+    (
+        "p@k over the ranking's length",
+        "precision_at_k",
+        lambda r, j, k, rel=1: sum(j.get(d, 0) >= rel for d in r[:k]) / max(len(r[:k]), 1),
+        ((TOY, {"D1": 1, "D3": 1, "D5": 1}), {"k": 10}),
+        "precision_at_k(['a'], {'a': 1}, k=2)",
+    ),
+    (
+        "AP over the relevant documents retrieved",
+        "average_precision",
+        lambda r, j, rel=1: (
+            lambda hits: sum((n + 1) / (p + 1) for n, p in enumerate(hits)) / len(hits) if hits else 0.0
+        )([p for p, d in enumerate(r) if j.get(d, 0) >= rel]),
+        ((TOY, {"D1": 1, "D3": 1, "D5": 1, "D6": 1, "D7": 1}), {}),
+        "average_precision(['a'], {'a': 1, 'b': 1})",
+    ),
+    (
+        "recall ignoring rel (a grade lowered)",
+        "recall_at_k",
+        lambda r, j, k, rel=1: (
+            sum(j.get(d, 0) >= 1 for d in r[:k]) / sum(g >= 1 for g in j.values())
+            if any(g >= 1 for g in j.values())
+            else 0.0
+        ),
+        ((["x", "y", "z"], {"x": 3, "y": 1, "z": 2, "w": 2}), {"k": 2, "rel": 2}),
+        "recall_at_k(['a'], {'a': 1}, k=1, rel=2)",
+    ),
+    (
+        "a repeated id counted twice (the collection's size lowered)",
+        "confusion_matrix",
+        lambda ret, rel, n: (lambda tp: (tp, len(ret) - tp, len(set(rel)) - tp, n - len(ret) - len(set(rel)) + tp))(
+            sum(d in rel for d in ret)
+        ),
+        ((["a", "a", "b", "c"], ["a", "d"], 12), {}),
+        "confusion_matrix(['a', 'a'], [], 1)",
+    ),
+    (
+        "evaluate skipping a query the run lacks (nested mappings)",
+        "evaluate",
+        lambda run, qrels, measure: {q: measure(run[q], j) for q, j in qrels.items() if q in run},
+        (
+            (
+                {"q1": ["d1", "d2"], "q2": ["d3"]},
+                {"q1": {"d1": 1}, "q2": {"d3": 1}, "q3": {"d4": 1}},
+                {"$measure": "ranking_length"},
+            ),
+            {},
+        ),
+        "evaluate({}, {'a': {}}, ranking_length)",
+    ),
+]
+
+
+def _error(error: BaseException) -> dict:
+    mro = [cls.__name__ for cls in type(error).__mro__ if cls.__module__ == "builtins"]
+    return {"type": type(error).__name__, "mro": mro, "message": str(error)[:200], "traceback": []}
+
+
+def _asking(function):
+    """What ``function`` (trusted) does on a case, as the child would say it."""
+
+    def ask(case: Case) -> Outcome:
+        try:
+            value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
+        except Exception as error:
+            return Outcome(OutcomeStatus.ERROR, error=_error(error))
+        return Outcome(OutcomeStatus.VALUE, value=encode(value))
+
+    return ask
+
+
+def _wrong(function, case: Case, lab) -> bool:
+    """Is ``function``'s answer on ``case`` not the lab's right one? (Read here, not by the shrinker.)"""
+    expected = lab.registry.answers(case.function, [case], inputs.resolve)[0]
+    try:
+        value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
+    except Exception as error:
+        return not (isinstance(expected, dict) and expected.get("raises") == type(error).__name__)
+    return not same(list(value) if isinstance(value, tuple) else value, expected)
+
+
+@pytest.mark.parametrize("name, function, wrong, given, call", WORKED, ids=[row[0] for row in WORKED])
+def test_worked_examples_shrink_to_their_smallest_case(name, function, wrong, given, call):
+    """Does each worked example shrink to the expected smallest case, no larger than its start, on
+    which the wrong implementation is still wrong?"""
+    lab = default_lab()
+    start = Case(id="worked", function=function, description=name, args=given[0], kwargs=given[1], public=True)
+    found = shrink.run(start, shrink.Reference(lab, function), _asking(wrong))
+    assert found is not None
+    assert found.case.call_text() == call
+    assert shrink.size(found.case) <= shrink.size(start)
+    assert _wrong(wrong, found.case, lab)
+    assert found.calls <= shrink.BUDGET and not found.stopped_early
+
+
+#: (id, what the function answers on its n-th call: right, wrong, crash or hang)
+HOSTILE = [
+    ("right the second time", lambda n: "wrong" if n == 0 else "right"),
+    ("right from the fourth call on", lambda n: "wrong" if n < 3 else "right"),
+    ("crashes on its third call", lambda n: "crash" if n == 2 else "wrong"),
+    ("hangs from its second call on", lambda n: "wrong" if n == 0 else "timeout"),
+]
+
+
+@pytest.mark.parametrize("name, script", HOSTILE, ids=[row[0] for row in HOSTILE])
+def test_answers_that_change_crash_or_hang_give_no_counterexample(name, script):
+    """Does a function whose answers change between calls, or that crashes or hangs while it is
+    shrunk, get no counterexample (none is shown that did not fail again on its re-check)?"""
+    lab = default_lab()
+    start = Case(id="hostile", function="precision_at_k", description=name, args=(TOY, {"D1": 1}), kwargs={"k": 3})
+    calls = []
+
+    def ask(case: Case) -> Outcome:
+        what = script(len(calls))
+        calls.append(case)
+        if what in ("crash", "timeout"):
+            return Outcome(OutcomeStatus(what), detail="scripted")
+        right = lab.registry.answers("precision_at_k", [case], inputs.resolve)[0]
+        return Outcome(OutcomeStatus.VALUE, value=encode(right if what == "right" else right + 0.5))
+
+    assert shrink.run(start, shrink.Reference(lab, "precision_at_k"), ask) is None
+    assert len(calls) <= shrink.BUDGET
+
+
+@pytest.mark.parametrize("budget", [3, 10, 25], ids=lambda budget: f"{budget} calls")
+def test_a_search_stops_within_its_budget_and_says_so(budget):
+    """Does a search asked on a long ranking stop within its budget of calls, say it stopped early,
+    and still give a re-checked case no larger than its start?"""
+    lab = default_lab()
+    ranking = [f"d{i:03d}" for i in range(150)]
+    start = Case(
+        id="long", function="precision_at_k", description="", args=(ranking, {"d149": 1, "d003": 2}), kwargs={"k": 200}
+    )
+    wrong = WORKED[0][2]
+    asked = []
+    found = shrink.run(
+        start, shrink.Reference(lab, "precision_at_k"), lambda case: asked.append(case) or _asking(wrong)(case), budget
+    )
+    assert len(asked) <= budget
+    assert found is not None and found.stopped_early
+    assert shrink.size(found.case) <= shrink.size(start) and _wrong(wrong, found.case, lab)
+
+
+# ---------------------------------------------------------------- the catalogue and the mutants
+
+
+@pytest.fixture(scope="module")
+def graded(cranfield, tmp_path_factory):
+    return Grader(cranfield, tmp_path_factory.mktemp("counterexamples"))
+
+
+def _forms():
+    from autograder.lab.misconceptions.catalogue import LIBRARY
+
+    found = []
+    for item in LIBRARY.values():
+        for function, forms in item.variants.items():
+            if function == "write_run":
+                continue
+            for index, form in enumerate(forms if isinstance(forms, tuple) else (forms,)):
+                found.append((f"{item.id}[{function}]{index}", function, form))
+    return found
+
+
+def _search_all(graded, functions: dict, only: set) -> list[tuple[str, Case, shrink.Shrunk | None]]:
+    """Each function of ``only`` that fails a public case, its start case and what its search found,
+    ``functions`` answering in this process."""
+    plan, submission, lab = graded.plan, graded.submission, graded.plan.lab
+    outcomes = graded.answers(functions, only)
+    found = []
+    for function, (_, start) in counterexamples.starts(plan, submission, outcomes).items():
+        if function not in only:
+            continue
+
+        def ask(case: Case, function=function) -> Outcome:
+            call = {"fn": function, "file": lab.functions[function], "args": list(case.args), "kwargs": case.kwargs}
+            return answer_call(functions, call, {"tables": {}, "results": {}, "queries": {}}, graded.folder)
+
+        found.append((function, start, shrink.run(start, shrink.Reference(lab, function), ask)))
+    return found
+
+
+def _share_and_checks(graded, searched: list, functions_of) -> tuple[float, list[str]]:
+    """The share of failing functions shown a counterexample, and what contradicts one shown: larger
+    than its start, or not wrong on it when asked again here."""
+    problems = []
+    for label, function, start, found in searched:
+        if found is None:
+            continue
+        if shrink.size(found.case) > shrink.size(start):
+            problems.append(f"{label}: larger than its start")
+        if not _wrong(functions_of(label)[function], found.case, graded.plan.lab):
+            problems.append(f"{label}: right on {found.case.call_text()}")
+    shown = sum(found is not None for *_, found in searched)
+    return shown / max(len(searched), 1), problems
+
+
+def test_the_catalogue_variants_get_counterexamples(graded):
+    """Does every catalogued misconception's every form (write_run's aside), as a function that fails
+    a public case, get a counterexample at least 95 % of the time, never larger than its start and
+    still wrong when asked again here, the same one on a second search?"""
+    searched, functions_of = [], {}
+    for label, function, form in _forms():
+        functions_of[label] = {function: form}
+        searched += [(label, *row) for row in _search_all(graded, {function: form}, {function})]
+    share, problems = _share_and_checks(graded, searched, functions_of.get)
+    assert len(searched) >= 80  # the catalogue's forms that fail a public case (93 on 2026-12-06)
+    assert share >= 0.95, [label for label, *_, found in searched if found is None]
+    assert problems == []
+    for label, function, _, found in searched[:10]:  # the same answers, the same counterexample
+        (again,) = [item for name, _, item in _search_all(graded, functions_of[label], {function}) if name == function]
+        assert (again.case if again else None) == (found.case if found else None)
+
+
+MUTANTS, SEED = 40, 20261206
+
+
+@pytest.mark.slow
+def test_the_reference_mutants_get_counterexamples(graded):
+    """Do a fixed sample of the reference's single-operator mutants of metrics.py (``tools/mutants.py``),
+    for each function that fails a public case, get a counterexample at least 95 % of the time, never
+    larger than its start and still wrong when asked again here?"""
+    from tools import mutants
+
+    generated = mutants.generate("metrics.py")
+    sample = sorted(random.Random(SEED).sample(generated, MUTANTS), key=lambda m: m.id)
+    searched, functions_of = [], {}
+    for mutant in sample:
+        try:
+            functions = mutants.load(mutant.source, f"mutant_{mutant.id}")
+        except Exception:  # a mutant that does not even load has nothing to shrink
+            continue
+        functions_of[mutant.id] = functions
+        searched += [(mutant.id, *row) for row in _search_all(graded, functions, set(graded.plan.lab.functions))]
+    share, problems = _share_and_checks(graded, searched, functions_of.get)
+    assert len(searched) >= 10
+    assert share >= 0.95, [label for label, *_, found in searched if found is None]
+    assert problems == []
+    assert statistics.median(shrink.size(found.case) for *_, found in searched if found) <= 4
+
+
+# ---------------------------------------------------------------- never a hidden input
+
+
+CANARY = "CANARY-7f3a"
+
+
+def test_a_search_never_starts_from_a_hidden_case(graded):
+    """When every case fails, hidden ones too (their inputs marked with a canary), does each
+    function's search start from a public case whose call runs before every secret one, with no
+    canary in it; and when only hidden cases fail, does none start at all?"""
+    plan, submission = graded.plan, graded.submission
+
+    def marked(planned):
+        if planned.case.public:
+            return planned
+        return dataclasses.replace(planned, case=dataclasses.replace(planned.case, args=(*planned.case.args, CANARY)))
+
+    canaried = dataclasses.replace(submission, planned=[marked(planned) for planned in submission.planned])
+    wrong = [Outcome(OutcomeStatus.VALUE, value=encode(-7.5)) for _ in submission.calls]
+    chosen = counterexamples.starts(plan, canaried, wrong)
+    assert chosen, "every function fails: some search must start"
+    for planned, case in chosen.values():
+        assert planned.case.public and planned.call < submission.secret_start
+        assert not submission.calls[planned.call].get("secret")
+        assert CANARY not in repr(case)
+    hidden_only = [
+        wrong[index] if index >= submission.secret_start else right for index, right in enumerate(graded.right)
+    ]
+    assert counterexamples.starts(plan, canaried, hidden_only) == {}
+
+
+def test_an_honest_submission_starts_no_search(graded):
+    """Does the reference, answering every case right, start no search (so no call beyond grading's)?"""
+    log: list = []
+    plan = graded.plan
+    finder = counterexamples.Finder(plan, graded.submission, _fake_run({}, graded.folder, log), plan.rubric.limits)
+    finder.after_public(SandboxResult(outcomes=list(graded.right)))
+    assert counterexamples.starts(plan, graded.submission, graded.right) == {}
+    assert finder.found == {} and log == []
+
+
+# ---------------------------------------------------------------- the driver, calls in chunks
+
+
+def _fake_run(functions: dict, folder, log: list):
+    """``Finder``'s way to run calls, answered here as the runner would: each call's payload asked
+    when it is sent, after the answer before it is in the live result."""
+
+    def run_calls(calls, payload, live, limits, seconds):
+        result = SandboxResult(outcomes=[None] * len(calls))
+        live(result)
+        for index in range(len(calls)):
+            body = pickle.loads(payload(index)[4:])
+            log.append(body)
+            result.outcomes[index] = answer_call(functions, body, {"tables": {}, "results": {}, "queries": {}}, folder)
+        return result
+
+    return run_calls
+
+
+def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
+    """Does the sandbox's driver, sending its calls in chunks with inputs chosen as each is sent,
+    find for each failing function the counterexample the search finds alone, on the check its
+    start case belongs to, within the budget of calls?"""
+    plan = graded.plan
+    wrong = {"precision_at_k": WORKED[0][2], "average_precision": WORKED[1][2]}
+    functions = {**graded.solution["metrics.py"], **wrong}
+    log: list = []
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+    )
+    outcomes = graded.answers(functions, set(wrong))
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    alone = {function: found for function, _, found in _search_all(graded, functions, set(wrong))}
+    assert set(finder.found) == set(wrong)
+    for function, (check, example) in finder.found.items():
+        assert check.startswith(f"{function}: ")
+        assert example.call == alone[function].case.call_text(limit=600)
+        assert example.size <= example.start_size and example.calls <= shrink.BUDGET
+        assert sum(body["fn"] == function for body in log) <= shrink.BUDGET + counterexamples.CHUNK
+
+
+# ---------------------------------------------------------------- shown once, in every view
+
+#: (id, the counterexample, what every view must show of it)
+SHOWN = [
+    (
+        "a wrong value",
+        Counterexample(
+            call="precision_at_k(['a'], {'a': 1}, k=2)",
+            expected=0.5,
+            actual=1.0,
+            size=2,
+            start_size=8,
+            start="notes-toy-p@10-short-ranking",
+            calls=26,
+        ),
+        ["precision_at_k(['a'], {'a': 1}, k=2)", "expected: 0.5", "1", "2 documents and judgments", "26 calls"],
+    ),
+    (
+        "an error, the search stopped early",
+        Counterexample(
+            call="average_precision([], {})",
+            expected=0.0,
+            actual=None,
+            raised="raised ZeroDivisionError: division by zero",
+            size=0,
+            start_size=1,
+            start="random-average_precision-004",
+            calls=200,
+            stopped_early=True,
+        ),
+        ["average_precision([], {})", "raised ZeroDivisionError: division by zero", "a smaller one may exist"],
+    ),
+]
+
+
+def _result_with(example: Counterexample) -> SubmissionResult:
+    function = example.call.split("(")[0]
+    case = CaseResult(
+        id="c", description="d", public=True, status=CaseStatus.FAIL, expected=1.0, actual=0.0, call="c()"
+    )
+    check = CheckResult(
+        name=f"{function}: random cases",
+        question="q2",
+        function=function,
+        kind=CheckKind.RANDOM,
+        max_score=4,
+        score=0,
+        visibility="visible",
+        cases=(case,),
+        counterexample=example,
+    )
+    return SubmissionResult(submission="s", status=Status.GRADED, checks=(check,))
+
+
+@pytest.mark.parametrize("name, example, wanted", SHOWN, ids=[row[0] for row in SHOWN])
+def test_every_view_shows_the_counterexample_and_grade_json_keeps_it(name, example, wanted):
+    """Do feedback.md, feedback.html, Gradescope's and PrairieLearn's results show the counterexample
+    (the call, both values, how small, whether the search stopped early) from the student view, and
+    does grade.json's record read back the same?"""
+    from autograder.reports import feedback_html, gradescope_json, markdown, prairielearn_json
+
+    result = _result_with(example)
+    views = {
+        "feedback.md": markdown.markdown(result),
+        "feedback.html": html.unescape(feedback_html.render(result)),
+        "gradescope": json.dumps(gradescope_json.document(result), ensure_ascii=False),
+        "prairielearn": json.dumps(prairielearn_json.document(result), ensure_ascii=False),
+    }
+    for view, text in views.items():
+        text = text.replace("\\n", "\n").replace('\\"', '"')
+        assert [part for part in wanted if part not in text] == [], view
+    assert SubmissionResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    assert "counterexample" not in json.dumps(
+        dataclasses.replace(result, checks=(dataclasses.replace(result.checks[0], counterexample=None),)).to_dict()
+    )
+
+
+#: (id, how many times a case may be asked before the function answers it right)
+LATE_CHANGES = [("right on a case's third asking", 2), ("right on a case's fourth asking", 3)]
+
+
+@pytest.mark.parametrize("name, wrong_times", LATE_CHANGES, ids=[row[0] for row in LATE_CHANGES])
+def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, name, wrong_times):
+    """Does the driver, whose calls left in a chunk ask the smallest case again, show no counterexample
+    when the function answers that case right on one of those calls?"""
+    plan = graded.plan
+    asked: dict[str, int] = {}
+    reference = graded.solution["metrics.py"]["precision_at_k"]
+
+    def fickle(ranking, judgments, k, rel=1):
+        key = repr((list(ranking), dict(judgments), k, rel))
+        asked[key] = asked.get(key, 0) + 1
+        value = reference(ranking, judgments, k, rel)
+        return value if asked[key] > wrong_times else value + 0.5
+
+    functions = {**graded.solution["metrics.py"], "precision_at_k": fickle}
+    outcomes = graded.answers(functions, {"precision_at_k"})
+    asked.clear()  # the grading's own calls were another process's
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
+    assert finder.found == {}
+
+
+def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeypatch):
+    """When the search itself fails (a grader's bug: here the reference's answers raise), does the
+    driver keep no counterexample, raise nothing, and say why for the instructor's log?"""
+    plan = graded.plan
+
+    def broken(self, case):
+        raise RuntimeError("the reference is broken")
+
+    monkeypatch.setattr(shrink.Reference, "expected", broken)
+    functions = {**graded.solution["metrics.py"], "precision_at_k": WORKED[0][2]}
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(graded.answers(functions, {"precision_at_k"}))))
+    assert finder.found == {}
+    assert "RuntimeError: the reference is broken" in finder.problem

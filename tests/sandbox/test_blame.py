@@ -4,6 +4,7 @@ loop (restarts, strikes, time budgets, files that did not import)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from dataclasses import dataclass, field
@@ -559,3 +560,34 @@ def test_the_submissions_own_time_limit_is_named_as_the_limit_that_stopped_a_run
     not_run = [outcome for outcome in result.outcomes if outcome.status == OutcomeStatus.NOT_RUN]
     assert not_run and {outcome.stop for outcome in not_run} == {StopReason.TIME_LIMIT}
     assert result.notes == ["the submission's time limit (60 s) ran out"]
+
+
+def _direct_wait() -> float:
+    with open("/proc/thread-self/schedstat", "rb") as stats:
+        return int(stats.read().split()[1]) / 1e9
+
+
+@pytest.mark.parametrize("where", ["this-thread", "another-thread"])
+def test_the_graders_wait_is_its_own_threads(where):
+    """Does ``parent_waited`` read the wait of the thread that asks (a file of its own, kept open),
+    between what that thread's own schedstat says just before and just after?"""
+    import threading
+
+    from autograder.sandbox import channel
+
+    seen: dict = {}
+
+    def measure():
+        before = _direct_wait()
+        seen["value"] = (before, channel.parent_waited(), channel.parent_waited(), _direct_wait())
+        seen["key"] = (os.getpid(), threading.get_ident())
+
+    if where == "this-thread":
+        measure()
+    else:
+        thread = threading.Thread(target=measure)
+        thread.start()
+        thread.join()
+    before, first, again, after = seen["value"]
+    assert before <= first <= again <= after
+    assert seen["key"] in channel._SCHEDSTATS

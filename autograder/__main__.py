@@ -3,7 +3,9 @@ import os
 import sys
 from pathlib import Path
 
-from autograder import environment
+from autograder import bytecode, environment
+
+bytecode.use()  # before the engine and its libraries are imported: their bytecode comes from the cache
 
 # ``--lab FOLDER`` (the CLI's global option) chooses the lab before the engine is imported: ``paths``
 # reads the lab's folder from $AUTOGRADER_LAB when it is imported, and the children inherit it.

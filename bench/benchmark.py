@@ -13,6 +13,8 @@ Prints, section by section (``--json FILE`` also writes every figure, by section
    equivalent checks (public checks plus all of Cranfield), and, in the same repetitions, by a
    warm `grade` alone and inside a --jobs 2 batch of correct submissions: the two ratios
    (targets: 10x and 20x). Says so, and gives no ratio, where `otter run` is unavailable;
+   sections 1 and 3 each print the top items of a cProfile of one warm grade, by cumulative
+   time, so that a regression shows where it came from;
 4. overhead: the sandbox's own cost: a submission whose functions return at once, graded
    with the sandbox (auto) and with --isolation none, per submission inside a batch and as a
    whole command, sandboxed and bare batches in turn: the sandbox's share, the median of each
@@ -36,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pstats
 import random
 import shutil
 import subprocess
@@ -72,7 +75,40 @@ def one_submission(work: Path, repetitions: int) -> dict:
     warm_cache = work / "warm-cache"
     run(grade, environment(warm_cache))
     warm = [run(grade, environment(warm_cache))[0] for _ in range(repetitions)]
-    return {"cold": cold, "warm": warm}
+    return {"cold": cold, "warm": warm, "profile": warm_profile(work, grade, warm_cache)}
+
+
+#: What only starts the run (the interpreter, runpy, the command line): never a top item.
+WRAPPERS = ("runpy", "<frozen", "<string>", "{built-in method builtins.exec}", "autograder/cli.py", "__main__.py")
+PROFILE_TOP = 8
+
+
+def warm_profile(work: Path, grade: list[str], cache: Path, top: int = PROFILE_TOP) -> list[list]:
+    """The top ``top`` items of a cProfile of one warm ``grade`` (the grading process; its children
+    appear as the time spent waiting for them), by cumulative time: ``[function, cumulative s, own
+    s, calls]`` each. A function that is all but one call of another (95% of its time or more) stands
+    for it: the profile names where the time goes, not each wrapper around it."""
+    stats_file = work / "warm.prof"
+    run([grade[0], "-m", "cProfile", "-o", str(stats_file), *grade[1:]], environment(cache))
+    stats = pstats.Stats(str(stats_file)).stats  # type: ignore[attr-defined]
+    wrappers = set()
+    for _, (_, _, _, cumulative, callers) in stats.items():
+        wrappers.update(caller for caller in callers if cumulative >= 0.95 * stats[caller][3])
+    rows = []
+    for function, (_, calls, own, cumulative, _) in stats.items():
+        file, line, name = function
+        where = f"{file}:{line}({name})" if line else name
+        if function in wrappers or any(wrapper in where for wrapper in WRAPPERS):
+            continue
+        rows.append([where.replace(str(ROOT) + "/", "").replace(sys.prefix + "/", ""), cumulative, own, calls])
+    rows.sort(key=lambda row: (-row[1], row[0]))
+    return rows[:top]
+
+
+def print_profile(rows: list[list], where: str) -> None:
+    print(f"   where a warm grade's time goes ({where}; cProfile, top {len(rows)} by cumulative time):")
+    for function, cumulative, own, calls in rows:
+        print(f"     {cumulative:6.2f} s cumulative {own:6.2f} s own {calls:7d} calls  {function}")
 
 
 # ---------------------------------------------------------------- 2. a batch
@@ -176,6 +212,7 @@ def otter_versus_ours(work: Path, repetitions: int, cache: Path, size: int) -> d
         figures["in_batch"].append(median(execution_times(work / "correct-batch-out")))
         figures["batch_wall_per_submission"].append(seconds / size)
     figures["unavailable"], figures["otter_score"], figures["batch_size"] = otter.unavailable, otter.score, size
+    figures["profile"] = warm_profile(work, single, cache)
     if not otter.unavailable:
         figures["ratio_single"] = median(figures["otter"]) / median(figures["single"])
         figures["ratio_in_batch"] = median(figures["otter"]) / median(figures["in_batch"])
@@ -264,6 +301,7 @@ def print_single(single: dict, repetitions: int) -> None:
     print(f"1. One full submission, `python -m autograder grade` wall time ({repetitions} runs each):")
     for name in ("cold", "warm"):
         print(f"   {name:5} median {median(single[name]):6.2f} s   p95 {p95(single[name]):6.2f} s")
+    print_profile(single["profile"], "the warm grade above")
 
 
 def print_batch(rows: dict, count: int) -> None:
@@ -303,6 +341,7 @@ def print_otter(versus: dict, repetitions: int) -> None:
             f"   ratios: alone {versus['ratio_single']:.1f}x faster than otter (target 10x); in a batch "
             f"{versus['ratio_in_batch']:.1f}x (target 20x)"
         )
+    print_profile(versus["profile"], "the warm grade alone, after these runs")
 
 
 def print_overhead(overhead: dict, repetitions: int) -> None:

@@ -120,18 +120,16 @@ class Plan:
     def calls(self) -> list[PlannedCall]:
         return self.shared_job["calls"]
 
-    def for_submission(self, seed: str) -> SubmissionPlan:
+    def for_submission(self, seed: str, kept: bool = True) -> SubmissionPlan:
         """One grading's calls: the shared public ones, then random ones drawn with ``seed``
-        (``fresh_seed``), then the shared secret ones; every case names its call's index."""
-        drawn: list[tuple[str, Case, object]] = []
-        for function, check in sorted(self.random_checks.items()):
-            rng = random.Random(f"{self.rubric.random_seed}:{seed}:{function}")
-            generate = self.lab.records[function].random_cases
-            if generate is None:  # the rubric refuses random checks of a function without generators
-                continue
-            made = generate(rng, self.rubric.random_cases)
-            answers = self.lab.registry.answers(function, made, inputs.resolve)
-            drawn += [(check, case, expected) for case, expected in zip(made, answers)]
+        (``fresh_seed``), then the shared secret ones; every case names its call's index. The
+        random cases and their answers are kept in the cache under the plan's key and the seed
+        (``kept``, for a plan from the cache), so a regrade of the same files (the same seed)
+        values them once: valuing them imports ir_measures and numpy, most of a warm grade's plan."""
+        if not (kept and self.key):
+            drawn = self._drawn(seed)
+        else:
+            drawn = cache.cached_pickle("random", cache.fingerprint([self.key, seed]), lambda: self._drawn(seed))
         start, shift = self.secret_start, len(drawn)
         planned = [replace(item, call=item.call + shift) if item.call >= start else item for item in self.shared_cases]
         planned += [
@@ -156,6 +154,19 @@ class Plan:
             random_calls=shift,
             secret_start=start + shift,
         )
+
+    def _drawn(self, seed: str) -> list[tuple[str, Case, object]]:
+        """The random cases drawn with ``seed`` for each random check, with their checks and answers."""
+        drawn: list[tuple[str, Case, object]] = []
+        for function, check in sorted(self.random_checks.items()):
+            rng = random.Random(f"{self.rubric.random_seed}:{seed}:{function}")
+            generate = self.lab.records[function].random_cases
+            if generate is None:  # the rubric refuses random checks of a function without generators
+                continue
+            made = generate(rng, self.rubric.random_cases)
+            answers = self.lab.registry.answers(function, made, inputs.resolve)
+            drawn += [(check, case, expected) for case, expected in zip(made, answers)]
+        return drawn
 
 
 def fresh_seed() -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from autograder import cache
 from autograder.grading import judge
 from autograder.grading import runfile_problems as problems
 from autograder.grading.results import NO_RUN_FILE, WRONG_FORMAT, CaseResult, CaseStatus
@@ -260,15 +261,28 @@ def _content_findings(
     return problems.in_content(table or [], scenario, run.searches)
 
 
+def _evaluated(plan: Plan, table: list[list[str]] | None, digest: str) -> dict[str, float]:
+    """``evaluate_run``'s aggregates of a run file, kept in the cache under the plan's key and the
+    file's digest, so a regrade of the same file evaluates it once (evaluating reads 22,500 lines
+    and imports ir_measures and numpy); a plan not from the cache, or a file without a digest, keeps
+    nothing."""
+
+    def compute() -> dict[str, float]:
+        return evaluate_run(plan.lab, trec.run_of(table or []), plan.qrels, RUN_LABELS, digest)
+
+    if not (plan.key and digest):
+        return compute()
+    found: dict[str, float] = cache.cached_json(
+        "run-evaluation", cache.fingerprint([plan.key, RUN_LABELS, digest]), compute
+    )
+    return found
+
+
 def _cranfield_cases(
     plan: Plan, scenario: Scenario, run: RunFile, table: list[list[str]] | None, problem: str | None
 ) -> list[CaseResult]:
     system = scenario.system
-    evaluated = (
-        plan.aggregates[system]
-        if run.canonical
-        else evaluate_run(plan.lab, trec.run_of(table or []), plan.qrels, RUN_LABELS, run.digest)
-    )
+    evaluated = plan.aggregates[system] if run.canonical else _evaluated(plan, table, run.digest)
     found: list[CaseResult] = []
     for label in RUN_LABELS:
         expected = plan.aggregates[system][label]

@@ -286,6 +286,9 @@ def _grade_in_pool(
     import multiprocessing
 
     payloads.warm(session.plan)  # the shared calls' inputs pickled once, before the workers fork
+    # one grading's random cases drawn and valued once, before the workers fork: what valuing them
+    # imports (ir_measures, numpy: a second or two) every worker inherits, instead of each paying it
+    session.plan.for_submission("warm-up", kept=False)
     fork = multiprocessing.get_context("fork")
     slots: Queue[int] = fork.Queue()
     for slot in range(jobs):

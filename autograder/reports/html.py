@@ -20,6 +20,7 @@ afterwards).
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from autograder import cache
 from autograder.reports import untrusted
 
 #: The templates and, under ``static/``, the stylesheet and scripts they embed.
@@ -50,10 +52,33 @@ def _finalize(value: object) -> object:
     return value if isinstance(value, Markup) else Markup(untrusted.html(value))
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """Where the templates' compiled code is kept between runs: the grader's private cache folder
+    (``templates/``; Jinja2 compiles a template again when its source changed), so a run does not
+    compile every template afresh (about 0.3 s of CPU). A folder that cannot be read or written
+    costs only the compiling."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            with open(cache.cache_dir() / "templates" / f"{bucket.key}.cache", "rb") as stored:
+                bucket.load_bytecode(stored)
+        except OSError:
+            pass
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        compiled = io.BytesIO()
+        bucket.write_bytecode(compiled)
+        try:
+            cache.write_atomic(cache.cache_dir() / "templates" / f"{bucket.key}.cache", compiled.getvalue())
+        except OSError:
+            pass
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     """The templates' environment: autoescaped, every value through ``untrusted.html``, a missing
-    value an error, the templates' own newlines kept as written, each template read once."""
+    value an error, the templates' own newlines kept as written, each template read once and its
+    compiled code kept in the cache (``_Compiled``)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -61,6 +86,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         auto_reload=False,
+        bytecode_cache=_Compiled(),
     )
     env.globals["static"] = static
     return env

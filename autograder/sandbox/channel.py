@@ -2,14 +2,17 @@
 
 ``parse_line`` accepts only a small, shallow JSON object per line; ``Reader`` follows one
 child's messages (the jail's PID 1 report, the imports, "ready", one answer per call in order, the
-end), sends the child each call's inputs when that call is to run (``feed``), knows which call is
-under way for the time limits, and says which call (or import) to blame when the child ends, hangs
-or writes nonsense. What it records is ``outcomes``' vocabulary (re-exported here).
+end), sends the child the calls' inputs (``feed``: the public calls together, in one batch, each
+secret call only when it is to run), knows which call is under way for the time limits, and says
+which call (or import) to blame when the child ends, hangs or writes nonsense. What it records is
+``outcomes``' vocabulary (re-exported here).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from typing import Any, Protocol
@@ -79,8 +82,9 @@ def parse_line(line: bytes | bytearray, limit: int) -> Message | None:
 
 
 class Reader:
-    """Follows one child's messages, filling the result; feeds it the calls one at a time (``feed(child,
-    index)`` sends call ``index``, or the end when ``index`` is None); knows which call is under way."""
+    """Follows one child's messages, filling the result; feeds it the calls (``feed(child, index)`` sends
+    call ``index``, or the end when ``index`` is None): the public ones together, each secret one alone
+    when it is to run; knows which call is under way."""
 
     def __init__(
         self,
@@ -100,7 +104,7 @@ class Reader:
         self.feed: Feed = feed or (lambda child, index: None)
         # the graded files a child may say it imports (None: those of the calls)
         self.files = set(files) if files is not None else {call.file for call in calls}
-        self.sent: int | None = -1  # the call last sent (None: the end was sent)
+        self.sent: int | None = -1  # the last call sent (None: the end was sent)
         self.seen = 0  # messages read from this child
         self.spent, self.budget_ran_out = spent, False
         self.loaded = 0.0  # what the call under way when the child stopped waited for a CPU
@@ -109,7 +113,7 @@ class Reader:
         self.importing: str | None = None  # the graded file being imported
         self.next_index = self._next(start)
         self.last_message = time.monotonic()
-        self.sent_at = self.last_message  # when the call under way was sent
+        self.sent_at = self.last_message  # when the call under way started (was sent, or the one before answered)
         self.parent_mark = parent_waited()  # this grader's own wait for a CPU, then
         self.last_waited: float | None = None  # the child's time waiting for a CPU, at its last message
         self.last_cpu: float | None = None  # the CPU time it had used, at its last message
@@ -130,12 +134,25 @@ class Reader:
         )
 
     def _send(self, child: Child) -> None:
-        """Send the child the call to run next (or the end), once; the call's clock starts now."""
+        """The call to run next is under way: its clock starts now. Send it, unless it went out
+        already: a public call goes out with every public call after it that is to run (one write
+        for them all; the child answers them in turn), a secret call alone, once the call before it
+        is answered (its inputs reach the child only when it is to run), and the end last."""
+        if not self.started or self.sent is None:
+            return
         index = self.next_index if self.next_index < len(self.calls) else None
-        if self.started and self.sent != index and self.sent is not None:
+        if index is None:
+            self.feed(child, None)
+            self.sent = None
+        elif index > self.sent and self.calls[index].secret:
             self.feed(child, index)
             self.sent = index
-            self.sent_at, self.parent_mark = time.monotonic(), parent_waited()
+        elif index > self.sent:
+            following = index
+            while following < len(self.calls) and not self.calls[following].secret:
+                self.feed(child, following)
+                self.sent, following = following, self._next(following + 1)
+        self.sent_at, self.parent_mark = time.monotonic(), parent_waited()
 
     def _next(self, index: int) -> int:
         while index < len(self.calls) and not self._runs(index):
@@ -270,7 +287,8 @@ class Reader:
         return (
             message.get("i") == self.next_index
             and self.started
-            and self.sent == self.next_index
+            and self.sent is not None
+            and self.next_index <= self.sent
             and self.next_index < len(self.calls)
         )
 
@@ -349,11 +367,19 @@ class Reader:
         return max(self.last_waited - previous, 0.0)
 
 
+#: (process, thread) -> its ``/proc/thread-self/schedstat``, kept open and read again from its start (a
+#: forked worker or another thread opens its own: the file is of the thread that opened it).
+_SCHEDSTATS: dict[tuple[int, int], int] = {}
+
+
 def parent_waited() -> float | None:
-    """Seconds this thread of the grader has waited for a CPU (None where the kernel keeps none)."""
+    """Seconds this thread of the grader has waited for a CPU (None where the kernel keeps none).
+    Read twice per message: the file stays open (an open and a close per message cost more)."""
+    key = (os.getpid(), threading.get_ident())
     try:
-        with open("/proc/thread-self/schedstat", "rb") as stats:
-            return int(stats.read().split()[1]) / 1e9
+        if key not in _SCHEDSTATS:
+            _SCHEDSTATS[key] = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(_SCHEDSTATS[key], 128, 0).split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return None
 

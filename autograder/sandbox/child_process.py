@@ -113,15 +113,19 @@ class ChildProcess:
         self.ended_by: int | None = None  # the signal that ended it, once it is reaped
 
     def send(self, data: bytes | None) -> None:
-        """Queue one message for the child (``None``: the end); ``messages`` writes it as the pipe takes it."""
+        """Queue one message for the child (``None``: the end); ``messages`` writes it as the pipe takes it
+        (at once if nothing waits before it: else the pipe is full, and ``messages`` writes on when it is not)."""
+        waiting = bool(self.outbox)
         self.outbox += frame(data or b"")
-        self._write()
+        if not waiting:
+            self._write()
 
     def _write(self) -> None:
         if self.inbox is None or not self.outbox:
             return
         try:
-            written = os.write(self.inbox, self.outbox[: 1 << 20])
+            with memoryview(self.outbox) as queued, queued[: 1 << 20] as chunk:  # no copy of a long queue
+                written = os.write(self.inbox, chunk)
         except BlockingIOError:
             written = 0
         except OSError:  # the child is gone: what it would have read no longer matters

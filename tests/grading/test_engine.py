@@ -362,6 +362,67 @@ def test_public_examples_match_the_reference(lab05):
         assert value == pytest.approx(list(expected) if isinstance(expected, tuple) else expected), case.id
 
 
+#: id: (the plan's cache key, the seeds drawn in turn, how many drawings value their cases)
+REDRAWN = {
+    "a-regrade-values-once": ("plan-key", ["abc", "abc"], 1),
+    "another-seed-is-valued": ("plan-key", ["abc", "xyz"], 2),
+    "a-plan-not-from-the-cache-keeps-nothing": ("", ["abc", "abc"], 2),
+}
+
+
+@pytest.mark.parametrize("key, seeds, valued", list(REDRAWN.values()), ids=list(REDRAWN))
+def test_random_cases_of_a_seed_are_valued_once(key, seeds, valued, cranfield, tmp_path, monkeypatch):
+    """Does a plan from the cache value a seed's random cases once (a regrade of the same files
+    draws them from the cache, the same cases and answers), and value another seed's, or any seed's
+    of a plan not from the cache, afresh?"""
+    from autograder.grading import plan as planning
+
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
+    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built.key = key
+    drawings = []
+    original = built._drawn
+    monkeypatch.setattr(built, "_drawn", lambda seed: drawings.append(seed) or original(seed))
+    planned = [
+        [(p.case.id, p.case.args, p.case.kwargs, p.expected) for p in built.for_submission(seed).planned]
+        for seed in seeds
+    ]
+    assert len(drawings) == valued
+    assert (planned[0] == planned[1]) is (seeds[0] == seeds[1])
+    assert any(p.kind == "random" for p in built.for_submission(seeds[0]).planned)
+
+
+#: id: (the plan's cache key, the run files' digests in turn, how many evaluations by ir_measures)
+REEVALUATED = {
+    "a-regrade-evaluates-once": ("plan-key", ["d1", "d1"], 1),
+    "another-file-is-evaluated": ("plan-key", ["d1", "d2"], 2),
+    "a-plan-not-from-the-cache-keeps-nothing": ("", ["d1", "d1"], 2),
+    "a-file-without-a-digest-is-evaluated-each-time": ("plan-key", ["", ""], 2),
+}
+
+
+@pytest.mark.parametrize("key, digests, evaluations", list(REEVALUATED.values()), ids=list(REEVALUATED))
+def test_a_run_file_is_evaluated_once(key, digests, evaluations, cranfield, tmp_path, monkeypatch):
+    """Does a plan from the cache evaluate a run file by ir_measures once (a regrade of the same
+    file, the same digest, reads the aggregates from the cache, the same values), and another file,
+    or any file of a plan not from the cache, afresh?"""
+    from autograder.grading import plan as planning
+    from autograder.grading import runfile_checks
+
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
+    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built.key = key
+    query = sorted(built.qrels, key=int)[0]
+    relevant = sorted(built.qrels[query])[:2]
+    table = [[query, "Q0", doc, str(rank), f"{2.0 - rank:.8f}", "bm25"] for rank, doc in enumerate(relevant, 1)]
+    calls = []
+    original = runfile_checks.evaluate_run
+    monkeypatch.setattr(runfile_checks, "evaluate_run", lambda *args: calls.append(args[-1]) or original(*args))
+    values = [runfile_checks._evaluated(built, table, digest) for digest in digests]
+    assert len(calls) == evaluations
+    assert values[0] == values[1] and values[0]["AP"] > 0
+
+
 def test_random_cases_are_drawn_afresh_and_reproducible_from_their_seed(cranfield):
     """Does one seed draw the same random cases every time, another seed others, and do 20 fresh
     gradings share (almost) no random call: no pool a table of answers could hold?"""

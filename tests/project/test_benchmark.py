@@ -100,9 +100,11 @@ def test_without_otter_the_comparison_says_so_instead_of_crashing(tmp_path, monk
     assert "otter-grader is not installed" in otter.unavailable
     versus = {"unavailable": otter.unavailable, "single": [1.0], "in_batch": [0.5], "batch_size": 3}
     versus["batch_wall_per_submission"] = [0.4]
+    versus["profile"] = [["runner.run", 0.87, 0.1, 12]]
     benchmark.print_otter(versus, 1)
     printed = capsys.readouterr().out
     assert "otter run: UNAVAILABLE, no ratio to otter: otter-grader is not installed" in printed
+    assert "0.87 s cumulative" in printed and "runner.run" in printed  # the profile beside the figures
     assert "ratios" not in printed and "one submission in a --jobs 2 batch of 3" in printed
 
 

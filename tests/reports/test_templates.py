@@ -170,3 +170,39 @@ def test_is_each_side_of_a_similar_pair_labelled_with_its_file(names, labels):
     found = compare.analyse({name: {"metrics.py": code} for name in names})
     shown = similarity_html.section(found, SimilaritySettings(), {})
     assert re.findall(r'<pre class="code" role="region" aria-label="([^"]*)"', shown) == labels
+
+
+#: id: (what the cache folder is, does a later environment compile the templates again)
+KEPT = {
+    "a-private-cache-folder": ("folder", False),
+    "a-file-where-the-folder-should-be": ("file", True),
+}
+
+
+@pytest.mark.parametrize("cache_kind, again", list(KEPT.values()), ids=list(KEPT))
+def test_templates_are_compiled_once_then_read_from_the_cache(cache_kind, again, tmp_path, monkeypatch):
+    """Does the first environment compile the templates it renders and keep their code in the
+    cache, so that a later one (another run) compiles none, and does a cache that cannot be written
+    cost only the compiling, the pages alike?"""
+    cache = tmp_path / "cache"
+    if cache_kind == "file":
+        cache.write_text("not a folder")
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(cache))
+    compiled: list = []
+    original = jinja2.Environment.compile
+
+    def counted(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return original(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    pages, counts = [], []
+    for _ in range(2):
+        html.environment.cache_clear()
+        before = len(compiled)
+        pages.append(html.page("a title", "<p>body</p>", ["sort.js"]))
+        counts.append(len(compiled) - before)
+    html.environment.cache_clear()
+    assert pages[0] == pages[1] and "<p>body</p>" in pages[0]
+    assert counts[0] >= 1
+    assert counts[1] == (counts[0] if again else 0)

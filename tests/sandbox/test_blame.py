@@ -4,6 +4,7 @@ loop (restarts, strikes, time budgets, files that did not import)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from dataclasses import dataclass, field
@@ -187,10 +188,32 @@ def test_reader_accepts_the_jail_pid_only_first_and_from_its_launcher():
     assert read(None, mode=Mode.JAIL, child=late)[2] == "garbage"
 
 
-def test_reader_sends_each_call_when_it_is_to_run_and_never_before():
-    """Does the child get no call before it says it is ready, then each call only once the previous
-    one is answered, skipping the calls that will not run, and then the end?"""
-    events = imported("metrics.py", "runs.py") + answers(0, 1, 4) + [("message", {"done": True})]
+#: CALLS with beta's and the run writer's calls secret (the plan puts secret calls last)
+SECRET_CALLS = CALLS[:2] + [Call(call.fn, call.file, secret=True) for call in CALLS[2:]]
+
+SENDING_CASES = [
+    # (id, calls, functions skipped, calls answered, the calls sent by the time each answer is read, all sent)
+    ("public-together", CALLS, {"beta"}, [0, 1, 4], [[0, 1, 4]] * 3, [0, 1, 4, None]),
+    (
+        "secret-each-when-it-runs",
+        SECRET_CALLS,
+        set(),
+        [0, 1, 2, 3, 4],
+        [[0, 1], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4]],
+        [0, 1, 2, 3, 4, None],
+    ),
+    ("secret-after-skipped-ones", SECRET_CALLS, {"beta"}, [0, 1, 4], [[0, 1], [0, 1], [0, 1, 4]], [0, 1, 4, None]),
+]
+
+
+@pytest.mark.parametrize(
+    "calls, skip, answered, held, sent", [row[1:] for row in SENDING_CASES], ids=[row[0] for row in SENDING_CASES]
+)
+def test_reader_sends_each_call_when_it_is_to_run_and_never_before(calls, skip, answered, held, sent):
+    """Does the child get no call before it says it is ready, then the public calls together (one
+    batch), and each secret call only once the call before it is answered, skipping the calls that
+    will not run, and then the end?"""
+    events = imported("metrics.py", "runs.py") + answers(*answered) + [("message", {"done": True})]
     child = ScriptedChild(events)
     sent_at: list = []
 
@@ -200,11 +223,11 @@ def test_reader_sends_each_call_when_it_is_to_run_and_never_before():
             yield event
 
     child.messages = lambda deadline_of, line_limit: watch()  # type: ignore[method-assign]
-    result = SandboxResult(outcomes=[None] * len(CALLS))
+    result = SandboxResult(outcomes=[None] * len(calls))
     reader = Reader(
-        CALLS,
+        calls,
         0,
-        {"beta"},
+        skip,
         set(),
         result,
         {},
@@ -213,7 +236,8 @@ def test_reader_sends_each_call_when_it_is_to_run_and_never_before():
     )
     assert reader.read(child, LIMITS, deadline=float("inf")) == "done"
     assert sent_at[:5] == [[], [], [], [], []]  # the imports and "ready": nothing sent yet
-    assert child.sent == [0, 1, 4, None]  # beta's calls skipped, the end last
+    assert sent_at[5 : 5 + len(answered)] == held
+    assert child.sent == sent  # the skipped calls never sent, the end last
 
 
 def test_reader_keeps_a_bounded_record_of_banned_imports():
@@ -536,3 +560,34 @@ def test_the_submissions_own_time_limit_is_named_as_the_limit_that_stopped_a_run
     not_run = [outcome for outcome in result.outcomes if outcome.status == OutcomeStatus.NOT_RUN]
     assert not_run and {outcome.stop for outcome in not_run} == {StopReason.TIME_LIMIT}
     assert result.notes == ["the submission's time limit (60 s) ran out"]
+
+
+def _direct_wait() -> float:
+    with open("/proc/thread-self/schedstat", "rb") as stats:
+        return int(stats.read().split()[1]) / 1e9
+
+
+@pytest.mark.parametrize("where", ["this-thread", "another-thread"])
+def test_the_graders_wait_is_its_own_threads(where):
+    """Does ``parent_waited`` read the wait of the thread that asks (a file of its own, kept open),
+    between what that thread's own schedstat says just before and just after?"""
+    import threading
+
+    from autograder.sandbox import channel
+
+    seen: dict = {}
+
+    def measure():
+        before = _direct_wait()
+        seen["value"] = (before, channel.parent_waited(), channel.parent_waited(), _direct_wait())
+        seen["key"] = (os.getpid(), threading.get_ident())
+
+    if where == "this-thread":
+        measure()
+    else:
+        thread = threading.Thread(target=measure)
+        thread.start()
+        thread.join()
+    before, first, again, after = seen["value"]
+    assert before <= first <= again <= after
+    assert seen["key"] in channel._SCHEDSTATS

@@ -2,13 +2,13 @@
 
 ``autograder.sandbox.runner`` starts it as ``python -I -B harness.py`` with one extra file
 descriptor, the *channel*. Its stdin is the *inbox*: messages framed by a 4-byte length, first its
-configuration (JSON), then, one at a time, the calls it is to answer (a pickle of plain data from
-the trusted parent: the call's own inputs, nothing else). The parent sends a call only when the
-previous one has been answered, so the child never holds an input before the call that needs it
-runs, and never an expected value. It encloses itself (``jail.enter``), applies resource limits,
-imports the submission's graded modules (``lab05.metrics`` and ``lab05.runs`` for Lab 05: the
-package and files the configuration names; the calls have not been sent yet)
-and answers each call as it arrives, writing one JSON line per event to the channel:
+configuration (JSON), then the calls it is to answer (a pickle of plain data from the trusted
+parent: the call's own inputs, nothing else). The parent sends the public calls together, and a
+secret call only when the previous one has been answered, so the child never holds a secret call's
+inputs before that call runs, and never an expected value. It encloses itself (``jail.enter``),
+applies resource limits, imports the submission's graded modules (``lab05.metrics`` and
+``lab05.runs`` for Lab 05: the package and files the configuration names; the calls have not been
+sent yet) and answers each call as it arrives, writing one JSON line per event to the channel:
 
     {"importing": "metrics.py"}                  before importing a graded file
     {"imported": "metrics.py", "error": {...}}   after (``error`` only when it failed)
@@ -191,14 +191,24 @@ def resolve(value: "Any", context: "dict[str, Any]") -> "Any":
     return value
 
 
+#: The types ``snapshot`` keeps as they are (exactly these: a subclass could change its own value).
+PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def snapshot(value: object, depth: int = 0) -> object:
     """The plain data of an argument (lists, tuples, dicts and their items), to tell whether the
-    call changed it; anything else (a function, the search replay) is left out."""
+    call changed it; anything else (a function, the search replay) is left out. A sequence or a
+    mapping of plain items (a ranking, judgments: most of what a call is given) is taken at the C
+    speed of ``map``, with the result the item by item way would give."""
     if depth > 8:
         return None
     if isinstance(value, (list, tuple)):
+        if depth < 8 and PLAIN.issuperset(map(type, value)):
+            return (type(value).__name__, list(value))
         return (type(value).__name__, [snapshot(item, depth + 1) for item in value])
     if isinstance(value, (dict, types.MappingProxyType)):
+        if depth < 8 and PLAIN.issuperset(map(type, value.values())):
+            return ("dict", sorted(zip(map(repr, value), value.values())))
         return ("dict", sorted(((repr(key), snapshot(item, depth + 1)) for key, item in value.items())))
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
@@ -226,19 +236,22 @@ def read_run_file(context: "dict[str, Any]") -> "dict[str, Any]":
 
 
 class Inbox:
-    """The messages the parent sends on stdin: a 4-byte length, then that many bytes."""
+    """The messages the parent sends on stdin: a 4-byte length, then that many bytes. Read in large
+    chunks: the public calls come in one batch (each secret call alone, once the one before it is
+    answered), and a read per call would cost a system call for each."""
 
     def __init__(self, fd: int) -> None:
-        self.fd = fd
+        self.fd, self.buffer = fd, bytearray()
 
     def _exactly(self, size: int) -> bytes | None:
-        data = bytearray()
-        while len(data) < size:
-            chunk = os.read(self.fd, min(size - len(data), 1 << 20))
+        while len(self.buffer) < size:
+            chunk = os.read(self.fd, max(size - len(self.buffer), 1 << 16))
             if not chunk:
                 return None
-            data += chunk
-        return bytes(data)
+            self.buffer += chunk
+        data = bytes(self.buffer[:size])
+        del self.buffer[:size]
+        return data
 
     def next(self) -> bytes | None:
         """The next message's bytes; None at the end (an empty message, or the pipe closed)."""

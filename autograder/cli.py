@@ -46,6 +46,22 @@ def _table(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _analysis(args: argparse.Namespace) -> int:
+    from autograder.grading.analysis import claims, facts
+
+    known = facts.Facts.from_bundle(args.lab.cranfield.bundle())
+    if not known.values:
+        raise InputError(f"{args.lab.title} has no reference collection: there are no claims to check")
+    verdicts = facts.check(claims.read(args.file, known.names()), known)
+    for verdict in verdicts:
+        print(f"{verdict.title()}: {'holds' if verdict.holds else 'refused'}")
+        for problem in verdict.problems:
+            print(f"  - {problem}")
+    held = sum(verdict.holds for verdict in verdicts)
+    print(f"{held} of {len(verdicts)} claims hold against the data")
+    return 0 if held == len(verdicts) else 1
+
+
 def _seed(args: argparse.Namespace) -> int:
     try:
         cached = args.lab.solution.load().data.seed_cache(args.folder)
@@ -288,6 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="write both Cranfield runs with the reference and print the evaluation table next to the notes' numbers",
     )
     table.set_defaults(run=_table)
+
+    analysis = commands.add_parser(
+        "analysis",
+        help="check the claims of a student's analysis.yml against the data (the qrels and Lab 04's reference runs); "
+        "exit 1 when a claim is refused",
+    )
+    analysis.add_argument("file", type=Path, help="the analysis.yml to check")
+    analysis.set_defaults(run=_analysis)
 
     seed = commands.add_parser(
         "seed-cranfield",

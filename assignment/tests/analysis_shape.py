@@ -70,6 +70,9 @@ def _load(text: str):
             elif isinstance(item, yaml.SequenceNode):
                 stack.extend(item.value)
         return (loader.construct_document(node) if node is not None else None), node
+    except yaml.constructor.ConstructorError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else 1
+        raise ShapeError(f"line {line}: a YAML tag (!!...) is not allowed: write plain values") from None
     except yaml.MarkedYAMLError as error:
         line = error.problem_mark.line + 1 if error.problem_mark else 1
         raise ShapeError(f"line {line}: not valid YAML: {error.problem}; check the indentation") from None

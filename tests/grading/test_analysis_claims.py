@@ -88,7 +88,7 @@ MALFORMED = [
         ["listed twice"],
     ),
     ("alias", "claims:\n  - &one {query: 1}\n  - *one\n", 2, ["alias"]),
-    ("python-tag", "claims: !!python/object/apply:os.system ['true']\n", 1, ["not valid YAML"]),
+    ("python-tag", "claims: !!python/object/apply:os.system ['true']\n", 1, ["YAML tag (!!...) is not allowed"]),
 ]
 
 

@@ -166,6 +166,9 @@ def parse(text: str, names: Names, source: str = "analysis.yml") -> Analysis:
         if node is not None:
             _refuse_aliases(node, source)
         data = loader.construct_document(node) if node is not None else None
+    except yaml.constructor.ConstructorError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else 1
+        raise AnalysisError(f"{source}, line {line}: a YAML tag (!!...) is not allowed: write plain values") from None
     except yaml.MarkedYAMLError as error:
         line = error.problem_mark.line + 1 if error.problem_mark else 1
         raise AnalysisError(f"{source}, line {line}: not valid YAML: {error.problem}; check the indentation") from None

@@ -62,6 +62,30 @@ def _analysis(args: argparse.Namespace) -> int:
     return 0 if held == len(verdicts) else 1
 
 
+def _analysis_sheet(args: argparse.Namespace) -> int:
+    from autograder.grading import intake, rubric
+    from autograder.grading.analysis import facts
+    from autograder.local import analysis_sheet
+
+    loaded = rubric.load(args.rubric or args.lab.place.rubric, args.lab)
+    if loaded.analysis is None:
+        raise InputError(
+            f"{Path(args.rubric or args.lab.place.rubric).name} has no analysis: section, so the analysis has no "
+            "points: add one (docs/ANALYSIS.md)"
+        )
+    known = facts.Facts.from_bundle(args.lab.cranfield.bundle())
+    if not known.values:
+        raise InputError(f"{args.lab.title} has no reference collection: there are no claims to check")
+    sources = intake.discover(args.paths, args.lab)
+    path = analysis_sheet.write(args.out, sources, known, loaded.analysis, args.lab)
+    print(
+        f"grading sheet: {path} ({len(sources)} submissions, their claims checked); fill in prose_points (0 to "
+        f"{loaded.analysis.prose_points:g}), comment and grader, then run the same grade command again: grades.csv "
+        "gets the analysis's columns (the code's points never change)"
+    )
+    return 0
+
+
 def _seed(args: argparse.Namespace) -> int:
     try:
         cached = args.lab.solution.load().data.seed_cache(args.folder)
@@ -312,6 +336,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analysis.add_argument("file", type=Path, help="the analysis.yml to check")
     analysis.set_defaults(run=_analysis)
+
+    sheet = commands.add_parser(
+        "analysis-sheet",
+        help="write OUT/analysis.csv, the written analysis's grading sheet: a row per submission, its claims checked "
+        "against the data, its prose for a TA to grade (made again, it keeps what the TA wrote)",
+    )
+    sheet.add_argument("paths", nargs="+", metavar="PATH", help="the submissions, as given to grade")
+    sheet.add_argument("--out", type=_folder, required=True, help="the graded batch's folder (grade --out)")
+    sheet.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
+    sheet.set_defaults(run=_analysis_sheet)
 
     seed = commands.add_parser(
         "seed-cranfield",

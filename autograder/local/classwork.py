@@ -38,6 +38,7 @@ from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.labkit import load
 from autograder.labkit.lab import Lab
+from autograder.local import analysis_sheet
 from autograder.local.run_facts import RunFacts
 from autograder.reports import (
     class_report,
@@ -206,7 +207,10 @@ def finish(
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     warn_shared(current)
-    cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
+    sheet = analysis_sheet.merged(out, [result.submission for result in current], rubric.analysis)
+    analysis = {name: (entry.claims_points, entry.prose_points) for name, entry in (sheet or {}).items()}
+    table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
+    cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}
     report = class_report.render(found, rubric, said, similarity)
     cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)

@@ -4,6 +4,7 @@ links them; the LMS exports read them back):
     OUT/index.html                       the class report
     OUT/grades.csv                       one row per student
     OUT/class.json                       the batch's submissions and policy (written last: the batch is finished)
+    OUT/analysis.csv                     the written analysis's grading sheet (``analysis-sheet``; a TA fills it in)
     OUT/submissions/<id>/results.json    Gradescope's format
     OUT/submissions/<id>/feedback.md     what the student reads
     OUT/submissions/<id>/feedback.html
@@ -24,6 +25,7 @@ PREVIOUS = "grade.previous.json"  # the grade a regrade replaced, kept beside th
 REPORT = "index.html"
 GRADES = "grades.csv"
 CLASS = "class.json"
+ANALYSIS_SHEET = "analysis.csv"
 INSTRUCTOR = "instructor.html"
 STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")  # what a student may be given
 

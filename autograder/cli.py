@@ -215,7 +215,14 @@ def _build(args: argparse.Namespace) -> int:
             f"{folders['assessment']}/infoAssessment.json into an assessment's folder, then Sync (the Docker "
             "images too)"
         )
+        if "analysis" in folders:
+            print(
+                f"next: copy {folders['analysis']} into your course's questions/{prairielearn.ANALYSIS_ID}/ (the "
+                f"written analysis, graded by people: the sample assessment gives it manualPoints) and set its "
+                f"manual grading rubric from {folders['analysis']}/rubric.md"
+            )
         return 0
+    from autograder.grading import rubric as rubrics
     from autograder.handout import build as handout
     from autograder.platforms.gradescope import build
 
@@ -225,6 +232,7 @@ def _build(args: argparse.Namespace) -> int:
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
     print("\n".join(f"note: {note}" for note in build.notes()))
+    print("\n".join(f"checklist: {step}" for step in build.checklist(rubrics.load(args.lab.place.rubric, args.lab))))
     return 0
 
 

@@ -18,6 +18,10 @@ assessment students never see a question. ``grading.yml``'s attempt limit per pe
 question's ``gradeRateMinutes`` there (PrairieLearn sets it per question, zone or assessment in
 ``infoAssessment.json``, not in the question's ``info.json`` nor in ``allowAccess`` rules); PrairieLearn
 has no cap on a question's graded submissions in all that the build could set (``notes``).
+With ``grading.yml``'s ``analysis:``, ``OUT/analysis/`` is the written analysis's question (the upload of
+``analysis.yml`` and ``analysis.md``, graded by people: ``gradingMethod: Manual``, with a starter
+``rubric.md``), in the sample assessment worth the analysis's points as ``manualPoints``, apart from the
+code's question.
 """
 
 from __future__ import annotations
@@ -44,9 +48,11 @@ UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
 #: Where the question keeps the hidden reference (the entrypoint's $AUTOGRADER_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
-MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json"}
+MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json", "analysis": "info.json"}
 #: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
 QUESTION_ID = "lab05"
+#: The written analysis's question (``grading.yml``'s ``analysis:``), graded by people: ``questions/lab05-analysis/``.
+ANALYSIS_ID = "lab05-analysis"
 
 
 def question_uuid(title: str) -> str:
@@ -84,6 +90,9 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
     rate = attempts.grade_rate_minutes(rubric.attempts)
     if rate:
         question["gradeRateMinutes"] = rate
+    questions = [question]
+    if rubric.analysis is not None:  # its own question: a missing or broken analysis never changes the code's points
+        questions.append({"id": ANALYSIS_ID, "manualPoints": rubric.analysis.total})
     return {
         "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
         "type": "Homework",
@@ -93,7 +102,7 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
         "zones": [
             {
                 "title": rubric.title,
-                "questions": [question],
+                "questions": questions,
             }
         ],
     }
@@ -118,6 +127,45 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
     return said + setting_support.notes("prairielearn")
 
 
+def analysis_info(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analysis question's info.json
+    """The written analysis's question: the upload of analysis.yml and analysis.md, graded by people."""
+    return {
+        "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/analysis/{rubric.title}")),
+        "title": f"{rubric.title}: the written analysis",
+        "topic": "Evaluating IR systems",
+        "tags": ["lab05", "analysis", "manual"],
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "Manual",
+    }
+
+
+def starter_rubric(rubric: rubrics.Rubric) -> str:
+    """The analysis question's starter rubric (``rubric.md``), for PrairieLearn's manual grading page."""
+    points = rubric.analysis
+    if points is None:
+        return ""
+    lines = [
+        f"# Starter rubric: {rubric.title}, the written analysis ({points.total:g} points)",
+        "",
+        "Set these items on the question's manual grading page (Rubric, positive grading). Check the claims",
+        "with `python -m autograder analysis analysis.yml` (it names each wrong fact); read analysis.md.",
+        "",
+    ]
+    lines += [
+        f"- Claim {number} holds against the data (every fact of it): {points.claim_points:g} points"
+        for number in range(1, points.claims + 1)
+    ]
+    lines += [
+        f"- The prose explains each difference from the rankings: up to {points.prose_points:g} points, e.g.",
+        "  - names the relevant documents one system finds and the other misses",
+        "  - connects them to the query's and the documents' words (punctuation, rare terms, length)",
+        "  - connects the ranking behaviour to the measure's difference",
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
@@ -140,7 +188,14 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
     ]
     built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
     sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
-    return {"question": question, "image": built, "assessment": sample}
+    parts = {"question": question, "image": built, "assessment": sample}
+    if loaded.analysis is not None:
+        parts["analysis"] = [
+            ("info.json", (json.dumps(analysis_info(loaded), indent=2) + "\n").encode(), 0o644),
+            ("question.html", _template("analysis.html", title=loaded.title), 0o644),
+            ("rubric.md", starter_rubric(loaded).encode(), 0o644),
+        ]
+    return parts
 
 
 def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: str) -> Path:
@@ -153,6 +208,7 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
 
 
 def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
-    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole);
-    returns the folders."""
+    """Write ``OUT/question/``, ``OUT/image/``, ``OUT/assessment/`` and, with ``grading.yml``'s
+    ``analysis:``, ``OUT/analysis/`` (the written analysis's manually graded question; each replaced
+    whole); returns the folders."""
     return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}

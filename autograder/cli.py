@@ -239,7 +239,17 @@ def _build(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from autograder.lms import export
 
-    result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column)
+    analysis = None
+    if args.part == "analysis":
+        from autograder.grading import rubric
+
+        analysis = rubric.load(args.lab.place.rubric, args.lab).analysis
+        if analysis is None:
+            raise InputError(
+                f"--part analysis: {args.lab.place.rubric.name} has no analysis: section, so the analysis has no "
+                "points: add one (docs/ANALYSIS.md)"
+            )
+    result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column, analysis=analysis)
     for message in result.messages:  # they quote students' names: one line each, shown as text
         print(untrusted.terminal(message), file=sys.stderr)
     print(f"wrote {args.out}: {result.summary}")
@@ -498,6 +508,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help='the gradebook column to fill, e.g. "Lab 05 (12345)" (a part of its name is enough; '
         "default: the roster's only grade column)",
+    )
+    lms.add_argument(
+        "--part",
+        choices=("code", "analysis"),
+        default="code",
+        help="what fills the column: the code's grade (default), or the written analysis's points from DIR's "
+        "grading sheet (analysis.csv, python -m autograder analysis-sheet)",
     )
     lms.set_defaults(run=_export)
 

@@ -38,9 +38,9 @@ from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.labkit import load
 from autograder.labkit.lab import Lab
-from autograder.local import analysis_sheet
 from autograder.local.run_facts import RunFacts
 from autograder.reports import (
+    analysis_grades,
     class_report,
     feedback_html,
     grades_csv,
@@ -207,7 +207,7 @@ def finish(
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     warn_shared(current)
-    sheet = analysis_sheet.merged(out, [result.submission for result in current], rubric.analysis)
+    sheet = analysis_grades.merged(out, [result.submission for result in current], rubric.analysis)
     analysis = {name: (entry.claims_points, entry.prose_points) for name, entry in (sheet or {}).items()}
     table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)

@@ -23,7 +23,7 @@ from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.results import Student, SubmissionResult
 from autograder.labkit.load import default as default_lab
 from autograder.local import analysis_sheet
-from autograder.reports import grades_csv, output_paths
+from autograder.reports import analysis_grades, grades_csv, output_paths
 
 POINTS = AnalysisPoints(claims=2, claim_points=2.0, prose_points=4.0)
 
@@ -128,7 +128,7 @@ def test_made_again_the_sheet_keeps_what_the_ta_wrote(known, tmp_path):
     )
 
 
-HEADER = ",".join(analysis_sheet.COLUMNS) + "\n"
+HEADER = ",".join(analysis_grades.COLUMNS) + "\n"
 
 #: id: (the sheet's rows after the header, the words of the error)
 BAD_SHEETS = {
@@ -150,7 +150,7 @@ def test_a_bad_sheet_is_named_and_nothing_applied(tmp_path, rows, words):
     path = tmp_path / "analysis.csv"
     path.write_text("submission,comment,grader\nada,,\n" if rows is None else HEADER + rows, encoding="utf-8")
     with pytest.raises(InputError) as raised:
-        analysis_sheet.read(path, ["ada", "bob"], POINTS)
+        analysis_grades.read(path, ["ada", "bob"], POINTS)
     for word in words:
         assert word in str(raised.value), raised.value
 
@@ -185,13 +185,13 @@ def test_classwork_merges_the_sheet_found_in_out(tmp_path):
     submission the batch lacks?"""
     out = tmp_path / "out"
     out.mkdir()
-    assert analysis_sheet.merged(out, ["ada", "bob"], POINTS) is None
+    assert analysis_grades.merged(out, ["ada", "bob"], POINTS) is None
     (out / output_paths.ANALYSIS_SHEET).write_text(HEADER + "ada,,,,4,4,,3,4,ok,TA\n", encoding="utf-8")
-    assert analysis_sheet.merged(out, ["ada", "bob"], None) is None
-    entry = analysis_sheet.merged(out, ["ada", "bob"], POINTS)["ada"]
+    assert analysis_grades.merged(out, ["ada", "bob"], None) is None
+    entry = analysis_grades.merged(out, ["ada", "bob"], POINTS)["ada"]
     assert (entry.claims_points, entry.prose_points, entry.total, entry.grader) == (4.0, 3.0, 7.0, "TA")
     with pytest.raises(InputError, match="'ada' is not one of the batch's 1 submissions"):
-        analysis_sheet.merged(out, ["bob"], POINTS)
+        analysis_grades.merged(out, ["bob"], POINTS)
 
 
 def test_command_writes_the_sheet(known, tmp_path):

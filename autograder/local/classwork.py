@@ -212,7 +212,7 @@ def finish(
     table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}
-    report = class_report.render(found, rubric, said, similarity)
+    report = class_report.render(found, rubric, said, similarity, analysis=analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)
     record = {
         "policy": rules.policy,

@@ -207,3 +207,40 @@ def test_command_writes_the_sheet(known, tmp_path):
     assert result.returncode == 0, result.stderr
     assert f"grading sheet: {out / 'analysis.csv'} (4 submissions" in result.stdout
     assert sheet_rows(out / "analysis.csv")["ada"]["claims_points"] == "4"
+
+
+def test_class_step_puts_the_sheet_in_grades_csv_and_the_report(tmp_path):
+    """Does the class step, with a sheet in OUT, give grades.csv the analysis's columns and the class
+    report a Written analysis section (who is graded, the means, who waits), and without one neither?"""
+    from autograder.grading.course import standing
+    from autograder.local import classwork
+    from tests.support import classes
+
+    made = [
+        classes.result(name, score, [(name.title(), f"{name}@example.edu", "")], "", False)
+        for name, score in (("ada", 90), ("bob", 60), ("cy", 75))
+    ]
+    out = tmp_path / "out"
+    classwork.finish(out, made, rubric.load(), standing.Rules(), classes.RUN)
+    plain_csv, plain_report = (out / "grades.csv").read_text(), (out / "index.html").read_text()
+    assert "analysis" not in plain_csv.splitlines()[0] and "Written analysis" not in plain_report
+    (out / output_paths.ANALYSIS_SHEET).write_text(HEADER + "ada,,,,4,4,,3,4,,TA\nbob,,,,2,4,,,4,,\n", encoding="utf-8")
+    classwork.finish(out, made, rubric.load(), standing.Rules(), classes.RUN)
+    rows = {row["submission"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert [(rows[s]["total"], rows[s]["analysis"]) for s in ("ada", "bob", "cy")] == [
+        ("90", "7"),
+        ("60", "2"),
+        ("75", ""),
+    ]
+    report = (out / "index.html").read_text()
+    for text in (
+        '<h2 id="analysis">Written analysis</h2>',
+        '<td>students with a row in the grading sheet</td><td class="num">2 of 3</td>',
+        '<td>prose graded</td><td class="num">1 of 2</td>',
+        '<td>mean claims points</td><td class="num">3.00 / 4</td>',
+        '<td>mean analysis points (prose graded)</td><td class="num">7.00 / 8</td>',
+        "Not graded yet: 2",
+        "<li>Bob (bob): prose not graded yet</li>",
+        "<li>Cy (cy): no row in the grading sheet</li>",
+    ):
+        assert text in report, text

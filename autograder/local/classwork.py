@@ -33,7 +33,7 @@ from typing import TextIO
 from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import intake
-from autograder.grading.course import attempts, extensions, standing, times
+from autograder.grading.course import attempts, extensions, overrides, standing, times
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.labkit import load
@@ -174,14 +174,17 @@ def update(
     sources: Mapping[str, intake.Source] | None = None,
     limits: attempts.AttemptLimits | None = None,
 ) -> tuple[SubmissionResult, ...]:
-    """Step 1: the results up to date, those that changed written again; ``limits``: the attempt
-    limits to flag by (given only for a whole class)."""
+    """Step 1: the results up to date (their students, lateness, the overrides of ``OUT/overrides.csv``
+    applied afresh: ``grading/course/overrides.py``), those that changed written again; ``limits``: the
+    attempt limits to flag by (given only for a whole class)."""
     titles = {question.id: question.title for question in rubric.questions}
     sources = sources or {}
     fresh = [
         standing.stamp(identify(result, sources[result.submission]) if result.submission in sources else result, rules)
         for result in results
     ]
+    adjusting = Path(out) / overrides.FILE
+    fresh = overrides.apply(fresh, overrides.read(adjusting) if adjusting.is_file() else (), str(adjusting))
     if limits is not None:
         fresh = list(attempts.with_flags(tuple(fresh), limits, rubric.timezone))
     for result, now in zip(results, fresh):

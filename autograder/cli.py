@@ -86,6 +86,17 @@ def _analysis_sheet(args: argparse.Namespace) -> int:
     return 0
 
 
+def _changes(args: argparse.Namespace) -> int:
+    from autograder.lms import batch_results
+    from autograder.reports import changes
+
+    before, after = batch_results.read(args.before), batch_results.read(args.after)
+    found = changes.compare(before.results, after.results)
+    compared = len({result.submission for result in (*before.results, *after.results)})
+    print(changes.render(found, compared), end="")
+    return 0
+
+
 def _seed(args: argparse.Namespace) -> int:
     try:
         cached = args.lab.solution.load().data.seed_cache(args.folder)
@@ -364,6 +375,15 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--out", type=_folder, required=True, help="the graded batch's folder (grade --out)")
     sheet.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
     sheet.set_defaults(run=_analysis_sheet)
+
+    changed = commands.add_parser(
+        "changes",
+        help="what changed between two gradings of a class (two graded batches' folders), per submission, and why: "
+        "code, rubric, reference, override, lateness, seed or grader",
+    )
+    changed.add_argument("before", type=Path, help="the earlier grading's --out folder")
+    changed.add_argument("after", type=Path, help="the later grading's --out folder")
+    changed.set_defaults(run=_changes)
 
     seed = commands.add_parser(
         "seed-cranfield",

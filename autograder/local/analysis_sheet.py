@@ -29,7 +29,8 @@ def claims_of(source: intake.Source, known: facts.Facts, rubric_points: Analysis
     """A submission's claims points and the feedback that explains them (why 0, or each claim's verdict)."""
     staged = intake.read_other(source, FILE, lab)
     if FILE not in staged.files:
-        return 0.0, f"no {FILE} read: " + ("; ".join(staged.problems) or "the submission has none")
+        said = [problem for problem in staged.problems if not problem.startswith(f"no {FILE} found")]
+        return 0.0, f"no {FILE} read: " + ("; ".join(said) or "the submission has none")
     try:
         analysis = claims.parse(staged.files[FILE].decode("utf-8"), known.names(), source=FILE)
     except (claims.AnalysisError, UnicodeDecodeError) as error:

@@ -10,6 +10,7 @@ links them; the LMS exports read them back):
     OUT/submissions/<id>/feedback.html
     OUT/submissions/<id>/instructor.html the feedback with the hidden cases' expected values (instructors only)
     OUT/submissions/<id>/grade.json      the full record (instructors only)
+    OUT/submissions/<id>/analysis-feedback.md  its analysis's claims checked (``analysis-sheet``; for the student)
 
 Submissions live one folder down, so that no submission's name ("index.html", "grades.csv")
 can collide with the batch's own files.
@@ -26,6 +27,7 @@ REPORT = "index.html"
 GRADES = "grades.csv"
 CLASS = "class.json"
 ANALYSIS_SHEET = "analysis.csv"
+ANALYSIS_FEEDBACK = "analysis-feedback.md"  # a student may be given it too (only analysis-sheet writes it)
 INSTRUCTOR = "instructor.html"
 STUDENT_FILES = ("results.json", "feedback.md", "feedback.html")  # what a student may be given
 

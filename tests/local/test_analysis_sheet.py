@@ -101,6 +101,9 @@ def test_sheet_has_each_submission_with_its_claims_checked(known, tmp_path):
     assert rows["carol"]["claims_feedback"].startswith("analysis.yml, line 3: claims[0].measure: 'MAP'")
     assert rows["dan"]["claims_feedback"] == "no analysis.yml read: the submission has none"
     assert {rows[name]["prose_points"] for name in rows} == {""} and rows["ada"]["prose_max"] == "4"
+    told = (tmp_path / "out" / "submissions" / "bob" / output_paths.ANALYSIS_FEEDBACK).read_text()
+    assert told.startswith("# Your written analysis: its claims checked against the data\n\n**Claims: 2 / 4**")
+    assert "- claim 2 \\(line 14: query 1, AP\\): document 184 has grade 2 for query 1; the claim says 4" in told
 
 
 def test_made_again_the_sheet_keeps_what_the_ta_wrote(known, tmp_path):

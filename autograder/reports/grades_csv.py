@@ -60,7 +60,7 @@ def render(
 ) -> str:
     """The table as CSV text, for the class ``found`` (``standing.build``; or its results, to which
     the rubric's policy is applied); with ``analysis`` (submission -> its claims' points and its
-    prose's, None when not graded yet: the grading sheet, ``local/analysis_sheet.py``) the analysis's
+    prose's, None when not graded yet: the grading sheet, ``reports/analysis_grades.py``) the analysis's
     columns too (empty for a submission the sheet lacks)."""
     found = found if isinstance(found, standing.Standing) else standing.build(found, rubric.policy)
     questions = [question.id for question in rubric.questions]

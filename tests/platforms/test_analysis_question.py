@@ -1,6 +1,7 @@
-"""The written analysis where the course grades (grading.yml's ``analysis:``): PrairieLearn's manually
-graded question beside the code's, with a starter rubric; Gradescope's checklist for the manually
-graded question beside the autograder's. Without the section, neither."""
+"""The written analysis where the course grades (grading.yml's ``analysis:``): PrairieLearn's question
+beside the code's (its claims checked by the image's entrypoint as autoPoints, its prose graded by
+people as manualPoints, with a starter rubric); Gradescope's checklist for the manually graded
+question beside the autograder's. Without the section, neither."""
 
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ from autograder.platforms.prairielearn import build as prairielearn
 TEXT = paths.RUBRIC.read_text(encoding="utf-8")
 SECTION = "analysis:\n  claims: 2\n  claim_points: 2\n  prose_points: 4\n"
 
-#: id: (grading.yml, the analysis question's manualPoints in the sample, the claims' lines of the rubric)
+#: id: (grading.yml, the analysis question's (autoPoints, manualPoints) in the sample, the claims' lines of the rubric)
 RUBRICS = {
-    "default": (TEXT, 8.0, ["- Claim 1 holds against the data (every fact of it): 2 points", "- Claim 2 holds"]),
+    "default": (TEXT, (4.0, 4.0), ["- (checked by the grader) Claim 1 holds against the data: 2 points", "Claim 2"]),
     "three-claims": (
         TEXT.replace(SECTION, "analysis:\n  claims: 3\n  claim_points: 1\n  prose_points: 5\n"),
-        8.0,
-        ["- Claim 3 holds against the data (every fact of it): 1 points"],
+        (3.0, 5.0),
+        ["- (checked by the grader) Claim 3 holds against the data: 1 points"],
     ),
     "none": (TEXT.replace(SECTION, ""), None, []),
 }
@@ -32,17 +33,20 @@ RUBRICS = {
 
 @pytest.mark.parametrize(("text", "manual", "lines"), RUBRICS.values(), ids=RUBRICS.keys())
 def test_sample_assessment_has_the_analysis_question_with_manual_points(text, manual, lines):
-    """Is the analysis its own question of the sample, worth the analysis's points as manualPoints (the
-    code's question unchanged), and absent without the section?"""
+    """Is the analysis its own question of the sample, its claims' points as autoPoints and its prose's as
+    manualPoints (the code's question unchanged), and absent without the section?"""
     loaded = rubrics.parse(text)
     questions = prairielearn.assessment(loaded)["zones"][0]["questions"]
     assert questions[0] == {"id": "lab05", "autoPoints": 100, "maxAutoPoints": 100}
     if manual is None:
         assert len(questions) == 1 and prairielearn.starter_rubric(loaded) == ""
         return
-    assert questions[1:] == [{"id": prairielearn.ANALYSIS_ID, "manualPoints": manual}]
+    auto, by_people = manual
+    assert questions[1:] == [
+        {"id": prairielearn.ANALYSIS_ID, "autoPoints": auto, "maxAutoPoints": auto, "manualPoints": by_people}
+    ]
     starter = prairielearn.starter_rubric(loaded)
-    assert starter.startswith(f"# Starter rubric: {loaded.title}, the written analysis ({manual:g} points)")
+    assert starter.startswith(f"# Starter rubric: {loaded.title}, the written analysis ({auto + by_people:g} points)")
     for line in lines:
         assert line in starter
 
@@ -58,14 +62,20 @@ class _Uploads(html.parser.HTMLParser):
 
 
 def test_analysis_question_files():
-    """Is the analysis question manually graded, with its own uuid, an upload of exactly analysis.yml and
-    analysis.md, and a starter rubric.md?"""
+    """Is the analysis question graded externally by the same image and entrypoint as the code's, with its
+    own uuid, an upload of exactly analysis.yml and analysis.md, a starter rubric.md, and tests/analysis.json
+    (the points and the facts, no hidden value)?"""
     parts = prairielearn.entries()
     files = {name: data for name, data, _ in parts["analysis"]}
-    assert sorted(files) == ["info.json", "question.html", "rubric.md"]
+    assert sorted(files) == ["info.json", "question.html", "rubric.md", "tests/analysis.json"]
     info = json.loads(files["info.json"])
     code = json.loads({n: d for n, d, _ in parts["question"]}["info.json"])
-    assert info["gradingMethod"] == "Manual" and uuid.UUID(info["uuid"]).version == 5 and info["uuid"] != code["uuid"]
+    assert info["gradingMethod"] == "External" and uuid.UUID(info["uuid"]).version == 5 and info["uuid"] != code["uuid"]
+    assert info["externalGradingOptions"]["image"] == code["externalGradingOptions"]["image"]
+    assert info["externalGradingOptions"]["entrypoint"] == code["externalGradingOptions"]["entrypoint"]
+    data = json.loads(files["tests/analysis.json"])
+    assert data["points"] == {"claims": 2, "claim_points": 2.0, "prose_points": 4.0}
+    assert sorted(data["facts"]) == ["qrels", "systems", "titles"] and set(data["facts"]["titles"].values()) == {""}
     page = _Uploads()
     page.feed(files["question.html"].decode())
     assert [name.strip() for name in page.uploads[0].split(",")] == ["analysis.yml", "analysis.md"]

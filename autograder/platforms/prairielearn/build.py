@@ -18,14 +18,16 @@ assessment students never see a question. ``grading.yml``'s attempt limit per pe
 question's ``gradeRateMinutes`` there (PrairieLearn sets it per question, zone or assessment in
 ``infoAssessment.json``, not in the question's ``info.json`` nor in ``allowAccess`` rules); PrairieLearn
 has no cap on a question's graded submissions in all that the build could set (``notes``).
-With ``grading.yml``'s ``analysis:``, ``OUT/analysis/`` is the written analysis's question (the upload of
-``analysis.yml`` and ``analysis.md``, graded by people: ``gradingMethod: Manual``, with a starter
-``rubric.md``), in the sample assessment worth the analysis's points as ``manualPoints``, apart from the
-code's question.
+With ``grading.yml``'s ``analysis:``, ``OUT/analysis/`` is the written analysis's question (the upload
+of ``analysis.yml`` and ``analysis.md``): the same image checks its claims against the data (the
+``analysis.json`` of its tests folder marks the question for the entrypoint: ``analysis_entry``),
+worth the claims' points as ``autoPoints``, and people grade its prose, worth ``manualPoints``, with
+a starter ``rubric.md``; it is apart from the code's question.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import string
@@ -37,6 +39,7 @@ from autograder import cache, paths
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
+from autograder.labkit import load
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -92,7 +95,15 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
         question["gradeRateMinutes"] = rate
     questions = [question]
     if rubric.analysis is not None:  # its own question: a missing or broken analysis never changes the code's points
-        questions.append({"id": ANALYSIS_ID, "manualPoints": rubric.analysis.total})
+        points = rubric.analysis  # the claims checked by the grader (autoPoints), the prose by people
+        questions.append(
+            {
+                "id": ANALYSIS_ID,
+                "autoPoints": points.claims_max,
+                "maxAutoPoints": points.claims_max,
+                "manualPoints": points.prose_points,
+            }
+        )
     return {
         "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
         "type": "Homework",
@@ -127,8 +138,9 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
     return said + setting_support.notes("prairielearn")
 
 
-def analysis_info(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analysis question's info.json
-    """The written analysis's question: the upload of analysis.yml and analysis.md, graded by people."""
+def analysis_info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: the analysis question's info.json
+    """The written analysis's question: the upload of analysis.yml and analysis.md; its claims checked
+    against the data by ``image`` (``analysis_entry``: no student code runs), its prose graded by people."""
     return {
         "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/analysis/{rubric.title}")),
         "title": f"{rubric.title}: the written analysis",
@@ -136,7 +148,32 @@ def analysis_info(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analys
         "tags": ["lab05", "analysis", "manual"],
         "type": "v3",
         "singleVariant": True,
-        "gradingMethod": "Manual",
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "enabled": True,
+            "image": image,
+            "entrypoint": ENTRYPOINT,
+            "timeout": 60,
+            "enableNetworking": False,
+        },
+    }
+
+
+def analysis_data(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analysis question's tests/analysis.json
+    """What ``analysis_entry`` checks claims with: the analysis's points and the facts (Cranfield's
+    qrels, Lab 04's runs as ranked, the measures' per-query values, the doc ids: public data)."""
+    points = rubric.analysis
+    bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
+    systems = bundle.get("systems", {})
+    return {
+        "points": {} if points is None else dataclasses.asdict(points),
+        "facts": {
+            "qrels": bundle.get("qrels", {}),
+            "titles": dict.fromkeys(bundle.get("titles", {}), ""),
+            "systems": {
+                name: {"rankings": system["rankings"], "values": system["values"]} for name, system in systems.items()
+            },
+        },
     }
 
 
@@ -148,12 +185,13 @@ def starter_rubric(rubric: rubrics.Rubric) -> str:
     lines = [
         f"# Starter rubric: {rubric.title}, the written analysis ({points.total:g} points)",
         "",
-        "Set these items on the question's manual grading page (Rubric, positive grading). Check the claims",
-        "with `python -m autograder analysis analysis.yml` (it names each wrong fact); read analysis.md.",
+        "The grader checks the claims against the data (the question's autoPoints: each counted claim that",
+        "holds, every fact of it); set the prose's items on its manual grading page (manualPoints), reading",
+        "analysis.md beside the claims' results.",
         "",
     ]
     lines += [
-        f"- Claim {number} holds against the data (every fact of it): {points.claim_points:g} points"
+        f"- (checked by the grader) Claim {number} holds against the data: {points.claim_points:g} points"
         for number in range(1, points.claims + 1)
     ]
     lines += [
@@ -191,9 +229,14 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
     parts = {"question": question, "image": built, "assessment": sample}
     if loaded.analysis is not None:
         parts["analysis"] = [
-            ("info.json", (json.dumps(analysis_info(loaded), indent=2) + "\n").encode(), 0o644),
+            ("info.json", (json.dumps(analysis_info(loaded, image), indent=2) + "\n").encode(), 0o644),
             ("question.html", _template("analysis.html", title=loaded.title), 0o644),
             ("rubric.md", starter_rubric(loaded).encode(), 0o644),
+            (
+                "tests/analysis.json",
+                json.dumps(analysis_data(loaded), sort_keys=True, separators=(",", ":")).encode(),
+                0o644,
+            ),
         ]
     return parts
 

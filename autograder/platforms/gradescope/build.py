@@ -44,6 +44,6 @@ def checklist(rubric: Rubric) -> list[str]:
         f"its rubric (Grade Submissions, Written analysis): {claims}, and the prose, up to {points.prose_points:g} "
         "(names the documents one system finds and the other misses; connects them to the words; connects the "
         "rankings to the measure's difference)",
-        "check a submission's claims with `python -m autograder analysis analysis.yml` (it names each wrong fact); "
-        "docs/ANALYSIS.md says how the analysis is graded",
+        "the autograder adds a test worth 0 points with each claim's verdict when a submission holds analysis.yml "
+        "(or run `python -m autograder analysis analysis.yml`); docs/ANALYSIS.md says how the analysis is graded",
     ]

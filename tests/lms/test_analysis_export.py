@@ -73,3 +73,15 @@ def test_cli_exports_the_analysis(graded, tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert ["jdoe@example.edu", "7"] in _rows(out.read_text(encoding="utf-8"))
+
+
+def test_an_override_reaches_the_lms_export(tmp_path):
+    """Does an override in OUT/overrides.csv, applied by the class step, reach the code's export?"""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "overrides.csv").write_text(
+        "student,target,points,delta,reason,who\njdoe@example.edu,q1,,2.5,regrade request,TA Lin\n", encoding="utf-8"
+    )
+    write_batch(out)
+    cells = {row[0]: row[-1] for row in _rows(export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05").text)[2:]}
+    assert (cells["Doe, Jane"], cells["Patel, Raj"]) == ("90", "64")

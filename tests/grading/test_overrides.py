@@ -138,3 +138,22 @@ def test_the_class_step_applies_the_file_everywhere_and_again(tmp_path):
     assert [result.score for result in current] == [50, 50] and "adjustments" not in json.loads(
         (out / "submissions" / "ada" / "grade.json").read_text()
     )
+
+
+def test_a_rescore_drops_the_adjustments_for_the_class_step_to_apply_again():
+    """Does rescoring stored answers (points moved in grading.yml) give checks scored from their cases and no
+    adjustment, so that the class step applies the overrides to the new scores?"""
+    from dataclasses import replace as changed
+
+    from autograder.grading import scoring
+    from autograder.grading.rubric import CheckSpec, Question
+
+    adjusted = overrides.apply(
+        [classes.result("ada", 50, [("Ada", "ada@example.edu", "")], "", False)],
+        overrides.read_text(HEADER + "ada,q1,,10,r,TA\n"),
+    )[0]
+    spec = CheckSpec("q1", "precision_at_k", CheckKind.EDGE, 80, scoring="proportional")
+    moved = changed(rubric.load(), questions=(Question("q1", "", (spec,)),))
+    again = scoring.rescored(adjusted, moved)
+    assert again is not None and again.adjustments == () and again.checks[0].max_score == 80
+    assert overrides.apply([again], overrides.read_text(HEADER + "ada,q1,,10,r,TA\n"))[0].score == again.score + 10

@@ -46,6 +46,57 @@ def _table(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _analysis(args: argparse.Namespace) -> int:
+    from autograder.grading.analysis import claims, facts
+
+    known = facts.Facts.from_bundle(args.lab.cranfield.bundle())
+    if not known.values:
+        raise InputError(f"{args.lab.title} has no reference collection: there are no claims to check")
+    verdicts = facts.check(claims.read(args.file, known.names()), known)
+    for verdict in verdicts:
+        print(f"{verdict.title()}: {'holds' if verdict.holds else 'refused'}")
+        for problem in verdict.problems:
+            print(f"  - {problem}")
+    held = sum(verdict.holds for verdict in verdicts)
+    print(f"{held} of {len(verdicts)} claims hold against the data")
+    return 0 if held == len(verdicts) else 1
+
+
+def _analysis_sheet(args: argparse.Namespace) -> int:
+    from autograder.grading import intake, rubric
+    from autograder.grading.analysis import facts
+    from autograder.local import analysis_sheet
+
+    loaded = rubric.load(args.rubric or args.lab.place.rubric, args.lab)
+    if loaded.analysis is None:
+        raise InputError(
+            f"{Path(args.rubric or args.lab.place.rubric).name} has no analysis: section, so the analysis has no "
+            "points: add one (docs/ANALYSIS.md)"
+        )
+    known = facts.Facts.from_bundle(args.lab.cranfield.bundle())
+    if not known.values:
+        raise InputError(f"{args.lab.title} has no reference collection: there are no claims to check")
+    sources = intake.discover(args.paths, args.lab)
+    path = analysis_sheet.write(args.out, sources, known, loaded.analysis, args.lab)
+    print(
+        f"grading sheet: {path} ({len(sources)} submissions, their claims checked); fill in prose_points (0 to "
+        f"{loaded.analysis.prose_points:g}), comment and grader, then run the same grade command again: grades.csv "
+        "gets the analysis's columns (the code's points never change)"
+    )
+    return 0
+
+
+def _changes(args: argparse.Namespace) -> int:
+    from autograder.lms import batch_results
+    from autograder.reports import changes
+
+    before, after = batch_results.read(args.before), batch_results.read(args.after)
+    found = changes.compare(before.results, after.results)
+    compared = len({result.submission for result in (*before.results, *after.results)})
+    print(changes.render(found, compared), end="")
+    return 0
+
+
 def _seed(args: argparse.Namespace) -> int:
     try:
         cached = args.lab.solution.load().data.seed_cache(args.folder)
@@ -181,7 +232,14 @@ def _build(args: argparse.Namespace) -> int:
             f"{folders['assessment']}/infoAssessment.json into an assessment's folder, then Sync (the Docker "
             "images too)"
         )
+        if "analysis" in folders:
+            print(
+                f"next: copy {folders['analysis']} into your course's questions/{prairielearn.ANALYSIS_ID}/ (the "
+                f"written analysis, graded by people: the sample assessment gives it manualPoints) and set its "
+                f"manual grading rubric from {folders['analysis']}/rubric.md"
+            )
         return 0
+    from autograder.grading import rubric as rubrics
     from autograder.handout import build as handout
     from autograder.platforms.common import handout_readme
     from autograder.platforms.gradescope import build
@@ -196,13 +254,24 @@ def _build(args: argparse.Namespace) -> int:
 
     print("\n".join(setting_support.grid()))
     print("\n".join(f"note: {note}" for note in build.notes()))
+    print("\n".join(f"checklist: {step}" for step in build.checklist(rubrics.load(args.lab.place.rubric, args.lab))))
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
     from autograder.lms import export
 
-    result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column)
+    analysis = None
+    if args.part == "analysis":
+        from autograder.grading import rubric
+
+        analysis = rubric.load(args.lab.place.rubric, args.lab).analysis
+        if analysis is None:
+            raise InputError(
+                f"--part analysis: {args.lab.place.rubric.name} has no analysis: section, so the analysis has no "
+                "points: add one (docs/ANALYSIS.md)"
+            )
+    result = export.export(args.lms, args.roster, args.dir, args.out, column=args.column, analysis=analysis)
     for message in result.messages:  # they quote students' names: one line each, shown as text
         print(untrusted.terminal(message), file=sys.stderr)
     print(f"wrote {args.out}: {result.summary}")
@@ -324,6 +393,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="write both Cranfield runs with the reference and print the evaluation table next to the notes' numbers",
     )
     table.set_defaults(run=_table)
+
+    analysis = commands.add_parser(
+        "analysis",
+        help="check the claims of a student's analysis.yml against the data (the qrels and Lab 04's reference runs); "
+        "exit 1 when a claim is refused",
+    )
+    analysis.add_argument("file", type=Path, help="the analysis.yml to check")
+    analysis.set_defaults(run=_analysis)
+
+    sheet = commands.add_parser(
+        "analysis-sheet",
+        help="write OUT/analysis.csv, the written analysis's grading sheet: a row per submission, its claims checked "
+        "against the data, its prose for a TA to grade (made again, it keeps what the TA wrote)",
+    )
+    sheet.add_argument("paths", nargs="+", metavar="PATH", help="the submissions, as given to grade")
+    sheet.add_argument("--out", type=_folder, required=True, help="the graded batch's folder (grade --out)")
+    sheet.add_argument("--rubric", type=Path, default=None, help="default: the lab's grading.yml")
+    sheet.set_defaults(run=_analysis_sheet)
+
+    changed = commands.add_parser(
+        "changes",
+        help="what changed between two gradings of a class (two graded batches' folders), per submission, and why: "
+        "code, rubric, reference, override, lateness, seed or grader",
+    )
+    changed.add_argument("before", type=Path, help="the earlier grading's --out folder")
+    changed.add_argument("after", type=Path, help="the later grading's --out folder")
+    changed.set_defaults(run=_changes)
 
     seed = commands.add_parser(
         "seed-cranfield",
@@ -493,6 +589,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help='the gradebook column to fill, e.g. "Lab 05 (12345)" (a part of its name is enough; '
         "default: the roster's only grade column)",
+    )
+    lms.add_argument(
+        "--part",
+        choices=("code", "analysis"),
+        default="code",
+        help="what fills the column: the code's grade (default), or the written analysis's points from DIR's "
+        "grading sheet (analysis.csv, python -m autograder analysis-sheet)",
     )
     lms.set_defaults(run=_export)
 

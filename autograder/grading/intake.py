@@ -21,7 +21,7 @@ import re
 import stat
 import zipfile
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.errors import MissingError
@@ -281,6 +281,13 @@ def read(source: Source, lab: Lab | None = None) -> Staged:
         )
         staged.notes.append(f"the handout's files, unchanged: {', '.join(unchanged)}")
     return staged
+
+
+def read_other(source: Source, name: str, lab: Lab | None = None) -> Staged:
+    """Another file of a submission than the graded ones (``name``, e.g. the written analysis
+    ``analysis.yml``), found and read by the same rules: never through a symbolic link, never
+    extracted, at most ``MAX_FILE`` bytes, UTF-8; ``files`` holds it when it was read."""
+    return read(source, replace(load.or_default(lab), graded_files=(name,)))
 
 
 def _plain(data: bytes) -> bytes:

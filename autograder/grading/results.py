@@ -223,6 +223,22 @@ class Student:
 
 
 @dataclass(frozen=True)
+class Adjustment:
+    """An instructor's override applied to one check (``grading/course/overrides.py``): the score
+    before and after, why and who."""
+
+    check: str
+    before: float
+    after: float
+    reason: str
+    who: str
+
+    def words(self) -> str:
+        """The adjustment as the feedback says it."""
+        return f"{self.check}: {points(self.before)} -> {points(self.after)}, adjusted by {self.who}: {self.reason}"
+
+
+@dataclass(frozen=True)
 class SubmissionResult:
     submission: str  # its id: folder or zip name
     status: Status
@@ -243,6 +259,7 @@ class SubmissionResult:
     submitted: str = ""  # when it was submitted, ISO 8601 ("" unknown)
     submitted_from: str = ""  # where that time comes from (``intake.METADATA_TIME``, ``FILE_TIME``)
     late: Late | None = None  # how late against the class's deadline (None: no due date)
+    adjustments: tuple[Adjustment, ...] = ()  # the overrides applied to its checks (``course/overrides.py``)
 
     @property
     def score(self) -> float:
@@ -303,8 +320,10 @@ class SubmissionResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (as ``dataclasses.asdict``, without its deep copies: thousands of cases)."""
-        skip = ("checks", "students", "flags", "late")
+        skip = ("checks", "students", "flags", "late", "adjustments")
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+        if self.adjustments:  # left out when none: a result without overrides is stored as before
+            data["adjustments"] = [_shallow(item) for item in self.adjustments]
         data["late"] = _shallow(self.late) if self.late is not None else None
         data["students"] = [
             {**_shallow(student, skip=("late",)), **({"late": _shallow(student.late)} if student.late else {})}
@@ -362,6 +381,7 @@ class SubmissionResult:
         values["flags"] = tuple(Flag(FlagKind(flag["kind"]), flag["text"]) for flag in data.get("flags", ()))
         values["problems"] = tuple(data.get("problems", ()))
         values["late"] = Late(**data["late"]) if data.get("late") else None
+        values["adjustments"] = tuple(Adjustment(**item) for item in data.get("adjustments", ()))
         return cls(**values)
 
     @classmethod

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from autograder import paths
 from autograder.errors import UsageError
 from autograder.grading import rubric_schema as schema
+from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
 from autograder.grading.rubric_schema import SimilaritySettings as SimilaritySettings
@@ -92,6 +93,9 @@ class Rubric:
     # how many submissions of a student are graded (``grading/course/attempts.py``): class-level too, left
     # out of the digest (changing it regrades nothing)
     attempts: attempt_limits.AttemptLimits = field(default_factory=attempt_limits.AttemptLimits)
+    # the written analysis's points, apart from ``total`` (``grading/analysis/points.py``; None: no analysis
+    # part): class-level too, left out of the digest (changing it regrades no code)
+    analysis: AnalysisPoints | None = None
 
     @property
     def checks(self) -> tuple[CheckSpec, ...]:
@@ -200,6 +204,7 @@ def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rub
         group_extension=model.students.group_extension,
         deadline=model.deadline.value() if model.deadline is not None else None,
         attempts=model.attempts.value(),
+        analysis=model.analysis.value() if model.analysis is not None else None,
     )
 
 

@@ -33,6 +33,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import deadlines, standing
 from autograder.grading.course.attempts import AttemptLimits
 from autograder.sandbox.settings import Limits
@@ -44,7 +45,7 @@ from autograder.sandbox.settings import Limits
 #: ``all``: every case or no points.
 SCORING = ("groups", "proportional", "all")
 #: Read by the class step (and the platforms' attempt gates) only: not in the rubric's digest.
-CLASS_LEVEL = ("similarity", "students", "deadline", "attempts")
+CLASS_LEVEL = ("similarity", "students", "deadline", "attempts", "analysis")
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -427,6 +428,42 @@ class AttemptsSection(BaseModel):
         return AttemptLimits(self.per_period, float(self.period_hours), self.total)
 
 
+class AnalysisSection(BaseModel):
+    """``analysis:``: the written analysis's points (analysis.yml's claims checked against the data, analysis.md
+    graded by people), apart from the code's ``total``: a missing or broken analysis never changes the code's
+    points. Without the section there is no analysis part."""
+
+    model_config = _CONFIG
+
+    claims: int = Field(
+        AnalysisPoints.claims,
+        description="How many claims count (the notes ask for two queries): the first ones of analysis.yml.",
+        ge=1,
+        le=10,
+    )
+    claim_points: Number = Field(
+        AnalysisPoints.claim_points,
+        description="Points of each counted claim that holds against the data (every fact of it).",
+        json_schema_extra={"minimum": 0},
+    )
+    prose_points: Number = Field(
+        AnalysisPoints.prose_points,
+        description="Points of the prose (analysis.md), graded by people: the grading sheet's prose_points.",
+        json_schema_extra={"minimum": 0},
+    )
+
+    @field_validator("claim_points", "prose_points")
+    @classmethod
+    def _not_negative(cls, value: int | float) -> int | float:
+        if value < 0:
+            raise ValueError(f"must be 0 or more points, got {value!r}")
+        return value
+
+    def value(self) -> AnalysisPoints:
+        """The points the section sets."""
+        return AnalysisPoints(self.claims, float(self.claim_points), float(self.prose_points))
+
+
 def _question_id(key: object) -> object:
     return str(key) if isinstance(key, int) and not isinstance(key, bool) else key  # YAML reads `1:` as a number
 
@@ -464,6 +501,7 @@ class RubricFile(BaseModel):
     students: StudentsSection = Field(StudentsSection.model_validate({}), description=StudentsSection.__doc__)
     deadline: DeadlineSection | None = Field(None, description=DeadlineSection.__doc__)
     attempts: AttemptsSection = Field(AttemptsSection.model_validate({}), description=AttemptsSection.__doc__)
+    analysis: AnalysisSection | None = Field(None, description=AnalysisSection.__doc__)
 
     @field_validator("deadline", mode="before")
     @classmethod

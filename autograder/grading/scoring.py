@@ -229,4 +229,5 @@ def rescored(stored: SubmissionResult, rubric: Rubric) -> SubmissionResult | Non
                 scoring=spec.scoring,
             )
         )
-    return replace(stored, checks=tuple(checks), rubric_digest=rubric.digest)
+    # scored afresh from the cases: the overrides applied before are the class step's to apply again
+    return replace(stored, checks=tuple(checks), rubric_digest=rubric.digest, adjustments=())

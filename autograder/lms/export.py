@@ -14,9 +14,11 @@ from pathlib import Path
 
 from autograder import cache
 from autograder.errors import InputError
+from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import standing
 from autograder.grading.results import points
 from autograder.lms import batch_results, registry, roster, tables
+from autograder.reports import analysis_grades, output_paths
 
 FORMATS: dict[str, roster.Format] = {
     name: importlib.import_module(module).FORMAT for name, module in registry.MODULES.items()
@@ -38,10 +40,19 @@ class Export:
     summary: str
 
 
-def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = None, suffix: str = ".csv") -> Export:
+def build(
+    lms: str,
+    roster_path: Path,
+    batch_dir: Path,
+    column: str | None = None,
+    suffix: str = ".csv",
+    analysis: AnalysisPoints | None = None,
+) -> Export:
     """The import file for ``lms`` (a key of ``FORMATS``) filling ``column`` (a grade column of the
     roster, or a part of its name; the roster's only one by default); ``suffix`` is the output
-    file's (Blackboard: ``.csv`` is comma-delimited, anything else tab-delimited)."""
+    file's (Blackboard: ``.csv`` is comma-delimited, anything else tab-delimited). With ``analysis``
+    (``grading.yml``'s points of it), the written analysis's points from the batch's grading sheet
+    (``OUT/analysis.csv``) instead of the code's."""
     if lms not in FORMATS:
         raise InputError(f"unknown LMS {lms!r}: choose one of {', '.join(sorted(FORMATS))}")
     form = FORMATS[lms]
@@ -51,8 +62,16 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
         raise InputError(f"{gradebook.table.source} lists no students: export the gradebook from {form.name} again")
     chosen, notes = roster.pick(gradebook, form, column)
     found = standing.build(batch.results, batch.policy)
-    matching = roster.match(gradebook, found)
-    most = max(result.max_score for result in batch.results)
+    sheet = None
+    if analysis is not None:
+        sheet = analysis_grades.merged(batch_dir, [result.submission for result in batch.results], analysis)
+        if sheet is None:
+            raise InputError(
+                f"{batch_dir} has no {output_paths.ANALYSIS_SHEET}: write it with python -m autograder "
+                "analysis-sheet PATH... --out DIR, have it filled in, then export again"
+            )
+    matching = roster.match(gradebook, found, sheet)
+    most = analysis.total if analysis is not None else max(result.max_score for result in batch.results)
     if chosen.points is not None and abs(chosen.points - most) > 1e-6:
         notes.append(
             f"points: {chosen.header!r} is worth {points(chosen.points)} points in {form.name}, the grades are out of "
@@ -76,11 +95,18 @@ def build(lms: str, roster_path: Path, batch_dir: Path, column: str | None = Non
     return Export(form.render(gradebook, chosen, matching.cells, suffix), messages, summary)
 
 
-def export(lms: str, roster_path: Path, batch_dir: Path, out: Path, column: str | None = None) -> Export:
+def export(
+    lms: str,
+    roster_path: Path,
+    batch_dir: Path,
+    out: Path,
+    column: str | None = None,
+    analysis: AnalysisPoints | None = None,
+) -> Export:
     """``build``, then write the import file to ``out`` (atomically; never over the roster)."""
     roster_path, out = Path(roster_path), Path(out)
     if out.exists() and roster_path.exists() and out.resolve() == roster_path.resolve():
         raise InputError(f"--out {out} is the roster itself: write the import to another file")
-    result = build(lms, roster_path, batch_dir, column, out.suffix)
+    result = build(lms, roster_path, batch_dir, column, out.suffix, analysis)
     cache.write_atomic(out, result.text.encode("utf-8"), 0o600)
     return result

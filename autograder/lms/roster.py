@@ -26,7 +26,7 @@ Deliberate choices, each reported on stderr by ``match``:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from autograder.errors import InputError
@@ -34,7 +34,7 @@ from autograder.grading.course import deadlines, standing
 from autograder.grading.results import FlagKind, Status, Student, SubmissionResult, points
 from autograder.lms import closest
 from autograder.lms.tables import Table
-from autograder.reports import untrusted
+from autograder.reports import analysis_grades, untrusted
 
 
 @dataclass(frozen=True)
@@ -168,8 +168,11 @@ def _problems(problems: tuple[str, ...]) -> str:
     return first + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
 
-def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
-    """Which roster row gets which grade, with every choice and leftover said in words."""
+def match(
+    gradebook: Gradebook, found: standing.Standing, analysis: Mapping[str, analysis_grades.Entry] | None = None
+) -> Matching:
+    """Which roster row gets which grade, with every choice and leftover said in words; with ``analysis``
+    (the grading sheet's entries by submission) the written analysis's points instead of the code's."""
     people = {person.row: person for person in gradebook.people}
     index = _index(gradebook.people)
     claims: dict[int, list[standing.Row]] = {}
@@ -209,7 +212,7 @@ def match(gradebook: Gradebook, found: standing.Standing) -> Matching:
                 "submissions' metadata"
             )
             continue
-        cell = _graded(f"{people[number].name} (row {number + 2})", taken, found.policy, messages)
+        cell = _graded(f"{people[number].name} (row {number + 2})", taken, found.policy, messages, analysis)
         if cell is not None:
             cells[number] = cell
     messages += _missing(gradebook, claims)
@@ -248,12 +251,26 @@ def _apart(student: Student, shared: Collection[tuple[str, str]]) -> str:
     return (" and ".join(named) + (" are identifiers" if len(named) > 1 else " is an identifier")) if named else ""
 
 
-def _graded(name: str, taken: list[standing.Row], policy: str, messages: list[str]) -> str | None:
+def _graded(
+    name: str,
+    taken: list[standing.Row],
+    policy: str,
+    messages: list[str],
+    analysis: Mapping[str, analysis_grades.Entry] | None = None,
+) -> str | None:
     """The cell of a roster row the batch's rows ``taken`` claim: the grade of the submission the
-    policy chose (None: the grader failed on it), each choice said in ``messages``."""
+    policy chose (None: the grader failed on it), or with ``analysis`` that submission's analysis
+    points (None: the sheet has no row or no prose points for it), each choice said in ``messages``."""
     best = standing.choose(policy, [row.chosen for row in taken])
     row = next(row for row in taken if row.chosen is best)
     messages += _several(name, taken, best, policy)
+    if analysis is not None:
+        entry = analysis.get(best.submission)
+        if entry is None or entry.prose_points is None:
+            why = "has no row in the grading sheet" if entry is None else "has no prose_points yet in the grading sheet"
+            messages.append(f"analysis not graded: {name}: {best.submission} {why}: left empty")
+            return None
+        return points(entry.total)
     if any(flag.kind == FlagKind.GRADER for flag in best.flags):
         messages.append(
             f"grader failure: {name}: {best.submission} was not graded "

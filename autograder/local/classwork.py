@@ -33,13 +33,14 @@ from typing import TextIO
 from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import intake
-from autograder.grading.course import attempts, extensions, standing, times
+from autograder.grading.course import attempts, extensions, overrides, standing, times
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
 from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.local.run_facts import RunFacts
 from autograder.reports import (
+    analysis_grades,
     class_report,
     feedback_html,
     grades_csv,
@@ -173,14 +174,17 @@ def update(
     sources: Mapping[str, intake.Source] | None = None,
     limits: attempts.AttemptLimits | None = None,
 ) -> tuple[SubmissionResult, ...]:
-    """Step 1: the results up to date, those that changed written again; ``limits``: the attempt
-    limits to flag by (given only for a whole class)."""
+    """Step 1: the results up to date (their students, lateness, the overrides of ``OUT/overrides.csv``
+    applied afresh: ``grading/course/overrides.py``), those that changed written again; ``limits``: the
+    attempt limits to flag by (given only for a whole class)."""
     titles = {question.id: question.title for question in rubric.questions}
     sources = sources or {}
     fresh = [
         standing.stamp(identify(result, sources[result.submission]) if result.submission in sources else result, rules)
         for result in results
     ]
+    adjusting = Path(out) / overrides.FILE
+    fresh = overrides.apply(fresh, overrides.read(adjusting) if adjusting.is_file() else (), str(adjusting))
     if limits is not None:
         fresh = list(attempts.with_flags(tuple(fresh), limits, rubric.timezone))
     for result, now in zip(results, fresh):
@@ -206,9 +210,12 @@ def finish(
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     warn_shared(current)
-    cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
+    sheet = analysis_grades.merged(out, [result.submission for result in current], rubric.analysis)
+    analysis = {name: (entry.claims_points, entry.prose_points) for name, entry in (sheet or {}).items()}
+    table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
+    cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}
-    report = class_report.render(found, rubric, said, similarity)
+    report = class_report.render(found, rubric, said, similarity, analysis=analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)
     record = {
         "policy": rules.policy,

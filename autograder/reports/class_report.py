@@ -114,6 +114,47 @@ def _statistics(found: Standing, scores: list[float], total: float) -> list[tupl
     return rows
 
 
+def _analysis(
+    found: Standing, rubric: Rubric, sheet: Mapping[str, tuple[float, float | None]] | None
+) -> tuple[list[tuple[str, object]], list[str]]:
+    """The written analysis's summary ((name, value) pairs) and who awaits a TA's prose points, from the
+    grading sheet (``reports/analysis_grades.py``); nothing without a sheet or an ``analysis:`` section."""
+    points_of = rubric.analysis
+    if sheet is None or points_of is None:
+        return [], []
+    entries = {row.chosen.submission: sheet.get(row.chosen.submission) for row in found.rows}
+    listed = [entry for entry in entries.values() if entry is not None]
+    graded = [entry for entry in listed if entry[1] is not None]
+    summary: list[tuple[str, object]] = [
+        ("students with a row in the grading sheet", f"{len(listed)} of {len(found.rows)}"),
+        ("prose graded", f"{len(graded)} of {len(listed)}"),
+    ]
+    if listed:
+        summary.append(
+            ("mean claims points", f"{statistics.fmean(e[0] for e in listed):.2f} / {points(points_of.claims_max)}")
+        )
+    if graded:
+        summary.append(
+            (
+                "mean prose points",
+                f"{statistics.fmean(e[1] or 0.0 for e in graded):.2f} / {points(points_of.prose_points)}",
+            )
+        )
+        summary.append(
+            (
+                "mean analysis points (prose graded)",
+                f"{statistics.fmean(e[0] + (e[1] or 0.0) for e in graded):.2f} / {points(points_of.total)}",
+            )
+        )
+    waiting = [
+        f"{label(row.chosen)}: "
+        + ("no row in the grading sheet" if entries[row.chosen.submission] is None else "prose not graded yet")
+        for row in found.rows
+        if (entries[row.chosen.submission] or (0.0, None))[1] is None
+    ]
+    return summary, waiting
+
+
 def _questions(found: Standing, rubric: Rubric) -> list[QuestionRow]:
     rows = []
     for question in rubric.questions:
@@ -202,11 +243,13 @@ def render(
     facts: Mapping[str, str | int],
     similarity: Similarity | None = None,
     lab: Lab | None = None,
+    analysis: Mapping[str, tuple[float, float | None]] | None = None,
 ) -> str:
     """The report page for the class ``found`` (``standing.build``; or its results, to which the
     rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
     batch's code similarity (None: turned off, or it did not run); ``lab``: the lab graded (default
-    the environment's). The layout is ``templates/class_report.html.j2``."""
+    the environment's); ``analysis`` the written analysis's grading sheet (submission -> its claims'
+    and prose's points; None: no sheet, no section). The layout is ``templates/class_report.html.j2``."""
     title = load.or_default(lab).title
     found = found if isinstance(found, Standing) else build(found, rubric.policy)
     counted = found.counted
@@ -215,6 +258,7 @@ def render(
     distribution = svg.histogram(scores, 0, rubric.total, bins=10, label="grades") + svg.histogram_table(
         scores, 0, rubric.total, bins=10, label="grades"
     )
+    analysis_summary, analysis_waiting = _analysis(found, rubric, analysis)
     body = html.render(
         "class_report.html.j2",
         {
@@ -225,6 +269,8 @@ def render(
             "distribution": Markup(distribution),
             "statistics": _statistics(found, scores, rubric.total),
             "questions": _questions(found, rubric),
+            "analysis": analysis_summary,
+            "analysis_waiting": analysis_waiting,
             "functions": Markup(class_tables.functions_table(counted)),
             "diagnoses": Markup(class_tables.diagnoses_table(counted)),
             "problems": _problems(counted),

@@ -367,6 +367,7 @@ class Feedback:
     lab_title: str = ""  # what the pages call the lab ("Lab 05")
     late: str = ""  # how late it was against the class's due date, in words ("" no due date)
     grade: float | None = None  # the score less the late penalty (None: no due date)
+    adjustments: tuple[str, ...] = ()  # the instructor's overrides of the checks shown, in words
 
     @property
     def details(self) -> list[FunctionView]:
@@ -427,4 +428,5 @@ def build(
         lab_title=lab.title,
         late=deadlines.describe(view.late, view.max_score),
         grade=deadlines.grade(view.score, view.max_score, view.late) if view.late is not None else None,
+        adjustments=tuple(item.words() for item in view.adjustments if item.check in {c.name for c in visible}),
     )

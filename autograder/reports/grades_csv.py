@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from autograder.grading.course import deadlines, standing
@@ -34,14 +34,42 @@ def _superseded(row: standing.Row) -> str:
     )
 
 
-def render(found: standing.Standing | Collection[SubmissionResult], rubric: Rubric) -> str:
+#: The written analysis's columns, after the others, only when its grading sheet is merged: its points never
+#: change the code's (``total``, ``grade``).
+ANALYSIS = ("analysis_claims", "analysis_prose", "analysis", "analysis_max")
+
+
+def _analysis(sheet: Mapping[str, tuple[float, float | None]] | None, submission: str, rubric: Rubric) -> list[str]:
+    """The analysis's cells of a submission: its claims' points, its prose's (empty: not graded yet), their
+    sum and the maximum; all empty when the sheet has no row for it."""
+    if sheet is None or rubric.analysis is None or submission not in sheet:
+        return ["", "", "", ""]
+    claims, prose = sheet[submission]
+    return [
+        points(claims),
+        "" if prose is None else points(prose),
+        points(claims + (prose or 0.0)),
+        points(rubric.analysis.total),
+    ]
+
+
+def render(
+    found: standing.Standing | Collection[SubmissionResult],
+    rubric: Rubric,
+    analysis: Mapping[str, tuple[float, float | None]] | None = None,
+) -> str:
     """The table as CSV text, for the class ``found`` (``standing.build``; or its results, to which
-    the rubric's policy is applied)."""
+    the rubric's policy is applied); with ``analysis`` (submission -> its claims' points and its
+    prose's, None when not graded yet: the grading sheet, ``reports/analysis_grades.py``) the analysis's
+    columns too (empty for a submission the sheet lacks)."""
     found = found if isinstance(found, standing.Standing) else standing.build(found, rubric.policy)
     questions = [question.id for question in rubric.questions]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*HEADER, *questions, "total", "grade", "max", "status", "flags", "not_implemented", "superseded"])
+    extra = ANALYSIS if analysis is not None and rubric.analysis is not None else ()
+    writer.writerow(
+        [*HEADER, *questions, "total", "grade", "max", "status", "flags", "not_implemented", "superseded", *extra]
+    )
     for row in found.rows:
         result, student = row.chosen, row.student
         scores = result.question_scores()
@@ -65,6 +93,7 @@ def render(found: standing.Standing | Collection[SubmissionResult], rubric: Rubr
                     " | ".join(str(flag) for flag in result.flags),
                     " ".join(result.unfinished()),
                     _superseded(row),
+                    *(_analysis(analysis, result.submission, rubric) if extra else ()),
                 ]
             )
         )

@@ -115,6 +115,8 @@ def summary_lines(found: Feedback, links: bool = True) -> list[str]:
         lines += [f"**Grade after the late penalty: {points(found.grade)} / {points(found.max_score)}**", ""]
     for banner in found.banners:
         lines += [f"> **{banner}**", ""]
+    if found.adjustments:
+        lines += ["## Adjustments", "", *(f"- {item}" for item in found.adjustments), ""]
     if found.problems:
         lines += ["## Problems with your submission", "", *fenced("\n\n".join(found.problems)), ""]
     if found.questions:

@@ -82,7 +82,16 @@ MISTAKES = {
     "not a mapping at all": (
         "- a list\n",
         "grading.yml: must be a dict of title, total, random_seed, random_cases, "
-        "limits, questions, similarity, allowed_imports, scoring, students, deadline, attempts, got a list of 1",
+        "limits, questions, similarity, allowed_imports, scoring, students, deadline, attempts, analysis, got a list "
+        "of 1",
+    ),
+    "an analysis claim worth less than nothing": (
+        BASE.replace("  claim_points: 2\n", "  claim_points: -1\n"),
+        "grading.yml: analysis.claim_points: must be 0 or more points, got -1",
+    ),
+    "an analysis counting no claim": (
+        BASE.replace("  claims: 2\n", "  claims: 0\n"),
+        "grading.yml: analysis.claims: must be at least 1, got 0",
     ),
 }
 
@@ -113,6 +122,12 @@ LEFT_OUT = {
     "an empty deadline": (BASE + "deadline: {}\n", lambda r: r.deadline, None),
     "a number as a question's id": (BASE.replace("  q1:", "  1:"), lambda r: r.questions[0].id, "1"),
     "a check's own scoring": (BASE, lambda r: r.checks[-8].scoring, "all"),
+    "the analysis's points": (BASE, lambda r: (r.analysis.claims_max, r.analysis.total), (4.0, 8.0)),
+    "no analysis section": (
+        BASE.replace("analysis:\n  claims: 2\n  claim_points: 2\n  prose_points: 4\n", ""),
+        lambda r: r.analysis,
+        None,
+    ),
     "the rubric's scoring": (
         BASE.replace("allowed_imports: [numpy]", "allowed_imports: [numpy]\nscoring: all"),
         lambda r: r.checks[0].scoring,

@@ -260,6 +260,21 @@ def test_top10_lists_of_the_two_most_different_queries(solved):
     assert ranks == [str(rank) for rank in range(1, 11)] * 2, text
 
 
+def test_analysis_facts_hold_against_the_data(solved, cranfield):
+    """Does the cell "analysis-facts" print, for the two most different queries, claims in
+    analysis.yml's format that the grader reads and finds true against the data?"""
+    from autograder.grading.analysis import claims, facts
+
+    solved.require_success()
+    text = solved.text("analysis-facts")
+    known = facts.Facts.from_bundle(cranfield)
+    verdicts = facts.check(claims.parse(text, known.names()), known)
+    listed = re.search(r"differ most in AP: \['(\d+)', '(\d+)'\]", solved.text("part6-top10-lists"))
+    assert listed, text
+    assert [verdict.query for verdict in verdicts] == list(listed.groups()), text
+    assert all(verdict.holds for verdict in verdicts), [verdict.problems for verdict in verdicts]
+
+
 def test_part6_says_the_ap_agrees_with_ir_measures(solved):
     """With a right AP, does Part VI say so for both runs, and warn of nothing?"""
     solved.require_success()

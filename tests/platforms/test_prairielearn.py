@@ -199,10 +199,11 @@ def test_sample_assessment_uses_the_question_for_the_rubric_s_points(built):
     assert uuid.UUID(document["uuid"]).version == 5
     assert document["uuid"] != json.loads((built["question"] / "info.json").read_text())["uuid"]
     questions = [question for zone in document["zones"] for question in zone["questions"]]
-    assert len(questions) == 1 and questions[0]["id"] == prairielearn.QUESTION_ID == "lab05"
+    assert questions[0]["id"] == prairielearn.QUESTION_ID == "lab05"
     total = rubrics.load(paths.RUBRIC).total
     assert questions[0]["autoPoints"] == questions[0]["maxAutoPoints"] == total == 100
     assert "points" not in questions[0] and document["type"] == "Homework"
+    assert [question["id"] for question in questions[1:]] == [prairielearn.ANALYSIS_ID]  # grading.yml's analysis:
 
 
 def test_sample_assessment_with_a_grade_rate_is_valid():

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import archive
+from autograder.grading.rubric import Rubric
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -26,3 +27,23 @@ def build(target: Path) -> Path:
 def notes() -> list[str]:
     """What the build says of the settings Gradescope cannot apply in full (``setting_support``)."""
     return setting_support.notes("gradescope")
+
+
+def checklist(rubric: Rubric) -> list[str]:
+    """What the instructor sets up by hand on Gradescope for the written analysis (``grading.yml``'s
+    ``analysis:``; nothing without it): a manually graded question beside the autograder's, and its rubric."""
+    points = rubric.analysis
+    if points is None:
+        return []
+    claims = ", ".join(f"claim {number} holds ({points.claim_points:g})" for number in range(1, points.claims + 1))
+    return [
+        f"the written analysis ({points.total:g} points) is graded by people, apart from the autograder's "
+        f"{rubric.total:g}: in the assignment's Edit Outline, add a question 'Written analysis' worth "
+        f"{points.total:g} points beside the autograder's (students upload analysis.yml and analysis.md with their "
+        "code; the autograder ignores them)",
+        f"its rubric (Grade Submissions, Written analysis): {claims}, and the prose, up to {points.prose_points:g} "
+        "(names the documents one system finds and the other misses; connects them to the words; connects the "
+        "rankings to the measure's difference)",
+        "the autograder adds a test worth 0 points with each claim's verdict when a submission holds analysis.yml "
+        "(or run `python -m autograder analysis analysis.yml`); docs/ANALYSIS.md says how the analysis is graded",
+    ]

@@ -4,7 +4,9 @@ the machine's facts and the grader's log on stdout, which only instructors see, 
 on the overall time limit). When ``grading.yml`` limits attempts, ``attempts.gate`` first reads
 ``ROOT/submission_metadata.json``: a submission over the limit is not run, and keeps the last
 graded attempt's results. With a ``deadline:`` in ``grading.yml``, ``lateness.read`` charges its
-penalty by the times the same file vouches for (``created_at``, the due dates)."""
+penalty by the times the same file vouches for (``created_at``, the due dates). With ``analysis:`` in
+``grading.yml`` and an ``analysis.yml`` in the submission, results.json says its claims' verdicts in
+a test worth 0 (``analysis.render_claims``)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from autograder import cache, paths
 from autograder.grading import intake
 from autograder.labkit.lab import Lab
 from autograder.platforms.common import oneshot
-from autograder.platforms.gradescope import attempts, lateness
+from autograder.platforms.gradescope import analysis, attempts, lateness
 from autograder.reports import gradescope_json
 from autograder.sandbox.isolation import DEFAULT_UID
 
@@ -44,7 +46,13 @@ def run(
     return oneshot.grade_one(
         source,
         results / "results.json",
-        lateness.render_late(attempts.render_marked(gradescope_json.document), late),
+        analysis.render_claims(
+            lateness.render_late(attempts.render_marked(gradescope_json.document), late),
+            Path(root),
+            rubric_path,
+            log,
+            lab,
+        ),
         attempts.failed_marked(gradescope_json.failed),
         isolation,
         uid,

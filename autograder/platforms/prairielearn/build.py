@@ -18,10 +18,16 @@ assessment students never see a question. ``grading.yml``'s attempt limit per pe
 question's ``gradeRateMinutes`` there (PrairieLearn sets it per question, zone or assessment in
 ``infoAssessment.json``, not in the question's ``info.json`` nor in ``allowAccess`` rules); PrairieLearn
 has no cap on a question's graded submissions in all that the build could set (``notes``).
+With ``grading.yml``'s ``analysis:``, ``OUT/analysis/`` is the written analysis's question (the upload
+of ``analysis.yml`` and ``analysis.md``): the same image checks its claims against the data (the
+``analysis.json`` of its tests folder marks the question for the entrypoint: ``analysis_entry``),
+worth the claims' points as ``autoPoints``, and people grade its prose, worth ``manualPoints``, with
+a starter ``rubric.md``; it is apart from the code's question.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import string
@@ -33,6 +39,7 @@ from autograder import cache, paths
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
+from autograder.labkit import load
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -44,9 +51,11 @@ UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
 #: Where the question keeps the hidden reference (the entrypoint's $AUTOGRADER_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
-MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json"}
+MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json", "analysis": "info.json"}
 #: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
 QUESTION_ID = "lab05"
+#: The written analysis's question (``grading.yml``'s ``analysis:``), graded by people: ``questions/lab05-analysis/``.
+ANALYSIS_ID = "lab05-analysis"
 
 
 def question_uuid(title: str) -> str:
@@ -84,6 +93,17 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
     rate = attempts.grade_rate_minutes(rubric.attempts)
     if rate:
         question["gradeRateMinutes"] = rate
+    questions = [question]
+    if rubric.analysis is not None:  # its own question: a missing or broken analysis never changes the code's points
+        points = rubric.analysis  # the claims checked by the grader (autoPoints), the prose by people
+        questions.append(
+            {
+                "id": ANALYSIS_ID,
+                "autoPoints": points.claims_max,
+                "maxAutoPoints": points.claims_max,
+                "manualPoints": points.prose_points,
+            }
+        )
     return {
         "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
         "type": "Homework",
@@ -93,7 +113,7 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
         "zones": [
             {
                 "title": rubric.title,
-                "questions": [question],
+                "questions": questions,
             }
         ],
     }
@@ -118,6 +138,72 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
     return said + setting_support.notes("prairielearn")
 
 
+def analysis_info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: the analysis question's info.json
+    """The written analysis's question: the upload of analysis.yml and analysis.md; its claims checked
+    against the data by ``image`` (``analysis_entry``: no student code runs), its prose graded by people."""
+    return {
+        "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/analysis/{rubric.title}")),
+        "title": f"{rubric.title}: the written analysis",
+        "topic": "Evaluating IR systems",
+        "tags": ["lab05", "analysis", "manual"],
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "enabled": True,
+            "image": image,
+            "entrypoint": ENTRYPOINT,
+            "timeout": 60,
+            "enableNetworking": False,
+        },
+    }
+
+
+def analysis_data(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analysis question's tests/analysis.json
+    """What ``analysis_entry`` checks claims with: the analysis's points and the facts (Cranfield's
+    qrels, Lab 04's runs as ranked, the measures' per-query values, the doc ids: public data)."""
+    points = rubric.analysis
+    bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
+    systems = bundle.get("systems", {})
+    return {
+        "points": {} if points is None else dataclasses.asdict(points),
+        "facts": {
+            "qrels": bundle.get("qrels", {}),
+            "titles": dict.fromkeys(bundle.get("titles", {}), ""),
+            "systems": {
+                name: {"rankings": system["rankings"], "values": system["values"]} for name, system in systems.items()
+            },
+        },
+    }
+
+
+def starter_rubric(rubric: rubrics.Rubric) -> str:
+    """The analysis question's starter rubric (``rubric.md``), for PrairieLearn's manual grading page."""
+    points = rubric.analysis
+    if points is None:
+        return ""
+    lines = [
+        f"# Starter rubric: {rubric.title}, the written analysis ({points.total:g} points)",
+        "",
+        "The grader checks the claims against the data (the question's autoPoints: each counted claim that",
+        "holds, every fact of it); set the prose's items on its manual grading page (manualPoints), reading",
+        "analysis.md beside the claims' results.",
+        "",
+    ]
+    lines += [
+        f"- (checked by the grader) Claim {number} holds against the data: {points.claim_points:g} points"
+        for number in range(1, points.claims + 1)
+    ]
+    lines += [
+        f"- The prose explains each difference from the rankings: up to {points.prose_points:g} points, e.g.",
+        "  - names the relevant documents one system finds and the other misses",
+        "  - connects them to the query's and the documents' words (punctuation, rare terms, length)",
+        "  - connects the ranking behaviour to the measure's difference",
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
@@ -140,7 +226,19 @@ def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]
     ]
     built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
     sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
-    return {"question": question, "image": built, "assessment": sample}
+    parts = {"question": question, "image": built, "assessment": sample}
+    if loaded.analysis is not None:
+        parts["analysis"] = [
+            ("info.json", (json.dumps(analysis_info(loaded, image), indent=2) + "\n").encode(), 0o644),
+            ("question.html", _template("analysis.html", title=loaded.title), 0o644),
+            ("rubric.md", starter_rubric(loaded).encode(), 0o644),
+            (
+                "tests/analysis.json",
+                json.dumps(analysis_data(loaded), sort_keys=True, separators=(",", ":")).encode(),
+                0o644,
+            ),
+        ]
+    return parts
 
 
 def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: str) -> Path:
@@ -153,6 +251,7 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
 
 
 def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
-    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole);
-    returns the folders."""
+    """Write ``OUT/question/``, ``OUT/image/``, ``OUT/assessment/`` and, with ``grading.yml``'s
+    ``analysis:``, ``OUT/analysis/`` (the written analysis's manually graded question; each replaced
+    whole); returns the folders."""
     return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}

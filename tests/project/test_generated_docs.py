@@ -1,5 +1,5 @@
-"""The generated documentation: docs/ARCHITECTURE.md's module tree, docs/CLI.md, and grading.yml's
-reference and JSON Schema (tools/gendocs.py)."""
+"""The generated documentation: docs/ARCHITECTURE.md's module tree, docs/CLI.md, grading.yml's
+reference and JSON Schema, and docs/DIAGNOSES.md's table of the notes' concepts (tools/gendocs.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from tools import gendocs
 
 @pytest.mark.parametrize(
     "path",
-    [gendocs.ARCHITECTURE, gendocs.CLI, gendocs.GRADING_YML, gendocs.GRADING_SCHEMA],
-    ids=["architecture-tree", "cli-reference", "grading-yml-reference", "grading-yml-json-schema"],
+    [gendocs.ARCHITECTURE, gendocs.CLI, gendocs.GRADING_YML, gendocs.GRADING_SCHEMA, gendocs.DIAGNOSES],
+    ids=["architecture-tree", "cli-reference", "grading-yml-reference", "grading-yml-json-schema", "concepts-table"],
 )
 def test_generated_docs_are_up_to_date(path: Path):
     """Does each generated document hold what the code says today (run tools/gendocs.py if not)?"""

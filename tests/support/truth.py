@@ -18,7 +18,7 @@ from tests.support import premise_shapes, premises
 from tests.support.inprocess import answers, grade
 
 WRITER = run_writer()
-ORDER = list(DiagnosisKind)  # misconceptions, then conditions, then shapes
+ORDER = list(DiagnosisKind)  # misconceptions, then the notes' concepts, conditions, shapes
 
 
 def load(source: str, name: str) -> dict:
@@ -77,14 +77,14 @@ def contradictions(built, submission, outcomes, checks, files) -> list[str]:
                     if function == WRITER
                     else premises.misconception(item, function, cases, tables)
                 )
-            elif diagnosis.kind == DiagnosisKind.CONDITION:
+            elif diagnosis.kind in (DiagnosisKind.CONDITION, DiagnosisKind.CONCEPT):
                 problem = premises.condition(
                     diagnosis, cases, _features(function, tables)
                 ) or premises.names_only_own_parameters(diagnosis)
             elif function == WRITER:
                 problem = _run_shape(diagnosis, cases, files)
             else:
-                problem = premise_shapes.shape(diagnosis, cases)
+                problem = premise_shapes.shape(diagnosis, cases, tables)
             if problem:
                 found.append(f"{function}: {diagnosis.id}: {problem}")
     return found

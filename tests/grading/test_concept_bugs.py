@@ -70,3 +70,58 @@ def test_a_bug_from_the_notes_is_named_by_its_concept(graded, bug_id):
     checks, _, _ = _graded(graded, bug)
     shown = [d for check in checks for d in check.diagnoses]
     assert any(right_concept(bug["concept"], d) for d in shown), [d.id for d in shown]
+
+
+HONEST_WRITERS = [
+    # (id, a write_run the contract allows): full marks, no diagnosis
+    (
+        "more-decimals",
+        'out.write(f"{query.query_id} Q0 {doc_id} {rank} {score:.12f} {system_name}\\n")',
+    ),
+    (
+        "print",
+        "print(query.query_id, 'Q0', doc_id, rank, format(score, '.8f'), system_name, file=out)",
+    ),
+    ("tabs", 'out.write(f"{query.query_id}\\tQ0\\t{doc_id}\\t{rank}\\t{score:.8f}\\t{system_name}\\n")'),
+    ("two-spaces", 'out.write(f"{query.query_id}  Q0  {doc_id}  {rank}  {score:.8f}  {system_name}\\n")'),
+    (
+        "join",
+        'out.write(" ".join([str(query.query_id), "Q0", doc_id, str(rank), "%.8f" % score, system_name]) + "\\n")',
+    ),
+]
+
+
+def _writer(line: str) -> str:
+    return f"""
+        def write_run(path, system_name, search_fn, queries, k=100):
+            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+                raise ValueError(f"k must be a positive integer, got {{k!r}}")
+            if not system_name or any(c.isspace() for c in system_name):
+                raise ValueError("system_name must be a non-empty word")
+            with open(path, "w", encoding="utf-8", newline="\\n") as out:
+                for query in queries:
+                    for rank, (doc_id, _title, score) in enumerate(list(search_fn(query.text, k))[:k], start=1):
+                        {line}
+        """
+
+
+@pytest.mark.parametrize("line", [row[1] for row in HONEST_WRITERS], ids=[row[0] for row in HONEST_WRITERS])
+def test_an_honest_run_writer_keeps_every_point(graded, line):
+    """Does a run writer the contract allows (more decimals, print, other whitespace between the columns,
+    which trec_eval splits on, join) get full marks and no diagnosis?"""
+    checks, contradicted, _ = _graded(graded, {"source": _writer(line)})
+    assert [(check.name, check.score) for check in checks if not check.full] == []
+    assert [d.id for check in checks for d in check.diagnoses] == [] and contradicted == []
+
+
+def test_a_layout_slip_costs_its_share_only(graded):
+    """Does a run writer whose lines end with \\r\\n lose only the layout cases of the format check
+    (trec_eval reads its file right: content, evaluation and the example keep their points)?"""
+    bug = next(bug for bug in BUGS if bug["id"] == "run-crlf")
+    checks, _, _ = _graded(graded, bug)
+    lost = {check.name: check.max_score - check.score for check in checks if not check.full}
+    [format_check] = [check for check in checks if check.name in lost]
+    failed = [case.id for case in format_check.cases if not case.passed]
+    assert failed and all(case_id.endswith(":layout") for case_id in failed), failed
+    share = len(failed) / len(format_check.cases)
+    assert lost[format_check.name] == pytest.approx(format_check.max_score * share, abs=1e-3)  # points to 4 places

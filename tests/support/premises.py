@@ -208,7 +208,17 @@ def condition(diagnosis, cases, features_of):
     having = {id(case) for case in cases if holds(features_of(case))}
     if having != failing:
         return f"{len(failing)} failing, {len(having)} with the condition, differently"
-    return _concept_named(diagnosis, ids, concept)
+    return _direction(diagnosis, cases) or _concept_named(diagnosis, ids, concept)
+
+
+def _direction(diagnosis, cases) -> str | None:
+    """ "Every wrong answer is too high" (or low): every failing case's answer is a number on that side."""
+    for word, wrong in (("high", lambda c: c.number > c.expected), ("low", lambda c: c.number < c.expected)):
+        if f"Every wrong answer is too {word}." in diagnosis.explanation:
+            failing = [case for case in cases if case.failed]
+            if not all(case.numeric and case.number is not None and wrong(case) for case in failing):
+                return f"says every wrong answer is too {word}; some failing case's is not"
+    return None
 
 
 def _concept_named(diagnosis, ids, concept) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from autograder.labkit.concept import Concept
 
+from .features import DEPTHS
+
 RANKED = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
 GRADED = ("dcg_at_k", "ndcg_at_k")
 CUT = ("precision_at_k", "recall_at_k", "dcg_at_k", "ndcg_at_k")
@@ -165,7 +167,11 @@ CONCEPTS = {
             "RR and AP read the whole ranking: AP sums P@i over every rank i = 1..N, not only the top 10",
             "Part III, Why rank position matters",
             ("reciprocal_rank", "average_precision"),
-            ("first-relevant-below-10", "relevant-below-10"),
+            (
+                "first-relevant-below-10",
+                "relevant-below-10",
+                *(f"{kind}-below-{depth}" for kind in ("relevant", "first-relevant") for depth in DEPTHS),
+            ),
             ("rr-top-10", "rr-top-100"),
         ),
         Concept(

@@ -24,6 +24,10 @@ def _finer_f(id, phrase, hint, **hints) -> Feature:
     return Feature(id=id, phrase=phrase, hint=hint, hints=hints, scored=False)
 
 
+#: Depths where code may stop reading a ranking (the finer features ``relevant-below-N`` and
+#: ``first-relevant-below-N`` of the measures that read the whole ranking); 10 has coarse features.
+DEPTHS = (20, 50, 100, 1000)
+
 FEATURES = {
     feature.id: feature
     for feature in [
@@ -228,6 +232,22 @@ FEATURES = {
             dcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp)",
             ndcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp), in DCG and in IDCG alike",
         ),
+        *[
+            _finer_f(
+                f"relevant-below-{depth}",
+                f"a relevant document retrieved below rank {depth}",
+                f"the whole ranking counts, not only its top {depth}",
+            )
+            for depth in DEPTHS
+        ],
+        *[
+            _finer_f(
+                f"first-relevant-below-{depth}",
+                f"the first relevant document below rank {depth}",
+                f"the whole ranking counts, not only its top {depth}",
+            )
+            for depth in DEPTHS
+        ],
         _finer_f(
             "hits", "retrieved documents that are relevant", "TP counts the retrieved documents that are relevant"
         ),
@@ -307,6 +327,13 @@ def _finer(needs_k, graded, k, rel, ranking, top, judgments, relevant, kwargs):
         yield "more-relevant-than-retrieved"
     if any(doc in relevant for doc in ranking[10:]):
         yield "relevant-below-10"
+    if not needs_k:  # a measure of the whole ranking: where code may stop reading it
+        ranks = [rank for rank, doc in enumerate(ranking, 1) if doc in relevant]
+        for depth in DEPTHS:
+            if ranks and ranks[-1] > depth:
+                yield f"relevant-below-{depth}"
+            if ranks and ranks[0] > depth:
+                yield f"first-relevant-below-{depth}"
     if graded and any(grade >= 1 for grade in grade_of[1:]):
         yield "gain-below-rank-1"
     if any(grade >= 2 for grade in grade_of):

@@ -51,7 +51,7 @@ def right_concept(concept_id: str, diagnosis) -> bool:
     concept = concepts.CONCEPTS[concept_id]
     if diagnosis.kind == DiagnosisKind.MISCONCEPTION:
         return diagnosis.id in concept.misconceptions
-    return f"({concept.name})" in diagnosis.explanation or diagnosis.id == f"condition-concept-{concept_id}"
+    return concept.statement in diagnosis.explanation or diagnosis.id == f"condition-concept-{concept_id}"
 
 
 def measure(graded, functions: dict, affected: set[str]) -> dict:

@@ -42,10 +42,8 @@ def test_a_bug_from_the_notes_loses_points_and_is_never_explained_falsely(graded
 
 
 def _names(diagnosis, concept) -> bool:
-    """Does the diagnosis name ``concept`` (by its id, or its name and the notes' words)?"""
-    return diagnosis.id == f"condition-concept-{concept.id}" or (
-        f"({concept.name})" in diagnosis.explanation and concept.statement in diagnosis.explanation
-    )
+    """Does the diagnosis name ``concept`` (by its id, or in the notes' words)?"""
+    return diagnosis.id == f"condition-concept-{concept.id}" or concept.statement in diagnosis.explanation
 
 
 NAMED = [
@@ -59,6 +57,10 @@ NAMED = [
     "dcg-exp-half",
     "evaluate-skips-no-relevant",
     "rr-index-from-0-clamped",
+    "rr-top-20",
+    "ap-deeper-than-1000-ignored",
+    "run-crlf",
+    "run-no-final-newline",
 ]
 
 

@@ -10,7 +10,8 @@ import pytest
 from autograder.grading.results import DiagnosisKind
 from autograder.lab import concepts, spec
 from tests.fixtures.concept_bugs.bugs import BUGS
-from tests.support import subs, truth
+from tests.support import answers_corpus, subs, truth
+from tools import concept_bugs as concept_tools
 from tools.concept_bugs import function_of, right_concept
 
 pytestmark = pytest.mark.cranfield
@@ -127,3 +128,19 @@ def test_a_layout_slip_costs_its_share_only(graded):
     assert failed and all(case_id.endswith(":layout") for case_id in failed), failed
     share = len(failed) / len(format_check.cases)
     assert lost[format_check.name] == pytest.approx(format_check.max_score * share, abs=1e-3)  # points to 4 places
+
+
+BASES = answers_corpus.bases()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy styles warn on empty slices; the answers are right
+@pytest.mark.parametrize("name, source", BASES, ids=[name for name, _ in BASES])
+def test_an_honest_style_keeps_every_point_and_no_diagnosis(graded, name, source):
+    """Does every honest style of the answers corpus (its 31 bases: loops, numpy, fractions, classes...) get
+    full marks on every metric's checks, with no diagnosis, now that the grader tries more inputs?"""
+    metrics = {function for function, file in spec.FUNCTIONS.items() if file == "metrics.py"}
+    functions = {**graded.solution["runs.py"], **vars(concept_tools._module(source, f"honest_{name}"))}
+    checks, contradicted = graded.grade(graded.answers(functions, metrics))
+    checks = [check for check in checks if check.function in metrics]  # the run writer's calls are not re-run
+    assert [(check.name, check.score) for check in checks if not check.full] == []
+    assert [d.id for check in checks for d in check.diagnoses] == [] and contradicted == []

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograder.grading import scoring
 from autograder.grading.diagnosis import conditions
@@ -229,3 +231,51 @@ def test_finer_features_do_not_change_the_scoring_groups():
     case = Case("random-x", "precision_at_k", "", (["a", "b"], {"a": 3}), {"k": 2}, public=True)
     planned = PlannedCase("random", CheckKind.RANDOM, case, 0.5, 0, frozenset({"cut-at-k", "above-rel-retrieved"}))
     assert scoring.groups_of(planned, lab) == (scoring.ALL, "cut-at-k")
+
+
+# ---------------------------------------------------------------- property: only true explanations
+
+FUNCTIONS_WITH_CONCEPTS = sorted({function for concept in CONCEPTS for function in concept.functions})
+some_features = st.frozensets(st.sampled_from(sorted(features.FEATURES)), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    function=st.sampled_from(FUNCTIONS_WITH_CONCEPTS),
+    cases=st.lists(st.tuples(some_features, st.booleans()), min_size=2, max_size=12),
+    direction=st.sampled_from(["high", "low", None]),
+)
+def test_a_diagnosis_holds_of_every_case(function, cases, direction):
+    """Whatever the cases' features and verdicts, is a diagnosis given only when its condition holds of
+    every failing case and of no passing case, and a concept named only when it governs the function and
+    holds the condition's features (or, for a concept separation, when one of its features is what exactly
+    the failing cases have)?"""
+    table = [(found, failed, f"case {number}") for number, (found, failed) in enumerate(cases)]
+    found = conditions.diagnosis(default_lab(), function, table, [direction if failed else None for _, failed in cases])
+    if found is None or found.id.startswith("condition-only-"):
+        return
+    how, rest = found.id.split("-", 2)[1:]
+    if how == "concept":
+        concept = concepts.CONCEPTS[rest]
+        holds = [bool(set(case) & set(concept.features)) for case, _ in cases]
+    else:
+        ids = [
+            f
+            for f in features.FEATURES
+            if rest == f or (rest.startswith(f + "-") and rest[len(f) + 1 :] in features.FEATURES)
+        ]
+        first = next(f for f in ids)
+        second = rest[len(first) + 1 :] or None
+        test = {
+            "one": lambda case: first in case,
+            "without": lambda case: first not in case,
+            "both": lambda case: first in case and second in case,
+            "either": lambda case: first in case or second in case,
+        }[how]
+        holds = [test(case) for case, _ in cases]
+        concept = conditions.concept_of(default_lab(), function, how, (first,) + ((second,) if second else ()))
+    assert holds == [failed for _, failed in cases]
+    if found.kind == DiagnosisKind.CONCEPT:
+        assert concept is not None and function in concept.functions and concept.statement in found.explanation
+    if direction and "Every wrong answer" in found.explanation:
+        assert f"too {direction}" in found.explanation

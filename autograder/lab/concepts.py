@@ -20,10 +20,23 @@ CONTRACT = "the function's contract"
 #: pairs one with a concept's feature is still about that concept.
 ENABLING = ("relevant-retrieved",)
 
+
+def _c(id, name, statement, part, functions, features, misconceptions=()) -> Concept:
+    return Concept(
+        id=id,
+        name=name,
+        statement=statement,
+        part=part,
+        functions=tuple(functions),
+        features=tuple(features),
+        misconceptions=tuple(misconceptions),
+    )
+
+
 CONCEPTS = {
     concept.id: concept
     for concept in [
-        Concept(
+        _c(
             "arguments-refused",
             "refused arguments raise ValueError",
             "a cut-off, a relevance threshold or a count that is not a positive integer raises ValueError",
@@ -32,7 +45,7 @@ CONCEPTS = {
             ("invalid-argument", "invalid-k"),
             ("k-zero-accepted", "non-integer-type-error"),
         ),
-        Concept(
+        _c(
             "gain-refused",
             "an unknown gain raises ValueError",
             "gain is 'linear' or 'exp': an unknown gain is a ValueError",
@@ -41,7 +54,7 @@ CONCEPTS = {
             ("invalid-argument",),
             ("unknown-gain-linear",),
         ),
-        Concept(
+        _c(
             "collection-refused",
             "a collection too small raises ValueError",
             "ValueError if collection_size is smaller than their union; accuracy: ValueError when collection_size is 0",
@@ -50,7 +63,7 @@ CONCEPTS = {
             ("invalid-argument",),
             ("empty-collection-accepted", "collection-size-unchecked"),
         ),
-        Concept(
+        _c(
             "four-cells",
             "the four cells TP, FP, FN, TN",
             "For one query, every document in the collection falls into one of four cells: the system "
@@ -60,7 +73,7 @@ CONCEPTS = {
             ("misses", "false-alarms", "no-true-negatives", "nothing-retrieved", "hits"),
             ("tn-wrong", "fp-fn-swapped", "tn-overlap-twice"),
         ),
-        Concept(
+        _c(
             "sets-of-ids",
             "doc ids counted once",
             "retrieved and relevant are collections of doc ids: a doc id listed twice counts once",
@@ -69,7 +82,7 @@ CONCEPTS = {
             ("repeated-ids",),
             ("duplicates-counted",),
         ),
-        Concept(
+        _c(
             "accuracy-over-n",
             "accuracy = (TP + TN) / N",
             "Accuracy = (TP + TN) / (TP + FP + FN + TN) = correct decisions / all documents",
@@ -78,7 +91,7 @@ CONCEPTS = {
             ("no-true-negatives", "misses", "false-alarms", "hits"),
             ("accuracy-is-precision", "accuracy-over-union", "accuracy-integer-division", "tn-overlap-twice"),
         ),
-        Concept(
+        _c(
             "precision-over-k",
             "P@k divides by k",
             "P@k = relevant in the top k / k (even when the ranking is shorter than k)",
@@ -87,7 +100,7 @@ CONCEPTS = {
             ("shorter-than-k", "empty-ranking"),
             ("precision-over-ranking-length",),
         ),
-        Concept(
+        _c(
             "top-k-only",
             "only the top k counts",
             "we look only at the top k results: documents below the cutoff do not matter for P@k",
@@ -96,7 +109,7 @@ CONCEPTS = {
             ("cut-at-k", "k-is-1"),
             ("cutoff-ignored", "off-by-one-cutoff"),
         ),
-        Concept(
+        _c(
             "recall-over-all-relevant",
             "R counts all relevant documents, not min(k, R)",
             "Recall@k = relevant in the top k / all relevant: its denominator counts relevant documents the "
@@ -106,7 +119,7 @@ CONCEPTS = {
             ("relevant-not-retrieved", "more-relevant-than-k", "more-relevant-than-retrieved"),
             ("recall-over-retrieved-relevant", "recall-over-k", "r-counts-judged"),
         ),
-        Concept(
+        _c(
             "relevance-threshold",
             "relevant means grade >= rel (default rel = 1)",
             "For binary metrics we treat relevance >= 1 as relevant (rel=1 by default; grade >= rel)",
@@ -115,7 +128,7 @@ CONCEPTS = {
             ("rel-above-1", "positive-below-rel", "rel-left-out", "above-rel-retrieved"),
             ("rel-ignored", "relevance-strictly-above", "r-ignores-rel", "ap-precision-at-rel-1"),
         ),
-        Concept(
+        _c(
             "minus-one",
             "a grade of -1 counts as 0",
             "a grade of -1 counts as 0: it is never relevant and gains nothing",
@@ -124,7 +137,7 @@ CONCEPTS = {
             ("minus-one", "minus-one-retrieved"),
             ("minus-one-relevant", "minus-one-negative-gain"),
         ),
-        Concept(
+        _c(
             "unjudged-grade-0",
             "an unjudged document has grade 0",
             "a doc missing from the judgments has grade 0",
@@ -133,7 +146,7 @@ CONCEPTS = {
             ("unjudged",),
             ("unjudged-key-error",),
         ),
-        Concept(
+        _c(
             "counted-not-summed",
             "binary metrics count relevant documents",
             'Precision and recall count relevant documents: binary metrics collapse every grade into "relevant"',
@@ -142,7 +155,7 @@ CONCEPTS = {
             ("graded", "graded-retrieved"),
             ("grades-summed", "judged-is-relevant"),
         ),
-        Concept(
+        _c(
             "zero-without-relevant",
             "0.0 without relevant documents",
             "0.0 when R = 0 (nDCG: 0.0 when IDCG = 0); With no relevant result, RR = 0",
@@ -151,7 +164,7 @@ CONCEPTS = {
             ("no-relevant", "nothing-relevant-retrieved"),
             ("no-zero-guard", "rr-none-without-relevant"),
         ),
-        Concept(
+        _c(
             "rank-of-first-relevant",
             "RR = 1 / the rank of the first relevant document, ranks from 1",
             "r is the rank of the first relevant result: at rank 1, RR = 1; at rank 2, 0.5; at rank 5, 0.2 "
@@ -161,7 +174,7 @@ CONCEPTS = {
             ("first-relevant-later",),
             ("rr-zero-based-rank", "rr-rank-plus-one", "rr-last-relevant", "rr-first-in-judgments"),
         ),
-        Concept(
+        _c(
             "whole-ranking",
             "RR and AP are not truncated at 10",
             "RR and AP read the whole ranking: AP sums P@i over every rank i = 1..N, not only the top 10",
@@ -174,7 +187,7 @@ CONCEPTS = {
             ),
             ("rr-top-10", "rr-top-100"),
         ),
-        Concept(
+        _c(
             "ap-over-r",
             "AP divides by R",
             "AP = (1/R) * sum of P@i * rel(i): every time we meet a relevant document, record the precision at "
@@ -190,7 +203,7 @@ CONCEPTS = {
                 "ap-stops-at-first-relevant",
             ),
         ),
-        Concept(
+        _c(
             "gain",
             "linear gain = grade, exp gain = 2^grade - 1",
             "gain='linear' is the grade itself (trec_eval's nDCG@10); gain='exp' is 2^grade - 1: grade 0 -> 0, "
@@ -200,7 +213,7 @@ CONCEPTS = {
             ("graded", "exp-gain", "graded-retrieved"),
             ("gain-ignored", "exp-gain-without-minus-one"),
         ),
-        Concept(
+        _c(
             "log-discount",
             "the log2(i + 1) discount",
             "the gain at rank i is divided by log2(i + 1): rank 1 by 1 (full value), rank 2 by 1.58, rank 3 by 2",
@@ -209,7 +222,7 @@ CONCEPTS = {
             ("first-relevant-later", "gain-below-rank-1"),
             ("dcg-log2-i", "dcg-natural-log", "discount-shifted", "discount-rank-from-0"),
         ),
-        Concept(
+        _c(
             "ideal-from-judgments",
             "IDCG from the judgments sorted, not the ranking",
             "IDCG@k is the DCG@k of the ideal ranking, all judged documents sorted by grade, highest first",
@@ -218,7 +231,7 @@ CONCEPTS = {
             ("relevant-not-retrieved", "more-relevant-than-k", "more-relevant-than-retrieved"),
             ("idcg-from-retrieved", "idcg-not-cut", "idcg-cut-at-ranking-length", "ideal-sorted-ascending"),
         ),
-        Concept(
+        _c(
             "every-query-of-the-qrels",
             "evaluate keeps every query of the qrels",
             "{query_id: measure(ranking, judgments)} for every query in qrels (also one without relevant "
@@ -235,7 +248,7 @@ CONCEPTS = {
                 "evaluate-missing-as-zero",
             ),
         ),
-        Concept(
+        _c(
             "largest-absolute-difference",
             "largest differences by absolute difference",
             "the n query ids with the largest absolute difference, largest first",
@@ -244,7 +257,7 @@ CONCEPTS = {
             ("b-above-a",),
             ("differences-signed", "differences-ascending"),
         ),
-        Concept(
+        _c(
             "ties-by-query-id",
             "ties by query id",
             "ties by query id ascending (string order)",
@@ -253,7 +266,7 @@ CONCEPTS = {
             ("tied-differences", "ids-of-different-lengths"),
             ("differences-numeric-ties", "differences-ties-descending", "differences-ties-in-input-order"),
         ),
-        Concept(
+        _c(
             "queries-in-both",
             "only the queries both systems scored",
             "over the queries present in both (all of them if fewer than n, [] if none); n=2 by default",
@@ -262,7 +275,7 @@ CONCEPTS = {
             ("queries-in-one-system-only", "n-above-common", "n-left-out"),
             ("differences-missing-as-zero", "differences-not-cut"),
         ),
-        Concept(
+        _c(
             "run-file-format",
             "run file `qid Q0 docid rank score tag`",
             "TREC-style run files, query_id Q0 doc_id rank score system: one line per result, "

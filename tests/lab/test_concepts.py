@@ -229,7 +229,14 @@ def test_finer_features_do_not_change_the_scoring_groups():
     finer = {feature.id for feature in lab.features.FEATURES.values() if not feature.scored}
     assert {"above-rel-retrieved", "more-relevant-than-k", "hits"} <= finer
     case = Case("random-x", "precision_at_k", "", (["a", "b"], {"a": 3}), {"k": 2}, public=True)
-    planned = PlannedCase("random", CheckKind.RANDOM, case, 0.5, 0, frozenset({"cut-at-k", "above-rel-retrieved"}))
+    planned = PlannedCase(
+        check="random",
+        kind=CheckKind.RANDOM,
+        case=case,
+        expected=0.5,
+        call=0,
+        features=frozenset({"cut-at-k", "above-rel-retrieved"}),
+    )
     assert scoring.groups_of(planned, lab) == (scoring.ALL, "cut-at-k")
 
 

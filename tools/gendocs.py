@@ -4,6 +4,8 @@
   first sentence of its docstring. A module without a docstring is an error.
 - ``docs/CLI.md``: the command line's reference, from its parser (each command's usage and
   help, as ``--help`` prints them).
+- ``docs/DIAGNOSES.md``'s table of the notes' concepts (between ``<!-- concepts:begin -->`` and
+  ``<!-- concepts:end -->``), from ``autograder/lab/concepts.py``.
 - ``docs/GRADING_YML.md`` and ``docs/grading.schema.json``: grading.yml's reference (every key,
   its type, default and meaning) and its JSON Schema, from the models of
   ``autograder/grading/rubric_schema.py``.
@@ -40,6 +42,8 @@ ENVIRONMENT = ROOT / "docs" / "ENVIRONMENT.md"
 OUTPUT_FILES = ROOT / "docs" / "OUTPUT_FILES.md"
 CLI = ROOT / "docs" / "CLI.md"
 GRADING_YML = ROOT / "docs" / "GRADING_YML.md"
+DIAGNOSES = ROOT / "docs" / "DIAGNOSES.md"
+CONCEPTS_BEGIN, CONCEPTS_END = "<!-- concepts:begin -->", "<!-- concepts:end -->"
 GRADING_SCHEMA = ROOT / "docs" / "grading.schema.json"
 WIDTH = 100  # characters per line of the tree
 COLUMN = 34  # where the descriptions start
@@ -203,6 +207,31 @@ def output_files() -> str:
     )
 
 
+def concepts_table(text: str) -> str:
+    """``text`` with the block between the concepts markers replaced by the lab's concepts table."""
+    from autograder.lab import concepts
+
+    if CONCEPTS_BEGIN not in text or CONCEPTS_END not in text:
+        raise ValueError(f"{DIAGNOSES.relative_to(ROOT)} lacks the markers {CONCEPTS_BEGIN} and {CONCEPTS_END}")
+    rows = [
+        "| concept | in a few words | what the notes say | where | functions | decided on |",
+        "|---|---|---|---|---|---|",
+    ]
+    for concept in concepts.CONCEPTS.values():
+        cells = (
+            f"`{concept.id}`",
+            concept.name,
+            concept.statement,
+            concept.part,
+            ", ".join(f"`{name}`" for name in concept.functions),
+            ", ".join(f"`{name}`" for name in concept.features),
+        )
+        rows.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    head, rest = text.split(CONCEPTS_BEGIN, 1)
+    _, tail = rest.split(CONCEPTS_END, 1)
+    return f"{head}{CONCEPTS_BEGIN}\n" + "\n".join(rows) + f"\n{CONCEPTS_END}{tail}"
+
+
 def _help(parser: argparse.ArgumentParser) -> str:
     with contextlib.redirect_stdout(io.StringIO()) as out:
         parser.print_help()
@@ -321,6 +350,7 @@ def expected() -> dict[Path, str]:
         MODULES: modules_page(module_tree(ROOT / "autograder")),
         CLI: cli_reference(),
         GRADING_YML: grading_reference(),
+        DIAGNOSES: concepts_table(DIAGNOSES.read_text(encoding="utf-8")),
         GRADING_SCHEMA: grading_schema(),
         PLATFORM_SETTINGS: platform_settings(),
         ENVIRONMENT: environment_page(),

@@ -54,6 +54,7 @@ class RunFile:
     raised: tuple[str, ...] = ()  # the exception's classes, when the writer raised
     failed: CaseStatus | None = None  # the call's verdict when the writer did not return (raised, crashed...)
     error: str = ""  # the exception's class, when the writer raised
+    layout: str | None = None  # what breaks the contract's layout of its lines (``trec.layout``), if anything
 
     def status(self, refused: bool = False) -> CaseStatus:
         """The verdict on a case of this file when it is missing or wrong: what became of the call when
@@ -98,7 +99,11 @@ def read(
     if text == canonical:  # the common case, checked once at plan time: skip parsing 22,500 lines
         return RunFile(table=None, searches=searches, problem=None, canonical=True)
     return RunFile(
-        table=trec.rows(text, limit), searches=searches, problem=None, digest=hashlib.sha256(text.encode()).hexdigest()
+        table=trec.rows(text, limit),
+        searches=searches,
+        problem=None,
+        digest=hashlib.sha256(text.encode()).hexdigest(),
+        layout=trec.layout(text),
     )
 
 
@@ -228,6 +233,12 @@ def _format_cases(plan: Plan, name: str, run: RunFile, table: list[list[str]] | 
         found.append(
             _property_case(f"format:{name}:{number}", scenario, what, wrong, scenario.public, run, table is None, told)
         )
+    # the lines' layout, apart from what trec_eval reads: a wrong separator or line end costs this case only
+    wrong = problem if table is None or problem else run.layout
+    told = NO_RUN_FILE if table is None or problem else WRONG_FORMAT
+    found.append(
+        _property_case(f"format:{name}:layout", scenario, trec.LAYOUT, wrong, scenario.public, run, table is None, told)
+    )
     return found
 
 

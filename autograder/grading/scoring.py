@@ -39,11 +39,14 @@ UNCHANGED = counting.UNCHANGED
 ALL = "every case"  # the group every case of a random or collection check belongs to
 
 
-def groups_of(planned: PlannedCase) -> tuple[str, ...]:
+def groups_of(planned: PlannedCase, lab: Lab | None = None) -> tuple[str, ...]:
     """What a call's case tests, for scoring: an example or an edge case is a concept of its own;
-    a random or collection case tests each feature its inputs have, and the function at all."""
+    a random or collection case tests each feature its inputs have (but those the ``lab`` keeps for
+    diagnoses only: a feature's ``scored``), and the function at all."""
     if planned.kind.aggregated:
-        return (ALL, *sorted(planned.features))
+        known = lab.features.FEATURES if lab is not None else {}
+        scored = [feature for feature in planned.features if getattr(known.get(feature), "scored", True)]
+        return (ALL, *sorted(scored))
     return (planned.case.id,)
 
 
@@ -65,7 +68,7 @@ def call_case(lab: Lab, planned: PlannedCase, outcome: Outcome, unimported: froz
     case = planned.case
     imported = lab.functions[case.function] not in unimported
     status, message = judge.verdict(outcome, planned.expected, lab.returns[case.function], imported, lab.tolerance)
-    groups = groups_of(planned)
+    groups = groups_of(planned, lab)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(id=case.id, description="", public=case.public, status=status, groups=groups)
     error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}

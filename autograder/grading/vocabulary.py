@@ -104,6 +104,7 @@ class DiagnosisKind(StrEnum):
     """How a diagnosis was found."""
 
     MISCONCEPTION = "misconception"  # the answers match a known wrong variant of the function
+    CONCEPT = "concept"  # the failing cases are exactly those where one of the notes' concepts decides the answer
     CONDITION = "condition"  # a feature of the inputs separates the failing cases from the passing ones
     SHAPE = "shape"  # the wrong answers have a telling shape (None, rounded, off by one rank...)
 

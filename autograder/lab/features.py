@@ -18,6 +18,16 @@ def _f(id, phrase, hint, rules=None, **hints) -> Feature:
     return Feature(id=id, phrase=phrase, hint=hint, hints=hints, rules=rules or {})
 
 
+def _finer_f(id, phrase, hint, **hints) -> Feature:
+    """A feature for diagnoses only: it tells where one concept decides, and does not change how
+    random cases are grouped for scoring."""
+    return Feature(id=id, phrase=phrase, hint=hint, hints=hints, scored=False)
+
+
+#: Depths where code may stop reading a ranking (the finer features ``relevant-below-N`` and
+#: ``first-relevant-below-N`` of the measures that read the whole ranking); 10 has coarse features.
+DEPTHS = (20, 50, 100, 1000)
+
 FEATURES = {
     feature.id: feature
     for feature in [
@@ -181,6 +191,71 @@ FEATURES = {
             "doc ids with punctuation or non-ASCII letters",
             "doc ids are written as they are, in UTF-8",
         ),
+        # finer features, after the coarse ones (a condition names the first that separates): each
+        # tells the cases where one concept of the notes (``concepts``) decides the answer
+        _finer_f("rel-left-out", "rel left out", "rel defaults to 1: every positive grade is relevant"),
+        _finer_f(
+            "above-rel-retrieved",
+            "a retrieved document of a grade above rel",
+            "relevant means grade >= rel: a document of a higher grade is relevant too",
+        ),
+        _finer_f(
+            "minus-one-retrieved",
+            "a retrieved document of grade -1",
+            "a grade of -1 is never relevant and gains 0",
+        ),
+        _finer_f(
+            "more-relevant-than-k",
+            "more relevant documents than k",
+            "R counts every relevant document of the query, even more than k of them",
+            ndcg_at_k="the ideal ranking holds the k best judged documents, however many more there are",
+        ),
+        _finer_f(
+            "more-relevant-than-retrieved",
+            "more relevant documents than the ranking holds",
+            "R counts every relevant document of the query, also more than the ranking holds",
+        ),
+        _finer_f(
+            "relevant-below-10",
+            "a relevant document retrieved below rank 10",
+            "the whole ranking counts, not only its top 10",
+        ),
+        _finer_f(
+            "gain-below-rank-1",
+            "a document of positive grade retrieved below rank 1",
+            "the gain at rank i is divided by log2(i + 1): 1 at rank 1, 1.585 at rank 2, 2 at rank 3",
+        ),
+        _finer_f(
+            "graded-retrieved",
+            "a retrieved document of grade 2 or more",
+            "a document of grade 2 or more is relevant at rel=1, as one of grade 1 is",
+            dcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp)",
+            ndcg_at_k="the gain of grade g is g (linear) or 2**g - 1 (exp), in DCG and in IDCG alike",
+        ),
+        *[
+            _finer_f(
+                f"relevant-below-{depth}",
+                f"a relevant document retrieved below rank {depth}",
+                f"the whole ranking counts, not only its top {depth}",
+            )
+            for depth in DEPTHS
+        ],
+        *[
+            _finer_f(
+                f"first-relevant-below-{depth}",
+                f"the first relevant document below rank {depth}",
+                f"the whole ranking counts, not only its top {depth}",
+            )
+            for depth in DEPTHS
+        ],
+        _finer_f(
+            "hits", "retrieved documents that are relevant", "TP counts the retrieved documents that are relevant"
+        ),
+        _finer_f(
+            "query-without-relevant",
+            "a query of the qrels without relevant documents",
+            "every query of the qrels gets a score, also one without relevant documents",
+        ),
     ]
 }
 
@@ -234,6 +309,35 @@ def _ranking(needs_k, graded, ranking, judgments, kwargs):
     if gain == "exp":
         yield "exp-gain"
     yield from _first_relevant(ranking, judgments, rel)
+    yield from _finer(needs_k, graded, k, rel, ranking, top, judgments, relevant, kwargs)
+
+
+def _finer(needs_k, graded, k, rel, ranking, top, judgments, relevant, kwargs):
+    """The finer features of a ranking call: where one concept decides (``concepts``)."""
+    grade_of = [judgments.get(doc, 0) for doc in top]
+    if not graded and "rel" not in kwargs:
+        yield "rel-left-out"
+    if not graded and any(grade > rel for grade in grade_of):
+        yield "above-rel-retrieved"
+    if -1 in grade_of:
+        yield "minus-one-retrieved"
+    if needs_k and len(relevant) > k:
+        yield "more-relevant-than-k"
+    if len(relevant) > len(ranking):
+        yield "more-relevant-than-retrieved"
+    if any(doc in relevant for doc in ranking[10:]):
+        yield "relevant-below-10"
+    if not needs_k:  # a measure of the whole ranking: where code may stop reading it
+        ranks = [rank for rank, doc in enumerate(ranking, 1) if doc in relevant]
+        for depth in DEPTHS:
+            if ranks and ranks[-1] > depth:
+                yield f"relevant-below-{depth}"
+            if ranks and ranks[0] > depth:
+                yield f"first-relevant-below-{depth}"
+    if graded and any(grade >= 1 for grade in grade_of[1:]):
+        yield "gain-below-rank-1"
+    if any(grade >= 2 for grade in grade_of):
+        yield "graded-retrieved"
 
 
 def _refused(needs_k, k, rel, gain) -> list[str]:
@@ -304,6 +408,8 @@ def _cells(empty_invalid, retrieved, relevant, size):
         yield "false-alarms"
     if size == len(union):
         yield "no-true-negatives"
+    if set(retrieved) & set(relevant):
+        yield "hits"
 
 
 def _evaluate(run, qrels):
@@ -313,6 +419,8 @@ def _evaluate(run, qrels):
         yield "query-missing-from-run"
     if set(run) - set(qrels):
         yield "query-not-in-qrels"
+    if any(not any(grade >= 1 for grade in judgments.values()) for judgments in qrels.values()):
+        yield "query-without-relevant"
 
 
 #: largest_differences' default n (the stub's signature)

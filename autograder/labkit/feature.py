@@ -16,6 +16,7 @@ class Feature:
     hint: str  # what the contract says of these cases
     hints: Mapping[str, str] = field(default_factory=dict)  # function -> a hint of its own
     rules: Mapping[str, str] = field(default_factory=dict)  # tuning parameter -> what the contract asks of it
+    scored: bool = True  # a group of its own when random cases are scored; False: for diagnoses only
 
     def hint_for(self, function: str, takes: tuple[str, ...] = ()) -> str:
         """The hint for ``function``, whose tuning parameters are ``takes``: its own hint, else the

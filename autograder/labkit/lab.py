@@ -40,6 +40,7 @@ class Lab:
     cranfield: types.ModuleType  # its reference collection (an empty one for a lab without)
     scenarios: types.ModuleType
     features: types.ModuleType
+    concepts: types.ModuleType  # the notes' definitions and edge cases (``lab/concepts.py``; none by default)
     misconceptions: types.ModuleType  # the catalogue (``lab/misconceptions/catalogue.py``)
     variants: types.ModuleType
     solution: types.ModuleType

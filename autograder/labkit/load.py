@@ -29,6 +29,7 @@ MODULES = {
     "cranfield": "cranfield",
     "scenarios": "scenarios",
     "features": "features",
+    "concepts": "concepts",
     "misconceptions": "misconceptions.catalogue",
     "variants": "variants",
     "solution": "solution",
@@ -36,7 +37,7 @@ MODULES = {
 
 #: The modules a lab may leave out (a lab without a reference collection or a run writer): the
 #: ``labkit/defaults/`` module of that name stands in.
-OPTIONAL = ("cranfield", "measures", "scenarios", "variants")
+OPTIONAL = ("cranfield", "measures", "scenarios", "variants", "concepts")
 
 _LOADED: dict[place.Place, Lab] = {}
 

@@ -43,6 +43,25 @@ def rows(text_: str, limit: int | None = None) -> list[list[str]]:
     return found
 
 
+LAYOUT = "\\n line ends, the last line's too"  # the contract's line ends (any whitespace between columns)
+
+
+def layout(text_: str) -> str | None:
+    """What breaks the contract's line ends in a run file (``\\n`` after every line, the last one too),
+    said of the first line it is seen on; None when every line keeps them (an empty file does).
+    Whitespace between the columns is free (trec_eval splits on any), and trec_eval reads such a
+    file all the same: the columns' values are checked apart."""
+    if not text_:
+        return None
+    lines = text_.split("\n")
+    for number, found in enumerate(lines[:-1], 1):
+        if found.endswith("\r"):
+            return f"line {number} ends with \\r\\n, not \\n"
+    if lines[-1]:
+        return "the last line has no final newline"
+    return None
+
+
 def score(column: str) -> float | None:
     """The score a column holds, or None when trec_eval could not read one (or it is not finite)."""
     try:

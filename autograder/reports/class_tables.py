@@ -40,6 +40,7 @@ COLUMNS = {
 }
 KIND_WORDS = {
     DiagnosisKind.MISCONCEPTION: "known misconception",
+    DiagnosisKind.CONCEPT: "the notes' concept",
     DiagnosisKind.CONDITION: "separating condition",
     DiagnosisKind.SHAPE: "answer shape",
 }

@@ -214,12 +214,13 @@ OPTIONAL_MODULES = {
     "measures": ("autograder.lab.measures", "autograder.labkit.defaults.measures"),
     "scenarios": ("autograder.lab.scenarios", "autograder.labkit.defaults.scenarios"),
     "variants": ("autograder.lab.variants", "autograder.labkit.defaults.variants"),
+    "concepts": ("autograder.lab.concepts", "autograder.labkit.defaults.concepts"),
 }
 
 
 @pytest.mark.parametrize("field", OPTIONAL_MODULES)
 def test_a_lab_may_leave_out_what_it_does_not_have(field):
-    """Does Lab 05 keep its own collection, measures, scenarios and variants, while Lab 06, which has
+    """Does Lab 05 keep its own collection, measures, scenarios, variants and concepts, while Lab 06, which has
     no collection and no run writer and leaves those modules out, gets labkit's defaults?"""
     with_them, without = OPTIONAL_MODULES[field]
     assert getattr(default(), field).__name__ == with_them

@@ -1,5 +1,6 @@
 """The generated documentation (tools/gendocs.py): the module tree, docs/CLI.md, grading.yml's
-reference and JSON Schema, the settings per platform, the environment variables, the output files."""
+reference and JSON Schema, the settings per platform, the environment variables, the output files,
+docs/DIAGNOSES.md's table of the notes' concepts."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tools import gendocs
         gendocs.PLATFORM_SETTINGS,
         gendocs.ENVIRONMENT,
         gendocs.OUTPUT_FILES,
+        gendocs.DIAGNOSES,
     ],
     ids=[
         "module-tree",
@@ -32,6 +34,7 @@ from tools import gendocs
         "platform-settings",
         "environment-variables",
         "output-files",
+        "concepts-table",
     ],
 )
 def test_generated_docs_are_up_to_date(path: Path):

@@ -67,7 +67,7 @@ def answer_call(functions: dict, call: dict, job: dict, folder: Path) -> Outcome
         path = context["path"]
         found = {"type": "runfile", "searches": context["search"].calls if "search" in context else []}
         if path.exists():
-            found["text"] = path.read_text(encoding="utf-8", errors="replace")
+            found["text"] = path.read_bytes().decode("utf-8", errors="replace")  # as the child reads it: \r\n kept
         else:
             found["missing"] = True
         value = {**found, "returned": value}

@@ -25,7 +25,7 @@ def _wrong(cases):
 
 
 def _neighbour(key):
-    def check(diagnosis, cases):
+    def check(diagnosis, cases, tables=None):
         reference = reference_metrics()
         name, delta = ("k", -1) if key == "k-1" else ("k", 1) if key == "k+1" else ("rel", 1)
         for case in cases:
@@ -36,7 +36,7 @@ def _neighbour(key):
                 if case.failed:
                     return f"{case.case.id} fails but has no neighbour {key}"
                 continue
-            args = [inputs.resolve(arg, {}) for arg in case.case.args]
+            args = [inputs.resolve(arg, tables or {}) for arg in case.case.args]  # a Cranfield case's tables
             moved = reference[diagnosis.function](*args, **{**case.case.kwargs, name: value + delta})
             if not equal(
                 case.answer if case.failed else case.expected, list(moved) if isinstance(moved, tuple) else moved
@@ -179,10 +179,12 @@ SHAPES = {
 }
 
 
-def shape(diagnosis, cases) -> str | None:
+def shape(diagnosis, cases, tables=None) -> str | None:
     """What contradicts the shape ``diagnosis``; a shape with no premise here is a contradiction too
-    (a new shape must come with its premise)."""
+    (a new shape must come with its premise). ``tables``: the plan's, for cases that name them."""
     key = diagnosis.id.removeprefix("shape-")
     if key not in SHAPES:
         return f"no premise known for the shape {key!r}"
+    if key.startswith("neighbour-"):
+        return SHAPES[key](diagnosis, cases, tables)
     return SHAPES[key](diagnosis, cases)

@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 from autograder.grading import inputs
+from autograder.grading.results import DiagnosisKind
 from autograder.lab import variants
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.labkit.case import RAISES
@@ -189,15 +190,52 @@ def condition(diagnosis, cases, features_of):
         got = {case.case.label() for case in cases if case.failed}
         passing = {case.case.label() for case in cases if not case.failed}
         return None if got == labels and not labels & passing else f"failing {sorted(got)} vs listed {sorted(labels)}"
-    ids = _feature_ids(diagnosis.id.split("-", 2)[2])
+    if kind == "concept":
+        from autograder.lab import concepts
+
+        concept = concepts.CONCEPTS[diagnosis.id.split("-", 2)[2]]
+        ids = list(concept.features)
+    else:
+        ids = _feature_ids(diagnosis.id.split("-", 2)[2])
+        concept = None
     holds = {
+        "concept": lambda found: any(feature in found for feature in ids),
         "one": lambda found: ids[0] in found,
         "without": lambda found: ids[0] not in found,
         "both": lambda found: ids[0] in found and ids[1] in found,
         "either": lambda found: ids[0] in found or ids[1] in found,
     }[kind]
     having = {id(case) for case in cases if holds(features_of(case))}
-    return None if having == failing else f"{len(failing)} failing, {len(having)} with the condition, differently"
+    if having != failing:
+        return f"{len(failing)} failing, {len(having)} with the condition, differently"
+    return _direction(diagnosis, cases) or _concept_named(diagnosis, ids, concept)
+
+
+def _direction(diagnosis, cases) -> str | None:
+    """ "Every wrong answer is too high" (or low): every failing case's answer is a number on that side."""
+    for word, wrong in (("high", lambda c: c.number > c.expected), ("low", lambda c: c.number < c.expected)):
+        if f"Every wrong answer is too {word}." in diagnosis.explanation:
+            failing = [case for case in cases if case.failed]
+            if not all(case.numeric and case.number is not None and wrong(case) for case in failing):
+                return f"says every wrong answer is too {word}; some failing case's is not"
+    return None
+
+
+def _concept_named(diagnosis, ids, concept) -> str | None:
+    """A diagnosis of the notes' concepts names a concept that governs its function and holds its features."""
+    from autograder.lab import concepts
+
+    if diagnosis.kind != DiagnosisKind.CONCEPT:
+        return None
+    concept = concept or next((c for c in concepts.CONCEPTS.values() if f"({c.name})" in diagnosis.explanation), None)
+    telling = set(ids) - set(concepts.ENABLING) if diagnosis.id.startswith("condition-both-") else set(ids)
+    if (
+        concept is None
+        or diagnosis.function not in concept.functions
+        or not (telling or set(ids)) <= set(concept.features)
+    ):
+        return f"names no concept governing {diagnosis.function} with the features {ids}"
+    return None if concept.statement in diagnosis.explanation else "does not quote the concept's statement"
 
 
 def _feature_ids(joined: str) -> list[str]:

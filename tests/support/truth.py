@@ -18,7 +18,7 @@ from tests.support import premise_shapes, premises
 from tests.support.inprocess import answers, grade
 
 WRITER = run_writer()
-ORDER = list(DiagnosisKind)  # misconceptions, then conditions, then shapes
+ORDER = list(DiagnosisKind)  # misconceptions, then the notes' concepts, conditions, shapes
 
 
 def load(source: str, name: str) -> dict:
@@ -77,17 +77,27 @@ def contradictions(built, submission, outcomes, checks, files) -> list[str]:
                     if function == WRITER
                     else premises.misconception(item, function, cases, tables)
                 )
-            elif diagnosis.kind == DiagnosisKind.CONDITION:
+            elif function == WRITER and diagnosis.id == "run-line-ends":
+                problem = _line_ends(checks, files)
+            elif diagnosis.kind in (DiagnosisKind.CONDITION, DiagnosisKind.CONCEPT):
                 problem = premises.condition(
                     diagnosis, cases, _features(function, tables)
                 ) or premises.names_only_own_parameters(diagnosis)
             elif function == WRITER:
                 problem = _run_shape(diagnosis, cases, files)
             else:
-                problem = premise_shapes.shape(diagnosis, cases)
+                problem = premise_shapes.shape(diagnosis, cases, tables)
             if problem:
                 found.append(f"{function}: {diagnosis.id}: {problem}")
     return found
+
+
+def _line_ends(checks, files) -> str | None:
+    """ "the run file's line ends": only the line-end cases fail, and a file's text breaks them."""
+    failing = [case.id for check in checks if check.function == WRITER for case in check.cases if not case.passed]
+    if not failing or not all(case_id.endswith(":layout") for case_id in failing):
+        return f"failing cases other than line ends: {failing[:3]}"
+    return None if any(run.layout for run in files.values()) else "no file breaks the line ends"
 
 
 def _features(function, tables):

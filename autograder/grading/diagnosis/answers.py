@@ -177,7 +177,10 @@ def diagnose(
                 found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
         general: list[Diagnosis] = []
         condition = conditions.diagnosis(
-            plan.lab, function, [(case.features, case.failed, case.label()) for case in cases]
+            plan.lab,
+            function,
+            [(case.features, case.failed, case.label()) for case in cases],
+            [case.direction for case in cases],
         )
         if condition is not None:
             general.append(condition)

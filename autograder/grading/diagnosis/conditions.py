@@ -9,8 +9,9 @@ one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import Any
 
 from autograder.grading.results import Diagnosis, DiagnosisKind
 from autograder.labkit.lab import Lab
@@ -18,17 +19,22 @@ from autograder.labkit.lab import Lab
 MAX_FEATURES = 12  # features tried in pairs (the most common among the failing cases)
 
 
-def separating(lab: Lab, cases: list[tuple[frozenset[str], bool, str]]) -> tuple[str, tuple[str, ...]] | None:
+def separating(
+    lab: Lab, cases: list[tuple[frozenset[str], bool, str]], function: str = ""
+) -> tuple[str, tuple[str, ...]] | None:
     """``(how, feature ids)`` such that exactly the failing cases (``True``) have them: ``how`` is
     ``one`` (a feature), ``both`` (two features together), ``either`` (one of two) or ``without``
-    (exactly the passing cases have the feature); None when no
-    condition separates them or when nothing (or everything) fails."""
+    (exactly the passing cases have the feature); else ``(concept, (concept id,))`` when exactly the
+    failing cases have one of the features of a concept of the lab's notes that governs ``function``;
+    None when no condition separates them or when nothing (or everything) fails."""
     failing, passing = _split(cases)
     if not failing or not passing:
         return None
     order = _order(lab, failing)
     alone = _alone(lab, order, failing, passing)
-    return alone if alone is not None else _paired(order, failing, passing)
+    if alone is not None:
+        return alone
+    return _paired(order, failing, passing) or _by_concept(lab, function, failing, passing)
 
 
 Found = list[frozenset[str]]  # the features of each failing (or each passing) case
@@ -86,20 +92,93 @@ def _paired(order: list[str], failing: Found, passing: Found) -> tuple[str, tupl
     return None
 
 
+def _concepts(lab: Lab) -> dict[str, Any]:
+    """The lab's concepts (``lab.concepts.CONCEPTS``: none for a lab that states none)."""
+    found: dict[str, Any] = getattr(lab.concepts, "CONCEPTS", {})
+    return found
+
+
+def _by_concept(lab: Lab, function: str, failing: Found, passing: Found) -> tuple[str, tuple[str, ...]] | None:
+    """The first concept governing ``function`` such that exactly the failing cases have one of its
+    features (any number of them: a mistake about one definition shows wherever it decides)."""
+    for concept in _concepts(lab).values():
+        if function in concept.functions and _separates(_with_any(tuple(concept.features)), failing, passing):
+            return "concept", (concept.id,)
+    return None
+
+
+def _with_any(ids: tuple[str, ...]) -> Test:
+    """The test "a case has one of the features ``ids``"."""
+    return lambda found: any(feature in found for feature in ids)
+
+
+def concept_of(lab: Lab, function: str, how: str, ids: tuple[str, ...]) -> Any:
+    """The concept of the lab's notes a separating condition is about: the one concept that governs
+    ``function`` and whose features include every feature of the condition (of a ``both``, every one
+    but those that only make the answer nonzero: the lab's ``concepts.ENABLING``) (None when there are
+    several, or none; None for ``without``: a condition on the passing cases says nothing of what the
+    failing ones break)."""
+    if how == "concept":
+        return _concepts(lab)[ids[0]]
+    if how == "without":
+        return None
+    enabling = tuple(getattr(lab.concepts, "ENABLING", ()))
+    telling = tuple(feature for feature in ids if feature not in enabling) if how == "both" else ids
+    fitting = [concept for concept in _concepts(lab).values() if concept.governs(function, telling or ids)]
+    return fitting[0] if len(fitting) == 1 else None  # two concepts decide these cases: the data cannot choose
+
+
+DIRECTIONS = {"high": "too high", "low": "too low"}
+
+
+def _direction(cases: list[tuple[frozenset[str], bool, str]], directions: Sequence[str | None]) -> str:
+    """ " Every wrong answer is too high." when the failing cases' answers all err the same way."""
+    failing = [direction for case, direction in zip(cases, directions) if case[1]]
+    if len(directions) != len(cases) or not failing or len(set(failing)) != 1 or failing[0] not in DIRECTIONS:
+        return ""
+    return f" Every wrong answer is {DIRECTIONS[failing[0]]}."
+
+
 FEW = 2  # failing cases that are named one by one when no feature separates them
 
 
-def diagnosis(lab: Lab, function: str, cases: list[tuple[frozenset[str], bool, str]]) -> Diagnosis | None:
+def diagnosis(
+    lab: Lab,
+    function: str,
+    cases: list[tuple[frozenset[str], bool, str]],
+    directions: Sequence[str | None] = (),
+) -> Diagnosis | None:
     """The separating condition of a function's cases (``(features, failed, label)``) as a
-    diagnosis, or None. When no feature separates a few failing cases from many passing ones,
-    the failing cases themselves are the condition."""
-    found = separating(lab, cases)
+    diagnosis, or None. When the condition is about one of the notes' concepts (``concept_of``), the
+    diagnosis names it (its kind ``CONCEPT``): the notes' words and the part that states them; with
+    ``directions`` (per case: ``"high"``, ``"low"`` or None, the answer against the expected value), it
+    says when every wrong answer errs the same way. When no feature separates a few failing cases from
+    many passing ones, the failing cases themselves are the condition."""
+    found = separating(lab, cases, function)
     if found is None:
         return _few(lab, function, cases)
     how, ids = found
+    concept = concept_of(lab, function, how, ids)
+    failing = sum(case[1] for case in cases)
+    fail, them = ("That one case fails", "it") if failing == 1 else (f"Those {failing} cases fail", "them")
+    direction = _direction(cases, directions)
+    if how == "concept":
+        phrases = [lab.features.FEATURES[feature].phrase for feature in concept.features]
+        title = f"a mistake about one concept of the notes: {concept.name}"
+        explanation = (
+            f"It fails exactly on the cases with {' or with '.join(phrases)}, where this decides the answer: "
+            f"{fail.lower()} and every other case passes.{direction} What the notes say: {concept.statement}."
+        )
+        return Diagnosis(
+            id=f"condition-concept-{concept.id}",
+            function=function,
+            title=title,
+            explanation=explanation,
+            notes=concept.part,
+            kind=DiagnosisKind.CONCEPT,
+        )
     phrases = [lab.features.FEATURES[feature].phrase for feature in ids]
     hints = [hint(lab, function, feature) for feature in ids]
-    failing = sum(case[1] for case in cases)
     # the title is the same for every submission it fits (the class report groups by it); the count is below
     if how == "without":
         title = f"fails on every case but those with {phrases[0]}"
@@ -107,17 +186,19 @@ def diagnosis(lab: Lab, function: str, cases: list[tuple[frozenset[str], bool, s
     else:
         joined = {"one": phrases[0], "both": " and ".join(phrases), "either": " or with ".join(phrases)}[how]
         title = f"fails exactly on the cases with {joined}"
-        fail, them = ("That one case fails", "it") if failing == 1 else (f"Those {failing} cases fail", "them")
         explanation = (
-            f"{fail} and every other case passes. What the contract says of {them}: {'; '.join(dict.fromkeys(hints))}."
+            f"{fail} and every other case passes.{direction} What the contract says of {them}: "
+            f"{'; '.join(dict.fromkeys(hints))}."
         )
+    if concept is not None:
+        explanation += f" The notes' concept they test ({concept.name}): {concept.statement}."
     return Diagnosis(
         id=f"condition-{how}-{'-'.join(ids)}",
         function=function,
         title=title,
         explanation=explanation,
-        notes=lab.notes_part(function),
-        kind=DiagnosisKind.CONDITION,
+        notes=concept.part if concept is not None else lab.notes_part(function),
+        kind=DiagnosisKind.CONCEPT if concept is not None else DiagnosisKind.CONDITION,
     )
 
 

@@ -66,6 +66,13 @@ class Observed:
         return isinstance(self.expected, (int, float)) and not isinstance(self.expected, bool)
 
     @property
+    def direction(self) -> str | None:
+        """``"high"`` or ``"low"``: a wrong number above or below the expected one (None otherwise)."""
+        if not self.failed or not self.numeric or self.number is None or math.isnan(self.number):
+            return None
+        return "high" if self.number > self.expected else "low" if self.number < self.expected else None
+
+    @property
     def special(self) -> str | None:
         """``nan``, ``inf`` or ``-inf`` when the answer is one of them (a float the judge cannot compare)."""
         value = (self.encoded or {}).get("value") if self.type == "float" else None

@@ -133,7 +133,7 @@ def diagnose(
             for name in run_checks:
                 found.setdefault(name, []).append(Diagnosis.of_misconception(item, writer))
             break
-    general = _conditions(plan, checks, files)
+    general = _line_ends(plan, checks, files) + _conditions(plan, checks, files)
     for check in checks:
         if check.function == writer and not check.full:
             found.setdefault(check.name, []).extend(general)
@@ -158,6 +158,35 @@ def _conditions(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runf
     found = [condition] if (condition := conditions.diagnosis(plan.lab, writer, judged)) is not None else []
     wrong = [files[name] for name, bad in sorted(failed.items()) if bad and name in files]
     return found + _raises(writer, plan.lab.notes_part(writer), wrong)
+
+
+LINE_ENDS = "run-line-ends"  # the id of the diagnosis of files whose line ends alone are wrong
+LINE_ENDS_CONCEPT = "run-file-format"  # the lab's concept it names, when the lab states it
+
+
+def _line_ends(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:
+    """When the only cases the writer fails are its files' line ends (``trec.layout``): what is wrong with
+    them, in the first file, and the notes' concept about the run file."""
+    writer = runfile_checks.writer_of(plan.lab)
+    failing = [case.id for check in checks if check.function == writer for case in check.cases if not case.passed]
+    if not failing or not all(case_id.endswith(":layout") for case_id in failing):
+        return []
+    wrong = [files[name] for name in sorted(files) if files[name].layout]
+    if not wrong:
+        return []
+    concept = getattr(plan.lab.concepts, "CONCEPTS", {}).get(LINE_ENDS_CONCEPT)
+    said = f" What the notes say: {concept.statement}." if concept is not None else ""
+    return [
+        Diagnosis(
+            id=LINE_ENDS,
+            function=writer,
+            title="the run file's line ends",
+            explanation=f"Only the line ends of its files are wrong (trec_eval reads them right): in {len(wrong)} "
+            f"of its {len(files)} files, {wrong[0].layout}. Every line ends with \\n, the last one too.{said}",
+            notes=concept.part if concept is not None else plan.lab.notes_part(writer),
+            kind=DiagnosisKind.CONCEPT,
+        )
+    ]
 
 
 def _raises(writer: str, notes: str, wrong: list[runfile_checks.RunFile]) -> list[Diagnosis]:

@@ -155,7 +155,7 @@ ENTRIES = [
         "R counted as every judged document (grades 0 and -1 too)",
         "R is the number of relevant documents of the query, those with grade >= rel; a judged document of grade 0 "
         "or -1 is not relevant.",
-        "Part II, Recall",
+        "Part II, Recall; Part III, Average Precision",
         recall_at_k=lambda r, j, k, rel=1: (
             sum(variants.hit_flags(r[:k], j, lambda g: g >= rel)) / len(j) if len(j) else 0.0
         ),

@@ -121,7 +121,11 @@ LEFT_OUT = {
     ),
     "an empty deadline": (BASE + "deadline: {}\n", lambda r: r.deadline, None),
     "a number as a question's id": (BASE.replace("  q1:", "  1:"), lambda r: r.questions[0].id, "1"),
-    "a check's own scoring": (BASE, lambda r: r.checks[-8].scoring, "all"),
+    "a check's own scoring": (
+        BASE.replace("kind: run_format, points: 5, scoring: proportional", "kind: run_format, points: 5, scoring: all"),
+        lambda r: next(check.scoring for check in r.checks if check.kind == "run_format"),
+        "all",
+    ),
     "the analysis's points": (BASE, lambda r: (r.analysis.claims_max, r.analysis.total), (4.0, 8.0)),
     "no analysis section": (
         BASE.replace("analysis:\n  claims: 2\n  claim_points: 2\n  prose_points: 4\n", ""),

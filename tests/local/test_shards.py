@@ -43,27 +43,58 @@ FORMS = {
     "one shard": ("1/1", {}, shards.Shard(1, 1)),
     "kubernetes first": ("auto/4", {"JOB_COMPLETION_INDEX": "0"}, shards.Shard(1, 4)),
     "kubernetes last": ("auto/4", {"JOB_COMPLETION_INDEX": "3"}, shards.Shard(4, 4)),
-    "slurm from 1": (
+    "slurm, a whole array": (
         "auto",
-        {"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"},
-        shards.Shard(3, 4),
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
+        shards.Shard(4, 4),
     ),
     "slurm from 0": (
         "auto",
-        {"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"},
+        {
+            "SLURM_ARRAY_TASK_ID": "0",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
         shards.Shard(1, 4),
     ),
-    "slurm with a step": (
+    "slurm, 64 shards on 8 workers (--array=0-63%8)": (
         "auto",
         {
-            "SLURM_ARRAY_TASK_ID": "10",
+            "SLURM_ARRAY_TASK_ID": "41",
             "SLURM_ARRAY_TASK_MIN": "0",
-            "SLURM_ARRAY_TASK_STEP": "5",
-            "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_ARRAY_TASK_MAX": "63",
+            "SLURM_ARRAY_TASK_COUNT": "64",
         },
-        shards.Shard(3, 3),
+        shards.Shard(42, 64),
     ),
     "slurm, count given": ("auto/8", {"SLURM_ARRAY_TASK_ID": "7"}, shards.Shard(8, 8)),
+    "slurm, task 3 retried alone (--array=3)": (
+        "auto/8",
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "3",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "1",
+        },
+        shards.Shard(4, 8),
+    ),
+    "slurm, tasks 2 and 5 retried (--array=2,5)": (
+        "auto/8",
+        {
+            "SLURM_ARRAY_TASK_ID": "5",
+            "SLURM_ARRAY_TASK_MIN": "2",
+            "SLURM_ARRAY_TASK_MAX": "5",
+            "SLURM_ARRAY_TASK_COUNT": "2",
+        },
+        shards.Shard(6, 8),
+    ),
+    "kubernetes, index 3 retried": ("auto/8", {"JOB_COMPLETION_INDEX": "3"}, shards.Shard(4, 8)),
 }
 
 
@@ -85,7 +116,43 @@ WRONG_FORMS = {
     "auto without a scheduler": ("auto/4", {}, "neither JOB_COMPLETION_INDEX"),
     "kubernetes without a count": ("auto", {"JOB_COMPLETION_INDEX": "1"}, "give --shard auto/N"),
     "kubernetes index past the count": ("auto/2", {"JOB_COMPLETION_INDEX": "2"}, "1 to N of N"),
-    "slurm without a count": ("auto", {"SLURM_ARRAY_TASK_ID": "2"}, "1 to N of N"),
+    "slurm without a count": ("auto", {"SLURM_ARRAY_TASK_ID": "2"}, "give the number of shards, --shard auto/N"),
+    "slurm, a task retried alone without a count": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "3",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "1",
+        },
+        "SLURM_ARRAY_TASK_MIN=3, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=1), e.g. a task retried alone",
+    ),
+    "slurm, an array from 1": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "4",
+            "SLURM_ARRAY_TASK_MIN": "1",
+            "SLURM_ARRAY_TASK_MAX": "4",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
+        "not every shard from task 0",
+    ),
+    "slurm, a stepped array": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "10",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "10",
+            "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_ARRAY_TASK_STEP": "5",
+        },
+        "not every shard from task 0",
+    ),
+    "slurm, a task id past the count": (
+        "auto/8",
+        {"SLURM_ARRAY_TASK_ID": "8"},
+        "SLURM_ARRAY_TASK_ID 8 is not a shard of 8",
+    ),
 }
 
 

@@ -245,6 +245,17 @@ REFUSED = {
         "shard 2/2 (out/shard2) differs in the random cases' seed (grade --seed): '' in shard 1/2 (out/shard1), "
         "'other' here",
     ),
+    "the first shard of four with another seed": (
+        _manifests(4, {1: {"seed": "other"}}),
+        "shard 1/4 (out/shard1) differs in the random cases' seed (grade --seed): '' in shard 2/4 (out/shard2), "
+        "'other' here",
+    ),
+    "two shards of four with other seeds": (
+        _manifests(4, {2: {"seed": "b"}, 4: {"seed": "d"}}),
+        "shard 2/4 (out/shard2) and shard 4/4 (out/shard4) differ in the random cases' seed (grade --seed): '' in "
+        "shard 1/4 (out/shard1), 'b' here; '' in shard 1/4 (out/shard1), 'd' here (every shard of a class must be "
+        "graded alike: grade those shards again into an empty folder)",
+    ),
     "another class": (
         _manifests(2, {2: {"class": IDS[:41]}}),
         "differs in the class (the submissions found): 41 submissions, 40 in shard 1/2 (out/shard1); only here: "
@@ -510,6 +521,17 @@ def _manifest_edit(change, relist: bool = False):
     return tamper
 
 
+def _kept_from_another_seed(folders: list[Path], tmp: Path, monkeypatch) -> None:
+    """Shard 1 as a grader that kept a grade drawn from another seed would have written it: the
+    grade's seed changed, its files listed anew and the manifest signed again with the key."""
+    _in(1, "grade.json", lambda grade: grade.update(random_seed="0" * 32))(folders, tmp, monkeypatch)
+    path = folders[0] / shards.MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["files"][TAMPERED] = shards.listing(folders[0], TAMPERED)
+    manifest[shards.SIGNATURE] = shards.sign(manifest, shards.key())
+    path.write_text(json.dumps(manifest))
+
+
 def _another_key(folders: list[Path], tmp: Path, monkeypatch) -> None:
     monkeypatch.setenv(shards.KEY_VARIABLE, "another course's secret")
 
@@ -550,6 +572,10 @@ TAMPERINGS = {
     "merged with another key": (_another_key, "{0}/shard.json is not the manifest its shard wrote"),
     "a shard from another seed": (_regraded("seed"), "differs in the random cases' seed"),
     "a shard of another rubric": (_regraded("rubric"), "differs in the rubric's digest"),
+    "a grade kept from another seed, signed": (
+        _kept_from_another_seed,
+        f"shard 1/3 ({{0}}): {TAMPERED}'s random cases were not drawn from the shard's --seed 'tamper'",
+    ),
     "a shard of another batch": (
         _regraded("class"),
         "differs in the class (the submissions found): 6 submissions, 5 in shard 1/3",
@@ -584,6 +610,26 @@ def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monk
     assert not (tmp_path / "merged").exists()
     assert cli.main(["merge", str(tmp_path / "merged"), *map(str, folders)]) == 2
     assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_shard_graded_again_with_another_seed_draws_every_case_anew(examples_in_shards, tmp_path, monkeypatch):
+    """Shard 1 graded again in its folder with another --seed (its files unchanged): is every
+    submission graded again, saying why, its grade drawn from the new seed (none kept from the
+    old one, which merge would otherwise take for the new)?"""
+    from autograder.local import resume
+
+    monkeypatch.delenv(shards.KEY_VARIABLE, raising=False)
+    folder = tmp_path / "shard1"
+    shutil.copytree(examples_in_shards[0], folder)
+    examples = [paths.ROOT / "examples" / "submissions"]
+    summary = batch.grade_batch(examples, folder, jobs=2, progress=False, seed="another", shard=shards.Shard(1, 3))
+    assert summary.graded == len(summary.results) == 3 and summary.skipped == 0
+    assert {why for _, why, _, _ in summary.changes} == {"its random cases were drawn from another --seed"}
+    for result in summary.results:
+        grade = json.loads((output_paths.submission_folder(folder, result.submission) / "grade.json").read_text())
+        assert grade["random_seed"] == resume.seed_of("another", result.files) != resume.seed_of("tamper", result.files)
 
 
 @pytest.mark.sandbox

@@ -35,6 +35,7 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from autograder.grading.session import Session
 
 MANIFEST = "shard.json"
+RUNNING = "shard-run.json"  # written as a shard starts: where and by what it runs, for ``status``
 FORMAT = "lab05-shard/1"
 GRADED = "graded"  # submissions/<id>/graded/<file>: the graded files as read, for the merged similarity
 KEY_VARIABLE = environment.name("SHARD_KEY")  # the course's secret, when shards are graded on other machines
@@ -194,6 +196,27 @@ def listing(out: Path, submission: str) -> dict[str, str]:
         elif path.is_file():
             found[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
+
+
+#: The scheduler's variables a shard's run record keeps (``status`` asks the scheduler about them).
+SCHEDULER = ("SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "HOSTNAME")
+
+
+def start(out: Path, shard: Shard, environ: Mapping[str, str] = os.environ) -> None:
+    """Mark ``out`` as shard ``shard`` being graded: its manifest of an earlier run removed (the
+    shard is done again only when this run writes it) and its run record written (``RUNNING``:
+    the host, the process and the scheduler's task, for ``status``)."""
+    (out / MANIFEST).unlink(missing_ok=True)
+    record = {
+        "format": FORMAT,
+        "shard": shard.index,
+        "of": shard.count,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "scheduler": {name: environ[name] for name in SCHEDULER if environ.get(name)},
+    }
+    cache.write_atomic(out / RUNNING, (json.dumps(record, indent=1) + "\n").encode(), 0o600)
 
 
 def write(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 from dataclasses import replace
@@ -610,6 +611,20 @@ def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monk
     assert not (tmp_path / "merged").exists()
     assert cli.main(["merge", str(tmp_path / "merged"), *map(str, folders)]) == 2
     assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_graded_shards_record_where_they_ran_and_status_says_done(examples_in_shards):
+    """Does each shard graded keep its run record (its shard, this process) and does status over
+    their folder say every one done (the manifest written last wins over the run record)?"""
+    from autograder.local import shard_status
+
+    for index, folder in enumerate(examples_in_shards, 1):
+        record = json.loads((folder / shards.RUNNING).read_text())
+        assert (record["shard"], record["of"], record["pid"]) == (index, 3, os.getpid())
+    states = shard_status.survey(examples_in_shards[0].parent, queue=lambda job: None)
+    assert [state.state for state in states] == ["done", "done", "done"]
 
 
 @pytest.mark.sandbox

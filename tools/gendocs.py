@@ -8,6 +8,9 @@
 - ``docs/GRADING_YML.md`` and ``docs/grading.schema.json``: grading.yml's reference (every key,
   its type, default and meaning) and its JSON Schema, from the models of
   ``autograder/grading/rubric_schema.py``.
+- The files a page includes (``INCLUDING``): between ``<!-- include: PATH -->`` and
+  ``<!-- include:end -->``, the repository's file PATH in a code fence (the scripts and manifests
+  docs/SCALING.md shows are the files the tests run, never a copy of them).
 
     .venv/bin/python tools/gendocs.py           # rewrite them
     .venv/bin/python tools/gendocs.py --check   # exit 1 and name what differs (tests run this)
@@ -35,6 +38,9 @@ CLI = ROOT / "docs" / "CLI.md"
 GRADING_YML = ROOT / "docs" / "GRADING_YML.md"
 GRADING_SCHEMA = ROOT / "docs" / "grading.schema.json"
 BEGIN, END = "<!-- modules:begin -->", "<!-- modules:end -->"
+INCLUDING = (ROOT / "docs" / "SCALING.md",)  # the pages that include files
+INCLUDE = re.compile(r"<!-- include: (\S+) -->\n.*?<!-- include:end -->", re.DOTALL)
+FENCES = {".sbatch": "bash", ".sh": "bash", ".yaml": "yaml", ".yml": "yaml"}
 WIDTH = 100  # characters per line of the tree
 COLUMN = 34  # where the descriptions start
 
@@ -93,6 +99,20 @@ def architecture(text: str, tree: str) -> str:
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{BEGIN}\n```\n{tree}\n```\n{END}{tail}"
+
+
+def included(text: str) -> str:
+    """``text`` with each included file's block holding the file as it is, in a code fence."""
+
+    def block(match: re.Match[str]) -> str:
+        path = ROOT / match.group(1)
+        if not path.is_file():
+            raise ValueError(f"{match.group(0).splitlines()[0]} names no file of the repository: fix the path")
+        content = path.read_text(encoding="utf-8")
+        fence = FENCES.get(path.suffix, "")
+        return f"<!-- include: {match.group(1)} -->\n```{fence}\n{content.rstrip()}\n```\n<!-- include:end -->"
+
+    return INCLUDE.sub(block, text)
 
 
 def _help(parser: argparse.ArgumentParser) -> str:
@@ -215,6 +235,7 @@ def expected() -> dict[Path, str]:
         CLI: cli_reference(),
         GRADING_YML: grading_reference(),
         GRADING_SCHEMA: grading_schema(),
+        **{page: included(page.read_text(encoding="utf-8")) for page in INCLUDING},
     }
 
 

@@ -141,19 +141,20 @@ def survey(out: Path, count: int | None = None, queue: Queue = squeue, host: str
         count = next(iter(counts))
     states: list[ShardState] = []
     for index in range(1, count + 1):
+        place: Path | None
         if index not in found:
-            states.append(ShardState(index, count, "missing", None, "no folder holds it"))
-            continue
-        folder, record, done = found[index]
-        if done:
+            state: State = "missing"
+            place, detail = None, "no folder holds it"
+        elif found[index][2]:
+            place, record = found[index][:2]
             submissions = record.get("submissions")
             graded = len(submissions) if isinstance(submissions, list) else 0
-            states.append(
-                ShardState(index, count, "done", folder, f"{graded} submission(s), {record.get('seconds')} s")
-            )
+            state, detail = "done", f"{graded} submission(s), {record.get('seconds')} s"
         else:
-            state, detail = _running(record, folder, host, queue)
-            states.append(ShardState(index, count, state, folder, detail))
+            where, record = found[index][:2]
+            place = where
+            state, detail = _running(record, where, host, queue)
+        states.append(ShardState(index=index, count=count, state=state, folder=place, detail=detail))
     return states
 
 

@@ -216,3 +216,37 @@ def test_a_shard_started_again_is_not_done_until_it_finishes(tmp_path):
     assert record["scheduler"] == {"SLURM_ARRAY_JOB_ID": "40", "SLURM_ARRAY_TASK_ID": "3"}
     states = shard_status.survey(tmp_path, queue={"40_3": "RUNNING"}.get)
     assert [state.state for state in states][3] == "running"
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_shard_terminated_as_it_grades_writes_no_shard_and_is_failed(tmp_path):
+    """`grade --shard 1/1` of the examples sent SIGTERM, with its process group (as a scheduler
+    cancels a task), once its run record appears: does it end without a shard.json, and does
+    status say it failed and resubmit it?"""
+    import signal
+    import time
+
+    from autograder import paths
+
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "autograder", "grade", str(paths.ROOT / "examples" / "submissions")]
+    command += ["--shard", "1/1", "--out", str(out / "shard-0"), "--jobs", "1"]
+    grader = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 300
+        while not (out / "shard-0" / shards.RUNNING).is_file():
+            assert grader.poll() is None and time.monotonic() < end, "the grader ended before its run record"
+            time.sleep(0.05)
+        os.killpg(grader.pid, signal.SIGTERM)
+        assert grader.wait(timeout=300) == -signal.SIGTERM
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+            grader.wait()
+    assert not (out / "shard-0" / shards.MANIFEST).exists()
+    states = shard_status.survey(out, queue=QUEUE.get)
+    assert [(state.state, state.detail.split(";")[0]) for state in states] == [
+        ("failed", f"process {grader.pid} ended without finishing the shard")
+    ]
+    assert shard_status.resubmit(states, out)[0].startswith("retry=$(sbatch --parsable --array=0 grade.sbatch)")

@@ -55,10 +55,10 @@ def _alive(pid: int) -> bool:
 
 
 def test_the_documented_scripts_survive_a_cancelled_task(slurm, tmp_path, cranfield):
-    """A class of 32 graded by grade.sbatch as 4 shards, task 2 cancelled while it grades: does the
-    cancelled task leave no shard and no process, the merge (afterany) refuse and print the
-    retry, the retry grade shard 3 alone, and the merge after it write the grades.csv of one
-    batch of the class, byte for byte?"""
+    """A class of 32 graded by grade.sbatch as 4 shards from a warmed shared cache, task 2 cancelled
+    while it grades: does the cancelled task leave no shard and no process, the merge (afterany)
+    refuse and print the retry, the retry grade shard 3 alone, the merge after it write the
+    grades.csv of one batch of the class, byte for byte, and no task compute a plan?"""
     course = tmp_path / "course"
     people = generated_class(course / "class", SIZE)
     rubric = light_rubric(course)
@@ -73,6 +73,11 @@ def test_the_documented_scripts_survive_a_cancelled_task(slurm, tmp_path, cranfi
         "AUTOGRADER_SHARD_KEY": secrets.token_hex(32),
         "SBATCH_OUTPUT": str(course / "logs" / "%x-%A_%a.out"),
     }
+    # the shared cache warmed once, as the docs say, with the shards' rubric; each task's own cache empty
+    warm = {**environ, "AUTOGRADER_CACHE": str(course / "cache")}
+    command = [sys.executable, "-m", "autograder", "grade", str(people / "submission_000000"), "--rubric", str(rubric)]
+    subprocess.run([*command, "--out", str(tmp_path / "warm")], env=warm, check=True, capture_output=True)
+    environ["AUTOGRADER_CACHE"] = str(course / "private-cache")
     out = course / "out"
     # as the docs submit them, the array given as many tasks as SHARDS
     array = slurm_cluster.submit(environ, f"--array=0-{SHARDS - 1}", str(SCRIPTS / "grade.sbatch"))
@@ -107,6 +112,8 @@ def test_the_documented_scripts_survive_a_cancelled_task(slurm, tmp_path, cranfi
     assert states == {again[0]: "COMPLETED"}, states
     merged = out / "merged"
     assert (merged / output_paths.GRADES).read_bytes() == (single / output_paths.GRADES).read_bytes()
+    computed = [path.name for path in (course / "private-cache").iterdir() if path.name.startswith(("plan", "cranf"))]
+    assert computed == []  # every task read Cranfield's bundle and the plan from the shared cache
     assert len((merged / output_paths.GRADES).read_text().splitlines()) == students(SIZE) + 1
     manifest = json.loads((out / f"shard-{VICTIM}" / shards.MANIFEST).read_text())
     assert (manifest["shard"], manifest["of"]) == (VICTIM + 1, SHARDS)

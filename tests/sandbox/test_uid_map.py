@@ -4,6 +4,7 @@ rootless container maps few, from uid maps written as the kernel shows them."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 
@@ -75,3 +76,25 @@ def test_the_entrypoint_asks_for_its_uids_here():
         check=True,
     )
     assert int(done.stdout) == expected
+
+
+def test_a_grader_refuses_sandbox_uids_its_namespace_does_not_map(monkeypatch, tmp_path):
+    """In a rootless container's map, are sandbox uids from 100064 (unmapped: where the entrypoint
+    used to put them) refused with a message saying why and what to give, and are uids from the
+    entrypoint's choice leased?"""
+    from autograder.sandbox import leases
+
+    if os.geteuid() != 0:
+        pytest.fail("leasing sandbox uids needs root (the suite runs as root)", pytrace=False)
+    monkeypatch.setattr(leases, "_map_text", lambda: ROOTLESS)
+    with pytest.raises(
+        leases.LeaseError,
+        match=re.escape("are not mapped in this user namespace (/proc/self/uid_map: 0 1000 1 1 100000 65536)"),
+    ):
+        leases.lease(1, 100064, folder=tmp_path)
+    first = uid_map.first_uid(ROOTLESS, 977)
+    taken = leases.lease(2, first)  # the machine's own lease folder: never a uid another grader holds
+    try:
+        assert all(first <= uid < first + uid_map.SLOT for uid in taken) and len(taken) == 2
+    finally:
+        leases.release(taken)

@@ -188,6 +188,14 @@ def _merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _status(args: argparse.Namespace) -> int:
+    from autograder.local import shard_status
+
+    states = shard_status.survey(args.out, args.shards)
+    print(shard_status.report(states, args.out))
+    return 0 if all(state.state == "done" for state in states) else 1
+
+
 def _gradescope(args: argparse.Namespace) -> int:
     from autograder.platforms.gradescope import entry
 
@@ -517,6 +525,18 @@ def build_parser() -> argparse.ArgumentParser:
     merging.add_argument("--known", type=Path, action="append", default=[], metavar="FOLDER", help=_KNOWN)
     merging.add_argument("--jobs", type=int, default=None, help="processes for the similarity (default: usable CPUs)")
     merging.set_defaults(run=_merge)
+
+    status = commands.add_parser(
+        "status",
+        help="which shards of a class graded in OUT's sub-folders (grade --shard I/N --out OUT/shard-<I-1>) are "
+        "done, running, failed or missing, and the command that resubmits the failed and missing ones; exit 1 "
+        "until every shard is done",
+    )
+    status.add_argument("out", type=Path, metavar="OUT")
+    status.add_argument(
+        "--shards", type=int, default=None, metavar="N", help="the number of shards (default: what the folders say)"
+    )
+    status.set_defaults(run=_status)
 
     doctor = commands.add_parser(
         "doctor",

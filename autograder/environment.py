@@ -18,6 +18,7 @@ VARIABLES = {
     "HIDDEN": "where a platform keeps the hidden reference (expected.json, the edge cases, the scenarios)",
     "BUNDLE": "the precomputed reference collection's bundle, shipped with the hidden reference",
     "CACHE": "the grader's cache folder (default ~/.cache/lab05-autograder)",
+    "SHARED_CACHE": "a read-only, pre-warmed cache shards share: Cranfield's bundle and the plans, read first",
     "COURSE_SECRET": "the course secret's file (default: beside the rubric)",
     "SHARD_KEY": "the key shard manifests are signed with, when shards are graded on other machines",
     "SANDBOX_UID": "the first sandbox uid to lease (default 64000)",

@@ -14,6 +14,9 @@
 - ``docs/ENVIRONMENT.md``: the environment variables, from ``autograder/environment.py``.
 - ``docs/OUTPUT_FILES.md``: the files a batch and the platforms write and their fields, from the
   docstrings of the modules that write them and ``grades.csv``'s header as it is written.
+- The files a page includes (``INCLUDING``): between ``<!-- include: PATH -->`` and
+  ``<!-- include:end -->``, the repository's file PATH in a code fence (the scripts and manifests
+  docs/SCALING.md shows are the files the tests run, never a copy of them).
 
     .venv/bin/python tools/gendocs.py           # rewrite them
     .venv/bin/python tools/gendocs.py --check   # exit 1 and name what differs (tests run this)
@@ -45,6 +48,9 @@ GRADING_YML = ROOT / "docs" / "GRADING_YML.md"
 DIAGNOSES = ROOT / "docs" / "DIAGNOSES.md"
 CONCEPTS_BEGIN, CONCEPTS_END = "<!-- concepts:begin -->", "<!-- concepts:end -->"
 GRADING_SCHEMA = ROOT / "docs" / "grading.schema.json"
+INCLUDING = (ROOT / "docs" / "SCALING.md",)  # the pages that include files
+INCLUDE = re.compile(r"<!-- include: (\S+) -->\n.*?<!-- include:end -->", re.DOTALL)
+FENCES = {".sbatch": "bash", ".sh": "bash", ".yaml": "yaml", ".yml": "yaml"}
 WIDTH = 100  # characters per line of the tree
 COLUMN = 34  # where the descriptions start
 
@@ -232,6 +238,20 @@ def concepts_table(text: str) -> str:
     return f"{head}{CONCEPTS_BEGIN}\n" + "\n".join(rows) + f"\n{CONCEPTS_END}{tail}"
 
 
+def included(text: str) -> str:
+    """``text`` with each included file's block holding the file as it is, in a code fence."""
+
+    def block(match: re.Match[str]) -> str:
+        path = ROOT / match.group(1)
+        if not path.is_file():
+            raise ValueError(f"{match.group(0).splitlines()[0]} names no file of the repository: fix the path")
+        content = path.read_text(encoding="utf-8")
+        fence = FENCES.get(path.suffix, "")
+        return f"<!-- include: {match.group(1)} -->\n```{fence}\n{content.rstrip()}\n```\n<!-- include:end -->"
+
+    return INCLUDE.sub(block, text)
+
+
 def _help(parser: argparse.ArgumentParser) -> str:
     with contextlib.redirect_stdout(io.StringIO()) as out:
         parser.print_help()
@@ -355,6 +375,7 @@ def expected() -> dict[Path, str]:
         PLATFORM_SETTINGS: platform_settings(),
         ENVIRONMENT: environment_page(),
         OUTPUT_FILES: output_files(),
+        **{page: included(page.read_text(encoding="utf-8")) for page in INCLUDING},
     }
 
 

@@ -155,6 +155,8 @@ def grade_batch(
     by_id = {source.id: source for source in sources}
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
+    if shard is not None:
+        shards.start(out, shard)
     jobs = max(1, jobs or usable_cpus())
     with tempdirs.folder("lab05-batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)

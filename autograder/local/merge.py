@@ -32,7 +32,7 @@ from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
-from autograder.local import batch, classwork, shards
+from autograder.local import batch, classwork, resume, shards
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
 from autograder.similarity.compare import Similarity
@@ -168,16 +168,34 @@ def _differs(key: Agreed, first: Manifest, other: Manifest) -> str:
     return "; ".join(parts) + ": grade every shard from the same class folder"
 
 
+def _usual(key: Agreed, manifests: list[Manifest]) -> Manifest:
+    """The first shard holding the value of ``key`` most shards hold (the first's, on a tie): the
+    others are the ones named as differing."""
+    counts: dict[str, int] = {}
+    for manifest in manifests:
+        value = json.dumps(manifest[key], sort_keys=True)
+        counts[value] = counts.get(value, 0) + 1
+    best = max(counts.values())
+    return next(manifest for manifest in manifests if counts[json.dumps(manifest[key], sort_keys=True)] == best)
+
+
 def check(manifests: list[Manifest]) -> None:
     """Refuse shards that are not all of one class and one grading (``ValueError`` naming the
     shard and what differs)."""
     if not manifests:
         raise InputError("merge needs the output folders of the shards (SHARD_OUT...)")
     first = manifests[0]
-    for manifest in manifests[1:]:
-        for key, what in AGREED.items():
-            if manifest[key] != first[key]:
-                raise InputError(f"{_name(manifest)} differs in {what}: {_differs(key, first, manifest)}")
+    for key, what in AGREED.items():
+        usual = _usual(key, manifests)
+        others = [manifest for manifest in manifests if manifest[key] != usual[key]]
+        if others:
+            raise InputError(
+                f"{' and '.join(_name(other) for other in others)} differ{'s' if len(others) == 1 else ''} in {what}: "
+                + "; ".join(_differs(key, usual, other) for other in others)
+                + " (every shard of a class must be graded alike: grade "
+                + ("that shard" if len(others) == 1 else "those shards")
+                + " again into an empty folder)"
+            )
     seen: dict[int, Manifest] = {}
     for manifest in manifests:
         index = manifest["shard"]
@@ -265,6 +283,13 @@ def _read(manifest: Manifest) -> tuple[list[SubmissionResult], dict[str, dict[st
         for key, value in stamps.items():
             if value != manifest[key]:
                 raise InputError(f"{_name(manifest)}: {submission} was graded with another {AGREED[key]}")
+        drawn = result.random_seed  # "": no cases were drawn (no graded files)
+        if manifest["seed"] and drawn and drawn != resume.seed_of(manifest["seed"], result.files):
+            raise InputError(
+                f"{_name(manifest)}: {submission}'s random cases were not drawn from the shard's --seed "
+                f"{manifest['seed']!r} (a grade kept from an earlier run with another seed): grade shard "
+                f"{manifest['shard']}/{manifest['of']} again with --force, and merge that"
+            )
         graded = sorted(name for name in manifest["files"][submission] if name.startswith(f"{shards.GRADED}/"))
         files[submission] = {
             name.split("/", 1)[1]: _verified(manifest, submission, name) for name in graded if name.count("/") == 1

@@ -2,14 +2,16 @@
 kept when it was made from the same files, rubric, reference and grader; scored again from its
 stored answers when only the rubric's points, visibility or scoring changed; otherwise graded
 again, with the reason said in the batch's summary. A submission's random cases are drawn from
-the stored grade's seed when its files are the same, or from the batch's ``--seed`` and its files.
+the stored grade's seed when its files are the same, or from the batch's ``--seed`` and its files;
+with ``--seed``, a stored grade drawn from another seed is graded again (a batch, or a shard, is
+all of one seed: ``merge`` refuses a shard that is not).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +45,7 @@ def sort(sources: Iterable[intake.Source], out: Path, session: Session, force: b
         previous, stored, again = _looked_up(out, staged, session, force, seed, found.seeds)
         if previous is not None and stored is None:
             found.reasons[source.id] = (
-                "asked to (--force)" if force else why_again(previous, staged, session),
+                "asked to (--force)" if force else why_again(previous, staged, session, seed),
                 previous.score,
             )
         if again is not None:
@@ -62,9 +64,9 @@ def _looked_up(
     answers (each None when not); its seed put in ``seeds``. An unreadable old result: all None."""
     try:
         previous = _stored(out, staged)
-        stored = None if force else _done(previous, staged, session)
+        stored = None if force else _done(previous, staged, session, seed)
         seeds[staged.source.id] = _seed(previous, staged) if seed is None else _derived(seed, staged)
-        again = None if force or stored is not None else _rescore(previous, staged, session)
+        again = None if force or stored is not None else _rescore(previous, staged, session, seed)
     except Exception:  # an unreadable old result: grade it again
         return None, None, None
     return previous, stored, again
@@ -91,18 +93,30 @@ def _seed(stored: SubmissionResult | None, staged: intake.Staged) -> str | None:
 
 def _derived(seed: str, staged: intake.Staged) -> str:
     """A submission's seed made from the batch's and its files (the same files, the same cases)."""
-    return hashlib.sha256(f"{seed}:{sorted(staged.digests.items())}".encode()).hexdigest()[:32]
+    return seed_of(seed, staged.digests)
 
 
-def _done(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
-    """The stored grade of a submission, if it was made from the same files, rubric, reference and grader."""
-    same = _same_calls(stored, staged, session)
+def seed_of(seed: str, digests: Mapping[str, str]) -> str:
+    """The random cases' seed of the files with these ``digests`` (name -> sha256) in a batch graded
+    with ``--seed seed``: what their grade.json must record (``merge`` checks it)."""
+    return hashlib.sha256(f"{seed}:{sorted(digests.items())}".encode()).hexdigest()[:32]
+
+
+def _done(
+    stored: SubmissionResult | None, staged: intake.Staged, session: Session, seed: str | None = None
+) -> SubmissionResult | None:
+    """The stored grade of a submission, if it was made from the same files, rubric, reference and
+    grader (and, given the batch's ``seed``, drawn from it)."""
+    same = _same_calls(stored, staged, session, seed)
     return stored if same and stored is not None and stored.rubric_digest == session.plan.rubric.digest else None
 
 
-def _same_calls(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> bool:
-    """Was ``stored`` made from the same files, calls and cases, reference and grader (its points,
-    visibility or scoring aside)? Then its answers stand, and only its scores may need computing."""
+def _same_calls(
+    stored: SubmissionResult | None, staged: intake.Staged, session: Session, seed: str | None = None
+) -> bool:
+    """Was ``stored`` made from the same files, calls and cases (given the batch's ``seed``: drawn
+    from it), reference and grader (its points, visibility or scoring aside)? Then its answers
+    stand, and only its scores may need computing."""
     plan = session.plan
     return (
         stored is not None
@@ -110,19 +124,23 @@ def _same_calls(stored: SubmissionResult | None, staged: intake.Staged, session:
         and stored.grader_digest == plan.key[:16]
         and stored.reference_digest == plan.reference_digest
         and stored.files == staged.digests
+        and (seed is None or stored.random_seed in ("", _derived(seed, staged)))  # "": no cases drawn
     )
 
 
-def _rescore(previous: SubmissionResult | None, staged: intake.Staged, session: Session) -> SubmissionResult | None:
+def _rescore(
+    previous: SubmissionResult | None, staged: intake.Staged, session: Session, seed: str | None = None
+) -> SubmissionResult | None:
     """The stored grade scored again under the current rubric when only its points, visibility or
     scoring changed (None otherwise: the submission is graded again)."""
-    if not _same_calls(previous, staged, session) or previous is None:
+    if not _same_calls(previous, staged, session, seed) or previous is None:
         return None
     return scoring.rescored(previous, session.rubric)
 
 
-def why_again(stored: SubmissionResult | None, staged: intake.Staged, session: Session) -> str:
-    """Why a stored submission is graded again (or rescored), in words for the batch's summary."""
+def why_again(stored: SubmissionResult | None, staged: intake.Staged, session: Session, seed: str | None = None) -> str:
+    """Why a stored submission is graded again (or rescored), in words for the batch's summary
+    (``seed``: the batch's --seed, if given)."""
     plan = session.plan
     if stored is None:
         return "new"
@@ -134,4 +152,6 @@ def why_again(stored: SubmissionResult | None, staged: intake.Staged, session: S
         return "the hidden reference changed"
     if stored.grader_digest != plan.key[:16]:
         return "the grader, its cases or the rubric's calls changed"
+    if seed is not None and stored.random_seed not in ("", _derived(seed, staged)):
+        return "its random cases were drawn from another --seed"
     return "the rubric's points, visibility or scoring changed"

@@ -22,10 +22,11 @@ merged by one user of one machine, or of a shared home). Whoever holds the key (
 account, the machines that grade) can sign anything: it protects the shards' files in transit
 and at rest, not against the grader's own user.
 
-``--shard auto`` takes the shard from the scheduler: a Kubernetes Indexed Job's
-``JOB_COMPLETION_INDEX`` (0-based; give the count as ``auto/N``) or a Slurm array's
-``SLURM_ARRAY_TASK_ID`` (counted from ``SLURM_ARRAY_TASK_MIN`` by ``SLURM_ARRAY_TASK_STEP``; the
-count from ``SLURM_ARRAY_TASK_COUNT`` unless given). docs/SCALING.md has both set-ups.
+``--shard auto`` takes the shard from the task's own index, 0-based, plus one: a Kubernetes Indexed
+Job's ``JOB_COMPLETION_INDEX`` (give the count as ``auto/N``) or a Slurm array's
+``SLURM_ARRAY_TASK_ID`` (the count given as ``auto/N``, or ``auto`` alone from an array submitted
+whole, ids 0 to ``SLURM_ARRAY_TASK_COUNT`` - 1), never from how many tasks were submitted: a task
+retried alone (``sbatch --array=3``) grades shard 4 of N again. docs/SCALING.md has both set-ups.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
     from autograder.grading.session import Session
 
 MANIFEST = "shard.json"
+RUNNING = "shard-run.json"  # written as a shard starts: where and by what it runs, for ``status``
 FORMAT = "lab05-shard/1"
 GRADED = "graded"  # submissions/<id>/graded/<file>: the graded files as read, for the merged similarity
 KEY_VARIABLE = environment.name("SHARD_KEY")  # the course's secret, when shards are graded on other machines
@@ -103,7 +106,8 @@ def parse(text: str, environ: Mapping[str, str] = os.environ) -> Shard:
 
 
 def _scheduled(environ: Mapping[str, str], count: int, given: str) -> tuple[int, int]:
-    """The 1-based index (and the count) a scheduler gives this task."""
+    """The 1-based shard (and the count) of this task: its own 0-based index + 1, never its place
+    in what was submitted (a task retried alone is still its shard)."""
     if environ.get("JOB_COMPLETION_INDEX", "") != "":
         if not count:
             raise InputError(
@@ -113,14 +117,34 @@ def _scheduled(environ: Mapping[str, str], count: int, given: str) -> tuple[int,
         return _number(environ["JOB_COMPLETION_INDEX"], "JOB_COMPLETION_INDEX", given) + 1, count
     if environ.get("SLURM_ARRAY_TASK_ID", "") != "":
         task = _number(environ["SLURM_ARRAY_TASK_ID"], "SLURM_ARRAY_TASK_ID", given)
-        first = _number(environ.get("SLURM_ARRAY_TASK_MIN", "0") or "0", "SLURM_ARRAY_TASK_MIN", given)
-        step = _number(environ.get("SLURM_ARRAY_TASK_STEP", "1") or "1", "SLURM_ARRAY_TASK_STEP", given)
         if not count:
-            count = _number(environ.get("SLURM_ARRAY_TASK_COUNT", "0") or "0", "SLURM_ARRAY_TASK_COUNT", given)
-        return (task - first) // max(step, 1) + 1, count
+            count = _whole_array(environ, given)
+        if not 0 <= task < count:
+            raise InputError(
+                f"--shard {given}: SLURM_ARRAY_TASK_ID {task} is not a shard of {count}: the array's task ids are "
+                f"the shards counted from 0 (--array=0-{count - 1}, or some of them to retry)"
+            )
+        return task + 1, count
     raise InputError(
         f"--shard {given}: neither JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (a "
         "Slurm array) is set: give the shard as I/N"
+    )
+
+
+def _whole_array(environ: Mapping[str, str], given: str) -> int:
+    """The number of shards of a Slurm array submitted whole (task ids 0 to count - 1, step 1); a
+    ``ValueError`` otherwise: an array of some tasks (``--array=3``, a retry) does not say how many
+    shards the class has."""
+    sizes = {
+        name: _number(environ.get(f"SLURM_ARRAY_TASK_{name}", "") or "-1", f"SLURM_ARRAY_TASK_{name}", given)
+        for name in ("MIN", "MAX", "COUNT", "STEP")
+    }
+    if sizes["MIN"] == 0 and sizes["COUNT"] >= 1 and sizes["MAX"] == sizes["COUNT"] - 1 and sizes["STEP"] in (-1, 1):
+        return sizes["COUNT"]
+    shown = ", ".join(f"SLURM_ARRAY_TASK_{name}={value}" for name, value in sizes.items() if value >= 0)
+    raise InputError(
+        f"--shard {given}: this Slurm array is not every shard from task 0 ({shown or 'no size given'}), e.g. a "
+        "task retried alone: give the number of shards, --shard auto/N (as grade.sbatch does)"
     )
 
 
@@ -172,6 +196,27 @@ def listing(out: Path, submission: str) -> dict[str, str]:
         elif path.is_file():
             found[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
+
+
+#: The scheduler's variables a shard's run record keeps (``status`` asks the scheduler about them).
+SCHEDULER = ("SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "HOSTNAME")
+
+
+def start(out: Path, shard: Shard, environ: Mapping[str, str] = os.environ) -> None:
+    """Mark ``out`` as shard ``shard`` being graded: its manifest of an earlier run removed (the
+    shard is done again only when this run writes it) and its run record written (``RUNNING``:
+    the host, the process and the scheduler's task, for ``status``)."""
+    (out / MANIFEST).unlink(missing_ok=True)
+    record = {
+        "format": FORMAT,
+        "shard": shard.index,
+        "of": shard.count,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "scheduler": {name: environ[name] for name in SCHEDULER if environ.get(name)},
+    }
+    cache.write_atomic(out / RUNNING, (json.dumps(record, indent=1) + "\n").encode(), 0o600)
 
 
 def write(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from autograder import environment
 from autograder.errors import UsageError
-from autograder.sandbox import cleanup
+from autograder.sandbox import cleanup, uid_map
 
 #: Where the leases live (one lock file per uid); ``$AUTOGRADER_UID_LEASES`` moves it.
 FOLDER = Path(environment.get("UID_LEASES") or "/run/lab05-sandbox-uids")
@@ -66,6 +66,19 @@ def _take(folder: Path, uid: int) -> bool:
     return True
 
 
+def _map_text() -> str:
+    try:
+        with open(uid_map.UID_MAP, encoding="ascii") as source:
+            return source.read()
+    except OSError:
+        return f"0 0 {2**32 - 1}"  # no user namespaces here (not Linux): every uid is the host's
+
+
+def _mapped() -> list[tuple[int, int]]:
+    """The uids this process's user namespace maps (first, how many): a child can become no other."""
+    return uid_map.blocks(_map_text())
+
+
 def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
     """``count`` uids for this process's children, the first free ones from ``base``: held until it
     ends (uids it already holds count first). Each newly taken uid is swept: what a dead grader left
@@ -74,11 +87,16 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
     if os.getuid() != 0:
         raise LeaseError("only root runs children as other uids")
     where = _folder(folder or FOLDER)
+    mapped = _mapped()
     mine = [uid for uid in sorted(_held) if base <= uid < base + SPAN][:count]
+    unmapped = 0
     for uid in range(base, base + SPAN):
         if len(mine) >= count:
             break
         if uid in _held or uid in (0, os.getuid()):
+            continue
+        if not any(first <= uid < first + size for first, size in mapped):
+            unmapped += 1  # no child could become it: this user namespace (a rootless container) lacks it
             continue
         name = _account(uid)
         if name is not None and name != SANDBOX_USER:
@@ -86,6 +104,13 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
         if _take(where, uid):
             cleanup.sweep(uid)
             mine.append(uid)
+    if len(mine) < count and unmapped:
+        raise LeaseError(
+            f"{unmapped} of the sandbox uids from {base} to {base + SPAN - 1} are not mapped in this user namespace "
+            f"({uid_map.UID_MAP}: {' '.join(_map_text().split())}), e.g. a rootless container's: give a first "
+            "uid inside the mapped ones with --uid N (or $AUTOGRADER_SANDBOX_UID), or leave it to the image's "
+            "entrypoint, which chooses mapped ones"
+        )
     if len(mine) < count:
         raise LeaseError(
             f"only {len(mine)} of the {count} sandbox uids asked for are free from {base} to {base + SPAN - 1}: "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 from dataclasses import replace
@@ -43,27 +44,58 @@ FORMS = {
     "one shard": ("1/1", {}, shards.Shard(1, 1)),
     "kubernetes first": ("auto/4", {"JOB_COMPLETION_INDEX": "0"}, shards.Shard(1, 4)),
     "kubernetes last": ("auto/4", {"JOB_COMPLETION_INDEX": "3"}, shards.Shard(4, 4)),
-    "slurm from 1": (
+    "slurm, a whole array": (
         "auto",
-        {"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"},
-        shards.Shard(3, 4),
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
+        shards.Shard(4, 4),
     ),
     "slurm from 0": (
         "auto",
-        {"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"},
+        {
+            "SLURM_ARRAY_TASK_ID": "0",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
         shards.Shard(1, 4),
     ),
-    "slurm with a step": (
+    "slurm, 64 shards on 8 workers (--array=0-63%8)": (
         "auto",
         {
-            "SLURM_ARRAY_TASK_ID": "10",
+            "SLURM_ARRAY_TASK_ID": "41",
             "SLURM_ARRAY_TASK_MIN": "0",
-            "SLURM_ARRAY_TASK_STEP": "5",
-            "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_ARRAY_TASK_MAX": "63",
+            "SLURM_ARRAY_TASK_COUNT": "64",
         },
-        shards.Shard(3, 3),
+        shards.Shard(42, 64),
     ),
     "slurm, count given": ("auto/8", {"SLURM_ARRAY_TASK_ID": "7"}, shards.Shard(8, 8)),
+    "slurm, task 3 retried alone (--array=3)": (
+        "auto/8",
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "3",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "1",
+        },
+        shards.Shard(4, 8),
+    ),
+    "slurm, tasks 2 and 5 retried (--array=2,5)": (
+        "auto/8",
+        {
+            "SLURM_ARRAY_TASK_ID": "5",
+            "SLURM_ARRAY_TASK_MIN": "2",
+            "SLURM_ARRAY_TASK_MAX": "5",
+            "SLURM_ARRAY_TASK_COUNT": "2",
+        },
+        shards.Shard(6, 8),
+    ),
+    "kubernetes, index 3 retried": ("auto/8", {"JOB_COMPLETION_INDEX": "3"}, shards.Shard(4, 8)),
 }
 
 
@@ -85,7 +117,43 @@ WRONG_FORMS = {
     "auto without a scheduler": ("auto/4", {}, "neither JOB_COMPLETION_INDEX"),
     "kubernetes without a count": ("auto", {"JOB_COMPLETION_INDEX": "1"}, "give --shard auto/N"),
     "kubernetes index past the count": ("auto/2", {"JOB_COMPLETION_INDEX": "2"}, "1 to N of N"),
-    "slurm without a count": ("auto", {"SLURM_ARRAY_TASK_ID": "2"}, "1 to N of N"),
+    "slurm without a count": ("auto", {"SLURM_ARRAY_TASK_ID": "2"}, "give the number of shards, --shard auto/N"),
+    "slurm, a task retried alone without a count": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "3",
+            "SLURM_ARRAY_TASK_MIN": "3",
+            "SLURM_ARRAY_TASK_MAX": "3",
+            "SLURM_ARRAY_TASK_COUNT": "1",
+        },
+        "SLURM_ARRAY_TASK_MIN=3, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=1), e.g. a task retried alone",
+    ),
+    "slurm, an array from 1": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "4",
+            "SLURM_ARRAY_TASK_MIN": "1",
+            "SLURM_ARRAY_TASK_MAX": "4",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        },
+        "not every shard from task 0",
+    ),
+    "slurm, a stepped array": (
+        "auto",
+        {
+            "SLURM_ARRAY_TASK_ID": "10",
+            "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "10",
+            "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_ARRAY_TASK_STEP": "5",
+        },
+        "not every shard from task 0",
+    ),
+    "slurm, a task id past the count": (
+        "auto/8",
+        {"SLURM_ARRAY_TASK_ID": "8"},
+        "SLURM_ARRAY_TASK_ID 8 is not a shard of 8",
+    ),
 }
 
 
@@ -177,6 +245,17 @@ REFUSED = {
         _manifests(2, {2: {"seed": "other"}}),
         "shard 2/2 (out/shard2) differs in the random cases' seed (grade --seed): '' in shard 1/2 (out/shard1), "
         "'other' here",
+    ),
+    "the first shard of four with another seed": (
+        _manifests(4, {1: {"seed": "other"}}),
+        "shard 1/4 (out/shard1) differs in the random cases' seed (grade --seed): '' in shard 2/4 (out/shard2), "
+        "'other' here",
+    ),
+    "two shards of four with other seeds": (
+        _manifests(4, {2: {"seed": "b"}, 4: {"seed": "d"}}),
+        "shard 2/4 (out/shard2) and shard 4/4 (out/shard4) differ in the random cases' seed (grade --seed): '' in "
+        "shard 1/4 (out/shard1), 'b' here; '' in shard 1/4 (out/shard1), 'd' here (every shard of a class must be "
+        "graded alike: grade those shards again into an empty folder)",
     ),
     "another class": (
         _manifests(2, {2: {"class": IDS[:41]}}),
@@ -443,6 +522,17 @@ def _manifest_edit(change, relist: bool = False):
     return tamper
 
 
+def _kept_from_another_seed(folders: list[Path], tmp: Path, monkeypatch) -> None:
+    """Shard 1 as a grader that kept a grade drawn from another seed would have written it: the
+    grade's seed changed, its files listed anew and the manifest signed again with the key."""
+    _in(1, "grade.json", lambda grade: grade.update(random_seed="0" * 32))(folders, tmp, monkeypatch)
+    path = folders[0] / shards.MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["files"][TAMPERED] = shards.listing(folders[0], TAMPERED)
+    manifest[shards.SIGNATURE] = shards.sign(manifest, shards.key())
+    path.write_text(json.dumps(manifest))
+
+
 def _another_key(folders: list[Path], tmp: Path, monkeypatch) -> None:
     monkeypatch.setenv(shards.KEY_VARIABLE, "another course's secret")
 
@@ -483,6 +573,10 @@ TAMPERINGS = {
     "merged with another key": (_another_key, "{0}/shard.json is not the manifest its shard wrote"),
     "a shard from another seed": (_regraded("seed"), "differs in the random cases' seed"),
     "a shard of another rubric": (_regraded("rubric"), "differs in the rubric's digest"),
+    "a grade kept from another seed, signed": (
+        _kept_from_another_seed,
+        f"shard 1/3 ({{0}}): {TAMPERED}'s random cases were not drawn from the shard's --seed 'tamper'",
+    ),
     "a shard of another batch": (
         _regraded("class"),
         "differs in the class (the submissions found): 6 submissions, 5 in shard 1/3",
@@ -517,6 +611,40 @@ def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monk
     assert not (tmp_path / "merged").exists()
     assert cli.main(["merge", str(tmp_path / "merged"), *map(str, folders)]) == 2
     assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_graded_shards_record_where_they_ran_and_status_says_done(examples_in_shards):
+    """Does each shard graded keep its run record (its shard, this process) and does status over
+    their folder say every one done (the manifest written last wins over the run record)?"""
+    from autograder.local import shard_status
+
+    for index, folder in enumerate(examples_in_shards, 1):
+        record = json.loads((folder / shards.RUNNING).read_text())
+        assert (record["shard"], record["of"], record["pid"]) == (index, 3, os.getpid())
+    states = shard_status.survey(examples_in_shards[0].parent, queue=lambda job: None)
+    assert [state.state for state in states] == ["done", "done", "done"]
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_shard_graded_again_with_another_seed_draws_every_case_anew(examples_in_shards, tmp_path, monkeypatch):
+    """Shard 1 graded again in its folder with another --seed (its files unchanged): is every
+    submission graded again, saying why, its grade drawn from the new seed (none kept from the
+    old one, which merge would otherwise take for the new)?"""
+    from autograder.local import resume
+
+    monkeypatch.delenv(shards.KEY_VARIABLE, raising=False)
+    folder = tmp_path / "shard1"
+    shutil.copytree(examples_in_shards[0], folder)
+    examples = [paths.ROOT / "examples" / "submissions"]
+    summary = batch.grade_batch(examples, folder, jobs=2, progress=False, seed="another", shard=shards.Shard(1, 3))
+    assert summary.graded == len(summary.results) == 3 and summary.skipped == 0
+    assert {why for _, why, _, _ in summary.changes} == {"its random cases were drawn from another --seed"}
+    for result in summary.results:
+        grade = json.loads((output_paths.submission_folder(folder, result.submission) / "grade.json").read_text())
+        assert grade["random_seed"] == resume.seed_of("another", result.files) != resume.seed_of("tamper", result.files)
 
 
 @pytest.mark.sandbox

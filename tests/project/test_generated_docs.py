@@ -25,6 +25,7 @@ from tools import gendocs
         gendocs.ENVIRONMENT,
         gendocs.OUTPUT_FILES,
         gendocs.DIAGNOSES,
+        *gendocs.INCLUDING,
     ],
     ids=[
         "module-tree",
@@ -35,11 +36,40 @@ from tools import gendocs
         "environment-variables",
         "output-files",
         "concepts-table",
-    ],
+    ]
+    + [f"includes-{page.stem}" for page in gendocs.INCLUDING],
 )
 def test_generated_docs_are_up_to_date(path: Path):
     """Does each generated document hold what the code says today (run tools/gendocs.py if not)?"""
     assert path.read_text(encoding="utf-8") == gendocs.expected()[path], f"{path.name}: run tools/gendocs.py"
+
+
+#: id: (a page's text, what ``included`` makes of it)
+INCLUDES = {
+    "a stale copy replaced by the file": (
+        "before\n<!-- include: deploy/slurm/merge.sbatch -->\nold text\n<!-- include:end -->\nafter\n",
+        "before\n<!-- include: deploy/slurm/merge.sbatch -->\n```bash\n{merge}\n```\n<!-- include:end -->\nafter\n",
+    ),
+    "an empty block filled": (
+        "<!-- include: deploy/slurm/merge.sbatch -->\n<!-- include:end -->",
+        "<!-- include: deploy/slurm/merge.sbatch -->\n```bash\n{merge}\n```\n<!-- include:end -->",
+    ),
+    "no block: unchanged": ("no include here\n", "no include here\n"),
+}
+
+
+@pytest.mark.parametrize("case", INCLUDES.values(), ids=INCLUDES.keys())
+def test_an_included_file_is_shown_as_it_is(case):
+    """Does a page's include block hold the named file of the repository, whatever it held before?"""
+    text, expected = case
+    merge = (paths.ROOT / "deploy" / "slurm" / "merge.sbatch").read_text(encoding="utf-8").rstrip()
+    assert gendocs.included(text) == expected.format(merge=merge)
+
+
+def test_an_include_of_no_file_is_named():
+    """Is an include naming no file of the repository refused, naming it?"""
+    with pytest.raises(ValueError, match=re.escape("<!-- include: deploy/none.sbatch --> names no file")):
+        gendocs.included("<!-- include: deploy/none.sbatch -->\n<!-- include:end -->")
 
 
 def test_the_tree_follows_a_docstring_change(tmp_path: Path):

@@ -165,15 +165,15 @@ def _build(args: argparse.Namespace) -> int:
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
-        folders = prairielearn.build(args.out, image=image)
+        folders = prairielearn.build(args.out, image=image, rubric_path=args.rubric)
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
-        readme = handout_readme.expected(args.lab, "prairielearn")
+        readme = handout_readme.expected(args.lab, "prairielearn", args.rubric)
         zipped = handout.build(args.lab, args.out / "handout.zip", readme=readme)
         print(f"handout: {zipped} ({zipped.stat().st_size / 1024:.0f} KiB)")
         print("\n".join(setting_support.grid()))
-        for note in prairielearn.notes(rubrics.load()):
+        for note in prairielearn.notes(rubrics.load(args.rubric or args.lab.place.rubric, args.lab)):
             print(f"note: {note}")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
@@ -186,9 +186,9 @@ def _build(args: argparse.Namespace) -> int:
     from autograder.platforms.common import handout_readme
     from autograder.platforms.gradescope import build
 
-    readme = handout_readme.expected(args.lab, "gradescope")
+    readme = handout_readme.expected(args.lab, "gradescope", args.rubric)
     built = {
-        "autograder": build.build(args.out / "autograder.zip"),
+        "autograder": build.build(args.out / "autograder.zip", args.rubric),
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
@@ -445,6 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
         "question folder and grader image (--target prairielearn)",
     )
     build.add_argument("--out", type=_folder, default=Path("dist"), help="where the built files go (default: dist)")
+    build.add_argument(
+        "--rubric",
+        type=Path,
+        default=None,
+        help="the rubric shipped (default: the lab's grading.yml); the course secret is read, or made, beside it",
+    )
     build.add_argument(
         "--target",
         choices=("gradescope", "prairielearn"),

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder import archive
+from autograder import archive, paths
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def build(target: Path) -> Path:
-    entries = shipment.source_entries()
+def build(target: Path, rubric_path: Path | None = None) -> Path:
+    """Write ``autograder.zip`` at ``target``, shipping the rubric at ``rubric_path`` (by default the
+    lab's grading.yml) and the course secret beside it."""
+    entries = shipment.source_entries(rubric_path or paths.RUBRIC)
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
     return archive.write_zip(target, entries)
 

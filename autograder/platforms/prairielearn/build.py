@@ -122,17 +122,18 @@ def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
-def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
-    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``."""
-    loaded = rubrics.load(paths.RUBRIC)
+def entries(image: str = DEFAULT_IMAGE, rubric_path: Path = paths.RUBRIC) -> dict[str, list[tuple[str, bytes, int]]]:
+    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``, for
+    the rubric at ``rubric_path`` (by default the lab's grading.yml)."""
+    loaded = rubrics.load(rubric_path)
     if not image or any(c.isspace() for c in image):
         raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
     question = [
         ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
         ("question.html", _template("question.html", title=loaded.title), 0o644),
-        ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
+        ("tests/grading.yml", Path(rubric_path).read_bytes(), 0o644),
     ]
-    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries()]
+    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries(rubric_path)]
     question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
@@ -152,7 +153,8 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
     return target
 
 
-def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
-    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole);
-    returns the folders."""
-    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}
+def build(out: Path, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None) -> dict[str, Path]:
+    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole) for the
+    rubric at ``rubric_path`` (by default the lab's grading.yml); returns the folders."""
+    built = entries(image, rubric_path or paths.RUBRIC)
+    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in built.items()}

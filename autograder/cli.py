@@ -227,7 +227,14 @@ def _prairielearn(args: argparse.Namespace) -> int:
 def _try(args: argparse.Namespace) -> int:
     from autograder.platforms.common import trial
 
-    done = trial.run(args.built, args.submission, root=args.root, python=args.child_python, isolation=args.isolation)
+    done = trial.run(
+        args.built,
+        args.submission,
+        root=args.root,
+        python=args.child_python,
+        isolation=args.isolation,
+        metadata=args.metadata,
+    )
     print(done.summary())
     return 0 if done.status == 0 and done.document else done.status or 1
 
@@ -543,6 +550,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     attempt.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
     attempt.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
+    attempt.add_argument(
+        "--metadata",
+        type=Path,
+        default=None,
+        help="gradescope: the submission_metadata.json the run reads (its created_at is the submission's time, "
+        "checked against the deadline; previous_submissions count attempts); default: none, graded as on time",
+    )
     attempt.set_defaults(run=_try)
 
     regenerate = commands.add_parser(

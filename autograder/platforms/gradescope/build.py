@@ -15,6 +15,8 @@ from autograder import archive, paths
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: autograder.zip's own mode: it holds the answers, so owner-only (like a batch's out/).
+PRIVATE = 0o600
 
 
 def build(target: Path, rubric_path: Path | None = None) -> Path:
@@ -22,7 +24,7 @@ def build(target: Path, rubric_path: Path | None = None) -> Path:
     lab's grading.yml) and the course secret beside it."""
     entries = shipment.source_entries(rubric_path or paths.RUBRIC)
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
-    return archive.write_zip(target, entries)
+    return archive.write_zip(target, entries, mode=PRIVATE)
 
 
 def notes() -> list[str]:

@@ -43,6 +43,9 @@ MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
 UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
 #: Where the question keeps the hidden reference (the entrypoint's $AUTOGRADER_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
+#: The hidden reference's modes on the instructor's disk: owner-only, like a batch's out/ (files
+#: 0600, folders 0700): it holds the answers.
+PRIVATE_FILE, PRIVATE_FOLDER = 0o600, 0o700
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
 MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json"}
 #: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
@@ -133,8 +136,9 @@ def entries(image: str = DEFAULT_IMAGE, rubric_path: Path = paths.RUBRIC) -> dic
         ("question.html", _template("question.html", title=loaded.title), 0o644),
         ("tests/grading.yml", Path(rubric_path).read_bytes(), 0o644),
     ]
-    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries(rubric_path)]
-    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
+    hidden = shipment.hidden_entries(rubric_path)
+    question += [(f"{HIDDEN}{name}", data, PRIVATE_FILE) for name, data, _ in hidden]
+    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, PRIVATE_FILE) for name, data, _ in shipment.code_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
@@ -157,4 +161,8 @@ def build(out: Path, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None
     """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole) for the
     rubric at ``rubric_path`` (by default the lab's grading.yml); returns the folders."""
     built = entries(image, rubric_path or paths.RUBRIC)
-    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in built.items()}
+    folders = {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in built.items()}
+    hidden = folders["question"] / HIDDEN
+    for folder in [hidden, *(path for path in hidden.rglob("*") if path.is_dir())]:
+        folder.chmod(PRIVATE_FOLDER)
+    return folders

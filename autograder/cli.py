@@ -172,8 +172,9 @@ def _build(args: argparse.Namespace) -> int:
         readme = handout_readme.expected(args.lab, "prairielearn", args.rubric)
         zipped = handout.build(args.lab, args.out / "handout.zip", readme=readme)
         print(f"handout: {zipped} ({zipped.stat().st_size / 1024:.0f} KiB)")
-        print("\n".join(setting_support.grid()))
-        for note in prairielearn.notes(rubrics.load(args.rubric or args.lab.place.rubric, args.lab)):
+        loaded = rubrics.load(args.rubric or args.lab.place.rubric, args.lab)
+        print("\n".join(setting_support.grid(setting_support.unset(loaded))))
+        for note in prairielearn.notes(loaded):
             print(f"note: {note}")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
@@ -192,10 +193,12 @@ def _build(args: argparse.Namespace) -> int:
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
+    from autograder.grading import rubric as rubrics
     from autograder.platforms.common import setting_support
 
-    print("\n".join(setting_support.grid()))
-    print("\n".join(f"note: {note}" for note in build.notes()))
+    missing = setting_support.unset(rubrics.load(args.rubric or args.lab.place.rubric, args.lab))
+    print("\n".join(setting_support.grid(missing)))
+    print("\n".join(f"note: {note}" for note in build.notes(missing)))
     return 0
 
 

@@ -9,6 +9,7 @@ with this same engine) from ``templates/``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from autograder import archive, paths
@@ -27,6 +28,7 @@ def build(target: Path, rubric_path: Path | None = None) -> Path:
     return archive.write_zip(target, entries, mode=PRIVATE)
 
 
-def notes() -> list[str]:
-    """What the build says of the settings Gradescope cannot apply in full (``setting_support``)."""
-    return setting_support.notes("gradescope")
+def notes(missing: Collection[str] = ()) -> list[str]:
+    """What the build says of the settings Gradescope cannot apply in full (``setting_support``),
+    but those the rubric leaves out (``missing``, ``setting_support.unset``)."""
+    return setting_support.notes("gradescope", missing)

@@ -118,7 +118,7 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
             f"attempts: PrairieLearn has no cap on a question's graded submissions in all: the total of "
             f"{limits.total} is not applied there (its Access page's end date is the nearest PrairieLearn setting)"
         )
-    return said + setting_support.notes("prairielearn")
+    return said + setting_support.notes("prairielearn", setting_support.unset(rubric))
 
 
 def _template(name: str, **values: str) -> bytes:

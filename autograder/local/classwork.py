@@ -51,6 +51,7 @@ from autograder.reports import (
 )
 from autograder.similarity import compare as similarity
 from autograder.similarity.compare import Similarity
+from autograder.similarity.compare import without as compare_without
 
 
 def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None) -> standing.Rules:
@@ -205,6 +206,8 @@ def finish(
     out = Path(out)
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
+    if similarity is not None:  # superseded submissions are out of every table, similar code's too
+        similarity = compare_without(similarity, [result.submission for result in found.superseded])
     warn_shared(current)
     cache.write_atomic(out / output_paths.GRADES, grades_csv.render(found, rubric).encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}

@@ -26,15 +26,16 @@ def files_under(folder: Path, prefix: str, skip_suffixes: tuple[str, ...] = (".r
     return entries
 
 
-def write_zip(target: Path, entries: Iterable[tuple[str, bytes, int]]) -> Path:
-    """A reproducible zip: entries sorted by name, dated 1980-01-01, modes as given."""
+def write_zip(target: Path, entries: Iterable[tuple[str, bytes, int]], mode: int = 0o644) -> Path:
+    """A reproducible zip: entries sorted by name, dated 1980-01-01, modes as given; the zip itself
+    written with ``mode`` (0o600 for a zip that holds answers: owner-only, like a batch's out/)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, data, mode in sorted(entries):
+        for name, data, entry_mode in sorted(entries):
             info = zipfile.ZipInfo(name, date_time=EPOCH)
-            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.external_attr = (stat.S_IFREG | entry_mode) << 16
             info.create_system = 3
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data, compresslevel=9)
-    write_atomic(Path(target), buffer.getvalue(), mode=0o644)
+    write_atomic(Path(target), buffer.getvalue(), mode=mode)
     return Path(target)

@@ -224,15 +224,16 @@ def _build(args: argparse.Namespace) -> int:
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
-        folders = prairielearn.build(args.out, image=image)
+        folders = prairielearn.build(args.out, image=image, rubric_path=args.rubric)
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
-        readme = handout_readme.expected(args.lab, "prairielearn")
+        readme = handout_readme.expected(args.lab, "prairielearn", args.rubric)
         zipped = handout.build(args.lab, args.out / "handout.zip", readme=readme)
         print(f"handout: {zipped} ({zipped.stat().st_size / 1024:.0f} KiB)")
-        print("\n".join(setting_support.grid()))
-        for note in prairielearn.notes(rubrics.load()):
+        loaded = rubrics.load(args.rubric or args.lab.place.rubric, args.lab)
+        print("\n".join(setting_support.grid(setting_support.unset(loaded))))
+        for note in prairielearn.notes(loaded):
             print(f"note: {note}")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
@@ -252,17 +253,19 @@ def _build(args: argparse.Namespace) -> int:
     from autograder.platforms.common import handout_readme
     from autograder.platforms.gradescope import build
 
-    readme = handout_readme.expected(args.lab, "gradescope")
+    readme = handout_readme.expected(args.lab, "gradescope", args.rubric)
     built = {
-        "autograder": build.build(args.out / "autograder.zip"),
+        "autograder": build.build(args.out / "autograder.zip", args.rubric),
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
     from autograder.platforms.common import setting_support
 
-    print("\n".join(setting_support.grid()))
-    print("\n".join(f"note: {note}" for note in build.notes()))
-    print("\n".join(f"checklist: {step}" for step in build.checklist(rubrics.load(args.lab.place.rubric, args.lab))))
+    rubric = rubrics.load(args.rubric or args.lab.place.rubric, args.lab)
+    missing = setting_support.unset(rubric)
+    print("\n".join(setting_support.grid(missing)))
+    print("\n".join(f"note: {note}" for note in build.notes(missing)))
+    print("\n".join(f"checklist: {step}" for step in build.checklist(rubric)))
     return 0
 
 
@@ -304,7 +307,14 @@ def _prairielearn(args: argparse.Namespace) -> int:
 def _try(args: argparse.Namespace) -> int:
     from autograder.platforms.common import trial
 
-    done = trial.run(args.built, args.submission, root=args.root, python=args.child_python, isolation=args.isolation)
+    done = trial.run(
+        args.built,
+        args.submission,
+        root=args.root,
+        python=args.child_python,
+        isolation=args.isolation,
+        metadata=args.metadata,
+    )
     print(done.summary())
     return 0 if done.status == 0 and done.document else done.status or 1
 
@@ -562,6 +572,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     build.add_argument("--out", type=_folder, default=Path("dist"), help="where the built files go (default: dist)")
     build.add_argument(
+        "--rubric",
+        type=Path,
+        default=None,
+        help="the rubric shipped (default: the lab's grading.yml); the course secret is read, or made, beside it",
+    )
+    build.add_argument(
         "--target",
         choices=("gradescope", "prairielearn"),
         default="gradescope",
@@ -660,6 +676,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     attempt.add_argument("--isolation", default="auto", choices=isolation.MODES, help=_ISOLATION)
     attempt.add_argument("--child-python", default=None, help=_CHILD_PYTHON)
+    attempt.add_argument(
+        "--metadata",
+        type=Path,
+        default=None,
+        help="gradescope: the submission_metadata.json the run reads (its created_at is the submission's time, "
+        "checked against the deadline; previous_submissions count attempts); default: none, graded as on time",
+    )
     attempt.set_defaults(run=_try)
 
     regenerate = commands.add_parser(

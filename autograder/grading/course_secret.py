@@ -1,9 +1,12 @@
 """The course secret and the random cases' seed drawn from it: a grade is a function of the
 graded files and the course.
 
-A grading's random cases are drawn from a seed made of the course secret, a digest of the
-rubric and the digests of the graded files as graded (``seed_for``). The same files under the
-same rubric draw the same cases wherever they are graded (a batch, any shard of it, a regrade);
+A grading's random cases are drawn from a seed made of the course secret, the rubric's cases'
+digest (``Rubric.cases_digest``: what the calls and cases are made of, from the parsed rubric, so
+neither a comment, the keys' order, a class setting such as the deadline, its penalty, extensions
+or attempts, nor a check's points changes it) and the digests of the graded files as graded
+(``seed_for``). The same files under the same rubric draw the same cases wherever they are graded
+(a batch, any shard of it, a regrade, a platform built from another copy of grading.yml);
 a file changed by one byte draws new ones, so a table of answers copied from earlier feedback
 gains nothing. The secret is kept beside the rubric in ``course-secret`` (git-ignored, never in
 the handout; a platform build ships it with the hidden reference): with it a student could
@@ -79,14 +82,10 @@ def load(rubric_path: Path, create: bool) -> tuple[str, str]:
     )
 
 
-def rubric_digest(rubric_path: Path) -> str:
-    """The sha256 of the rubric's bytes: a changed rubric draws new cases."""
-    return hashlib.sha256(Path(rubric_path).read_bytes()).hexdigest()
-
-
 def seed_for(secret: str, rubric: str, digests: Mapping[str, str]) -> str:
     """The random cases' seed of the graded files with these ``digests`` (file name -> sha256)
-    under the rubric with digest ``rubric``; a digest that reveals nothing of ``secret``."""
+    under the rubric whose cases' digest is ``rubric`` (``Rubric.cases_digest``); a digest that
+    reveals nothing of ``secret``."""
     if not secret:
         raise ValueError("seed_for needs the course secret; got an empty one (see course_secret.load)")
     files = "\n".join(f"{name}={digest}" for name, digest in sorted(digests.items()))

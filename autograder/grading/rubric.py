@@ -75,14 +75,15 @@ class Rubric:
     random_cases: int
     limits: Limits
     questions: tuple[Question, ...]
-    # identifies the rubric a grade was made with: sha256 of what grading reads (all but the
-    # similarity section, which only the class report reads; comments do not count either)
+    # identifies the rubric a grade was made with: sha256 of what grading reads (all but the class
+    # settings, ``rubric_schema.CLASS_LEVEL``; comments, key order and spacing do not count either)
     digest: str
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     # what graded code may import besides the standard library (every mode and platform alike)
     allowed_imports: tuple[str, ...] = ("numpy",)
     # identifies what the calls and cases are made of: the digest less the points, visibility,
-    # scoring and titles (a change of those alone rescores stored answers, no code runs again)
+    # scoring and titles (a change of those alone rescores stored answers, no code runs again); the
+    # random cases' seed is drawn from it (``course_secret.seed_for``)
     cases_digest: str = ""
     # the class-level rules (``students:``, ``deadline:``), which only the class step reads: left out
     # of the digest, like the similarity section, so changing them regrades nothing
@@ -188,7 +189,7 @@ def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rub
         )
         for question_id, question in model.questions.items()
     )
-    digest, cases_digest = _digests(data)
+    digest, cases_digest = _digests(model)
     return Rubric(
         title=model.title,
         total=model.total,
@@ -208,22 +209,26 @@ def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rub
     )
 
 
-def _digests(data: dict[str, Any]) -> tuple[str, str]:
-    """The rubric's two digests (``Rubric.digest`` and ``cases_digest``) of its validated ``data``."""
-    graded = {key: value for key, value in data.items() if key not in schema.CLASS_LEVEL}
-    scored_only = {"points", "visibility", "scoring", "title", "total"}
+def _digests(model: schema.RubricFile) -> tuple[str, str]:
+    """The rubric's two digests (``Rubric.digest`` and ``cases_digest``), defined once here, of its
+    validated ``model``: what grading reads, without the class settings (``schema.CLASS_LEVEL``); and
+    of that, what the calls and random cases are made of, without what only scores them
+    (``schema.SCORED_ONLY``). Made of the parsed values, every default filled in, so neither a
+    comment, the keys' order, the file's spacing nor a value written as its default changes them."""
+    graded = model.model_dump(mode="json", exclude=set(schema.CLASS_LEVEL))
+    scored_only = set(schema.SCORED_ONLY)
     calls = {
         **{key: value for key, value in graded.items() if key not in scored_only},
         "questions": {
             question_id: [
                 {key: value for key, value in check.items() if key not in scored_only} for check in question["checks"]
             ]
-            for question_id, question in data["questions"].items()
+            for question_id, question in graded["questions"].items()
         },
     }
     return (
-        hashlib.sha256(json.dumps(_canonical(graded), default=str).encode()).hexdigest(),
-        hashlib.sha256(json.dumps(_canonical(calls), default=str).encode()).hexdigest(),
+        hashlib.sha256(json.dumps(_canonical(graded)).encode()).hexdigest(),
+        hashlib.sha256(json.dumps(_canonical(calls)).encode()).hexdigest(),
     )
 
 

@@ -44,8 +44,14 @@ from autograder.sandbox.settings import Limits
 #: or not, the points shared between the groups; ``proportional``: the share of cases passed;
 #: ``all``: every case or no points.
 SCORING = ("groups", "proportional", "all")
-#: Read by the class step (and the platforms' attempt gates) only: not in the rubric's digest.
+#: Read by the class step (and the platforms' attempt gates) only: not in the rubric's digest, nor
+#: in the random cases' seed (a class setting such as the deadline, its penalty or extensions, the
+#: attempt limits, changes no grade's cases).
 CLASS_LEVEL = ("similarity", "students", "deadline", "attempts", "analysis")
+#: What only scores the answers (a question's or check's title, points, visibility and scoring, the
+#: total): in the rubric's digest, not in the cases' digest (``Rubric.cases_digest``), so changing
+#: them rescores the same calls and the same random cases (the seed is drawn from the cases' digest).
+SCORED_ONLY = ("points", "visibility", "scoring", "title", "total")
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
 

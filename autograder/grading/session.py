@@ -39,7 +39,6 @@ class Session:
     plan: Plan
     isolation: Isolation
     secret: str = ""  # the course secret ("": none, each grading draws afresh)
-    rubric_digest: str = ""  # the rubric's sha256 (part of the seed)
     secret_note: str = ""  # what the instructor should know about the course secret
 
     @property
@@ -85,7 +84,7 @@ class Session:
             isolation, python, uid, lab.evaluation_libraries, protected, jobs, loaded.allowed_imports
         )
         proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
-        return cls(plan, chosen, secret, course_secret.rubric_digest(rubric_path), note)
+        return cls(plan, chosen, secret, note)
 
     def grade(
         self,
@@ -102,7 +101,7 @@ class Session:
         try:
             staged = submission if isinstance(submission, intake.Staged) else intake.read(submission, self.plan.lab)
             if seed is None and self.secret:
-                seed = course_secret.seed_for(self.secret, self.rubric_digest, staged.digests)
+                seed = course_secret.seed_for(self.secret, self.rubric.cases_digest, staged.digests)
             return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, slot, deadline, seed)
         except Exception:  # a grader bug: recorded for the instructor, the batch goes on
             return internal_error(source, self.plan, traceback.format_exc())

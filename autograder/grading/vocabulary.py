@@ -91,6 +91,28 @@ class FlagKind(StrEnum):
     ATTEMPTS = "attempts"  # over grading.yml's attempt limits (a local batch's class-level step says so)
 
 
+#: What each flag's prefix (``kind: text`` in grades.csv and the class report) tells the instructor:
+#: the one list docs/CLASS_REPORT.md's table is made from (``tools/gendocs.py``).
+FLAG_MEANINGS: dict[FlagKind, str] = {
+    FlagKind.LIBRARY: "a graded file imported, or tried to import, an evaluation library the lab gives no credit "
+    "for computing with (`EVALUATION_LIBRARIES`, e.g. `ir_measures`)",
+    FlagKind.IMPORT: "a graded file imported, or tried to import, a package `allowed_imports` does not allow",
+    FlagKind.ANSWERS: "a graded file may hold answers instead of computing them, with the evidence and its lines "
+    "(below): a reason to open the file, not a verdict; no score changes",
+    FlagKind.CRASH: "calls that killed their process (the function and how many calls)",
+    FlagKind.TIMEOUT: "calls that ran out of `limits.call_seconds` (the function and how many calls)",
+    FlagKind.LIMIT: "the submission ran out of its own time (`limits.submission_seconds`, or the platform's "
+    "`limits.overall_seconds`): the calls left were not run",
+    FlagKind.OUTPUT: "the code printed more than `limits.output_kb` is kept of: the rest was dropped",
+    FlagKind.FILES: "something in the submission's files was ignored (a file not graded, a misnamed or repeated "
+    "one): what and why",
+    FlagKind.GRADER: "the grader itself failed on this submission, not the student's code: its log is in the "
+    "instructor's feedback; grade it again",
+    FlagKind.UNIMPORTED: "a graded file raised an exception when imported: its functions got nothing",
+    FlagKind.ATTEMPTS: "a submission over `attempts:`, the attempt limits (the class step of a local batch)",
+}
+
+
 @dataclass(frozen=True)
 class Flag:
     kind: FlagKind

@@ -339,7 +339,9 @@ def finish(
     owners = standing.owners(results)
     similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, owners, known, lab)
     facts = replace(run, submissions=len(results), time_taken=taken(), similarity=similar_fact)
-    results, _ = classwork.finish(out, results, rubric, rules, facts, similar, sources)
+    results, found = classwork.finish(out, results, rubric, rules, facts, similar, sources)
+    if similar is not None:  # as the report lists it: without the superseded submissions
+        similar = similarity.without(similar, [result.submission for result in found.superseded])
     return results, similar
 
 

@@ -52,6 +52,7 @@ from autograder.reports import (
 )
 from autograder.similarity import compare as similarity
 from autograder.similarity.compare import Similarity
+from autograder.similarity.compare import without as compare_without
 
 
 def rules(rubric: Rubric, rubric_path: Path, extensions_path: Path | None = None) -> standing.Rules:
@@ -209,6 +210,8 @@ def finish(
     out = Path(out)
     current = update(out, results, rubric, rules, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
+    if similarity is not None:  # superseded submissions are out of every table, similar code's too
+        similarity = compare_without(similarity, [result.submission for result in found.superseded])
     warn_shared(current)
     sheet = analysis_grades.merged(out, [result.submission for result in current], rubric.analysis)
     analysis = {name: (entry.claims_points, entry.prose_points) for name, entry in (sheet or {}).items()}

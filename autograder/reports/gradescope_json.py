@@ -5,12 +5,16 @@ feedback.md's (``reports/markdown.py``), rendered by Gradescope as Markdown: the
 the checks every student sees at once, so it tells nothing of a check shown after the due date),
 each check's failing cases in its test. ``extra_data`` says whether the grade counts as an
 attempt (``ATTEMPT``; ``platforms/gradescope/attempts.py`` reads it back on a later run), in every
-results.json alike: a local batch's and run_autograder's of the same files are the same bytes."""
+results.json alike: a local batch's and run_autograder's of the same files are the same bytes.
+``score`` is the grade after the late penalty when the result carries its lateness
+(``deadlines.grade``), the one score Gradescope keeps: a local batch's results.json says what
+run_autograder's says of the same submission, at the same time."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from autograder.grading.course import deadlines
 from autograder.grading.results import Status, SubmissionResult
 from autograder.reports import feedback, markdown
 
@@ -19,7 +23,9 @@ GRADED, NOT_GRADED, OVER = "graded", "not graded", "over the limit"  # its state
 
 
 def document(result: SubmissionResult) -> dict[str, Any]:
-    """The ``results.json`` document (a dict ready for ``json.dump``)."""
+    """The ``results.json`` document (a dict ready for ``json.dump``); its ``score`` after the late
+    penalty of ``result.late``, where there is one."""
+    late = result.late
     result = result.student_view()
     tests = []
     for number, check in enumerate(result.checks, start=1):
@@ -37,7 +43,7 @@ def document(result: SubmissionResult) -> dict[str, Any]:
             }
         )
     return {
-        "score": result.score,
+        "score": deadlines.grade(result.score, result.max_score, late) if late is not None else result.score,
         "execution_time": round(result.execution_time, 3),
         "output": markdown.summary_text(result, shown=feedback.at_once),
         "output_format": "md",

@@ -29,8 +29,8 @@ import functools
 import hashlib
 import itertools
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 
 # re-exported, explicitly (``X as X``): the batch names them through this module
 from autograder.grading.rubric import SimilaritySettings as SimilaritySettings
@@ -113,6 +113,18 @@ class Similarity:
     def pairs_of(self, submission: str) -> list[tuple[int, Pair]]:
         """(number, pair) of the pairs ``submission`` is in; numbers count from 1 in ``pairs``' order."""
         return [(number, pair) for number, pair in enumerate(self.pairs, 1) if submission in (pair.a, pair.b)]
+
+
+def without(found: Similarity, left_out: Collection[str]) -> Similarity:
+    """``found`` less every pair with a submission of ``left_out`` (the superseded ones: out of every
+    table of the class report, ``standing.Standing.superseded``), and those submissions left out of
+    the groups of identical ones (a group left with one member dropped)."""
+    out = set(left_out)
+    pairs = tuple(pair for pair in found.pairs if pair.a not in out and pair.b not in out)
+    groups = (tuple(name for name in group if name not in out) for group in found.identical)
+    kept = {name for pair in pairs for name in (pair.a, pair.b)}
+    sources = {name: files for name, files in found.sources.items() if name in kept}
+    return replace(found, pairs=pairs, identical=tuple(group for group in groups if len(group) > 1), sources=sources)
 
 
 # ------------------------------------------------------------------ the batch

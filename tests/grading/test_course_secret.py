@@ -141,3 +141,120 @@ def test_a_named_secret_file_is_used_for_every_rubric(tmp_path: Path, monkeypatc
         rubric.write_text("x: 1\n", encoding="utf-8")
         assert course_secret.load(rubric, create=True) == ("cd" * 32, "")
         assert not (rubric.parent / course_secret.FILE_NAME).exists()
+
+
+# The course's rubric with a deadline: the trial's edits of it, each made on this text.
+DEADLINE = """
+deadline:
+  due: 2026-12-05 23:59
+  timezone: America/Chicago
+  penalty: 10
+  per: day
+  cap: 50
+  # extensions: extensions.csv
+"""
+Q1_CHECK = "      - {function: confusion_matrix, kind: edge, points: 2}\n"
+
+# id -> ((old, new) replacements on the rubric, whether the seed must change). The seed follows what
+# decides the calls and cases (questions, functions, kinds, random cases, limits); never a comment,
+# the keys' order or spacing, a class setting, nor what only scores (points, titles, visibility).
+EDITS: dict[str, tuple[tuple[tuple[str, str], ...], bool]] = {
+    "a comment added": ((("total: 100\n", "total: 100  # out of 100\n# a note\n"),), False),
+    "the late penalty": ((("  penalty: 10\n", "  penalty: 15\n"),), False),
+    "extensions uncommented": ((("  # extensions: extensions.csv", "  extensions: extensions.csv"),), False),
+    "attempt limits added": (
+        (("students:\n", "attempts: {per_period: 2, period_hours: 24, total: 10}\nstudents:\n"),),
+        False,
+    ),
+    "the deadline moved": ((("due: 2026-12-05 23:59", "due: 2026-12-12 23:59"),), False),
+    "the deadline removed": (((DEADLINE, ""),), False),
+    "the similarity threshold": ((("threshold: 0.5", "threshold: 0.7"),), False),
+    "keys in another order": (
+        (("random_seed: 20261130\nrandom_cases: 40\n", "random_cases: 40\nrandom_seed: 20261130\n"),),
+        False,
+    ),
+    "a check written as a block": (
+        ((Q1_CHECK, "      -   function: confusion_matrix\n          kind: edge\n          points: 2\n"),),
+        False,
+    ),
+    "a default written out": (
+        (("output_kb: 64\n", "output_kb: 64\n  # default\n"), ("students:\n  policy: latest\n", "")),
+        False,
+    ),
+    "a check's points (rescored, same cases)": (
+        (
+            (
+                "kind: edge, points: 2}\n      - {function: confusion_matrix, kind: random, points: 2}",
+                "kind: edge, points: 3}\n      - {function: confusion_matrix, kind: random, points: 1}",
+            ),
+        ),
+        False,
+    ),
+    "a question's title": ((('title: "Part IV: DCG and nDCG"', 'title: "Part IV: discounted gain"'),), False),
+    "a check's visibility": ((("kind: edge, points: 2}\n", "kind: edge, points: 2, visibility: hidden}\n"),), False),
+    "the random cases' count": ((("random_cases: 40", "random_cases: 30"),), True),
+    "the rubric's random_seed": ((("random_seed: 20261130", "random_seed: 20261131"),), True),
+    "a question added": (
+        (
+            ("      - {function: dcg_at_k, kind: random, points: 3}\n", ""),
+            (
+                "questions:\n",
+                "questions:\n  q0:\n    title: DCG\n    checks:\n"
+                "      - {function: dcg_at_k, kind: random, points: 3}\n",
+            ),
+        ),
+        True,
+    ),
+    "a check removed": (
+        (
+            ("      - {function: ndcg_at_k, kind: cranfield, points: 1}\n", ""),
+            ("{function: ndcg_at_k, kind: random, points: 7}", "{function: ndcg_at_k, kind: random, points: 8}"),
+        ),
+        True,
+    ),
+    "a limit": ((("call_seconds: 5", "call_seconds: 6"),), True),
+    "another allowed import": ((("allowed_imports: [numpy]", "allowed_imports: [numpy, scipy]"),), True),
+}
+
+
+def _session_seed(text: str) -> str:
+    """The seed a grading session draws the same files' random cases with under the rubric ``text``."""
+    from types import SimpleNamespace
+
+    from autograder.grading import grader, intake, session
+    from autograder.grading import rubric as rubrics
+
+    drawn: list[str] = []
+
+    def recorded(staged, plan, isolation, limits, slot, deadline, seed):  # type: ignore[no-untyped-def]
+        drawn.append(seed)
+        return SimpleNamespace(seed=seed)
+
+    rubric = rubrics.parse(text)
+    plan = SimpleNamespace(rubric=rubric, lab=None)
+    opened = session.Session(plan, None, SECRET)  # type: ignore[arg-type]
+    staged = intake.Staged(intake.Source("s", Path("s")), {"metrics.py": b"def f():\n    return 1\n"})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grader, "grade", recorded)
+        opened.grade(staged)
+    assert len(drawn) == 1 and drawn[0], f"the session drew no seed: {drawn}"
+    return drawn[0]
+
+
+@pytest.mark.parametrize("edit", list(EDITS), ids=list(EDITS))
+def test_a_rubric_edit_changes_the_seed_only_if_it_changes_the_cases(edit: str) -> None:
+    """Does an edit of grading.yml draw other random cases (another seed) for the same files exactly
+    when it changes what the cases are made of, never for a comment or a class setting?"""
+    from autograder import paths
+
+    base = paths.RUBRIC.read_text(encoding="utf-8").replace("students:\n", DEADLINE.lstrip("\n") + "students:\n", 1)
+    replacements, changes = EDITS[edit]
+    edited = base
+    for old, new in replacements:
+        assert old in edited, f"{edit}: {old!r} is not in the rubric any more; update the table"
+        edited = edited.replace(old, new, 1)
+    assert edited != base
+    before, after = _session_seed(base), _session_seed(edited)
+    assert (before != after) == changes, (
+        f"{edit}: seed {before} -> {after}, expected {'a new' if changes else 'the same'}"
+    )

@@ -358,3 +358,40 @@ def test_an_unknown_group_extension_names_the_choices():
         match=r"students\.group_extension: 'first' is not a group extension; use one of: own, any, all",
     ):
         rubrics.parse(text)
+
+
+#: policy -> is Jane's first submission (submission_1001, her highest) counted, or superseded
+JANE_FIRST_COUNTED = {"latest": False, "highest": True}
+
+
+@pytest.mark.parametrize("policy", list(JANE_FIRST_COUNTED), ids=list(JANE_FIRST_COUNTED))
+def test_a_superseded_submission_is_in_no_similar_pair(policy, tmp_path):
+    """Jane's first submission shares code with Kim's and with Mallory's, and Kim's with Mallory's:
+    is a pair with it in the class report's Similar code (and the identical groups) only where the
+    policy counts it, while the other pair stays?"""
+    if policy not in POLICIES:
+        pytest.fail(f"no policy {policy!r} in standing.POLICIES: update the table")
+    pairs = (
+        similarity.Pair("submission_1001", "submission_1040", 0.9, 0.8, ()),
+        similarity.Pair("submission_1040", "submission_1050", 0.7, 0.6, ()),
+    )
+    found = similarity.Similarity(
+        settings=similarity.SimilaritySettings(),
+        submissions=11,
+        common=10,
+        candidates=3,
+        pairs=pairs,
+        sources={},
+        identical=(("submission_1001", "submission_1050"),),
+    )
+    (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
+    rubric = classes.rubric(policy)
+    rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN, found)
+    section = _report(tmp_path / "out").split('id="similarity"')[1].split("</section>")[0]
+    counted = JANE_FIRST_COUNTED[policy]
+    assert ("submission_1001" in section) == counted, section[:2000]
+    assert "submission_1050" in section and "Kim Lee" in section
+    kept = similarity.without(found, [] if counted else ["submission_1001"])
+    assert [(pair.a, pair.b) for pair in kept.pairs] == [(p.a, p.b) for p in pairs[(0 if counted else 1) :]]
+    assert kept.identical == (found.identical if counted else ())

@@ -16,11 +16,11 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "PLATFORM_SETTINGS.md"
 
 #: id: (platform, the settings its build says it cannot apply in full)
 NOT_IN_FULL = {
-    "local": ("local", []),
-    "gradescope": ("gradescope", ["extensions", "group_extension", "policy", "similarity"]),
+    "local": ("local", ["overall_seconds"]),
+    "gradescope": ("gradescope", ["extensions", "group_extension", "policy", "similarity", "overall_seconds"]),
     "prairielearn": (
         "prairielearn",
-        ["deadline", "penalty", "extensions", "group_extension", "attempts", "policy", "similarity"],
+        ["deadline", "penalty", "extensions", "group_extension", "attempts", "policy", "similarity", "visibility"],
     ),
 }
 
@@ -42,19 +42,28 @@ def test_each_setting_is_a_key_of_the_rubric_schema(setting):
     schema = rubric_schema.json_schema()
     section = schema
     for part in setting_support.KEYS[setting].split("."):
+        if part == "*":  # any question, any check: the mapping's values, the list's items
+            field = section.get("additionalProperties") or section.get("items") or {}
+            assert field, (setting, setting_support.KEYS[setting])
+            section = schema["$defs"][field["$ref"].split("/")[-1]] if "$ref" in field else field
+            continue
         assert part in section["properties"], (setting, setting_support.KEYS[setting])
         field = section["properties"][part]
+        if "$ref" not in field and not field.get("anyOf") and field.get("type") in ("object", "array"):
+            section = field
+            continue
         ref = next((option["$ref"] for option in [field, *field.get("anyOf", [])] if "$ref" in option), None)
         section = schema["$defs"][ref.split("/")[-1]] if ref else {"properties": {}}
 
 
 def test_the_table_has_a_row_per_setting_and_a_cell_per_platform():
-    """Does the table hold the seven settings as rows, the three platforms as columns, and every cell
+    """Does the table hold the ten settings as rows, the three platforms as columns, and every cell
     a state and how?"""
     rows = setting_support.table().splitlines()[2:]
     assert [row.split("|")[1].strip(" `") for row in rows] == [
         "deadline", "deadline.penalty", "deadline.extensions", "students.group_extension", "attempts",
-        "students.policy", "similarity",
+        "students.policy", "similarity", "limits.overall_seconds", "limits.memory_mb",
+        "questions.*.checks.*.visibility",
     ]  # fmt: skip
     for row in rows:
         cells = [cell.strip() for cell in row.split("|")[2:-1]]
@@ -86,6 +95,41 @@ def test_the_build_prints_what_cannot_apply(target, tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     printed = [line.removeprefix("note: ") for line in run.stdout.splitlines() if line.startswith("note: ")]
-    assert setting_support.notes(target) and all(note in printed for note in setting_support.notes(target))
-    grid = setting_support.grid()
+    from autograder.grading import rubric as rubrics
+
+    missing = setting_support.unset(rubrics.load())  # the repository's rubric: no deadline, no attempts
+    expected = setting_support.notes(target, missing)
+    assert expected and all(note in printed for note in expected)
+    assert not any(note.split(" on ")[0] in missing for note in printed if " on " in note), printed
+    grid = setting_support.grid(missing)
     assert "\n".join(grid) in run.stdout and len(grid) == 2 + len(setting_support.SUPPORT)
+
+
+DEADLINE = "deadline:\n  due: 2026-12-05 23:59\n  timezone: America/Chicago\n  penalty: {penalty}\n  per: day\n"
+ATTEMPTS = "attempts: {per_period: 2, period_hours: 24, total: 10}\n"
+
+#: id: (what is added to the repository's grading.yml, the settings a build must call "not set")
+RUBRICS = {
+    "no deadline, no attempts": ("", {"deadline", "penalty", "extensions", "group_extension", "attempts"}),
+    "a deadline with a penalty": (DEADLINE.format(penalty=10), {"attempts"}),
+    "a deadline without a penalty": (DEADLINE.format(penalty=0), {"penalty", "attempts"}),
+    "a deadline and attempt limits": (DEADLINE.format(penalty=10) + ATTEMPTS, set()),
+}
+
+
+@pytest.mark.parametrize("case", RUBRICS.values(), ids=RUBRICS.keys())
+def test_the_grid_says_not_set_of_what_the_rubric_leaves_out(case):
+    """Does a build's grid say "not set" (never "applied") of a deadline, penalty or attempt limits the
+    rubric does not have, "applied" where it has them, and give no note for what is not set?"""
+    from autograder import paths
+    from autograder.grading import rubric as rubrics
+
+    added, expected = case
+    text = paths.RUBRIC.read_text(encoding="utf-8").replace("students:\n", added + "students:\n", 1)
+    missing = setting_support.unset(rubrics.parse(text))
+    assert missing == expected
+    rows = {line.split()[0]: line for line in setting_support.grid(missing)[2:]}
+    for setting, key in setting_support.KEYS.items():
+        states = rows[key].removeprefix("  " + key)
+        assert states.count("not set") == (3 if setting in expected else 0), rows[key]
+    assert not any(note.split(" on ")[0] in expected for note in setting_support.notes("gradescope", missing))

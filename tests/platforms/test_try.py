@@ -93,3 +93,70 @@ def test_try_refuses_what_it_cannot_run_with_a_clear_error(case_id, tmp_path):
     assert "Traceback" not in result.stderr
     for word in words:
         assert word in result.stderr, (word, result.stderr)
+
+
+# id -> (was the sandbox account there before, is it there after): does the summary say this trial made it?
+ACCOUNTS = {
+    "made by this try": ((False, True), True),
+    "there before": ((True, True), False),
+    "not made (setup failed early)": ((False, False), False),
+}
+
+
+@pytest.mark.parametrize("case_id", list(ACCOUNTS), ids=list(ACCOUNTS))
+def test_try_says_when_it_left_the_sandbox_account(case_id, tmp_path, monkeypatch):
+    """Does try's summary say that it created the sandbox account, that it stays and how to remove
+    it, exactly when the account was not there before and is now?"""
+    import os
+    import zipfile
+
+    from autograder.platforms.common import trial
+    from autograder.sandbox import isolation
+
+    (before, after), said = ACCOUNTS[case_id]
+    answers = iter((before, after))
+    monkeypatch.setattr(trial, "_has_user", lambda name: next(answers))
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    built = tmp_path / "autograder.zip"
+    with zipfile.ZipFile(built, "w") as archive:
+        archive.writestr("run_autograder", "")
+    results = tmp_path / "results.json"
+    monkeypatch.setattr(
+        trial,
+        "_gradescope",
+        lambda *args, **kwargs: trial.Trial(
+            "Gradescope", tmp_path, results, tmp_path / "out.txt", 0, {"score": 1, "tests": []}
+        ),
+    )
+    summary = trial.run(built, tmp_path).summary()
+    assert ("userdel " + isolation.SANDBOX_USER in summary) == said, summary
+    assert summary.startswith("Gradescope: score 1")
+
+
+METADATA = {
+    "given": '{"created_at": "2026-12-07T10:00:00.000000-06:00", "previous_submissions": []}',
+    "not given": None,
+}
+
+
+@pytest.mark.parametrize("case_id", list(METADATA), ids=list(METADATA))
+def test_try_gives_gradescopes_run_the_metadata_named(case_id, tmp_path, monkeypatch):
+    """Does `try --metadata FILE` put that file where run_autograder reads the submission's time
+    (ROOT/submission_metadata.json), and without it leave none (nothing is late)?"""
+    import zipfile
+
+    from autograder.platforms.common import trial
+
+    monkeypatch.setattr(trial, "_setup", lambda *args: None)
+    monkeypatch.setattr(trial, "_script", lambda *args: 0)
+    built = tmp_path / "autograder.zip"
+    with zipfile.ZipFile(built, "w") as archive:
+        archive.writestr("run_autograder", "")
+    text = METADATA[case_id]
+    given = None
+    if text is not None:
+        given = tmp_path / "metadata.json"
+        given.write_text(text, encoding="utf-8")
+    done = trial.run(built, EXAMPLES / "ada-correct", root=tmp_path / "root", metadata=given)
+    placed = done.root / "submission_metadata.json"
+    assert (placed.read_text(encoding="utf-8") if placed.exists() else None) == text

@@ -25,6 +25,7 @@ from tools import gendocs
         gendocs.ENVIRONMENT,
         gendocs.OUTPUT_FILES,
         gendocs.DIAGNOSES,
+        gendocs.CLASS_REPORT,
         *gendocs.INCLUDING,
     ],
     ids=[
@@ -36,6 +37,7 @@ from tools import gendocs
         "environment-variables",
         "output-files",
         "concepts-table",
+        "class-report-flags",
     ]
     + [f"includes-{page.stem}" for page in gendocs.INCLUDING],
 )
@@ -235,3 +237,13 @@ def test_the_name_search_can_fail():
     ]
     assert "_seed" not in _defined(_module("local/batch.py")) and "_seed" in _defined(_module("local/resume.py"))
     assert "match" in _defined(_module("lms/roster.py"))
+
+
+def test_every_flag_is_explained_in_the_class_report_page():
+    """Does docs/CLASS_REPORT.md's table give every flag prefix the grader can raise a meaning?"""
+    from autograder.grading.vocabulary import FLAG_MEANINGS, FlagKind
+
+    page = gendocs.class_report_page()
+    assert set(FLAG_MEANINGS) == set(FlagKind)
+    for kind in FlagKind:
+        assert f"| `{kind.value}:` | {FLAG_MEANINGS[kind]} |" in page, kind

@@ -88,10 +88,12 @@ def render(text: str, rubric: rubrics.Rubric, platform: str, lab: Lab, pins: dic
     return f"{head}{BEGIN}\n{section(rubric, platform, lab, found)}{END}{tail}"
 
 
-def expected(lab: Lab, platform: str = DEFAULT_PLATFORM) -> str:
-    """The lab's handout README as it should be for ``platform``."""
+def expected(lab: Lab, platform: str = DEFAULT_PLATFORM, rubric_path: Path | None = None) -> str:
+    """The lab's handout README as it should be for ``platform`` under the rubric at ``rubric_path``
+    (by default the lab's grading.yml)."""
     path = lab.place.handout / "README.md"
-    return render(path.read_text(encoding="utf-8"), rubrics.load(lab.place.rubric, lab), platform, lab)
+    loaded = rubrics.load(rubric_path or lab.place.rubric, lab)
+    return render(path.read_text(encoding="utf-8"), loaded, platform, lab)
 
 
 def write(lab: Lab) -> Path:

@@ -57,6 +57,10 @@ ANSWER_CODE = ("answers.py", "arguments.py", "variants.py", "misconceptions/")
 #: Where PrairieLearn's hidden part keeps that code, at its place in the grader's source (the
 #: entrypoint copies it in for each job).
 CODE = "code/"
+#: Where the shipped grader keeps the lab's package (it imports it as ``autograder.lab``): every name
+#: of a lab file is made relative to the lab's own package (``paths.LAB_PACKAGE``), wherever its
+#: folder is (``--lab FOLDER``), never to the engine's.
+SHIPPED_LAB = "autograder/lab/"
 
 
 def requirements() -> bytes:
@@ -65,31 +69,35 @@ def requirements() -> bytes:
 
 def _answer_code(name: str) -> bool:
     """Is ``name`` (relative to ``source``) one of the lab's modules that hold answers as code?"""
-    lab = f"autograder/{paths.LAB_PACKAGE.relative_to(paths.PACKAGE).as_posix()}/"
-    return name.startswith(tuple(lab + part for part in ANSWER_CODE))
+    return name.startswith(tuple(SHIPPED_LAB + part for part in ANSWER_CODE))
+
+
+def _package_entries() -> list[tuple[str, bytes, int]]:
+    """The engine's package and the lab's, as the shipped grader holds them (names relative to
+    ``source``): the lab's package at ``SHIPPED_LAB`` whatever folder it comes from."""
+    engine = [
+        entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if not entry[0].startswith(SHIPPED_LAB)
+    ]
+    return engine + archive.files_under(paths.LAB_PACKAGE, SHIPPED_LAB)
 
 
 def code_entries() -> list[tuple[str, bytes, int]]:
     """The lab's answer code (``ANSWER_CODE``; names relative to ``source``): what
     ``engine_entries`` leaves out beside the hidden data, for the platforms' private part."""
-    return [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if _answer_code(entry[0])]
+    return [entry for entry in _package_entries() if _answer_code(entry[0])]
 
 
 def engine_entries() -> list[tuple[str, bytes, int]]:
     """The grader without anything a student must not see (names relative to ``source``): no hidden
     data and no answer code (``code_entries``), so it cannot grade alone."""
     lab = load.default()  # the lab shipped: the environment's
-    hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
+    hidden = f"{SHIPPED_LAB}{paths.REPOSITORY_DATA.relative_to(paths.LAB_PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
         ("requirements.txt", requirements(), 0o644),
         (CHILD_REQUIREMENTS, paths.CHILD_REQUIREMENTS.read_bytes(), 0o644),
     ]
-    entries += [
-        entry
-        for entry in archive.files_under(paths.PACKAGE, "autograder/")
-        if not entry[0].startswith(hidden) and not _answer_code(entry[0])
-    ]
+    entries += [entry for entry in _package_entries() if not entry[0].startswith(hidden) and not _answer_code(entry[0])]
     entries += [
         (f"assignment/{lab.package}/{name}", paths.handout_file(name).read_bytes(), 0o644)
         for name in (*lab.given_files, *lab.graded_files)
@@ -99,9 +107,10 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
     return entries
 
 
-def hidden_entries() -> list[tuple[str, bytes, int]]:
+def hidden_entries(rubric_path: Path = paths.RUBRIC) -> list[tuple[str, bytes, int]]:
     """What a student must never see (names relative to the hidden folder): the edge cases, the
-    expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
+    expected values, the hidden run writer scenarios, the Cranfield bundle, the course secret kept
+    beside ``rubric_path`` (the lab's grading.yml unless ``build --rubric FILE``) and the plan."""
     bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
     bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
     entries = [
@@ -111,25 +120,26 @@ def hidden_entries() -> list[tuple[str, bytes, int]]:
     ]
     if paths.SCENARIOS.is_file():  # a lab with a run writer
         entries.append((paths.SCENARIOS.name, paths.SCENARIOS.read_bytes(), 0o600))
-    secret, _ = course_secret.load(paths.RUBRIC, create=True)  # the random cases' seed is drawn from it
+    secret, _ = course_secret.load(rubric_path, create=True)  # the random cases' seed is drawn from it
     entries.append((course_secret.FILE_NAME, (secret + "\n").encode(), 0o600))
-    return entries + _planned(bundle, bundle_bytes)
+    return entries + _planned(bundle, bundle_bytes, rubric_path)
 
 
-def source_entries() -> list[tuple[str, bytes, int]]:
+def source_entries(rubric_path: Path = paths.RUBRIC) -> list[tuple[str, bytes, int]]:
     """Every file of ``autograder.zip``'s ``source`` folder: the engine with the answer code, the
-    rubric and, under ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
-    entries = engine_entries() + code_entries() + [("grading.yml", paths.RUBRIC.read_bytes(), 0o644)]
-    return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries()]
+    rubric (``rubric_path``, shipped as grading.yml) and, under ``hidden/``, the hidden part
+    (Gradescope's zip is private to the course's staff)."""
+    entries = engine_entries() + code_entries() + [("grading.yml", Path(rubric_path).read_bytes(), 0o644)]
+    return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries(rubric_path)]
 
 
-def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, bytes, int]]:
+def _planned(bundle: dict[str, Any], bundle_bytes: bytes, rubric_path: Path) -> list[tuple[str, bytes, int]]:
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
     lab = load.default()  # the lab shipped: the environment's
     stored = reference.load(lab)
-    loaded = rubric.load(paths.RUBRIC, lab)
+    loaded = rubric.load(rubric_path, lab)
     key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
     plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key

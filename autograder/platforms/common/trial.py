@@ -9,18 +9,24 @@ wrote) is laid out as its grader image (the Dockerfile's ``COPY`` lines into ``R
 the question's ``tests/``, ``results/``), and its entrypoint run. As on the platforms, setup.sh runs
 as root (it creates the user student code runs as); what it would install is this machine's: the
 grader's interpreter running this command and the children's environment (``make setup``).
+
+The account setup.sh creates (``isolation.SANDBOX_USER``) stays afterwards, as on the platforms,
+where it lives in the image: a later ``try`` or a platform's own run reuses it, and removing it
+while another grading runs as it would break that grading. When this ``try`` created it, the
+summary says so and how to remove it (``Trial.made_user``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +48,7 @@ class Trial:
     output: Path  # what the platform's script printed (what instructors see)
     status: int  # the script's exit status
     document: dict[str, Any]  # results.json, {} when it was not written
+    made_user: bool = False  # this trial's setup.sh created the sandbox account (it stays)
 
     def summary(self) -> str:
         """One line: the score as the platform shows it (or why there is none) and where the files are."""
@@ -54,7 +61,14 @@ class Trial:
         else:
             total = sum(test.get("max_points", 0) for test in tests)
             said = f"score {self.document['score']:g} (of 1; {self.document['score'] * total:g} of {total:g} points)"
-        return f"{self.platform}: {said}; results in {self.results}; the platform's output in {self.output}"
+        line = f"{self.platform}: {said}; results in {self.results}; the platform's output in {self.output}"
+        if self.made_user:
+            user = isolations.SANDBOX_USER
+            line += (
+                f"\nnote: setup.sh created the account {user} (student code runs as it) and it stays, as in the "
+                f"platform's image: a later try reuses it; remove it when no grading runs, with: userdel {user}"
+            )
+        return line
 
 
 def run(
@@ -63,10 +77,13 @@ def run(
     root: Path | None = None,
     python: str | None = None,
     isolation: str = "auto",
+    metadata: Path | None = None,
 ) -> Trial:
     """Run ``built`` (autograder.zip, or a PrairieLearn build's folder) on ``submission`` (a folder of
     the files a student uploads, or one file such as a zip) in ``root`` (default: a new temporary
-    folder, kept afterwards), the children in ``python`` (default: the children's environment)."""
+    folder, kept afterwards), the children in ``python`` (default: the children's environment);
+    ``metadata``: Gradescope's ``submission_metadata.json`` for the run (its ``created_at`` is the
+    submission's time), copied into the root (default: none, so nothing is late)."""
     built, submission = Path(built), Path(submission)
     if not submission.exists():
         raise MissingError(f"try: the submission {submission} does not exist: name a folder of graded files or a zip")
@@ -75,14 +92,30 @@ def run(
             "try: the platform's setup.sh runs as root (it creates the user student code runs as, as on "
             "Gradescope and PrairieLearn): run this command as root, e.g. with sudo"
         )
+    if metadata is not None and not Path(metadata).is_file():
+        raise MissingError(f"try: --metadata {metadata} is not a file: name a submission_metadata.json")
+    existed = _has_user(isolations.SANDBOX_USER)
     if built.is_file() and zipfile.is_zipfile(built):
-        return _gradescope(built, submission, _root(root), _environment(python, isolation))
+        done = _gradescope(built, submission, _root(root), _environment(python, isolation), metadata)
+        return replace(done, made_user=not existed and _has_user(isolations.SANDBOX_USER))
     if built.is_dir() and all((built / part).is_file() for part in PRAIRIELEARN_PARTS):
-        return _prairielearn(built, submission, _root(root), _environment(python, isolation))
+        if metadata is not None:
+            raise InputError("try: --metadata is Gradescope's submission_metadata.json; PrairieLearn's run reads none")
+        done = _prairielearn(built, submission, _root(root), _environment(python, isolation))
+        return replace(done, made_user=not existed and _has_user(isolations.SANDBOX_USER))
     raise InputError(
         f"try: {built} is neither an autograder.zip nor a PrairieLearn build (a folder holding "
         f"{', '.join(PRAIRIELEARN_PARTS)}): name what `python -m autograder build` wrote"
     )
+
+
+def _has_user(name: str) -> bool:
+    """Is there an account ``name`` on this machine?"""
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _root(root: Path | None) -> Path:
@@ -139,8 +172,11 @@ def _results(path: Path) -> dict[str, Any]:
     return document
 
 
-def _gradescope(built: Path, submission: Path, root: Path, variables: dict[str, str]) -> Trial:
-    """Gradescope's /autograder: source/ (the zip, modes kept), submission/, results/."""
+def _gradescope(
+    built: Path, submission: Path, root: Path, variables: dict[str, str], metadata: Path | None = None
+) -> Trial:
+    """Gradescope's /autograder: source/ (the zip, modes kept), submission/, results/, and
+    submission_metadata.json when ``metadata`` is given."""
     source = root / "source"
     with zipfile.ZipFile(built) as archive:
         archive.extractall(source)
@@ -148,6 +184,8 @@ def _gradescope(built: Path, submission: Path, root: Path, variables: dict[str, 
             os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
     _place(submission, root / "submission")
     (root / "results").mkdir()
+    if metadata is not None:
+        shutil.copyfile(metadata, root / "submission_metadata.json")
     variables = {**variables, environment.name("ROOT"): str(root)}
     _setup(source, variables, root / "setup-output.txt")
     output = root / OUTPUT

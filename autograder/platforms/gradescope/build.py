@@ -9,24 +9,30 @@ with this same engine) from ``templates/``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
-from autograder import archive
+from autograder import archive, paths
 from autograder.grading.rubric import Rubric
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: autograder.zip's own mode: it holds the answers, so owner-only (like a batch's out/).
+PRIVATE = 0o600
 
 
-def build(target: Path) -> Path:
-    entries = shipment.source_entries()
+def build(target: Path, rubric_path: Path | None = None) -> Path:
+    """Write ``autograder.zip`` at ``target``, shipping the rubric at ``rubric_path`` (by default the
+    lab's grading.yml) and the course secret beside it."""
+    entries = shipment.source_entries(rubric_path or paths.RUBRIC)
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
-    return archive.write_zip(target, entries)
+    return archive.write_zip(target, entries, mode=PRIVATE)
 
 
-def notes() -> list[str]:
-    """What the build says of the settings Gradescope cannot apply in full (``setting_support``)."""
-    return setting_support.notes("gradescope")
+def notes(missing: Collection[str] = ()) -> list[str]:
+    """What the build says of the settings Gradescope cannot apply in full (``setting_support``),
+    but those the rubric leaves out (``missing``, ``setting_support.unset``)."""
+    return setting_support.notes("gradescope", missing)
 
 
 def checklist(rubric: Rubric) -> list[str]:

@@ -50,6 +50,9 @@ MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
 UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
 #: Where the question keeps the hidden reference (the entrypoint's $AUTOGRADER_HIDDEN is /grade/ + this).
 HIDDEN = "tests/hidden/"
+#: The hidden reference's modes on the instructor's disk: owner-only, like a batch's out/ (files
+#: 0600, folders 0700): it holds the answers.
+PRIVATE_FILE, PRIVATE_FOLDER = 0o600, 0o700
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
 MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json", "analysis": "info.json"}
 #: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
@@ -135,7 +138,7 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
             f"attempts: PrairieLearn has no cap on a question's graded submissions in all: the total of "
             f"{limits.total} is not applied there (its Access page's end date is the nearest PrairieLearn setting)"
         )
-    return said + setting_support.notes("prairielearn")
+    return said + setting_support.notes("prairielearn", setting_support.unset(rubric))
 
 
 def analysis_info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: the analysis question's info.json
@@ -208,18 +211,20 @@ def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
-def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
-    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``."""
-    loaded = rubrics.load(paths.RUBRIC)
+def entries(image: str = DEFAULT_IMAGE, rubric_path: Path = paths.RUBRIC) -> dict[str, list[tuple[str, bytes, int]]]:
+    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``, for
+    the rubric at ``rubric_path`` (by default the lab's grading.yml)."""
+    loaded = rubrics.load(rubric_path)
     if not image or any(c.isspace() for c in image):
         raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
     question = [
         ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
         ("question.html", _template("question.html", title=loaded.title), 0o644),
-        ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
+        ("tests/grading.yml", Path(rubric_path).read_bytes(), 0o644),
     ]
-    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries()]
-    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
+    hidden = shipment.hidden_entries(rubric_path)
+    question += [(f"{HIDDEN}{name}", data, PRIVATE_FILE) for name, data, _ in hidden]
+    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, PRIVATE_FILE) for name, data, _ in shipment.code_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
@@ -250,8 +255,13 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
     return target
 
 
-def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
+def build(out: Path, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None) -> dict[str, Path]:
     """Write ``OUT/question/``, ``OUT/image/``, ``OUT/assessment/`` and, with ``grading.yml``'s
     ``analysis:``, ``OUT/analysis/`` (the written analysis's manually graded question; each replaced
-    whole); returns the folders."""
-    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}
+    whole) for the rubric at ``rubric_path`` (by default the lab's grading.yml); returns the folders."""
+    built = entries(image, rubric_path or paths.RUBRIC)
+    folders = {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in built.items()}
+    hidden = folders["question"] / HIDDEN
+    for folder in [hidden, *(path for path in hidden.rglob("*") if path.is_dir())]:
+        folder.chmod(PRIVATE_FOLDER)
+    return folders

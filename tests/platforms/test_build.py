@@ -95,9 +95,21 @@ def test_handout_has_no_reference_value(dist):
 
 
 def test_handout_has_no_grader_code(dist):
-    """Is none of the grader's code (its modules, the harness, the rubric) in the handout?"""
+    """Is none of the grader's code (its modules, the harness, the rubric) in the handout? (Its
+    README may name grading.yml, which its "This course" section is made from: the file itself and
+    its checks are what must not be there.)"""
     text = _handout_text(dist)
-    for marker in ("def grade(", "harness", "jail", "grading.yml", "expected.json", "from autograder"):
+    with zipfile.ZipFile(dist["handout"]) as archive:
+        assert not [name for name in archive.namelist() if name.endswith("grading.yml")]
+    for marker in (
+        "def grade(",
+        "harness",
+        "jail",
+        "{function: ",
+        "kind: run_format",
+        "expected.json",
+        "from autograder",
+    ):
         assert marker not in text, marker
 
 

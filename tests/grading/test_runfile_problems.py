@@ -96,3 +96,33 @@ def test_are_the_right_calls_in_another_order_named_so():
     calls = [[text, scenario.k] for _, text in reversed(scenario.queries)]
     message = problems.in_search(scenario, calls)["search_fn(query.text, k) called for each query"]
     assert message and "another order" in message
+
+
+def _positions_as_ids(rows):
+    order = list(dict.fromkeys(row[0] for row in rows))
+    return [[str(order.index(row[0]) + 1), *row[1:]] for row in rows]
+
+
+def _last_query_dropped(rows):
+    last = rows[-1][0]
+    return [row for row in rows if row[0] != last]
+
+
+# (id, how the file is broken, is the file lacking lines (its format unjudgeable), a content property that fails)
+LACKING = [
+    ("query-positions-as-ids", _positions_as_ids, False, "every query with results, in the order given"),
+    ("last-query-dropped", _last_query_dropped, True, "every query with results, in the order given"),
+    ("empty-file", lambda rows: [], True, "every query with results, in the order given"),
+]
+
+
+@pytest.mark.parametrize(("case_id", "broken", "lacking", "content"), LACKING, ids=[c[0] for c in LACKING])
+def test_is_a_file_with_all_its_lines_judged_on_them_whatever_its_query_ids(case_id, broken, lacking, content):
+    """Is a file with every line but wrong query ids judged on its lines (its format holds; only its
+    content fails), while a file missing lines is not given its format's points vacuously?"""
+    scenario = _scenario()
+    table = broken(_rows(scenario))
+    assert (problems.lacks(table, scenario) is not None) is lacking
+    assert problems.in_content(table, scenario, [])[content] is not None
+    if not lacking:
+        assert not [what for what, wrong in problems.in_format(table, scenario).items() if wrong], case_id

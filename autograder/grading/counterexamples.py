@@ -16,6 +16,7 @@ chunk ask the smallest case again: any that passes, crashes or hangs there drops
 
 from __future__ import annotations
 
+import re
 import time
 import traceback
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Coun
 from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
+from autograder.sandbox.child import toy_measures
 from autograder.sandbox.settings import Call, Limits
 
 CHUNK = 25  # calls of one function per child
@@ -101,8 +103,14 @@ def counterexample(found: shrink.Shrunk, returns: str = "") -> Counterexample:
     if outcome.status == OutcomeStatus.ERROR:
         error = outcome.error or {}
         raised = judge.capped(f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": "))
+    call = found.case.call_text(limit=600)
+    legend = [
+        f"# {name}: the grader's measure: {words}"
+        for name, words in toy_measures.DESCRIPTIONS.items()
+        if re.search(rf"\b{name}\b", call)
+    ]
     return Counterexample(
-        call=found.case.call_text(limit=600),
+        call="\n".join([call, *legend]),
         expected=found.expected,
         actual=judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
         raised=raised,

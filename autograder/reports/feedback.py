@@ -246,7 +246,7 @@ def shown_counterexample(check: CheckResult, found: Counterexample) -> ShownCoun
         if found.stopped_early
         else ""
     )
-    actual = found.raised or (value_text(found.actual) if found.actual is not None else "")
+    actual = found.raised or value_text(found.actual)  # no exception: it returned this, None too
     return ShownCounterexample(
         intro=intro, call=found.call, expected=value_text(found.expected), actual=actual, stopped_early=stopped
     )

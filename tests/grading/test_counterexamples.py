@@ -388,6 +388,19 @@ SHOWN = [
         ),
         ["average_precision([], {})", "raised ZeroDivisionError: division by zero", "a smaller one may exist"],
     ),
+    (
+        "None returned",
+        Counterexample(
+            call="reciprocal_rank([], {}, rel=1)",
+            expected=0.0,
+            actual=None,
+            size=0,
+            start_size=2,
+            start="random-reciprocal_rank-001",
+            calls=4,
+        ),
+        ["reciprocal_rank([], {}, rel=1)", "None"],
+    ),
 ]
 
 
@@ -427,6 +440,8 @@ def test_every_view_shows_the_counterexample_and_grade_json_keeps_it(name, examp
     for view, text in views.items():
         text = text.replace("\\n", "\n").replace('\\"', '"')
         assert [part for part in wanted if part not in text] == [], view
+        if example.actual is None and not example.raised:  # returned None: said, not left blank
+            assert "yours:    None" in text or "yours: None" in text, view
     assert SubmissionResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
     assert "counterexample" not in json.dumps(
         dataclasses.replace(result, checks=(dataclasses.replace(result.checks[0], counterexample=None),)).to_dict()
@@ -478,3 +493,17 @@ def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeyp
     finder.after_public(SandboxResult(outcomes=list(graded.answers(functions, {"precision_at_k"}))))
     assert finder.found == {}
     assert "RuntimeError: the reference is broken" in finder.problem
+
+
+def test_a_call_with_the_graders_measure_says_what_that_measure_is():
+    """Does a counterexample whose call hands evaluate one of the grader's own measures say what that
+    measure computes (a student cannot know what grade_of_first returns for an empty ranking)?"""
+    case = Case(id="c", function="evaluate", description="d", args=({}, {"1": {}}, {"$measure": "grade_of_first"}))
+    answered = Outcome(status=OutcomeStatus.VALUE, value={"1": 0})
+    found = shrink.Shrunk(
+        case=case, expected={"1": -2}, outcome=answered, start=case, calls=3, stopped_early=False, how="wrong"
+    )
+    shown = counterexamples.counterexample(found)
+    assert "grade_of_first" in shown.call.splitlines()[0]
+    assert "# grade_of_first: the grader's measure: the grade of the ranking's first document" in shown.call
+    assert "-2 for an empty ranking" in shown.call

@@ -16,6 +16,13 @@ MEASURES = {
     "grade_of_first": lambda ranking, judgments: judgments.get(ranking[0], 0) if len(ranking) else -2,
     "judgments_count": lambda ranking, judgments: len(judgments),
 }
+#: What each measure is, in words a student's feedback can show beside a call that uses it.
+DESCRIPTIONS = {
+    "ranking_length": "the number of documents in the ranking",
+    "judged_in_ranking": "the number of the ranking's documents that are judged",
+    "grade_of_first": "the grade of the ranking's first document (0 if unjudged; -2 for an empty ranking)",
+    "judgments_count": "the number of judged documents",
+}
 
 
 def measure(name: str) -> "Callable[[Any, Any], Any]":

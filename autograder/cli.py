@@ -127,7 +127,13 @@ def _merge(args: argparse.Namespace) -> int:
     from autograder.local import merge
 
     summary = merge.merge(
-        args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions, known=args.known
+        args.out,
+        args.shards,
+        rubric_path=args.rubric,
+        jobs=args.jobs,
+        extensions=args.extensions,
+        known=args.known,
+        lab=args.lab,
     )
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     print(
@@ -163,11 +169,11 @@ def _build(args: argparse.Namespace) -> int:
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
-        folders = prairielearn.build(args.out, image=image)
+        folders = prairielearn.build(args.out, args.lab, image=image)
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
-        for note in prairielearn.notes(rubrics.load()):
+        for note in prairielearn.notes(rubrics.load(args.lab.place.rubric, args.lab)):
             print(f"note: {note}")
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
@@ -180,7 +186,7 @@ def _build(args: argparse.Namespace) -> int:
     from autograder.platforms.gradescope import build
 
     built = {
-        "autograder": build.build(args.out / "autograder.zip"),
+        "autograder": build.build(args.out / "autograder.zip", args.lab),
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))

@@ -59,7 +59,7 @@ def build_dist(out: Path) -> dict:
     from autograder.platforms.gradescope import build
 
     return {
-        "autograder": build.build(out / "autograder.zip"),
+        "autograder": build.build(out / "autograder.zip", lab=default_lab()),
         "handout": handout.build(default_lab(), out / "handout.zip"),
     }
 

@@ -87,7 +87,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="calibrate")
     parser.add_argument("--gradings", type=int, default=5)
     args = parser.parse_args(argv)
-    built = planning.build(default_lab(), rubrics.load(args.rubric), reference.load(default_lab()), cranfield.bundle())
+    built = planning.build(
+        default_lab(), rubrics.load(args.rubric, lab=default_lab()), reference.load(default_lab()), cranfield.bundle()
+    )
     submissions = [built.for_submission(f"{args.seed}-{n}") for n in range(args.gradings)]
     per_function: dict[str, list[float]] = {}
     print(f"{'misconception':<32} {'function':<20} {'median':>7} {'min':>7}")

@@ -207,7 +207,7 @@ def run_files(functions: dict, plan, folder: Path) -> dict:
 
 def _same_answer(got, want) -> bool:
     try:
-        return same(list(got), list(want))
+        return same(list(got), list(want), tolerance=default_lab().tolerance)
     except (OverflowError, ValueError, TypeError):  # e.g. an int too large to compare as a float
         return False
 
@@ -281,7 +281,9 @@ def grade(mutants: list[Mutant], jobs: int, keep: Path | None) -> list[Outcome]:
                 (target / file).write_text(text, encoding="utf-8")
         rubric = folder / "grading.yml"
         rubric.write_text(_fast_rubric(), encoding="utf-8")
-        summary = batch.grade_batch([inbox], folder / "out", jobs=jobs, force=True, progress=False, rubric_path=rubric)
+        summary = batch.grade_batch(
+            [inbox], folder / "out", jobs=jobs, force=True, progress=False, rubric_path=rubric, lab=default_lab()
+        )
     by_id = {result.submission: result for result in summary.results}
     outcomes = []
     for mutant in mutants:
@@ -357,7 +359,7 @@ def lost_shares(outcomes: list[Outcome]) -> dict[str, tuple[str, float]]:
     from autograder.grading import rubric as rubrics
 
     possible: dict[str, float] = {}
-    for check in rubrics.load().checks:
+    for check in rubrics.load(default_lab().place.rubric, default_lab()).checks:
         possible[check.function] = possible.get(check.function, 0.0) + check.points
     return {
         outcome.mutant.id: (
@@ -376,7 +378,7 @@ def shares(outcomes: list[Outcome]) -> str:
 
     from autograder.grading import rubric as rubrics
 
-    order = [check.function for check in rubrics.load().checks]
+    order = [check.function for check in rubrics.load(default_lab().place.rubric, default_lab()).checks]
     found: dict[str, list[float]] = {}
     for function, share in lost_shares(outcomes).values():
         found.setdefault(function, []).append(share)

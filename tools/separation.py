@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evasions
 
 from autograder.lab.spec import GRADED_FILES
+from autograder.labkit.load import default as default_lab
 from autograder.similarity import compare as similarity
 
 EVERY_PAIR = similarity.SimilaritySettings(threshold=0.0001)
@@ -47,7 +48,7 @@ def read(folder: Path) -> dict[str, str]:
 
 def score(a: dict[str, str], b: dict[str, str]) -> float:
     """The pair's score alone in a batch of two (0.0 when it shares nothing)."""
-    found = similarity.analyse({"a": a, "b": b}, EVERY_PAIR)
+    found = similarity.analyse({"a": a, "b": b}, EVERY_PAIR, lab=default_lab())
     return found.pairs[0].score if found.pairs else 0.0
 
 

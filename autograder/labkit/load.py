@@ -68,12 +68,6 @@ def default() -> Lab:
     return load(paths.LAB_ROOT, paths.LAB_PACKAGE, paths.LAB_DATA)
 
 
-def or_default(lab: Lab | None) -> Lab:
-    """``lab``, or the environment's (``default()``) when None: what the engine's functions that
-    take a lab read when a caller (a test, a tool) gives none."""
-    return lab if lab is not None else default()
-
-
 def load(folder: Path | str, package: Path | None = None, hidden: Path | None = None) -> Lab:
     """The lab in ``folder`` (its ``lab/`` package, ``grading.yml``, ``assignment/``, ``solutions/``):
     ``package`` is its package's folder (default ``paths.lab_package(folder)``: ``folder/lab``),

@@ -21,6 +21,7 @@ import zipfile
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import output_paths
@@ -38,7 +39,9 @@ def needles(cranfield) -> hidden_scan.Needles:
 
 @pytest.fixture(scope="module")
 def question_and_image(tmp_path_factory, cranfield) -> dict:
-    return prairielearn.build(tmp_path_factory.mktemp("prairielearn"), image="someone/lab05-autograder:2026")
+    return prairielearn.build(
+        tmp_path_factory.mktemp("prairielearn"), image="someone/lab05-autograder:2026", lab=default_lab()
+    )
 
 
 def _shown(found: list) -> str:
@@ -228,7 +231,9 @@ def test_what_a_student_receives_holds_nothing_hidden(where, request, needles, t
         submission.mkdir(parents=True)
         for name, data in _carol().items():
             (submission / name).write_bytes(data)
-        summary = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="artefacts")
+        summary = batch.grade_batch(
+            [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="artefacts", lab=default_lab()
+        )
         folder = tmp_path / "out" / "submissions" / "carol-buggy"
         shown = [(name, (folder / name).read_bytes()) for name in output_paths.STUDENT_FILES]
         failed = 0 < summary.results[0].score < summary.results[0].max_score

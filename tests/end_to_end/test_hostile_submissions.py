@@ -19,6 +19,7 @@ from autograder import paths
 from autograder.grading import intake
 from autograder.lab import spec
 from autograder.lab.spec import FUNCTIONS
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.support import attacks, container_sim, subs
 
@@ -696,7 +697,7 @@ def graded(request, tmp_path_factory, cranfield, listener):
             **MODES[mode],
         )
         by_id = {result.submission: result for result in summary.results}
-    ids = {source.path: source.id for source in intake.discover([folder / "in"])}
+    ids = {source.path: source.id for source in intake.discover([folder / "in"], lab=default_lab())}
     top = {name: path if path.parent == folder / "in" else path.parent for name, path in built.items()}
     results = {name: by_id[ids[path]] for name, path in top.items()}
     results["zz-control"] = by_id["zz-control"]

@@ -7,8 +7,8 @@
   files from the local ir_datasets cache (public data). Nothing in it is secret: PrairieLearn's
   grader image, which anyone may pull from a public registry, holds this part alone;
 - the **hidden** part (``hidden_entries``, names relative to the folder ``$AUTOGRADER_HIDDEN`` names):
-  the edge cases' inputs and the expected values (``paths.EDGE_CASES``, ``paths.REFERENCE``), the
-  hidden run writer scenarios' inputs (``paths.SCENARIOS``), the
+  the edge cases' inputs and the expected values (``Place.edge_cases``, ``Place.reference``), the
+  hidden run writer scenarios' inputs (``Place.scenarios``), the
   precomputed Cranfield bundle (Lab 04's runs and ``ir_measures``' values per query) and the
   grading plan with its shared job (every hidden input and expected value), stored under the
   key the shipped grader will look for, so grading downloads and recomputes nothing;
@@ -33,7 +33,7 @@ from typing import Any
 from autograder import archive, cache, paths
 from autograder.grading import course_secret, reference, rubric
 from autograder.grading import plan as planning
-from autograder.labkit import load
+from autograder.labkit.lab import Lab
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SETUP = TEMPLATES / "setup.sh"
@@ -75,10 +75,9 @@ def code_entries() -> list[tuple[str, bytes, int]]:
     return [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if _answer_code(entry[0])]
 
 
-def engine_entries() -> list[tuple[str, bytes, int]]:
+def engine_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
     """The grader without anything a student must not see (names relative to ``source``): no hidden
-    data and no answer code (``code_entries``), so it cannot grade alone."""
-    lab = load.default()  # the lab shipped: the environment's
+    data and no answer code (``code_entries``), so it cannot grade alone; ``lab``: the lab shipped."""
     hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
@@ -91,45 +90,44 @@ def engine_entries() -> list[tuple[str, bytes, int]]:
         if not entry[0].startswith(hidden) and not _answer_code(entry[0])
     ]
     entries += [
-        (f"assignment/{lab.package}/{name}", paths.handout_file(name).read_bytes(), 0o644)
+        (f"assignment/{lab.package}/{name}", lab.place.handout_file(name).read_bytes(), 0o644)
         for name in (*lab.given_files, *lab.graded_files)
     ]
-    entries.append(("assignment/tests/public_cases.py", paths.PUBLIC_CASES.read_bytes(), 0o644))
+    entries.append(("assignment/tests/public_cases.py", lab.place.public_cases.read_bytes(), 0o644))
     entries += [(f"ir_datasets/{name}", data, 0o644) for name, data in lab.cranfield.shipped_files()]
     return entries
 
 
-def hidden_entries() -> list[tuple[str, bytes, int]]:
-    """What a student must never see (names relative to the hidden folder): the edge cases, the
-    expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
-    bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
+def hidden_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
+    """What a student must never see of ``lab`` (names relative to the hidden folder): the edge cases,
+    the expected values, the hidden run writer scenarios, the Cranfield bundle and the precomputed plan."""
+    bundle = lab.cranfield.bundle()
     bundle_bytes = json.dumps(bundle, sort_keys=True, separators=(",", ":")).encode()
     entries = [
-        (paths.EDGE_CASES.name, paths.EDGE_CASES.read_bytes(), 0o600),
-        (paths.REFERENCE.name, paths.REFERENCE.read_bytes(), 0o600),
+        (lab.place.edge_cases.name, lab.place.edge_cases.read_bytes(), 0o600),
+        (lab.place.reference.name, lab.place.reference.read_bytes(), 0o600),
         (BUNDLE, bundle_bytes, 0o600),
     ]
-    if paths.SCENARIOS.is_file():  # a lab with a run writer
-        entries.append((paths.SCENARIOS.name, paths.SCENARIOS.read_bytes(), 0o600))
-    secret, _ = course_secret.load(paths.RUBRIC, create=True)  # the random cases' seed is drawn from it
+    if lab.place.scenarios.is_file():  # a lab with a run writer
+        entries.append((lab.place.scenarios.name, lab.place.scenarios.read_bytes(), 0o600))
+    secret, _ = course_secret.load(lab.place.rubric, create=True)  # the random cases' seed is drawn from it
     entries.append((course_secret.FILE_NAME, (secret + "\n").encode(), 0o600))
-    return entries + _planned(bundle, bundle_bytes)
+    return entries + _planned(lab, bundle, bundle_bytes)
 
 
-def source_entries() -> list[tuple[str, bytes, int]]:
-    """Every file of ``autograder.zip``'s ``source`` folder: the engine with the answer code, the
-    rubric and, under ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
-    entries = engine_entries() + code_entries() + [("grading.yml", paths.RUBRIC.read_bytes(), 0o644)]
-    return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries()]
+def source_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
+    """Every file of ``autograder.zip``'s ``source`` folder for ``lab``: the engine with the answer code,
+    the rubric and, under ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
+    entries = engine_entries(lab) + code_entries() + [("grading.yml", lab.place.rubric.read_bytes(), 0o644)]
+    return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries(lab)]
 
 
-def _planned(bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, bytes, int]]:
+def _planned(lab: Lab, bundle: dict[str, Any], bundle_bytes: bytes) -> list[tuple[str, bytes, int]]:
     """The grading plan, precomputed under the key the shipped grader will
     look for (a platform starts every submission with an empty cache): the shipped code, rubric
     and public cases are this repository's own, so ``plan.cache_key`` gives the same key there."""
-    lab = load.default()  # the lab shipped: the environment's
     stored = reference.load(lab)
-    loaded = rubric.load(paths.RUBRIC, lab)
+    loaded = rubric.load(lab.place.rubric, lab)
     key = planning.cache_key(lab, loaded, stored.get("digest", ""), cache.fingerprint([bundle_bytes]))
     plan = planning.build(lab, loaded, stored, bundle)
     plan.key = key

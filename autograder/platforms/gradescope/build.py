@@ -12,13 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import archive
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def build(target: Path) -> Path:
-    entries = shipment.source_entries()
+def build(target: Path, lab: Lab) -> Path:
+    """Write ``autograder.zip`` for ``lab`` at ``target``."""
+    entries = shipment.source_entries(lab)
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
     return archive.write_zip(target, entries)
 

@@ -29,10 +29,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths
+from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -122,23 +123,23 @@ def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
-def entries(image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
-    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``."""
-    loaded = rubrics.load(paths.RUBRIC)
+def entries(lab: Lab, image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, bytes, int]]]:
+    """The files of each folder for ``lab``, ``{"question": [...], "image": [...], "assessment": [...]}``."""
+    loaded = rubrics.load(lab.place.rubric, lab)
     if not image or any(c.isspace() for c in image):
         raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
     question = [
         ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
         ("question.html", _template("question.html", title=loaded.title), 0o644),
-        ("tests/grading.yml", paths.RUBRIC.read_bytes(), 0o644),
+        ("tests/grading.yml", lab.place.rubric.read_bytes(), 0o644),
     ]
-    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries()]
+    question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries(lab)]
     question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
     ]
-    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
+    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries(lab)]
     sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
     return {"question": question, "image": built, "assessment": sample}
 
@@ -152,7 +153,8 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
     return target
 
 
-def build(out: Path, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
-    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` (each replaced whole);
-    returns the folders."""
-    return {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in entries(image).items()}
+def build(out: Path, lab: Lab, image: str = DEFAULT_IMAGE) -> dict[str, Path]:
+    """Write ``OUT/question/``, ``OUT/image/`` and ``OUT/assessment/`` for ``lab`` (each replaced
+    whole); returns the folders."""
+    files = entries(lab, image)
+    return {part: _replace_folder(Path(out) / part, found, MARKERS[part]) for part, found in files.items()}

@@ -452,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(run=_prairielearn)
 
     regenerate = commands.add_parser(
-        "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"
+        "reference", help="regenerate the lab's lab/data/expected.json from solutions/ and ir_measures"
     )
     regenerate.set_defaults(run=_reference)
     return parser

@@ -20,6 +20,10 @@ import sys
 from pathlib import Path
 
 from autograder import paths
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab.spec import GRADED_FILES
 
 WORDS = [

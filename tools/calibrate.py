@@ -30,6 +30,10 @@ from autograder.grading import (  # noqa: E402
 )
 from autograder.grading import rubric as rubrics  # noqa: E402
 from autograder.grading.diagnosis import answers as diagnosis  # noqa: E402
+from autograder.labkit import load  # noqa: E402
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab import cranfield, variants  # noqa: E402
 from autograder.lab.functions.registry import run_writer  # noqa: E402
 from autograder.lab.misconceptions import catalogue  # noqa: E402

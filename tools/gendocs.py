@@ -209,7 +209,7 @@ def grading_reference() -> str:
 
 def expected() -> dict[Path, str]:
     """Each generated file and the text it should hold."""
-    tree = module_tree(ROOT / "autograder")
+    tree = module_tree(ROOT / "autograder") + "\n\n" + module_tree(ROOT / "lab")  # the engine, then Lab 05's package
     return {
         ARCHITECTURE: architecture(ARCHITECTURE.read_text(encoding="utf-8"), tree),
         CLI: cli_reference(),

@@ -36,11 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from autograder import paths
 from autograder.grading import inputs
 from autograder.grading.diagnosis.answers import same
-from autograder.lab import cases as lab_cases
-from autograder.lab import spec
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.labkit import trec
-from autograder.labkit.load import default as default_lab
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
+from autograder.lab import cases as lab_cases  # noqa: E402
+from autograder.lab import spec  # noqa: E402
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS  # noqa: E402
+from autograder.labkit import trec  # noqa: E402
+from autograder.labkit.load import default as default_lab  # noqa: E402
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 EXTRA_RANDOM = 600  # random cases per function beyond the plan's pools, for the equivalence check

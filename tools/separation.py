@@ -30,9 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import evasions
 
-from autograder.lab.spec import GRADED_FILES
-from autograder.labkit.load import default as default_lab
-from autograder.similarity import compare as similarity
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
+from autograder.lab.spec import GRADED_FILES  # noqa: E402
+from autograder.labkit.load import default as default_lab  # noqa: E402
+from autograder.similarity import compare as similarity  # noqa: E402
 
 EVERY_PAIR = similarity.SimilaritySettings(threshold=0.0001)
 

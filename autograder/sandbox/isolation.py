@@ -248,11 +248,19 @@ def probe(paths):
 
 
 def protected_paths(extra: tuple[str, ...] = ()) -> list[Path]:
-    """What a child must never read: the grader, its reference and rubric, the solutions, the cache,
-    the rest of the checkout (its history, its examples, its tests) and ``extra`` (a batch's class
-    folders and output folder)."""
+    """What a child must never read: the grader and the lab's package, its reference and rubric, the
+    solutions, the cache, the rest of the checkout (its history, its examples, its tests) and
+    ``extra`` (a batch's class folders and output folder)."""
     checkout = [paths.ROOT / name for name in (".git", "examples", "tests", "README.md")]
-    found = [paths.LAB_DATA, paths.SOLUTIONS, paths.RUBRIC, paths.PACKAGE, cache.cache_dir(), *checkout]
+    found = [
+        paths.LAB_DATA,
+        paths.SOLUTIONS,
+        paths.RUBRIC,
+        paths.PACKAGE,
+        paths.LAB_PACKAGE,
+        cache.cache_dir(),
+        *checkout,
+    ]
     return [path for path in found if path.exists()] + [Path(path) for path in extra]
 
 

@@ -162,7 +162,7 @@ def test_a_metric_is_added_by_its_record_alone(tmp_path, cranfield):
     the reference written again): is the new function graded against ir_measures with no engine
     edit, a right one earning its points and a wrong one losing them?"""
     lab = tmp_path / "lab05-plus"
-    shutil.copytree(paths.PACKAGE / "lab", lab / "lab", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(paths.LAB_PACKAGE, lab / "lab", ignore=shutil.ignore_patterns("__pycache__"))
     for folder in ("assignment", "solutions"):
         shutil.copytree(paths.ROOT / folder, lab / folder, ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
     (lab / "lab" / "functions" / "r_precision.py").write_text(textwrap.dedent(R_PRECISION).lstrip())

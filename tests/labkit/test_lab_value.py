@@ -125,7 +125,7 @@ def test_notes_part_names_the_part_or_the_notes(case_id):
     assert lab.notes_part(function) == expected
 
 
-@pytest.mark.parametrize("folder", [paths.PACKAGE / "lab", LAB06 / "lab"], ids=["lab05", "lab06"])
+@pytest.mark.parametrize("folder", [paths.LAB_PACKAGE, LAB06 / "lab"], ids=["lab05", "lab06"])
 def test_a_lab_s_modules_import_each_other_relatively(folder):
     """Does no module of a lab import its own package by the name autograder.lab (which would tie it
     to one name and stop two labs loading in one process)?"""

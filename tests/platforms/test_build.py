@@ -142,8 +142,8 @@ HOSTILE = (
 import glob, json, os
 
 FOUND = []
-for pattern in ["{root}/source/autograder/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
-                "/autograder/source/autograder/lab/data/*.json", "{root}/source/hidden/*",
+for pattern in ["{root}/source/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
+                "/autograder/source/lab/data/*.json", "{root}/source/hidden/*",
                 "{root}/source/hidden/cache/*", "/autograder/source/hidden/*"]:
     for path in glob.glob(pattern):
         try:

@@ -134,7 +134,7 @@ def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
     assert (tests / "hidden" / "expected.json").read_bytes() == paths.REFERENCE.read_bytes()
     assert (tests / "hidden" / "edge_cases.json").read_bytes() == paths.EDGE_CASES.read_bytes()
     assert (tests / "hidden" / "scenarios.json").read_bytes() == paths.SCENARIOS.read_bytes()
-    assert not (built["image"] / "source" / "autograder" / "lab" / "data").exists()
+    assert not (built["image"] / "source" / "lab" / "data").exists()
     assert (tests / "hidden" / "cranfield-bundle.json").is_file()
     assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 
@@ -296,7 +296,7 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     ):
         assert (source / name).is_file(), name
     shipped = {path.relative_to(source).as_posix() for path in source.rglob("*") if path.is_file()}
-    hidden = {"grading.yml", "cranfield-bundle.json", "autograder/lab/data/expected.json"}
+    hidden = {"grading.yml", "cranfield-bundle.json", "lab/data/expected.json"}
     assert hidden & shipped == set() and not (source / "cache").exists() and not (source / "hidden").exists()
     assert os.access(built["image"] / "entrypoint", os.X_OK)
     script = (built["image"] / "entrypoint").read_text()
@@ -467,7 +467,9 @@ def test_hidden_reference_comes_from_the_questions_tests(built, image_home, grad
     question = tmp_path / "question"
     shutil.copytree(built["question"], question)
     shutil.rmtree(question / "tests" / "hidden")
-    for name, _, _ in shipment.code_entries():  # the image as pulled: an earlier job of this module copied it in
+    for name, _, _ in shipment.code_entries(
+        default_lab()
+    ):  # the image as pulled: an earlier job of this module copied it in
         (image_home / "source" / name).unlink(missing_ok=True)
     output: list = []
     document = run_entrypoint(image_home, grade, question, GRADED, "auto", output)

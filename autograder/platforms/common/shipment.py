@@ -2,8 +2,8 @@
 
 - the **engine** (``engine_entries``): ``setup.sh`` (installs, creates the unprivileged user
   student code runs as, locks the grader's files away from that user, from ``templates/``);
-  ``requirements.txt``; the ``autograder`` package without its hidden reference
-  (``autograder/lab/data/``); the handout's given files, stubs and public cases; the Cranfield
+  ``requirements.txt``; the ``autograder`` package; the lab's package as ``lab/`` without its
+  hidden reference (``lab/data/``) and its answer code; the handout's given files, stubs and public cases; the Cranfield
   files from the local ir_datasets cache (public data). Nothing in it is secret: PrairieLearn's
   grader image, which anyone may pull from a public registry, holds this part alone;
 - the **hidden** part (``hidden_entries``, names relative to the folder ``$AUTOGRADER_HIDDEN`` names):
@@ -63,32 +63,38 @@ def requirements() -> bytes:
     return b"".join((paths.REQUIREMENTS / name).read_bytes() for name in REQUIREMENT_FILES)
 
 
+#: Where the shipped source keeps the lab's package: ``lab/``, as in a lab's folder, the shipped
+#: source being the lab's folder (its ``grading.yml``, ``assignment/``) with the engine beside it.
+LAB = "lab/"
+
+
 def _answer_code(name: str) -> bool:
     """Is ``name`` (relative to ``source``) one of the lab's modules that hold answers as code?"""
-    lab = f"autograder/{paths.LAB_PACKAGE.relative_to(paths.PACKAGE).as_posix()}/"
-    return name.startswith(tuple(lab + part for part in ANSWER_CODE))
+    return name.startswith(tuple(LAB + part for part in ANSWER_CODE))
 
 
-def code_entries() -> list[tuple[str, bytes, int]]:
-    """The lab's answer code (``ANSWER_CODE``; names relative to ``source``): what
+def _lab_files(lab: Lab) -> list[tuple[str, bytes, int]]:
+    """Every file of ``lab``'s package (names relative to ``source``) but its hidden reference."""
+    hidden = f"{LAB}data/"
+    return [entry for entry in archive.files_under(lab.place.package, LAB) if not entry[0].startswith(hidden)]
+
+
+def code_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
+    """``lab``'s answer code (``ANSWER_CODE``; names relative to ``source``): what
     ``engine_entries`` leaves out beside the hidden data, for the platforms' private part."""
-    return [entry for entry in archive.files_under(paths.PACKAGE, "autograder/") if _answer_code(entry[0])]
+    return [entry for entry in _lab_files(lab) if _answer_code(entry[0])]
 
 
 def engine_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
     """The grader without anything a student must not see (names relative to ``source``): no hidden
     data and no answer code (``code_entries``), so it cannot grade alone; ``lab``: the lab shipped."""
-    hidden = f"autograder/{paths.REPOSITORY_DATA.relative_to(paths.PACKAGE).as_posix()}/"
     entries = [
         ("setup.sh", SETUP.read_bytes(), 0o755),
         ("requirements.txt", requirements(), 0o644),
         (CHILD_REQUIREMENTS, paths.CHILD_REQUIREMENTS.read_bytes(), 0o644),
     ]
-    entries += [
-        entry
-        for entry in archive.files_under(paths.PACKAGE, "autograder/")
-        if not entry[0].startswith(hidden) and not _answer_code(entry[0])
-    ]
+    entries += archive.files_under(paths.PACKAGE, "autograder/")
+    entries += [entry for entry in _lab_files(lab) if not _answer_code(entry[0])]
     entries += [
         (f"assignment/{lab.package}/{name}", lab.place.handout_file(name).read_bytes(), 0o644)
         for name in (*lab.given_files, *lab.graded_files)
@@ -118,7 +124,7 @@ def hidden_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
 def source_entries(lab: Lab) -> list[tuple[str, bytes, int]]:
     """Every file of ``autograder.zip``'s ``source`` folder for ``lab``: the engine with the answer code,
     the rubric and, under ``hidden/``, the hidden part (Gradescope's zip is private to the course's staff)."""
-    entries = engine_entries(lab) + code_entries() + [("grading.yml", lab.place.rubric.read_bytes(), 0o644)]
+    entries = engine_entries(lab) + code_entries(lab) + [("grading.yml", lab.place.rubric.read_bytes(), 0o644)]
     return entries + [(HIDDEN + name, data, mode) for name, data, mode in hidden_entries(lab)]
 
 

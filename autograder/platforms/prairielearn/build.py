@@ -134,7 +134,7 @@ def entries(lab: Lab, image: str = DEFAULT_IMAGE) -> dict[str, list[tuple[str, b
         ("tests/grading.yml", lab.place.rubric.read_bytes(), 0o644),
     ]
     question += [(f"{HIDDEN}{name}", data, 0o644) for name, data, _ in shipment.hidden_entries(lab)]
-    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries()]
+    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, 0o644) for name, data, _ in shipment.code_entries(lab)]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),

@@ -694,6 +694,7 @@ def graded(request, tmp_path_factory, cranfield, listener):
             jobs=JOBS,
             progress=False,
             rubric_path=subs.test_rubric(folder),
+            lab=default_lab(),
             **MODES[mode],
         )
         by_id = {result.submission: result for result in summary.results}
@@ -717,7 +718,13 @@ def test_orphans_do_not_cost_the_next_submission(mode, tmp_path, cranfield):
         results = container_sim.grade(tmp_path / "in", tmp_path / "out", rubric, jobs=1)
     else:
         summary = batch.grade_batch(
-            [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=rubric, **MODES[mode]
+            [tmp_path / "in"],
+            tmp_path / "out",
+            jobs=1,
+            progress=False,
+            rubric_path=rubric,
+            lab=default_lab(),
+            **MODES[mode],
         )
         results = {result.submission: result for result in summary.results}
     assert results["a-orphans"].score == 100

@@ -56,7 +56,13 @@ def test_a_table_of_answers_scores_little_in_a_local_batch(mode, attack, tmp_pat
         results = container_sim.grade(tmp_path / "in", tmp_path / "out", rubric, 2)
     else:
         summary = batch.grade_batch(
-            [tmp_path / "in"], tmp_path / "out", jobs=2, progress=False, rubric_path=rubric, **MODES[mode]
+            [tmp_path / "in"],
+            tmp_path / "out",
+            jobs=2,
+            progress=False,
+            rubric_path=rubric,
+            lab=default_lab(),
+            **MODES[mode],
         )
         results = {result.submission: result for result in summary.results}
     assert 10 <= results["table"].score <= LIMIT, results["table"].score

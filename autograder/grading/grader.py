@@ -114,7 +114,7 @@ def _plan(state: Grading) -> Grading:
 def _sandbox(state: Grading) -> Grading:
     """Every call run in the sandbox, on the submission's files written as the package; calls the
     platform's overall deadline stopped say so."""
-    with tempdirs.folder("lab05-submission-") as temporary:
+    with tempdirs.folder("submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         lab = intake.write_package(state.staged, folder / "lab", state.plan.lab)

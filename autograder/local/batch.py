@@ -155,7 +155,7 @@ def grade_batch(
     out.mkdir(parents=True, exist_ok=True)
     os.chmod(out, 0o700)  # grade.json holds expected values: the instructor's eyes only
     jobs = max(1, jobs or usable_cpus())
-    with tempdirs.folder("lab05-batch-") as folder:
+    with tempdirs.folder("batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
         protected = (*inputs, str(out.resolve()))
         session = Session.open(

@@ -281,7 +281,7 @@ def self_test(isolation: Isolation, protected: Iterable[str] | None = None) -> s
     """Run a probe child: None when it starts, answers, and can read none of ``protected``
     (default: the grader's own files); otherwise what went wrong."""
     protected = [str(p) for p in (protected or protected_files())]
-    with tempdirs.folder("lab05-selftest-") as temporary:
+    with tempdirs.folder("selftest-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         package = folder / "lab" / "lab05"

@@ -159,7 +159,7 @@ def grade_one(
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
-        with tempdirs.folder("lab05-platform-") as folder:
+        with tempdirs.folder("platform-") as folder:
             session = Session.open(lab, rubric_path, isolation, uid, python, Path(folder))
             if session.secret_note:
                 log(session.secret_note)

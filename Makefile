@@ -38,18 +38,18 @@ test-fast: setup cranfield bytecode
 	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # the architecture's contracts, lint, format, types, and the minimum Python (3.10: Gradescope's Ubuntu 22.04), commit subjects of at most 72 characters, and the documentation site built strictly
-# (every module but the lab's content, autograder/lab, also under plain `mypy --strict`, with no configuration that
-# could loosen one: pyproject's mypy section is strict everywhere but autograder/lab too)
+# (every module of the engine, autograder/, also under plain `mypy --strict`, with no configuration that could
+# loosen one: pyproject's mypy section is strict everywhere but the lab's content, lab/)
 STRICT_MYPY = $(BIN)/mypy --strict --config-file= --ignore-missing-imports --follow-imports=silent \
 	--python-version 3.10 --cache-dir .mypy_cache/strict
-STRICT_FILES = $(shell find autograder -name '*.py' -not -path 'autograder/lab/*' | sort)
+STRICT_FILES = $(shell find autograder -name '*.py' | sort)
 check: setup
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(STRICT_MYPY) $(STRICT_FILES)
-	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/
+	$(BIN)/vermin -q --target=3.10- --no-tips --violations autograder/ lab/
 	$(BIN)/python tools/commit_subjects.py
 	$(MKDOCS) build --strict --quiet --site-dir $(SITE)
 

@@ -178,7 +178,13 @@ def _merge(args: argparse.Namespace) -> int:
     from autograder.local import merge
 
     summary = merge.merge(
-        args.out, args.shards, rubric_path=args.rubric, jobs=args.jobs, extensions=args.extensions, known=args.known
+        args.out,
+        args.shards,
+        rubric_path=args.rubric,
+        jobs=args.jobs,
+        extensions=args.extensions,
+        known=args.known,
+        lab=args.lab,
     )
     similar = len(summary.similarity.pairs) if summary.similarity is not None else 0
     print(
@@ -224,7 +230,7 @@ def _build(args: argparse.Namespace) -> int:
         from autograder.platforms.prairielearn import build as prairielearn
 
         image = args.image or prairielearn.DEFAULT_IMAGE
-        folders = prairielearn.build(args.out, image=image, rubric_path=args.rubric)
+        folders = prairielearn.build(args.out, args.lab, image=image, rubric_path=args.rubric)
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
             print(f"{name}: {folder}/ ({size / 1024:.0f} KiB)")
@@ -255,7 +261,7 @@ def _build(args: argparse.Namespace) -> int:
 
     readme = handout_readme.expected(args.lab, "gradescope", args.rubric)
     built = {
-        "autograder": build.build(args.out / "autograder.zip", args.rubric),
+        "autograder": build.build(args.out / "autograder.zip", args.lab, args.rubric),
         "handout": handout.build(args.lab, args.out / "handout.zip", cranfield=args.with_cranfield, readme=readme),
     }
     print("\n".join([f"{n}: {path} ({path.stat().st_size / 1024:.0f} KiB)" for n, path in built.items()]))
@@ -686,7 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
     attempt.set_defaults(run=_try)
 
     regenerate = commands.add_parser(
-        "reference", help="regenerate autograder/lab/data/expected.json from solutions/ and ir_measures"
+        "reference", help="regenerate the lab's lab/data/expected.json from solutions/ and ir_measures"
     )
     regenerate.set_defaults(run=_reference)
     return parser

@@ -10,17 +10,16 @@ from autograder import environment
 PACKAGE = Path(__file__).resolve().parent
 #: The project root (the grader's checkout).
 ROOT = PACKAGE.parent
-#: The lab graded: Lab 05 by default (its package ``autograder/lab/``, its course files here: the
-#: rubric, the handout, the solutions); ``$AUTOGRADER_LAB`` names another lab's folder, which holds
-#: ``lab/`` (its package, standing in for ``autograder.lab``), ``grading.yml``, ``assignment/``
-#: and ``solutions/`` (``docs/LABS.md``).
+#: The lab graded, chosen here alone: the folder ``--lab`` or ``$AUTOGRADER_LAB`` names, else this
+#: repository's root, which is Lab 05's lab folder. A lab folder holds ``lab/`` (its package,
+#: imported as ``autograder.lab`` by ``labkit.load.activate``), ``grading.yml``, ``assignment/`` and
+#: ``solutions/`` (``docs/LABS.md``).
 LAB_ROOT = Path(environment.get("LAB") or ROOT).resolve()
 
 
 def lab_package(root: Path) -> Path:
-    """A lab folder's package: its ``lab/``; this repository's own lab (Lab 05) keeps it in
-    ``autograder/lab/``."""
-    return PACKAGE / "lab" if root == ROOT else root / "lab"
+    """A lab folder's package: its ``lab/``."""
+    return root / "lab"
 
 
 LAB_PACKAGE = lab_package(LAB_ROOT)
@@ -37,7 +36,7 @@ SHIPPED_CHILD_REQUIREMENTS = "requirements-child.txt"
 CHILD_REQUIREMENTS = REQUIREMENTS / "child.txt" if REQUIREMENTS.is_dir() else ROOT / SHIPPED_CHILD_REQUIREMENTS
 CHILD_VENV = ROOT / ".venv-child"  # that environment for local batches (``make setup``)
 #: The hidden reference: what a student must never see (the edge cases' inputs, the expected
-#: values). In the repository ``autograder/lab/data/``; ``$AUTOGRADER_HIDDEN`` names where a platform
+#: values). In the lab's folder ``lab/data/``; ``$AUTOGRADER_HIDDEN`` names where a platform
 #: keeps it instead (PrairieLearn: the question's private ``tests/hidden/``, never the image).
 REPOSITORY_DATA = LAB_PACKAGE / "data"
 LAB_DATA = Path(environment.get("HIDDEN") or REPOSITORY_DATA)

@@ -1,5 +1,5 @@
 """The grader's temporary folders, all below one private folder per grading run,
-``$TMPDIR/lab05-grader-<pid>`` (its owner may write, anyone may pass through to a folder whose name
+``$TMPDIR/autograder-<pid>`` (its owner may write, anyone may pass through to a folder whose name
 they know, nobody else may list it). A grader killed mid-batch cannot remove what it was grading;
 the next one does: it removes the folders of runs whose process is gone.
 """
@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-PREFIX = "lab05-grader-"
+PREFIX = "autograder-"  # no lab's name: the engine grades any lab
 _root: Path | None = None
 
 
@@ -49,5 +49,5 @@ def _sweep(base: Path) -> None:
 
 
 def folder(prefix: str) -> tempfile.TemporaryDirectory[str]:
-    """A temporary folder of this run (``with tempdirs.folder("lab05-child-") as path``)."""
+    """A temporary folder of this run (``with tempdirs.folder("child-") as path``)."""
     return tempfile.TemporaryDirectory(prefix=prefix, dir=root())

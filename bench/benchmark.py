@@ -53,6 +53,10 @@ import similarity_batch
 from measure import PYTHON, child_times, environment, execution_times, grade_command, grades, median, p95, run
 from otter_suite import Otter
 
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab.spec import FUNCTIONS
 from tests.support import buggy, subs
 

@@ -17,6 +17,9 @@ from pathlib import Path
 from measure import PYTHON, environment, run
 
 from autograder import paths
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
 
 OTTER_PUBLIC = """
 OK_FORMAT = False

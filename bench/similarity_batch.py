@@ -20,6 +20,10 @@ import sys
 from pathlib import Path
 
 from autograder import paths
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab.spec import GRADED_FILES
 
 WORDS = [
@@ -128,10 +132,11 @@ _RUN = """
 import json, os, sys, time
 started = time.perf_counter()
 from autograder.similarity import compare as similarity
+from autograder.labkit import load
 imported = time.perf_counter() - started
 batch = json.load(open(sys.argv[1]))
 before = os.times()
-result = similarity.analyse(batch, jobs=int(sys.argv[2]), exhaustive=sys.argv[3] == "all")
+result = similarity.analyse(batch, jobs=int(sys.argv[2]), exhaustive=sys.argv[3] == "all", lab=load.default())
 after = os.times()
 cpu = sum(after[:4]) - sum(before[:4])  # user and system, of this process and its workers
 print(json.dumps({"import": imported, **result.seconds, "cpu": cpu, "compared": result.candidates,
@@ -207,6 +212,7 @@ def report(work: Path, count: int, repetitions: int) -> dict:
 _HOSTILE = """
 import json, random, sys, time
 from autograder.similarity import compare as similarity
+from autograder.labkit import load
 honest = json.load(open(sys.argv[1]))
 kind = sys.argv[2]
 if kind == "parentheses":
@@ -218,7 +224,7 @@ elif kind == "longest":
 else:
     extra = {}
 started = time.perf_counter()
-found = similarity.analyse({**honest, **extra})
+found = similarity.analyse({**honest, **extra}, lab=load.default())
 seconds = time.perf_counter() - started
 # VmHWM: this process since its exec (ru_maxrss would count what the benchmark held when it forked)
 status = open("/proc/self/status").read().split("VmHWM:")[1]

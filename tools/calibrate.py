@@ -30,6 +30,10 @@ from autograder.grading import (  # noqa: E402
 )
 from autograder.grading import rubric as rubrics  # noqa: E402
 from autograder.grading.diagnosis import answers as diagnosis  # noqa: E402
+from autograder.labkit import load  # noqa: E402
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab import cranfield, variants  # noqa: E402
 from autograder.lab.functions.registry import run_writer  # noqa: E402
 from autograder.lab.misconceptions import catalogue  # noqa: E402
@@ -87,7 +91,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="calibrate")
     parser.add_argument("--gradings", type=int, default=5)
     args = parser.parse_args(argv)
-    built = planning.build(default_lab(), rubrics.load(args.rubric), reference.load(default_lab()), cranfield.bundle())
+    built = planning.build(
+        default_lab(), rubrics.load(args.rubric, lab=default_lab()), reference.load(default_lab()), cranfield.bundle()
+    )
     submissions = [built.for_submission(f"{args.seed}-{n}") for n in range(args.gradings)]
     per_function: dict[str, list[float]] = {}
     print(f"{'misconception':<32} {'function':<20} {'median':>7} {'min':>7}")

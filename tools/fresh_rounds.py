@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from autograder.labkit.load import default as default_lab  # noqa: E402
 from autograder.local import batch  # noqa: E402
 
 
@@ -46,7 +47,9 @@ def _diagnoses(result, function: str) -> list[tuple[str, str]]:
 def grade_round(folder: Path, out: Path, seed: str) -> list[dict]:
     manifest = json.loads((folder / "MANIFEST.json").read_text(encoding="utf-8"))
     ids = sorted(name for name in manifest if (folder / name).is_dir())
-    summary = batch.grade_batch([folder / name for name in ids], out, progress=False, seed=seed, force=True)
+    summary = batch.grade_batch(
+        [folder / name for name in ids], out, progress=False, seed=seed, force=True, lab=default_lab()
+    )
     by_id = {result.submission: result for result in summary.results}
     rows = []
     for name in ids:

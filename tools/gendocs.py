@@ -195,10 +195,12 @@ def output_files() -> str:
     """docs/OUTPUT_FILES.md: where a batch's files are, and each file's fields, from the modules that
     write them."""
     from autograder.grading import rubric
+    from autograder.labkit import load
     from autograder.reports import grades_csv, gradescope_json, output_paths, prairielearn_json
 
+    lab = load.default()
     listing = (output_paths.__doc__ or "").split("\n\n")
-    header = grades_csv.render([], rubric.load()).strip()
+    header = grades_csv.render([], rubric.load(lab.place.rubric, lab)).strip()
     return "\n".join(
         [
             "# Output files",
@@ -240,7 +242,9 @@ def output_files() -> str:
 
 def concepts_table(text: str) -> str:
     """``text`` with the block between the concepts markers replaced by the lab's concepts table."""
-    from autograder.lab import concepts
+    from autograder.labkit import load
+
+    concepts = load.default().concepts
 
     if CONCEPTS_BEGIN not in text or CONCEPTS_END not in text:
         raise ValueError(f"{DIAGNOSES.relative_to(ROOT)} lacks the markers {CONCEPTS_BEGIN} and {CONCEPTS_END}")
@@ -391,8 +395,9 @@ def grading_reference() -> str:
 
 def expected() -> dict[Path, str]:
     """Each generated file and the text it should hold."""
+    tree = module_tree(ROOT / "autograder") + "\n\n" + module_tree(ROOT / "lab")  # the engine, then Lab 05's package
     return {
-        MODULES: modules_page(module_tree(ROOT / "autograder")),
+        MODULES: modules_page(tree),
         CLI: cli_reference(),
         GRADING_YML: grading_reference(),
         DIAGNOSES: concepts_table(DIAGNOSES.read_text(encoding="utf-8")),

@@ -31,6 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autograder.labkit import load  # noqa: E402
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab import cases, measures  # noqa: E402
 from autograder.lab.functions.registry import FUNCTIONS  # noqa: E402
 from autograder.lab.solution import reference_metrics  # noqa: E402

@@ -36,11 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from autograder import paths
 from autograder.grading import inputs
 from autograder.grading.diagnosis.answers import same
-from autograder.lab import cases as lab_cases
-from autograder.lab import spec
-from autograder.lab.functions.registry import FUNCTIONS as RECORDS
-from autograder.labkit import trec
-from autograder.labkit.load import default as default_lab
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
+from autograder.lab import cases as lab_cases  # noqa: E402
+from autograder.lab import spec  # noqa: E402
+from autograder.lab.functions.registry import FUNCTIONS as RECORDS  # noqa: E402
+from autograder.labkit import trec  # noqa: E402
+from autograder.labkit.load import default as default_lab  # noqa: E402
 
 GenericQuery = collections.namedtuple("GenericQuery", ["query_id", "text"])
 EXTRA_RANDOM = 600  # random cases per function beyond the plan's pools, for the equivalence check
@@ -207,7 +211,7 @@ def run_files(functions: dict, plan, folder: Path) -> dict:
 
 def _same_answer(got, want) -> bool:
     try:
-        return same(list(got), list(want))
+        return same(list(got), list(want), tolerance=default_lab().tolerance)
     except (OverflowError, ValueError, TypeError):  # e.g. an int too large to compare as a float
         return False
 
@@ -281,7 +285,9 @@ def grade(mutants: list[Mutant], jobs: int, keep: Path | None) -> list[Outcome]:
                 (target / file).write_text(text, encoding="utf-8")
         rubric = folder / "grading.yml"
         rubric.write_text(_fast_rubric(), encoding="utf-8")
-        summary = batch.grade_batch([inbox], folder / "out", jobs=jobs, force=True, progress=False, rubric_path=rubric)
+        summary = batch.grade_batch(
+            [inbox], folder / "out", jobs=jobs, force=True, progress=False, rubric_path=rubric, lab=default_lab()
+        )
     by_id = {result.submission: result for result in summary.results}
     outcomes = []
     for mutant in mutants:
@@ -357,7 +363,7 @@ def lost_shares(outcomes: list[Outcome]) -> dict[str, tuple[str, float]]:
     from autograder.grading import rubric as rubrics
 
     possible: dict[str, float] = {}
-    for check in rubrics.load().checks:
+    for check in rubrics.load(default_lab().place.rubric, default_lab()).checks:
         possible[check.function] = possible.get(check.function, 0.0) + check.points
     return {
         outcome.mutant.id: (
@@ -376,7 +382,7 @@ def shares(outcomes: list[Outcome]) -> str:
 
     from autograder.grading import rubric as rubrics
 
-    order = [check.function for check in rubrics.load().checks]
+    order = [check.function for check in rubrics.load(default_lab().place.rubric, default_lab()).checks]
     found: dict[str, list[float]] = {}
     for function, share in lost_shares(outcomes).values():
         found.setdefault(function, []).append(share)

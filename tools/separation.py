@@ -30,8 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import evasions
 
-from autograder.lab.spec import GRADED_FILES
-from autograder.similarity import compare as similarity
+from autograder.labkit import load
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
+from autograder.lab.spec import GRADED_FILES  # noqa: E402
+from autograder.labkit.load import default as default_lab  # noqa: E402
+from autograder.similarity import compare as similarity  # noqa: E402
 
 EVERY_PAIR = similarity.SimilaritySettings(threshold=0.0001)
 
@@ -47,7 +52,7 @@ def read(folder: Path) -> dict[str, str]:
 
 def score(a: dict[str, str], b: dict[str, str]) -> float:
     """The pair's score alone in a batch of two (0.0 when it shares nothing)."""
-    found = similarity.analyse({"a": a, "b": b}, EVERY_PAIR)
+    found = similarity.analyse({"a": a, "b": b}, EVERY_PAIR, lab=default_lab())
     return found.pairs[0].score if found.pairs else 0.0
 
 

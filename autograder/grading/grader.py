@@ -120,7 +120,7 @@ def _sandbox(state: Grading) -> Grading:
     smallest counterexample of each function that failed a public case is looked for
     (``counterexamples.Finder``), in children of its own."""
     package = Package(state.plan.lab.package, state.plan.lab.graded_files)
-    with tempdirs.folder("lab05-submission-") as temporary:
+    with tempdirs.folder("submission-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         lab = intake.write_package(state.staged, folder / "lab", state.plan.lab)

@@ -27,7 +27,6 @@ from pathlib import Path
 from autograder.errors import MissingError
 from autograder.grading.course import deadlines, metadata
 from autograder.grading.results import Student
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 
 MAX_FILE = 1 << 20  # bytes of one graded file
@@ -116,13 +115,12 @@ def _graded_names(root: Path, graded: tuple[str, ...], received: list[str] | Non
     return names
 
 
-def file_time(path: Path, lab: Lab | None = None) -> str:
+def file_time(path: Path, lab: Lab) -> str:
     """When a submission was last changed, by its files' modification times (a zip's own; in a
-    folder its graded files' newest, ``lab``'s: default the environment's), as ISO 8601 in UTC; ""
+    folder its graded files' newest, ``lab``'s), as ISO 8601 in UTC; ""
     when they cannot be read."""
     try:
         if path.is_dir():
-            lab = load.or_default(lab)
             chosen = _candidates(_graded_names(path, lab.graded_files), lab).values()
             stamp = max((os.lstat(path / name).st_mtime for name in chosen), default=os.lstat(path).st_mtime)
         else:
@@ -241,10 +239,8 @@ def _read_zip(path: Path, staged: Staged, lab: Lab) -> None:
                 )
 
 
-def read(source: Source, lab: Lab | None = None) -> Staged:
-    """The graded files of a submission of ``lab`` (default the environment's), with the problems
-    found reading them."""
-    lab = load.or_default(lab)
+def read(source: Source, lab: Lab) -> Staged:
+    """The graded files of a submission of ``lab``, with the problems found reading them."""
     staged = Staged(source=source, notes=list(source.notes))
     path = source.path
     try:
@@ -283,11 +279,11 @@ def read(source: Source, lab: Lab | None = None) -> Staged:
     return staged
 
 
-def read_other(source: Source, name: str, lab: Lab | None = None) -> Staged:
+def read_other(source: Source, name: str, lab: Lab) -> Staged:
     """Another file of a submission than the graded ones (``name``, e.g. the written analysis
     ``analysis.yml``), found and read by the same rules: never through a symbolic link, never
     extracted, at most ``MAX_FILE`` bytes, UTF-8; ``files`` holds it when it was read."""
-    return read(source, replace(load.or_default(lab), graded_files=(name,)))
+    return read(source, replace(lab, graded_files=(name,)))
 
 
 def _plain(data: bytes) -> bytes:
@@ -295,10 +291,10 @@ def _plain(data: bytes) -> bytes:
     return b"\n".join(line.rstrip() for line in data.replace(b"\r\n", b"\n").split(b"\n")).strip()
 
 
-def handout_unchanged(files: dict[str, bytes], lab: Lab | None = None) -> list[str]:
+def handout_unchanged(files: dict[str, bytes], lab: Lab) -> list[str]:
     """The graded files that are the handout's stubs as given (line ends and trailing blanks aside;
-    ``lab``'s handout, default the environment's)."""
-    handout = load.or_default(lab).place
+    ``lab``'s handout)."""
+    handout = lab.place
     found = []
     for name, data in sorted(files.items()):
         try:
@@ -341,11 +337,10 @@ def _received_words(received: list[str], missing: list[str]) -> str:
     return words
 
 
-def write_package(staged: Staged, target: Path, lab: Lab | None = None) -> Path:
-    """The student package of ``lab`` (default the environment's) a child imports: the handout's
+def write_package(staged: Staged, target: Path, lab: Lab) -> Path:
+    """The student package of ``lab`` a child imports: the handout's
     given files plus the graded ones (a graded file that could not be read is left out, so its
     functions are missing)."""
-    lab = load.or_default(lab)
     package = target / lab.package
     package.mkdir(parents=True)
     for name in lab.given_files:
@@ -375,12 +370,11 @@ def _is_submission(path: Path, lab: Lab) -> bool:
     )
 
 
-def discover(paths: Iterable[str | Path], lab: Lab | None = None) -> list[Source]:
-    """The submissions of ``lab`` (default the environment's) named by ``paths`` (each a submission
+def discover(paths: Iterable[str | Path], lab: Lab) -> list[Source]:
+    """The submissions of ``lab`` named by ``paths`` (each a submission
     or a folder of them), sorted by id.
     ``metadata.MetadataError`` (a ValueError) when a folder's metadata file cannot be read at all;
     a malformed entry leaves its submission without names, with a note saying why."""
-    lab = load.or_default(lab)
     sources = {}
     for path in map(Path, paths):
         if not path.exists():

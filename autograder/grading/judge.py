@@ -16,7 +16,6 @@ from typing import Any
 
 from autograder.errors import UsageError
 from autograder.grading.results import CaseStatus
-from autograder.labkit import load
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
@@ -134,14 +133,13 @@ def capped(message: str, limit: int = MESSAGE) -> str:
     return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
-def close(actual: float, expected: float, tolerance: float | None = None) -> bool:
+def close(actual: float, expected: float, tolerance: float) -> bool:
     """Is ``actual`` within ``tolerance`` of ``expected``, absolute or relative (the lab's
-    ``Lab.tolerance``; None: the environment's lab's)?"""
-    within = load.or_default(None).tolerance if tolerance is None else tolerance
-    return abs(actual - expected) <= within or abs(actual - expected) <= within * abs(expected)
+    ``Lab.tolerance``)?"""
+    return abs(actual - expected) <= tolerance or abs(actual - expected) <= tolerance * abs(expected)
 
 
-def difference(encoded: Any, expected: Any, returns: str = "", tolerance: float | None = None) -> str | None:
+def difference(encoded: Any, expected: Any, returns: str = "", *, tolerance: float) -> str | None:
     """None when ``encoded`` equals ``expected`` (within ``tolerance``, ``close``'s), else why not;
     anything the grader cannot read is simply not equal (the child's JSON is never trusted to be well
     formed). ``returns``: what the function returns, in the contract's words (for a wrong kind of value)."""
@@ -151,7 +149,7 @@ def difference(encoded: Any, expected: Any, returns: str = "", tolerance: float 
         return "returned a value the grader cannot read"
 
 
-def _compare(encoded: Any, expected: Any, returns: str, tolerance: float | None) -> str | None:
+def _compare(encoded: Any, expected: Any, returns: str, tolerance: float) -> str | None:
     """``difference``'s answer, by the kind of value expected (in this order: a number, bools too;
     a string; a list or tuple; a dict)."""
     if isinstance(expected, (bool, int, float)):
@@ -170,7 +168,7 @@ def _kind(encoded: Any) -> Any:
     return encoded.get("type") if isinstance(encoded, dict) else None
 
 
-def _compare_number(encoded: Any, expected: bool | int | float, returns: str, tolerance: float | None) -> str | None:
+def _compare_number(encoded: Any, expected: bool | int | float, returns: str, tolerance: float) -> str | None:
     """A number within the tolerance of ``expected`` (what is not an honest number never is)."""
     try:
         value = number(encoded)
@@ -190,7 +188,7 @@ def _compare_string(encoded: Any, expected: str) -> str | None:
 
 
 def _compare_sequence(
-    encoded: Any, expected: list[Any] | tuple[Any, ...], returns: str, tolerance: float | None
+    encoded: Any, expected: list[Any] | tuple[Any, ...], returns: str, tolerance: float
 ) -> str | None:
     """A list or tuple of as many items as ``expected``, each equal to its own (the first that
     differs is said)."""
@@ -206,7 +204,7 @@ def _compare_sequence(
     return None
 
 
-def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str, tolerance: float | None) -> str | None:
+def _compare_mapping(encoded: Any, expected: dict[Any, Any], returns: str, tolerance: float) -> str | None:
     """A dict of string keys, the keys of ``expected``, each value equal to its own (the first
     key, in sorted order, whose value differs is said)."""
     if _kind(encoded) != "dict":
@@ -268,7 +266,7 @@ def answered(outcome: Outcome) -> bool:
 
 
 def verdict(
-    outcome: Outcome, expected: Any, returns: str = "", imported: bool = True, tolerance: float | None = None
+    outcome: Outcome, expected: Any, returns: str = "", imported: bool = True, *, tolerance: float
 ) -> tuple[CaseStatus, str]:
     """``(status, message)`` of one call against its expected value or expected error;
     ``returns`` names, in the contract's words, what the function returns; ``imported``: whether
@@ -278,7 +276,7 @@ def verdict(
     if outcome.status == OutcomeStatus.VALUE:
         if must_raise:
             return CaseStatus.FAIL, f"returned {plain(outcome.value)!r}, expected it to raise {expected[RAISES]}"
-        problem = difference(outcome.value, expected, returns, tolerance)
+        problem = difference(outcome.value, expected, returns, tolerance=tolerance)
         return (CaseStatus.PASS, "") if problem is None else (CaseStatus.FAIL, problem)
     if outcome.status == OutcomeStatus.ERROR:
         error = outcome.error or {}

@@ -1,7 +1,7 @@
 """The hidden reference: expected values generated from ``solutions/`` and ``ir_measures``.
 
 ``python -m autograder reference`` writes the lab's ``expected.json`` (``Place.reference``; Lab 05's
-``autograder/lab/data/expected.json``):
+``lab/data/expected.json``):
 
 - ``edge``: each hidden edge case's value (or the error it must raise), from the solutions,
   and ``edge_cases``: the digest of the cases' file (``Place.edge_cases``) they were made from;

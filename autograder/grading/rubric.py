@@ -16,14 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from autograder import paths
 from autograder.errors import UsageError
 from autograder.grading import rubric_schema as schema
 from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
 from autograder.grading.rubric_schema import SimilaritySettings as SimilaritySettings
-from autograder.labkit import load as lab_load
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
 from autograder.sandbox.settings import Limits
@@ -154,12 +152,11 @@ def _canonical(value: object) -> object:
     return value
 
 
-def parse(text: str, source: str = "grading.yml", lab: Lab | None = None) -> Rubric:
-    """The rubric in ``text`` (YAML) for ``lab`` (default the environment's, ``labkit.load.default()``),
+def parse(text: str, source: str = "grading.yml", *, lab: Lab) -> Rubric:
+    """The rubric in ``text`` (YAML) for ``lab`` (the functions and kinds it may name),
     validated by its schema (``rubric_schema``); ``RubricError`` naming the key's path, the value
     found and what is allowed otherwise."""
     data = _load(text, source)
-    lab = lab_load.or_default(lab)
     names = schema.LabNames(
         functions=tuple(lab.functions),
         kinds_for={function: tuple(kinds) for function, kinds in lab.kinds_for.items()},
@@ -232,10 +229,10 @@ def _digests(model: schema.RubricFile) -> tuple[str, str]:
     )
 
 
-def load(path: Path = paths.RUBRIC, lab: Lab | None = None) -> Rubric:
-    """Load and validate the rubric file for ``lab`` (default the environment's)."""
+def load(path: Path, lab: Lab) -> Rubric:
+    """Load and validate the rubric file ``path`` for ``lab`` (``lab.place.rubric``: its own)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RubricError(f"cannot read the rubric {path}: {error.strerror}") from None
-    return parse(text, Path(path).name, lab)
+    return parse(text, Path(path).name, lab=lab)

@@ -72,7 +72,8 @@ def read(
     the reference writer's text), its first ``limit`` lines at most (more than twice the right file's
     cannot be right anyway); ``imported``: whether runs.py imported."""
     if outcome.status != OutcomeStatus.VALUE:
-        status, message = judge.verdict(outcome, None, imported=imported)
+        # the call did not return: no value to compare, so no tolerance to compare it within
+        status, message = judge.verdict(outcome, None, imported=imported, tolerance=0.0)
         error = (outcome.error or {}) if outcome.status == OutcomeStatus.ERROR else {}
         raised = tuple(error.get("mro", ()))
         return RunFile(

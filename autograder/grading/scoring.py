@@ -67,7 +67,9 @@ def call_case(lab: Lab, planned: PlannedCase, outcome: Outcome, unimported: froz
     ``unimported``: the graded files that did not import."""
     case = planned.case
     imported = lab.functions[case.function] not in unimported
-    status, message = judge.verdict(outcome, planned.expected, lab.returns[case.function], imported, lab.tolerance)
+    status, message = judge.verdict(
+        outcome, planned.expected, lab.returns[case.function], imported, tolerance=lab.tolerance
+    )
     groups = groups_of(planned, lab)
     if status == CaseStatus.PASS and planned.kind == CheckKind.CRANFIELD:
         return CaseResult(id=case.id, description="", public=case.public, status=status, groups=groups)

@@ -24,9 +24,14 @@ from autograder.sandbox import isolation as isolations
 from autograder.sandbox import proof
 from autograder.sandbox.settings import Isolation
 
-#: The module name of the lab the plan and the checks below it read (they import it, until each is
-#: handed the ``Lab``): a session grades that lab only.
-ENGINE_LAB = "autograder.lab"
+
+def _lab_files(lab: Lab) -> tuple[str, ...]:
+    """What a child must never read of ``lab`` beyond the grader's own files (``isolation.protected_paths``):
+    its hidden reference, solutions, rubric and package, wherever its folder lies."""
+    own = isolations.protected_paths()
+    found = (lab.place.hidden, lab.place.solutions, lab.place.rubric, lab.place.package)
+    return tuple(str(path) for path in found if path.exists() and not any(path.is_relative_to(p) for p in own))
+
 
 INTERNAL_ERROR = (
     "the grader failed on this submission (not because of your code); the details are in the grader's log, "
@@ -65,11 +70,6 @@ class Session:
         folders no child may read beyond the grader's own (a batch's class and output folders);
         ``jobs``: the workers that grade at once (each runs its children as a sandbox uid of its own);
         ``create_secret``: make the course secret beside the rubric if there is none (a local batch)."""
-        if lab.name != ENGINE_LAB:
-            raise ValueError(
-                f"Session.open: the plan grades the lab imported as {ENGINE_LAB}, not {lab.title} "
-                f"({lab.place.root}); choose the lab with --lab FOLDER before the engine is imported"
-            )
         rubric_path = rubric_path or lab.place.rubric
         loaded = rubrics.load(rubric_path, lab)
         secret, note = course_secret.load(rubric_path, create_secret)
@@ -81,7 +81,7 @@ class Session:
         with _kept_for_good():
             plan = cached(lab, loaded, reference.load(lab), bundle_key, load_bundle, check)
         chosen = isolations.choose(
-            isolation, python, uid, lab.evaluation_libraries, protected, jobs, loaded.allowed_imports
+            isolation, python, uid, lab.evaluation_libraries, protected + _lab_files(lab), jobs, loaded.allowed_imports
         )
         proof.prove(chosen)  # a known honest probe scores full here, or nothing is graded (``ProofError``)
         return cls(plan, chosen, secret, note)

@@ -1,10 +1,11 @@
 """Which lab the engine grades, and a lab folder loaded as a value.
 
 ``load(folder)`` imports a lab folder's ``lab/`` package under a name of its own (unique per
-folder, so two labs load in one process) and returns its ``Lab``. ``activate()`` makes
-``autograder.lab`` the lab ``paths.LAB_PACKAGE`` holds (Lab 05's package unless ``$AUTOGRADER_LAB``
-names another lab's folder, ``docs/LABS.md``); run it before anything imports ``autograder.lab``
-(``python -m autograder`` does it first)."""
+folder, so two labs load in one process) and returns its ``Lab``. ``activate()`` imports the lab
+``paths.LAB_PACKAGE`` holds as ``autograder.lab`` (this repository's ``lab/``, Lab 05, unless
+``--lab`` or ``$AUTOGRADER_LAB`` names another lab's folder, ``docs/LABS.md``); run it before
+anything imports ``autograder.lab`` (``python -m autograder`` does it first, the tests' conftest
+too); ``default()`` activates it."""
 
 from __future__ import annotations
 
@@ -44,12 +45,8 @@ _LOADED: dict[place.Place, Lab] = {}
 
 def activate() -> str:
     """Make ``autograder.lab`` the lab ``paths.LAB_PACKAGE`` holds; returns its folder."""
-    if "autograder.lab" in sys.modules or paths.LAB_PACKAGE == paths.PACKAGE / "lab":
-        return (
-            str(sys.modules["autograder.lab"].__path__[0])
-            if "autograder.lab" in sys.modules
-            else str(paths.LAB_PACKAGE)
-        )
+    if "autograder.lab" in sys.modules:
+        return str(sys.modules["autograder.lab"].__path__[0])
     init = paths.LAB_PACKAGE / "__init__.py"
     if not init.is_file():
         raise InputError(
@@ -67,12 +64,6 @@ def default() -> Lab:
     """The lab the environment chooses (``paths``: Lab 05 unless ``$AUTOGRADER_LAB`` names another), the
     one ``autograder.lab`` is."""
     return load(paths.LAB_ROOT, paths.LAB_PACKAGE, paths.LAB_DATA)
-
-
-def or_default(lab: Lab | None) -> Lab:
-    """``lab``, or the environment's (``default()``) when None: what the engine's functions that
-    take a lab read when a caller (a test, a tool) gives none."""
-    return lab if lab is not None else default()
 
 
 def load(folder: Path | str, package: Path | None = None, hidden: Path | None = None) -> Lab:

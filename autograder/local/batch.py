@@ -36,13 +36,11 @@ from autograder.grading.course import standing
 from autograder.grading.course import times as submission_times
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.local import classwork, resume, shards
 from autograder.local.classwork import write_result
 from autograder.local.resume import why_again as why_again  # its name in the batch, as before
 from autograder.local.run_facts import RunFacts
-from autograder.paths import RUBRIC
 from autograder.sandbox import isolation as isolations
 from autograder.similarity import compare as similarity
 
@@ -125,7 +123,7 @@ def grade_batch(
     jobs: int | None = None,
     force: bool = False,
     isolation: str = "auto",
-    rubric_path: Path = RUBRIC,
+    rubric_path: Path | None = None,
     uid: int = isolations.DEFAULT_UID,
     python: str | None = None,
     progress: bool = True,
@@ -134,7 +132,8 @@ def grade_batch(
     shard: shards.Shard | None = None,
     known: tuple[str | Path, ...] = (),
     times: str | None = None,
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> BatchSummary:
     """Grade every submission named by ``paths`` into ``out``; ``seed``: draw each submission's random
     cases from it and the submission's files (a batch reproduced exactly), instead of afresh;
@@ -142,14 +141,14 @@ def grade_batch(
     ``shard``: only its share of them, and ``OUT/shard.json`` instead of the class-level outputs;
     ``known``: folders of earlier terms' submissions the similarity compares every one with;
     ``times``: where submission times come from (``grading/course/times.py``: metadata, files or a
-    CSV file), a bad one a ValueError naming what is allowed; ``lab``: the lab graded (default: the
-    environment's, ``labkit.load.default()``)."""
+    CSV file), a bad one a ValueError naming what is allowed; ``lab``: the lab graded."""
     started = time.monotonic()
+    rubric_path = rubric_path or lab.place.rubric
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
-    rules = classwork.rules(rubrics.load(rubric_path), rubric_path, extensions)  # a bad file stops it here
+    rules = classwork.rules(rubrics.load(rubric_path, lab), rubric_path, extensions)  # a bad file stops it here
     tz = rules.deadline.tz() if rules.deadline is not None else None
-    everyone = submission_times.apply(intake.discover(paths), submission_times.parse(times), tz)
+    everyone = submission_times.apply(intake.discover(paths, lab), submission_times.parse(times), tz, lab)
     sources = everyone if shard is None else shards.share(everyone, shard)
     classwork.warn(sources, rules)
     by_id = {source.id: source for source in sources}
@@ -158,11 +157,11 @@ def grade_batch(
     if shard is not None:
         shards.start(out, shard)
     jobs = max(1, jobs or usable_cpus())
-    with tempdirs.folder("lab05-batch-") as folder:
+    with tempdirs.folder("batch-") as folder:
         inputs = tuple(str(Path(path).resolve()) for path in paths)
         protected = (*inputs, str(out.resolve()))
         session = Session.open(
-            lab or load.default(),
+            lab,
             rubric_path,
             isolation,
             uid,
@@ -179,7 +178,7 @@ def grade_batch(
         titles = {question.id: question.title for question in rubric.questions}
         found = resume.sort(sources, out, session, force, seed)
         bar = _Progress(len(found.todo)) if progress else None
-        record = _Recorder(out=out, titles=titles, rules=rules, by_id=by_id, finished=found.finished, bar=bar)
+        record = _Recorder(out=out, titles=titles, rules=rules, by_id=by_id, finished=found.finished, bar=bar, lab=lab)
         for result in found.rescored:
             record(result)
         _grade(session, found.todo, found.seeds, jobs, record)
@@ -201,10 +200,10 @@ def grade_batch(
             return f"{time.monotonic() - started:.1f} s"
 
         results, similar = finish(
-            out, results, found.files, rubric, rules, jobs, taken, run, by_id, known, session.plan.lab
+            out, results, found.files, rubric, rules, jobs, taken, run, by_id, known, lab=session.plan.lab
         )
     else:  # its share only: ``merge`` runs the class-level step over every shard
-        results = classwork.update(out, results, rubric, rules, by_id)
+        results = classwork.update(out, results, rubric, rules, session.plan.lab, by_id)
         shards.write(out, shard, everyone, results, found.files, session, rubric_path, seed, run, started)
         similar = None  # a shard has no similarity
     seconds = time.monotonic() - started
@@ -244,6 +243,7 @@ class _Recorder:
     by_id: dict[str, intake.Source]
     finished: dict[str, SubmissionResult]  # submission -> its result, filled as they are written
     bar: _Progress | None
+    lab: Lab  # the lab graded, which the pages name
 
     def __call__(self, result: SubmissionResult) -> None:
         with _uninterrupted():  # a folder without grade.json would be graded again, half replaced
@@ -252,7 +252,7 @@ class _Recorder:
     def _record(self, result: SubmissionResult) -> None:
         result = standing.stamp(classwork.identify(result, self.by_id[result.submission]), self.rules)
         try:
-            write_result(self.out, result, self.titles)
+            write_result(self.out, result, self.titles, self.lab)
         except Exception:  # a grader bug rendering this result: keep the batch and a trace of it
             source = intake.Source(id=result.submission, path=Path(), students=result.students)
             result = internal_error(
@@ -261,7 +261,7 @@ class _Recorder:
                 traceback.format_exc(),
                 "the grader could not write this submission's feedback; your instructor has the details",
             )
-            write_result(self.out, result, self.titles)
+            write_result(self.out, result, self.titles, self.lab)
         self.finished[result.submission] = result
         if self.bar:
             self.bar.update(result)
@@ -328,18 +328,19 @@ def finish(
     run: RunFacts,
     sources: Mapping[str, intake.Source] | None = None,
     known: tuple[str | Path, ...] = (),
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> tuple[tuple[SubmissionResult, ...], similarity.Similarity | None]:
     """The class-level step of a batch, and of ``merge`` over its shards: the code similarity of
     every submission (``files``: id -> graded file -> content; a student's own submissions never
     paired; ``known``: earlier terms' folders, compared with every one), then ``classwork.finish``
     with the run's facts (``taken()``: the time taken, said when the report is written; ``lab``: the
-    lab graded, default the environment's). Returns
+    lab graded). Returns
     the results as written and the similarity (None when off or failed)."""
     owners = standing.owners(results)
-    similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, owners, known, lab)
+    similar, similar_fact = classwork.similarity_of(files, rubric.similarity, jobs, owners, known, lab=lab)
     facts = replace(run, submissions=len(results), time_taken=taken(), similarity=similar_fact)
-    results, found = classwork.finish(out, results, rubric, rules, facts, similar, sources)
+    results, found = classwork.finish(out, results, rubric, rules, facts, lab, similar, sources)
     if similar is not None:  # as the report lists it: without the superseded submissions
         similar = similarity.without(similar, [result.submission for result in found.superseded])
     return results, similar

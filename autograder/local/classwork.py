@@ -36,7 +36,6 @@ from autograder.grading import intake
 from autograder.grading.course import attempts, extensions, overrides, standing, times
 from autograder.grading.results import SubmissionResult
 from autograder.grading.rubric import Rubric
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.local.run_facts import RunFacts
 from autograder.reports import (
@@ -109,18 +108,20 @@ def identify(result: SubmissionResult, source: intake.Source) -> SubmissionResul
     return replace(result, students=source.students, submitted=source.submitted, submitted_from=source.submitted_from)
 
 
-def write_result(out: Path, result: SubmissionResult, titles: Mapping[str, str], keep_previous: bool = True) -> None:
-    """The submission's files (``layout``); a grade it replaces is kept beside it
+def write_result(
+    out: Path, result: SubmissionResult, titles: Mapping[str, str], lab: Lab, keep_previous: bool = True
+) -> None:
+    """The submission's files (``layout``) on ``lab``; a grade it replaces is kept beside it
     (``grade.previous.json``) unless ``keep_previous`` is false (the same grade, told again)."""
     folder = output_paths.submission_folder(out, result.submission)
     folder.mkdir(parents=True, exist_ok=True)
     if keep_previous and (folder / "grade.json").is_file():
         os.replace(folder / "grade.json", folder / output_paths.PREVIOUS)
-    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result), mode=0o644)
-    cache.write_atomic(folder / "feedback.md", markdown.markdown(result, titles).encode(), 0o644)
-    html = feedback_html.render(result, titles)  # given to students: no link to the class report they lack
+    cache.write_json_atomic(folder / "results.json", gradescope_json.document(result, lab), mode=0o644)
+    cache.write_atomic(folder / "feedback.md", markdown.markdown(result, titles, lab=lab).encode(), 0o644)
+    html = feedback_html.render(result, titles, lab=lab)  # given to students: no link to the class report they lack
     cache.write_atomic(folder / "feedback.html", html.encode(), 0o644)
-    instructor = instructor_html.render(result, titles, output_paths.report_link())
+    instructor = instructor_html.render(result, titles, output_paths.report_link(), lab=lab)
     cache.write_atomic(folder / output_paths.INSTRUCTOR, instructor.encode(), 0o600)
     cache.write_json_atomic(folder / "grade.json", result.to_dict(), sort_keys=False)
 
@@ -172,12 +173,13 @@ def update(
     results: Sequence[SubmissionResult],
     rubric: Rubric,
     rules: standing.Rules,
+    lab: Lab,
     sources: Mapping[str, intake.Source] | None = None,
     limits: attempts.AttemptLimits | None = None,
 ) -> tuple[SubmissionResult, ...]:
-    """Step 1: the results up to date (their students, lateness, the overrides of ``OUT/overrides.csv``
-    applied afresh: ``grading/course/overrides.py``), those that changed written again; ``limits``: the
-    attempt limits to flag by (given only for a whole class)."""
+    """Step 1: the results of ``lab`` up to date (their students, lateness, the overrides of
+    ``OUT/overrides.csv`` applied afresh: ``grading/course/overrides.py``), those that changed written
+    again; ``limits``: the attempt limits to flag by (given only for a whole class)."""
     titles = {question.id: question.title for question in rubric.questions}
     sources = sources or {}
     fresh = [
@@ -193,7 +195,7 @@ def update(
             now != result
             or not (output_paths.submission_folder(out, result.submission) / output_paths.INSTRUCTOR).is_file()
         ):
-            write_result(out, now, titles, keep_previous=False)
+            write_result(out, now, titles, lab, keep_previous=False)
     return tuple(fresh)
 
 
@@ -203,12 +205,13 @@ def finish(
     rubric: Rubric,
     rules: standing.Rules,
     run_facts: RunFacts,
+    lab: Lab,
     similarity: Similarity | None = None,
     sources: Mapping[str, intake.Source] | None = None,
 ) -> tuple[tuple[SubmissionResult, ...], standing.Standing]:
-    """The class step (the module's steps 1 to 3); returns the results as written and the standing."""
+    """The class step (the module's steps 1 to 3) of ``lab``; returns the results as written and the standing."""
     out = Path(out)
-    current = update(out, results, rubric, rules, sources, rubric.attempts)
+    current = update(out, results, rubric, rules, lab, sources, rubric.attempts)
     found = standing.build(current, rules.policy)
     if similarity is not None:  # superseded submissions are out of every table, similar code's too
         similarity = compare_without(similarity, [result.submission for result in found.superseded])
@@ -218,7 +221,9 @@ def finish(
     table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)
     said = {**run_facts.shown(), **facts(rules, found, current)}
-    report = class_report.render(found, rubric, said, similarity, analysis=analysis if sheet is not None else None)
+    report = class_report.render(
+        found, rubric, said, similarity, lab=lab, analysis=analysis if sheet is not None else None
+    )
     cache.write_atomic(out / output_paths.REPORT, report.encode(), 0o644)
     record = {
         "policy": rules.policy,
@@ -236,13 +241,13 @@ def known_solution(lab: Lab) -> dict[str, dict[str, str]]:
     return {"solutions": {name: path.read_text(encoding="utf-8") for name, path in files.items() if path.is_file()}}
 
 
-def known_sources(folders: Iterable[str | Path]) -> dict[str, dict[str, bytes]]:
-    """The submissions in ``folders`` (earlier terms' batches, folders or archives as ``grade``
+def known_sources(folders: Iterable[str | Path], lab: Lab) -> dict[str, dict[str, bytes]]:
+    """The submissions of ``lab`` in ``folders`` (earlier terms' batches, folders or archives as ``grade``
     reads them), each a known source labelled ``<folder>/<submission>``."""
     found: dict[str, dict[str, bytes]] = {}
     for folder in folders:
-        for source in intake.discover([folder]):
-            found[f"{Path(folder).name}/{source.id}"] = intake.read(source).files
+        for source in intake.discover([folder], lab):
+            found[f"{Path(folder).name}/{source.id}"] = intake.read(source, lab).files
     return found
 
 
@@ -252,19 +257,19 @@ def similarity_of(
     jobs: int,
     owned: Mapping[str, str] | None = None,
     known: tuple[str | Path, ...] = (),
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> tuple[Similarity | None, str]:
     """The batch's code similarity (or None) and the report's line about it, every submission also
     compared with the solution (``solutions/``) and the submissions of the ``known`` folders (earlier
-    terms); ``lab``: the lab graded (default the environment's, ``labkit.load.default()``); a failure
+    terms); ``lab``: the lab graded; a failure
     costs the section only, never the batch."""
     if not settings.enabled:
         return None, "off (grading.yml: similarity.enabled)"
     if len(files) < 2:
         return None, "not run: a batch of one submission has nothing to compare"
     try:
-        lab = load.or_default(lab)
-        sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(lab), **known_sources(known)}
+        sources: dict[str, Mapping[str, bytes | str]] = {**known_solution(lab), **known_sources(known, lab)}
         found = similarity.analyse(files, settings, jobs=jobs, owners=owned, known=sources, lab=lab)
     except Exception as error:  # a grader bug: the grades stand, the report says so
         return None, f"failed: {type(error).__name__}: {error}"[:300]

@@ -32,6 +32,7 @@ from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult
+from autograder.labkit.lab import Lab
 from autograder.local import batch, classwork, resume, shards
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
@@ -309,10 +310,10 @@ def _copy(manifest: Manifest, out: Path) -> None:
                 cache.write_atomic(target / name, _verified(manifest, submission, name), 0o600)
 
 
-def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubric:
+def _rubric(manifests: list[Manifest], rubric_path: Path | None, lab: Lab) -> rubrics.Rubric:
     first = manifests[0]
     if rubric_path is not None:
-        rubric = rubrics.load(rubric_path)
+        rubric = rubrics.load(rubric_path, lab)
         if rubric.digest != first["rubric_digest"]:
             raise InputError(
                 f"{rubric_path} grades otherwise than the shards' rubric (another digest): the class-level "
@@ -325,7 +326,7 @@ def _rubric(manifests: list[Manifest], rubric_path: Path | None) -> rubrics.Rubr
                 f"{_name(manifest)}'s grading.yml differs from {_name(first)}'s in what only the class-level step "
                 "reads (e.g. similarity): give the one to use with --rubric FILE"
             )
-    return rubrics.parse(first["rubric"], first["rubric_path"])
+    return rubrics.parse(first["rubric"], first["rubric_path"], lab=lab)
 
 
 def _run(manifests: list[Manifest]) -> RunFacts:
@@ -349,8 +350,10 @@ def merge(
     jobs: int | None = None,
     extensions: Path | None = None,
     known: Iterable[str | Path] = (),
+    *,
+    lab: Lab,
 ) -> MergeSummary:
-    """Merge the shards in ``folders`` into ``out`` (nothing written if they do not fit together);
+    """Merge the shards of ``lab`` in ``folders`` into ``out`` (nothing written if they do not fit together);
     ``extensions``: the students' extensions file (else the one the rubric names, if any);
     ``known``: folders of earlier terms' submissions the similarity compares every one with."""
     started = time.monotonic()
@@ -361,7 +364,7 @@ def merge(
     secret = shards.key()
     manifests = [_manifest(folder, secret) for folder in shard_folders]
     check(manifests)
-    rubric = _rubric(manifests, rubric_path)
+    rubric = _rubric(manifests, rubric_path, lab)
     rules = classwork.rules(rubric, rubric_path or Path(manifests[0]["rubric_path"]), extensions)
     results: list[SubmissionResult] = []
     files: dict[str, dict[str, bytes]] = {}
@@ -381,7 +384,9 @@ def merge(
 
     run = _run(manifests)
     jobs = jobs or batch.usable_cpus()
-    written, similar = batch.finish(out, tuple(results), files, rubric, rules, jobs, taken, run, known=tuple(known))
+    written, similar = batch.finish(
+        out, tuple(results), files, rubric, rules, jobs, taken, run, known=tuple(known), lab=lab
+    )
     return MergeSummary(
         results=written, shards=len(manifests), seconds=time.monotonic() - started, out=out, similarity=similar
     )

@@ -40,7 +40,7 @@ def sort(sources: Iterable[intake.Source], out: Path, session: Session, force: b
     rescored or to grade (``force``: every one graded again; ``seed``: the batch's seed)."""
     found = Sorted()
     for source in sources:
-        staged = intake.read(source)  # read and hashed once: for the resume check and for grading
+        staged = intake.read(source, session.plan.lab)  # read and hashed once: for the resume check and for grading
         found.files[source.id] = staged.files
         previous, stored, again = _looked_up(out, staged, session, force, seed, found.seeds)
         if previous is not None and stored is None:

@@ -27,7 +27,6 @@ from markupsafe import Markup
 from autograder.grading.course import deadlines
 from autograder.grading.course.standing import POLICIES, Row, Standing, build, grade, label, submitted_at
 from autograder.grading.results import Status, SubmissionResult, points
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.reports import class_tables, html, output_paths, similarity_html, svg
 
@@ -242,15 +241,16 @@ def render(
     rubric: Rubric,
     facts: Mapping[str, str | int],
     similarity: Similarity | None = None,
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
     analysis: Mapping[str, tuple[float, float | None]] | None = None,
 ) -> str:
     """The report page for the class ``found`` (``standing.build``; or its results, to which the
     rubric's policy is applied) graded with ``rubric``; ``facts`` about the run; ``similarity`` the
-    batch's code similarity (None: turned off, or it did not run); ``lab``: the lab graded (default
-    the environment's); ``analysis`` the written analysis's grading sheet (submission -> its claims'
-    and prose's points; None: no sheet, no section). The layout is ``templates/class_report.html.j2``."""
-    title = load.or_default(lab).title
+    batch's code similarity (None: turned off, or it did not run); ``lab``: the lab graded; ``analysis``
+    the written analysis's grading sheet (submission -> its claims' and prose's points; None: no sheet,
+    no section). The layout is ``templates/class_report.html.j2``."""
+    title = lab.title
     found = found if isinstance(found, Standing) else build(found, rubric.policy)
     counted = found.counted
     every = {result.submission: result for result in (*counted, *found.superseded)}

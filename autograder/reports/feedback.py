@@ -38,7 +38,6 @@ from autograder.grading.results import (
     SubmissionResult,
     functions,
 )
-from autograder.labkit import load
 from autograder.labkit.case import RAISES
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
@@ -282,9 +281,9 @@ def _first(item: FunctionResult, why: CaseStatus) -> CaseResult | None:
     )
 
 
-def headline(item: FunctionResult, lab: Lab | None = None) -> tuple[str, str]:
+def headline(item: FunctionResult, lab: Lab) -> tuple[str, str]:
     """``(the function's state in words, the error it quotes)``; ``lab``: whose package and files a
-    function not importable is said to live in (default the environment's)."""
+    function not importable is said to live in."""
     state = item.state
     if state == FunctionState.FULL:
         return f"full marks ({counted(item.cases, 'case')})" if item.cases else "full marks", ""
@@ -293,7 +292,6 @@ def headline(item: FunctionResult, lab: Lab | None = None) -> tuple[str, str]:
     if state == FunctionState.NOT_GRADED:
         return "not graded (see above)", ""
     if state == FunctionState.NOT_IMPORTABLE:
-        lab = load.or_default(lab)
         return f"not importable: {lab.package}/{lab.functions.get(item.function, '?')} did not import (see above)", ""
     counts = item.counts()
     failing = sum(counts.values())
@@ -319,7 +317,7 @@ def headline(item: FunctionResult, lab: Lab | None = None) -> tuple[str, str]:
     return words, example.message if example else ""
 
 
-def function_view(item: FunctionResult, lab: Lab | None = None) -> FunctionView:
+def function_view(item: FunctionResult, lab: Lab) -> FunctionView:
     words, quote = headline(item, lab)
     diagnoses: dict[str, Diagnosis] = {}
     for check in item.checks:
@@ -389,14 +387,14 @@ def build(
     titles: Mapping[str, str] | None = None,
     shown: Callable[[CheckResult], bool] = lambda check: True,
     instructor: bool = False,
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> Feedback:
     """The feedback on ``result`` (its student view is taken here); ``shown``: the checks the
     student may see on this page (every renderer leaves out the rubric's hidden ones).
     ``instructor``: the same page from the full result, for the instructor's eyes only
     (``instructor_html``): hidden cases with their calls and expected values, hidden checks too.
-    ``lab``: the lab graded (default the environment's), which the pages name."""
-    lab = load.or_default(lab)
+    ``lab``: the lab graded, which the pages name."""
     view = result if instructor else result.student_view()
     titles = titles or {}
     visible = [check for check in view.checks if (instructor or check.visibility != "hidden") and shown(check)]

@@ -46,12 +46,9 @@ def values(found: Feedback, report: str) -> dict[str, object]:
     }
 
 
-def render(
-    result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", lab: Lab | None = None
-) -> str:
+def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", *, lab: Lab) -> str:
     """The whole feedback page; ``report``: the class report's address relative to the page (a
-    local batch's), or "" (on a platform, where there is none); ``lab``: the lab graded (default the
-    environment's)."""
+    local batch's), or "" (on a platform, where there is none); ``lab``: the lab graded."""
     found = feedback.build(result, titles, lab=lab)
     body = html.render("feedback.html.j2", values(found, report))
     return html.page(f"{found.lab_title} feedback: {found.submission}", body)

@@ -16,15 +16,16 @@ from typing import Any
 
 from autograder.grading.course import deadlines
 from autograder.grading.results import Status, SubmissionResult
+from autograder.labkit.lab import Lab
 from autograder.reports import feedback, markdown
 
 ATTEMPT = "lab05_attempt"  # the key of the marker in results.json's extra_data
 GRADED, NOT_GRADED, OVER = "graded", "not graded", "over the limit"  # its states
 
 
-def document(result: SubmissionResult) -> dict[str, Any]:
-    """The ``results.json`` document (a dict ready for ``json.dump``); its ``score`` after the late
-    penalty of ``result.late``, where there is one."""
+def document(result: SubmissionResult, lab: Lab) -> dict[str, Any]:
+    """The ``results.json`` document (a dict ready for ``json.dump``) on ``lab``; its ``score`` after
+    the late penalty of ``result.late``, where there is one."""
     late = result.late
     result = result.student_view()
     tests = []
@@ -36,7 +37,7 @@ def document(result: SubmissionResult) -> dict[str, Any]:
                 "score": round(check.score, 4),
                 "max_score": check.max_score,
                 "status": "passed" if check.full else "failed",
-                "output": markdown.check_text(check),
+                "output": markdown.check_text(check, lab),
                 "output_format": "md",
                 "visibility": check.visibility,
                 "tags": [check.question, check.function],
@@ -45,7 +46,7 @@ def document(result: SubmissionResult) -> dict[str, Any]:
     return {
         "score": deadlines.grade(result.score, result.max_score, late) if late is not None else result.score,
         "execution_time": round(result.execution_time, 3),
-        "output": markdown.summary_text(result, shown=feedback.at_once),
+        "output": markdown.summary_text(result, shown=feedback.at_once, lab=lab),
         "output_format": "md",
         "stdout_visibility": "hidden",
         "tests": tests,

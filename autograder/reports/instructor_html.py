@@ -80,11 +80,8 @@ def facts(result: SubmissionResult) -> list[tuple[str, str]]:
     ]
 
 
-def render(
-    result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", lab: Lab | None = None
-) -> str:
-    """The instructor's page for ``result`` (the full result, never a student view) on ``lab``
-    (default the environment's)."""
+def render(result: SubmissionResult, titles: Mapping[str, str] | None = None, report: str = "", *, lab: Lab) -> str:
+    """The instructor's page for ``result`` (the full result, never a student view) on ``lab``."""
     found = feedback.build(result, titles, instructor=True, lab=lab)
     shown = feedback_html.values(found, report) | {
         "result": result,

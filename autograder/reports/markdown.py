@@ -149,8 +149,8 @@ def _printed(output: str) -> list[str]:
     return ["## What your code printed", "", *fenced(output[:4000]), ""] if output else []
 
 
-def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None, lab: Lab | None = None) -> str:
-    """The student's feedback page as Markdown (``feedback.md``) on ``lab`` (default the environment's)."""
+def markdown(result: SubmissionResult, titles: Mapping[str, str] | None = None, *, lab: Lab) -> str:
+    """The student's feedback page as Markdown (``feedback.md``) on ``lab``."""
     found = feedback.build(result, titles, lab=lab)
     who = f" ({untrusted.markdown(found.who)})" if found.who else ""
     lines = [f"# {found.lab_title} feedback: {found.submission}{who}", "", *summary_lines(found)]
@@ -163,11 +163,12 @@ def summary_text(
     result: SubmissionResult,
     titles: Mapping[str, str] | None = None,
     shown: Callable[[CheckResult], bool] = lambda check: True,
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> str:
     """The top of a platform's results (Markdown): the summary, and per function that lost points
     its state and diagnoses (its cases are in its checks' own texts, ``check_text``); ``lab``: the
-    lab graded (default the environment's)."""
+    lab graded."""
     found = feedback.build(result, titles, shown, lab=lab)
     lines = summary_lines(found, links=False)
     for view in found.details:
@@ -175,10 +176,10 @@ def summary_text(
     return "\n".join(lines + _printed(found.output)).strip()
 
 
-def check_text(check: CheckResult, lab: Lab | None = None) -> str:
+def check_text(check: CheckResult, lab: Lab) -> str:
     """One check's text (of a student view), as a platform shows it under the check's name: its
     failing cases, or one line when its function is not implemented, not importable or gets no credit
-    (``lab``: the lab graded, default the environment's)."""
+    (``lab``: the lab graded)."""
     view = feedback.function_view(FunctionResult(check.function, check.question, (check,)), lab)
     if check.full and not check.note:
         if len(check.cases) == 1:

@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 from autograder.grading.results import SubmissionResult
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.reports import feedback, markdown
 
@@ -59,10 +58,8 @@ def _document(result: SubmissionResult, lab: Lab, output_chars: int, message_cha
     }
 
 
-def document(result: SubmissionResult, lab: Lab | None = None) -> dict[str, Any]:
-    """The ``results.json`` document (a dict ready for ``json.dump``), under ``MAX_BYTES``, on ``lab``
-    (default the environment's)."""
-    lab = load.or_default(lab)
+def document(result: SubmissionResult, lab: Lab) -> dict[str, Any]:
+    """The ``results.json`` document (a dict ready for ``json.dump``), under ``MAX_BYTES``, on ``lab``."""
     result = result.student_view()
     output_chars, message_chars = OUTPUT_CHARS, MESSAGE_CHARS
     while True:

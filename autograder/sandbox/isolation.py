@@ -248,11 +248,19 @@ def probe(paths):
 
 
 def protected_paths(extra: tuple[str, ...] = ()) -> list[Path]:
-    """What a child must never read: the grader, its reference and rubric, the solutions, the cache,
-    the rest of the checkout (its history, its examples, its tests) and ``extra`` (a batch's class
-    folders and output folder)."""
+    """What a child must never read: the grader and the lab's package, its reference and rubric, the
+    solutions, the cache, the rest of the checkout (its history, its examples, its tests) and
+    ``extra`` (a batch's class folders and output folder)."""
     checkout = [paths.ROOT / name for name in (".git", "examples", "tests", "README.md")]
-    found = [paths.LAB_DATA, paths.SOLUTIONS, paths.RUBRIC, paths.PACKAGE, cache.cache_dir(), *checkout]
+    found = [
+        paths.LAB_DATA,
+        paths.SOLUTIONS,
+        paths.RUBRIC,
+        paths.PACKAGE,
+        paths.LAB_PACKAGE,
+        cache.cache_dir(),
+        *checkout,
+    ]
     return [path for path in found if path.exists()] + [Path(path) for path in extra]
 
 
@@ -273,7 +281,7 @@ def self_test(isolation: Isolation, protected: Iterable[str] | None = None) -> s
     """Run a probe child: None when it starts, answers, and can read none of ``protected``
     (default: the grader's own files); otherwise what went wrong."""
     protected = [str(p) for p in (protected or protected_files())]
-    with tempdirs.folder("lab05-selftest-") as temporary:
+    with tempdirs.folder("selftest-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         package = folder / "lab" / "lab05"

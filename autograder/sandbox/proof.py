@@ -248,7 +248,7 @@ def _problem(isolation: Isolation, run: Run) -> tuple[str, str] | None:
     found = checks(isolation.allowed)
     calls = [Call(check.fn, check.file) for check in found]
     limits = Limits(call_seconds=20, submission_seconds=60, memory_mb=1024, output_kb=8)
-    with tempdirs.folder("lab05-proof-") as temporary:
+    with tempdirs.folder("proof-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
         package = folder / "lab" / PACKAGE.name

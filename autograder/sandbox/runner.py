@@ -220,7 +220,7 @@ def _run_file(grading: _Grading, file: str, deadline: float, first: int = 0) -> 
     others = set(grading.package.files) - {file}
     start = next((index for index, call in enumerate(calls) if call.file == file and index >= first), len(calls))
     feed = _feeder(calls, payload, output)
-    with tempdirs.folder("lab05-child-") as scratch_dir:
+    with tempdirs.folder("child-") as scratch_dir:
         scratch = Path(scratch_dir)
         os.chmod(scratch, 0o711)
         work, jail_root = scratch / "work", scratch / "root"

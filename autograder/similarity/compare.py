@@ -34,7 +34,6 @@ from dataclasses import dataclass, field, replace
 
 # re-exported, explicitly (``X as X``): the batch names them through this module
 from autograder.grading.rubric import SimilaritySettings as SimilaritySettings
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.similarity import fingerprints, kgrams
 from autograder.similarity.candidates import CANDIDATE_FACTOR, FileKey, common_limit, search
@@ -227,7 +226,8 @@ def analyse(
     exhaustive: bool = False,
     owners: Mapping[str, str] | None = None,
     known: Mapping[str, Mapping[str, bytes | str]] | None = None,
-    lab: Lab | None = None,
+    *,
+    lab: Lab,
 ) -> Similarity:
     """The pairs of ``submissions`` (id -> graded file name -> content) that share much code.
 
@@ -237,9 +237,7 @@ def analyse(
     candidate search; slow for a large batch); ``owners``: submission -> who made it (see
     ``same_student``: two of the same owner are never a pair); ``known``: sources by label (the
     solution, earlier terms' submissions), each compared with every submission, as ``known:<label>``;
-    ``lab``: whose graded files are compared and whose handout is ignored (default: the
-    environment's, ``labkit.load.default()``)."""
-    lab = load.or_default(lab)
+    ``lab``: whose graded files are compared and whose handout is ignored."""
     graded = lab.graded_files
     seconds: dict[str, float] = {}
     started = time.perf_counter()

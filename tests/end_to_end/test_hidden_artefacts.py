@@ -21,6 +21,7 @@ import zipfile
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import output_paths
@@ -38,7 +39,9 @@ def needles(cranfield) -> hidden_scan.Needles:
 
 @pytest.fixture(scope="module")
 def question_and_image(tmp_path_factory, cranfield) -> dict:
-    return prairielearn.build(tmp_path_factory.mktemp("prairielearn"), image="someone/lab05-autograder:2026")
+    return prairielearn.build(
+        tmp_path_factory.mktemp("prairielearn"), image="someone/lab05-autograder:2026", lab=default_lab()
+    )
 
 
 def _shown(found: list) -> str:
@@ -151,11 +154,11 @@ def test_autograder_zip_keeps_the_hidden_reference_under_hidden(dist):
         "expected.json",
         "scenarios.json",
     ]
-    assert not [name for name in names if name.startswith("autograder/lab/data/")]
+    assert not [name for name in names if name.startswith("lab/data/")]
     assert {
-        "autograder/lab/answers.py",
-        "autograder/lab/variants.py",
-        "autograder/lab/misconceptions/catalogue.py",
+        "lab/answers.py",
+        "lab/variants.py",
+        "lab/misconceptions/catalogue.py",
     } <= set(names)
 
 
@@ -165,23 +168,23 @@ def test_the_image_lacks_the_answer_code_the_question_brings(question_and_image)
     copy in?"""
     from autograder.platforms.common import shipment
 
-    code = {name for name, _, _ in shipment.code_entries()}
+    code = {name for name, _, _ in shipment.code_entries(default_lab())}
     image = {name for name, _ in hidden_scan.folder_files(question_and_image["image"] / "source")}
     brought = {name for name, _ in hidden_scan.folder_files(question_and_image["question"] / "tests/hidden/code")}
-    assert {"autograder/lab/answers.py", "autograder/lab/variants.py", "autograder/lab/misconceptions/ranks.py"} <= code
+    assert {"lab/answers.py", "lab/variants.py", "lab/misconceptions/ranks.py"} <= code
     assert code & image == set() and brought == code
 
 
 # (id, the image file a copy of which gets it, the needles' kind (``Needles`` field), a word of their
 # labels, how the needle is written into the copy)
 PLANTED = [
-    ("edge-case inputs", "source/autograder/lab/cases.py", "texts", "edge-", lambda key: b"X = " + key),
-    ("hidden scenario inputs", "source/autograder/lab/scenarios.py", "texts", "scenario's", lambda key: key),
+    ("edge-case inputs", "source/lab/cases.py", "texts", "edge-", lambda key: b"X = " + key),
+    ("hidden scenario inputs", "source/lab/scenarios.py", "texts", "scenario's", lambda key: key),
     ("expected value as text", "entrypoint", "floats", "expected", lambda key: b"# " + repr(key).encode()),
     ("expected value pickled", "source/requirements.txt", "floats", "of query", lambda key: pickle.dumps({"v": [key]})),
     ("a Lab 04 ranking", "Dockerfile", "texts", "the top 10", lambda key: b"RUN echo '" + key + b"]'"),
     ("solution code", "source/autograder/grading/judge.py", "code", "metrics.py", lambda key: b"    " + key),
-    ("answer code", "source/autograder/lab/features.py", "code", "variants.py", lambda key: b"    " + key),
+    ("answer code", "source/lab/features.py", "code", "variants.py", lambda key: b"    " + key),
 ]
 
 
@@ -228,7 +231,9 @@ def test_what_a_student_receives_holds_nothing_hidden(where, request, needles, t
         submission.mkdir(parents=True)
         for name, data in _carol().items():
             (submission / name).write_bytes(data)
-        summary = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="artefacts")
+        summary = batch.grade_batch(
+            [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="artefacts", lab=default_lab()
+        )
         folder = tmp_path / "out" / "submissions" / "carol-buggy"
         shown = [(name, (folder / name).read_bytes()) for name in output_paths.STUDENT_FILES]
         failed = 0 < summary.results[0].score < summary.results[0].max_score

@@ -19,6 +19,7 @@ from autograder import paths
 from autograder.grading import intake
 from autograder.lab import spec
 from autograder.lab.spec import FUNCTIONS
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.support import attacks, container_sim, subs
 
@@ -693,10 +694,11 @@ def graded(request, tmp_path_factory, cranfield, listener):
             jobs=JOBS,
             progress=False,
             rubric_path=subs.test_rubric(folder),
+            lab=default_lab(),
             **MODES[mode],
         )
         by_id = {result.submission: result for result in summary.results}
-    ids = {source.path: source.id for source in intake.discover([folder / "in"])}
+    ids = {source.path: source.id for source in intake.discover([folder / "in"], lab=default_lab())}
     top = {name: path if path.parent == folder / "in" else path.parent for name, path in built.items()}
     results = {name: by_id[ids[path]] for name, path in top.items()}
     results["zz-control"] = by_id["zz-control"]
@@ -716,7 +718,13 @@ def test_orphans_do_not_cost_the_next_submission(mode, tmp_path, cranfield):
         results = container_sim.grade(tmp_path / "in", tmp_path / "out", rubric, jobs=1)
     else:
         summary = batch.grade_batch(
-            [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=rubric, **MODES[mode]
+            [tmp_path / "in"],
+            tmp_path / "out",
+            jobs=1,
+            progress=False,
+            rubric_path=rubric,
+            lab=default_lab(),
+            **MODES[mode],
         )
         results = {result.submission: result for result in summary.results}
     assert results["a-orphans"].score == 100

@@ -53,7 +53,14 @@ class Secrets:
 
 @pytest.fixture(scope="module")
 def secrets(cranfield):
-    return Secrets(planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield))
+    return Secrets(
+        planning.build(
+            default_lab(),
+            rubrics.load(default_lab().place.rubric, default_lab()),
+            reference.load(default_lab()),
+            cranfield,
+        )
+    )
 
 
 def _seed_of(grade_json: str) -> str:
@@ -75,7 +82,15 @@ def local(request, tmp_path_factory, cranfield):
 
         container_sim.grade(folder / "in", folder / "out", rubric, 2)
     else:
-        batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=rubric, **MODES[mode])
+        batch.grade_batch(
+            [folder / "in"],
+            folder / "out",
+            jobs=2,
+            progress=False,
+            rubric_path=rubric,
+            lab=default_lab(),
+            **MODES[mode],
+        )
     seen = {}
     for channel in leaks.CHANNELS:
         where = output_paths.submission_folder(folder / "out", f"leak-{channel}")

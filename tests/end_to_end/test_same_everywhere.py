@@ -13,6 +13,7 @@ import pytest
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.platforms.gradescope import entry
 from tests.platforms.test_build import run_autograder
@@ -60,7 +61,9 @@ def local(tmp_path_factory, cranfield):
         folder = tmp_path_factory.mktemp(f"same-{mode}")
         for name in SUBMISSIONS:
             subs.write(folder / "in" / name, SUBMISSIONS[name])
-        summary = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, **options)
+        summary = batch.grade_batch(
+            [folder / "in"], folder / "out", jobs=2, progress=False, lab=default_lab(), **options
+        )
         found[mode] = {
             result.submission: (
                 result.score,
@@ -73,7 +76,7 @@ def local(tmp_path_factory, cranfield):
 
 def test_the_rubric_allows_numpy_only():
     """Does grading.yml declare what graded code may import, numpy alone?"""
-    assert rubrics.load().allowed_imports == ("numpy",)
+    assert rubrics.load(default_lab().place.rubric, default_lab()).allowed_imports == ("numpy",)
 
 
 @pytest.mark.parametrize("mode", ["jail", "uid"])
@@ -151,7 +154,7 @@ def test_a_local_batch_and_run_autograder_write_the_same_bytes(example, tmp_path
         (local_in / name).write_bytes(data)
         (root / "submission" / name).write_bytes(data)
     options = {"isolation": "uid", "python": "/usr/bin/python3"}
-    batch.grade_batch([tmp_path / "local"], tmp_path / "out", jobs=1, progress=False, **options)
+    batch.grade_batch([tmp_path / "local"], tmp_path / "out", jobs=1, progress=False, lab=default_lab(), **options)
     entry.run(root, log=lambda line: None, **options)
     local_text = (tmp_path / "out" / "submissions" / "submission" / "results.json").read_text(encoding="utf-8")
     gradescope_text = (root / "results" / "results.json").read_text(encoding="utf-8")

@@ -24,14 +24,18 @@ LIMIT = 35  # points of 100 (issue 17); the rubric's defaults give it about 20
 
 @pytest.fixture(scope="module")
 def attack(cranfield):
-    plan = planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield)
+    plan = planning.build(
+        default_lab(), rubrics.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     return tables.attack(plan)
 
 
 def test_the_table_answers_every_public_call(attack, cranfield):
     """Is the table complete for what is public (so the attack is as strong as a student can make
     it): every notes example and Cranfield call of a grading finds its answer?"""
-    plan = planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield)
+    plan = planning.build(
+        default_lab(), rubrics.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     table = tables.table(plan)
     public = [p for p in plan.shared_cases if p.case.public]
     missing = [p.case.id for p in public if tables._entry(p, plan.shared_job["tables"])[0] not in table]
@@ -52,7 +56,13 @@ def test_a_table_of_answers_scores_little_in_a_local_batch(mode, attack, tmp_pat
         results = container_sim.grade(tmp_path / "in", tmp_path / "out", rubric, 2)
     else:
         summary = batch.grade_batch(
-            [tmp_path / "in"], tmp_path / "out", jobs=2, progress=False, rubric_path=rubric, **MODES[mode]
+            [tmp_path / "in"],
+            tmp_path / "out",
+            jobs=2,
+            progress=False,
+            rubric_path=rubric,
+            lab=default_lab(),
+            **MODES[mode],
         )
         results = {result.submission: result for result in summary.results}
     assert 10 <= results["table"].score <= LIMIT, results["table"].score
@@ -78,10 +88,17 @@ def test_a_table_keyed_by_parts_of_the_arguments_is_flagged(cranfield, tmp_path)
     (sizes, first and last items: nothing hashed, nothing whole serialised), from a table packed
     in letters, flagged for the instructor with the function and the table it returns an entry
     of, while it scores at most LIMIT beside an honest runs.py (issue 29: it scored 31 unflagged)?"""
-    plan = planning.build(default_lab(), rubrics.load(), reference.load(default_lab()), cranfield)
+    plan = planning.build(
+        default_lab(), rubrics.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     subs.write(tmp_path / "in" / "parts", tables.parts_attack(plan))
     summary = batch.grade_batch(
-        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=subs.test_rubric(tmp_path)
+        [tmp_path / "in"],
+        tmp_path / "out",
+        jobs=1,
+        progress=False,
+        rubric_path=subs.test_rubric(tmp_path),
+        lab=default_lab(),
     )
     (result,) = summary.results
     flags = [flag.text for flag in result.flags if flag.kind == "answers"]

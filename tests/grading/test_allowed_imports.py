@@ -12,6 +12,7 @@ import pytest
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import doctor
 from tests.support import subs
 
@@ -26,7 +27,7 @@ def _handout_check():
 def test_the_handout_and_the_rubric_allow_the_same():
     """Does the handout's public check allow exactly what grading.yml allows, and does the child
     environment pin a version of each?"""
-    allowed = rubrics.load().allowed_imports
+    allowed = rubrics.load(default_lab().place.rubric, default_lab()).allowed_imports
     assert tuple(sorted(_handout_check()["ALLOWED"])) == allowed
     assert set(allowed) <= set(doctor.pins())
 
@@ -88,7 +89,7 @@ def _environment_check():
 def test_the_public_check_names_the_childrens_versions():
     """Does the handout's environment check name, for each package graded code may import, exactly
     the version requirements/child.txt pins (the one graded code runs with)?"""
-    allowed = rubrics.load().allowed_imports
+    allowed = rubrics.load(default_lab().place.rubric, default_lab()).allowed_imports
     pinned = doctor.pins()
     assert _environment_check()["GRADED_VERSIONS"] == {name: pinned[name] for name in allowed}
 

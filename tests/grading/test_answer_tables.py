@@ -32,6 +32,7 @@ from autograder.grading.integrity.answer_tables import (
 )
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.reports import feedback_html, gradescope_json, markdown, prairielearn_json
 from tests.lab import test_value_variants
 from tests.support import answers_corpus, buggy, subs
@@ -106,20 +107,25 @@ def _blind_honest() -> list[tuple[str, str]]:
 
 
 def _rules(source: str | bytes) -> set[str]:
-    return {finding.rule for finding in answer_tables.scan(source.encode() if isinstance(source, str) else source)}
+    return {
+        finding.rule
+        for finding in answer_tables.scan(
+            source.encode() if isinstance(source, str) else source, functions=default_lab().functions
+        )
+    }
 
 
 @pytest.mark.parametrize("name", sorted(REPOSITORY))
 def test_honest_file_of_the_repository_has_no_evidence(name):
     """Does every honest graded file of the repository (solution, examples, stubs, buggy and
     value variants) go unflagged?"""
-    assert answer_tables.scan(REPOSITORY[name]) == []
+    assert answer_tables.scan(REPOSITORY[name], functions=default_lab().functions) == []
 
 
 @pytest.mark.parametrize("path", HONEST, ids=[path.stem for path in HONEST])
 def test_honest_file_in_any_style_has_no_evidence(path):
     """Does an honest file written in this style go unflagged?"""
-    assert answer_tables.scan(path.read_bytes()) == []
+    assert answer_tables.scan(path.read_bytes(), functions=default_lab().functions) == []
 
 
 def test_every_mutant_of_the_solution_has_no_evidence():
@@ -128,7 +134,11 @@ def test_every_mutant_of_the_solution_has_no_evidence():
     from tools import mutants
 
     generated = [mutant for name in ("metrics.py", "runs.py") for mutant in mutants.generate(name)]
-    flagged = [mutant.id for mutant in generated if answer_tables.scan(mutant.source.encode())]
+    flagged = [
+        mutant.id
+        for mutant in generated
+        if answer_tables.scan(mutant.source.encode(), functions=default_lab().functions)
+    ]
     assert len(generated) > 100 and flagged == []
 
 
@@ -136,7 +146,7 @@ def test_thresholds_are_twice_what_honest_files_reach():
     """Does every counted threshold stay at least twice the most any honest file reaches, so that
     an honest style a little heavier than ours still goes unflagged?"""
     sources = [*REPOSITORY.values(), *(path.read_bytes() for path in HONEST)]
-    counts = [answer_tables.read(source)[1] for source in sources]
+    counts = [answer_tables.read(source, functions=default_lab().functions)[1] for source in sources]
     reached = {
         "literal_constants": (max(c.literal_constants for c in counts), LITERAL_CONSTANTS),
         "constants": (max(c.constants for c in counts), CONSTANTS),
@@ -183,7 +193,11 @@ def test_no_honest_function_returns_a_table_entry_as_it_is():
             tree, _ = answer_tables._imported(ast.parse(source))
         except SyntaxError:  # a buggy submission that does not parse: never read
             continue
-        found += [text for _, rule, text in answer_code.read(tree, 0).found if rule == "returned"]
+        found += [
+            text
+            for _, rule, text in answer_code.read(tree, 0, functions=default_lab().functions).found
+            if rule == "returned"
+        ]
     assert len(sources) > 300 and found == []
 
 
@@ -291,7 +305,9 @@ MIXED_FLAGGED = 1.0
 def _flagged(files: list[tuple[str, str]]) -> dict[str, str]:
     """The files with evidence, each with the evidence as the instructor reads it."""
     return {
-        name: answer_tables.evidence(found) for name, source in files if (found := answer_tables.scan(source.encode()))
+        name: answer_tables.evidence(found)
+        for name, source in files
+        if (found := answer_tables.scan(source.encode(), functions=default_lab().functions))
     }
 
 
@@ -741,7 +757,9 @@ HABITS = [
 def test_honest_habit_has_no_evidence(source):
     """Does this honest habit (introspection, a debug counter, self-tests, a written-out table, an
     in-memory database) go unflagged?"""
-    assert answer_tables.scan(source.encode()) == [], answer_tables.evidence(answer_tables.scan(source.encode()))
+    assert answer_tables.scan(source.encode(), functions=default_lab().functions) == [], answer_tables.evidence(
+        answer_tables.scan(source.encode(), functions=default_lab().functions)
+    )
 
 
 #: What still is evidence beside those habits: the same code that answers on import.
@@ -800,7 +818,9 @@ EVIDENCE = [
 def test_flag_names_the_file_what_and_where(source, expected):
     """Is the evidence one flag for the file, naming what was found and at which line?"""
     (flag,) = answer_tables.flags(
-        "lab05", {"metrics.py": source.encode(), "runs.py": subs.SOLUTION["runs.py"].encode()}
+        "lab05",
+        {"metrics.py": source.encode(), "runs.py": subs.SOLUTION["runs.py"].encode()},
+        functions=default_lab().functions,
     )
     assert flag.kind == FlagKind.ANSWERS
     assert str(flag).startswith("answers: lab05/metrics.py may hold answers instead of computing them: ")
@@ -814,7 +834,7 @@ def test_evidence_is_short_however_much_is_found():
         f"def f{i}(r, k):\n    zlib.decompress(b'')\n    return T[hashlib.md5(repr((r, k)).encode()).digest()]\n"
         for i in range(40)
     )
-    (flag,) = answer_tables.flags("lab05", {"metrics.py": source.encode()})
+    (flag,) = answer_tables.flags("lab05", {"metrics.py": source.encode()}, functions=default_lab().functions)
     assert "(and 39 more like it)" in flag.text and len(flag.text) < 600
 
 
@@ -832,13 +852,15 @@ def test_a_failing_scan_is_a_flag_not_a_crash(monkeypatch):
         raise TypeError("a bug")
 
     monkeypatch.setattr(answer_code, "read", broken)
-    (flag,) = answer_tables.flags("lab05", {"metrics.py": subs.SOLUTION["metrics.py"].encode()})
+    (flag,) = answer_tables.flags(
+        "lab05", {"metrics.py": subs.SOLUTION["metrics.py"].encode()}, functions=default_lab().functions
+    )
     assert "the scan failed (TypeError): check it by hand" in flag.text
 
 
 def test_a_file_that_does_not_parse_has_no_evidence():
     """Is a file with a syntax error (it gets no points: it does not import) left unflagged?"""
-    assert answer_tables.flags("lab05", {"metrics.py": b"T = {1: 2,\n"}) == []
+    assert answer_tables.flags("lab05", {"metrics.py": b"T = {1: 2,\n"}, functions=default_lab().functions) == []
 
 
 def test_the_student_view_never_shows_the_flag():
@@ -857,10 +879,10 @@ def test_the_student_view_never_shows_the_flag():
     assert [flag.kind for flag in result.student_view().flags] == [FlagKind.LIBRARY]
     assert marker in json.dumps(result.to_dict())
     shown = [
-        markdown.markdown(result),
-        feedback_html.render(result, None, "../../index.html"),
-        json.dumps(gradescope_json.document(result)),
-        json.dumps(prairielearn_json.document(result)),
+        markdown.markdown(result, lab=default_lab()),
+        feedback_html.render(result, None, "../../index.html", lab=default_lab()),
+        json.dumps(gradescope_json.document(result, lab=default_lab())),
+        json.dumps(prairielearn_json.document(result, lab=default_lab())),
     ]
     assert all(marker not in page and "answers:" not in page for page in shown)
 
@@ -883,7 +905,9 @@ def test_table_attack_graded_in_a_batch_is_flagged_for_the_instructor_only(tmp_p
     subs.write(tmp_path / "in" / "solution-with-a-table", {"metrics.py": subs.SOLUTION["metrics.py"] + table})
     subs.write(tmp_path / "in" / "solution", {})
     out = tmp_path / "out"
-    summary = batch.grade_batch([tmp_path / "in"], out, jobs=2, progress=False, rubric_path=subs.test_rubric(tmp_path))
+    summary = batch.grade_batch(
+        [tmp_path / "in"], out, jobs=2, progress=False, rubric_path=subs.test_rubric(tmp_path), lab=default_lab()
+    )
     results = {result.submission: result for result in summary.results}
     rows = {row["submission"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
     report = (out / "index.html").read_text(encoding="utf-8")

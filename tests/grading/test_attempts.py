@@ -19,6 +19,7 @@ from autograder.grading import intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
 from autograder.grading.results import Status, Student, SubmissionResult
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import setting_support
 from autograder.platforms.gradescope import attempts as gradescope_attempts
 from autograder.platforms.gradescope import entry
@@ -155,7 +156,7 @@ def test_refusal_says_the_limit_and_when():
 
 
 def _rubric(extra: str) -> rubrics.Rubric:
-    return rubrics.parse(paths.RUBRIC.read_text() + extra)
+    return rubrics.parse(paths.RUBRIC.read_text() + extra, lab=default_lab())
 
 
 MADRID = "deadline: {due: 2026-12-05 23:59, timezone: Europe/Madrid}\n"
@@ -165,7 +166,9 @@ def test_rubric_reads_attempts_and_the_deadline_s_timezone():
     """Are the attempts read, and the times told in the deadline's timezone (the one setting), or UTC alone?"""
     rubric = _rubric("attempts:\n  per_period: 3\n  period_hours: 12\n  total: 20\n" + MADRID)
     assert rubric.attempts == attempts.AttemptLimits(3, 12.0, 20) and rubric.timezone == "Europe/Madrid"
-    assert not rubrics.load().attempts.enabled  # the repository's rubric limits nothing
+    assert not rubrics.load(
+        default_lab().place.rubric, default_lab()
+    ).attempts.enabled  # the repository's rubric limits nothing
     assert _rubric("attempts: {total: 2}\n").timezone == ""
     assert _rubric("deadline: {due: 2026-12-05T23:59:00-06:00}\n").timezone == ""  # an offset, not a zone
 
@@ -173,7 +176,7 @@ def test_rubric_reads_attempts_and_the_deadline_s_timezone():
 def test_attempts_and_timezone_regrade_nothing():
     """Are attempts and the deadline's timezone left out of the digests (changing them regrades nothing)?"""
     plain, limited = (
-        rubrics.load(),
+        rubrics.load(default_lab().place.rubric, default_lab()),
         _rubric("attempts: {per_period: 1}\n" + MADRID.replace("Europe/Madrid", "Asia/Tokyo")),
     )
     assert (limited.digest, limited.cases_digest) == (plain.digest, plain.cases_digest)
@@ -260,7 +263,7 @@ def test_gradescope_gate(case, tmp_path):
     previous, refused, score = case
     root, rubric = _root(tmp_path, previous)
     log: list[str] = []
-    document = gradescope_attempts.gate(root, rubric, log.append)
+    document = gradescope_attempts.gate(root, rubric, log.append, lab=default_lab())
     assert (document is not None) == refused, log
     if refused:
         assert document["score"] == score and document["tests"] == previous[0]["results"]["tests"]
@@ -311,7 +314,7 @@ def test_malformed_metadata_grades_normally_with_a_warning(case, tmp_path):
     root, rubric = _root(tmp_path, [_previous(1, _results(40)), _previous(2, _results(40))])
     breaks(root / "submission_metadata.json")
     log: list[str] = []
-    assert gradescope_attempts.gate(root, rubric, log.append) is None
+    assert gradescope_attempts.gate(root, rubric, log.append, lab=default_lab()) is None
     assert len(log) == 1 and log[0].startswith("warning: attempt limits not applied") and named in log[0], log
 
 
@@ -462,7 +465,7 @@ def test_gradescope_export_times_are_read(tmp_path):
         "submission_2:\n  :created_at: [not, a, time]\n"
         "submission_3:\n  :submitters: []\n"
     )
-    sources = intake.discover([tmp_path])
+    sources = intake.discover([tmp_path], lab=default_lab())
     assert sources[0].submitted == "2026-11-30T12:00:00-08:00"
     assert [source.submitted_from for source in sources] == [intake.METADATA_TIME, "", ""]
     assert attempts.parse_time(sources[0].submitted) == datetime.datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

@@ -3,6 +3,7 @@ correct variants (numpy, other structure, full-precision runs) get full marks.""
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.support import buggy, subs
 
@@ -18,7 +19,7 @@ def graded(tmp_path_factory, cranfield):
         subs.write(folder / "in" / f"variant-{name}", {file: subs.with_function(file, source)})
     subs.write(folder / "in" / "reference", {})
     summary = batch.grade_batch(
-        [folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder)
+        [folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder), lab=default_lab()
     )
     return {result.submission: result for result in summary.results}
 

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from autograder.grading import judge
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox import channel, settings
 from autograder.sandbox.channel import Outcome
 
@@ -31,7 +32,7 @@ MALFORMED = [
 @pytest.mark.parametrize("encoded, expected", [row[1:] for row in MALFORMED], ids=[row[0] for row in MALFORMED])
 def test_malformed_answer_is_judged_wrong_without_crashing(encoded, expected):
     """Is each malformed answer a failing verdict, and its display value safe to render?"""
-    status, message = judge.verdict(Outcome("value", value=encoded), expected)
+    status, message = judge.verdict(Outcome("value", value=encoded), expected, tolerance=default_lab().tolerance)
     assert status == "fail" and message
     json.dumps(judge.plain(encoded))  # storable
     from autograder.reports import markdown as feedback
@@ -60,9 +61,16 @@ def test_channel_lines_are_parsed_defensively(line, parsed):
 def test_expected_error_and_other_errors():
     """Does an expected ValueError pass, and any other exception fail with what was raised?"""
     raised = Outcome("error", error={"type": "ValueError", "mro": ["ValueError", "Exception"], "message": "k"})
-    assert judge.verdict(raised, {"raises": "ValueError"})[0] == "pass"
-    assert judge.verdict(raised, 0.5) == ("error", "raised ValueError: k")
-    assert judge.verdict(Outcome("value", value={"type": "float", "value": 0.5}), {"raises": "ValueError"})[0] == "fail"
+    assert judge.verdict(raised, {"raises": "ValueError"}, tolerance=default_lab().tolerance)[0] == "pass"
+    assert judge.verdict(raised, 0.5, tolerance=default_lab().tolerance) == ("error", "raised ValueError: k")
+    assert (
+        judge.verdict(
+            Outcome("value", value={"type": "float", "value": 0.5}),
+            {"raises": "ValueError"},
+            tolerance=default_lab().tolerance,
+        )[0]
+        == "fail"
+    )
 
 
 NUMBER = {"type": "float", "value": 0.5001}

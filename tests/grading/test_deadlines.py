@@ -13,6 +13,7 @@ from autograder import paths
 from autograder.grading import intake, rubric
 from autograder.grading.course import deadlines, extensions
 from autograder.grading.course.deadlines import Deadline, Late
+from autograder.labkit.load import default as default_lab
 from tests.support import subs
 
 CST = datetime.timezone(datetime.timedelta(hours=-6))
@@ -161,7 +162,7 @@ def test_a_bad_deadline_section_names_the_field_and_the_fix(case):
     lines, expected = case
     text = paths.RUBRIC.read_text(encoding="utf-8") + "\ndeadline:\n" + lines
     with pytest.raises(rubric.RubricError, match=expected.replace("(", r"\(").replace(")", r"\)")):
-        rubric.parse(text)
+        rubric.parse(text, lab=default_lab())
 
 
 def test_the_deadline_and_policy_regrade_nothing():
@@ -169,8 +170,11 @@ def test_the_deadline_and_policy_regrade_nothing():
     deadline and a policy, so changing them regrades nothing?"""
     plain = paths.RUBRIC.read_text(encoding="utf-8")
     with_rules = plain + "\nstudents:\n  policy: highest\ndeadline:\n  due: 2026-12-05T23:59:00-06:00\n"
-    assert rubric.parse(plain).digest == rubric.parse(with_rules).digest
-    assert rubric.parse(with_rules).policy == "highest" and rubric.parse(with_rules).deadline.due == DUE
+    assert rubric.parse(plain, lab=default_lab()).digest == rubric.parse(with_rules, lab=default_lab()).digest
+    assert (
+        rubric.parse(with_rules, lab=default_lab()).policy == "highest"
+        and rubric.parse(with_rules, lab=default_lab()).deadline.due == DUE
+    )
 
 
 def test_an_unknown_policy_names_the_policies():
@@ -179,7 +183,7 @@ def test_an_unknown_policy_names_the_policies():
     with pytest.raises(
         rubric.RubricError, match=r"students\.policy: 'best' is not a policy; use one of: latest, highest"
     ):
-        rubric.parse(text)
+        rubric.parse(text, lab=default_lab())
 
 
 # ---------------------------------------------------------------- the extensions file
@@ -276,6 +280,6 @@ def test_the_submission_time_comes_from_the_metadata_never_the_files(case, tmp_p
         when = f"  :created_at: {created}\n" if created else ""
         entry = f"submission_7:\n  :submitters:\n  - :name: Ada\n    :email: ada@example.edu\n    :sid: '1'\n{when}"
         (tmp_path / "submission_metadata.yml").write_text(entry, encoding="utf-8")
-    (source,) = intake.discover([tmp_path])
+    (source,) = intake.discover([tmp_path], lab=default_lab())
     assert (source.submitted, source.submitted_from) == (expected, origin)
     assert any("created_at" in note and "submission_7" in note for note in source.notes) == noted

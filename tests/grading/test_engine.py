@@ -55,7 +55,7 @@ def batch_run(tmp_path_factory, cranfield):
             )
         },
     )
-    summary = batch.grade_batch([inbox], folder / "out", jobs=2, progress=False)
+    summary = batch.grade_batch([inbox], folder / "out", jobs=2, progress=False, lab=default_lab())
     return {result.submission: result for result in summary.results}, folder
 
 
@@ -137,10 +137,15 @@ def test_grades_csv_has_one_row_per_submission(batch_run):
     rows = list(csv.DictReader((batch_run[1] / "out" / "grades.csv").open()))
     assert sorted(row["submission"] for row in rows) == ["flat", "ln-dcg", "nested", "stubs", "zipped"]
     flat = next(row for row in rows if row["submission"] == "flat")
-    questions = rubric.load().questions  # the solution earns every question's points
+    questions = rubric.load(
+        default_lab().place.rubric, default_lab()
+    ).questions  # the solution earns every question's points
     assert len(questions) >= 6 and all(question.id in flat for question in questions)
     assert [flat[q.id] for q in questions] == [points(sum(c.points for c in q.checks)) for q in questions]
-    assert flat["total"] == points(rubric.load().total) and flat["status"] == "graded"
+    assert (
+        flat["total"] == points(rubric.load(default_lab().place.rubric, default_lab()).total)
+        and flat["status"] == "graded"
+    )
 
 
 def test_hidden_cases_never_show_the_answer(batch_run):
@@ -150,7 +155,7 @@ def test_hidden_cases_never_show_the_answer(batch_run):
     case = next(case for check in result.checks for case in check.cases if case.id == "edge-dcg_at_k-rank-2")
     assert not case.public and case.status == "fail" and abs(case.expected - 2 / math.log2(3)) < 1e-12
     text = (
-        json.dumps(gradescope_json.document(result))
+        json.dumps(gradescope_json.document(result, lab=default_lab()))
         + (batch_run[1] / "out" / "submissions" / "ln-dcg" / "feedback.md").read_text()
     )
     assert "hidden case: a single relevant doc at rank 2 is divided by log2(3) (k=2)" in text
@@ -170,9 +175,11 @@ def test_hidden_cases_never_show_the_answer(batch_run):
 def test_rerun_skips_graded_and_force_regrades(batch_run):
     """Does grading the same folder again skip what is done, and --force grade it again?"""
     folder = batch_run[1]
-    again = batch.grade_batch([folder / "in"], folder / "out", jobs=1, progress=False)
+    again = batch.grade_batch([folder / "in"], folder / "out", jobs=1, progress=False, lab=default_lab())
     assert (again.graded, again.skipped) == (0, 5)
-    forced = batch.grade_batch([folder / "in" / "flat"], folder / "out", jobs=1, force=True, progress=False)
+    forced = batch.grade_batch(
+        [folder / "in" / "flat"], folder / "out", jobs=1, force=True, progress=False, lab=default_lab()
+    )
     assert forced.graded == 1 and forced.results[0].score == 100
 
 
@@ -182,9 +189,9 @@ def test_changed_submission_is_graded_again(batch_run, tmp_path):
     inbox = tmp_path / "in"
     subs.write(inbox / "flat", {})
     out = tmp_path / "out"
-    batch.grade_batch([inbox], out, jobs=1, progress=False)
+    batch.grade_batch([inbox], out, jobs=1, progress=False, lab=default_lab())
     (inbox / "flat" / "metrics.py").write_text(paths.handout_file("metrics.py").read_text())
-    again = batch.grade_batch([inbox], out, jobs=1, progress=False)
+    again = batch.grade_batch([inbox], out, jobs=1, progress=False, lab=default_lab())
     assert again.graded == 1 and again.results[0].score < 100
     assert folder.exists()
 
@@ -211,7 +218,7 @@ def test_killed_batch_loses_nothing(tmp_path, cranfield):
     assert not list(out.rglob("*.partial")) or True  # a write cut short leaves only a hidden .partial
     for name in done:
         json.loads((out / "submissions" / name / "grade.json").read_text())  # complete JSON, not half a file
-    summary = batch.grade_batch([inbox], out, jobs=2, progress=False)
+    summary = batch.grade_batch([inbox], out, jobs=2, progress=False, lab=default_lab())
     assert summary.skipped == len(done) and summary.graded == 6 - len(done)
     assert all(result.score == 100 for result in summary.results)
 
@@ -227,7 +234,7 @@ def test_gradescope_export_names_students(tmp_path, cranfield):
         "  :score: 0\nsubmission_102:\n  :submitters:\n  - :name: Alan Turing\n    :email: alan@example.edu\n"
         "    :sid: '1912'\n  - :name: Grace Hopper\n    :email: grace@example.edu\n    :sid: '1906'\n"
     )
-    batch.grade_batch([export], tmp_path / "out", jobs=2, progress=False)
+    batch.grade_batch([export], tmp_path / "out", jobs=2, progress=False, lab=default_lab())
     rows = {row["name"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
     assert set(rows) == {"Ada Lovelace", "Alan Turing", "Grace Hopper"}  # a row per student, group members each
     ada = rows["Ada Lovelace"]
@@ -326,13 +333,13 @@ RUBRIC_ERRORS = [
 def test_invalid_rubric_is_an_error_naming_the_field(edit, message):
     """Does each kind of rubric mistake raise RubricError naming the file, the field and the fix?"""
     with pytest.raises(RubricError) as raised:
-        rubric.parse(edit(paths.RUBRIC.read_text()))
+        rubric.parse(edit(paths.RUBRIC.read_text()), lab=default_lab())
     assert message in str(raised.value)
 
 
 def test_rubric_is_valid_and_adds_up():
     """Is grading.yml valid, 100 points, with every function of the API graded?"""
-    loaded = rubric.load()
+    loaded = rubric.load(default_lab().place.rubric, default_lab())
     assert loaded.total == 100 and {check.function for check in loaded.checks} == set(spec.FUNCTIONS)
 
 
@@ -428,7 +435,7 @@ def test_random_cases_are_drawn_afresh_and_reproducible_from_their_seed(cranfiel
     gradings share (almost) no random call: no pool a table of answers could hold?"""
     from autograder.grading import plan as planning
 
-    loaded = rubric.load()
+    loaded = rubric.load(default_lab().place.rubric, default_lab())
     built = planning.build(default_lab(), loaded, reference.load(default_lab()), cranfield)
     calls = lambda seed: [
         repr((p.case.args, p.case.kwargs)) for p in built.for_submission(seed).planned if p.kind == "random"

@@ -163,7 +163,7 @@ def test_a_functions_state_in_words(cases, headline):
     """Does the summary line say the function's state with how many of its cases, the calls
     skipped after a crash apart from the crashes?"""
     made = check("dcg_at_k", CheckKind.EDGE, _cases(cases))
-    assert feedback.headline(FunctionResult("dcg_at_k", "q4", (made,)))[0] == headline
+    assert feedback.headline(FunctionResult("dcg_at_k", "q4", (made,)), lab=default_lab())[0] == headline
 
 
 def test_a_grade_stored_before_the_classification_still_loads():
@@ -261,13 +261,13 @@ def _result(note: str = "") -> SubmissionResult:
 
 
 def _gradescope(result) -> str:
-    document = gradescope_json.document(result)
+    document = gradescope_json.document(result, lab=default_lab())
     return "\n".join([document["output"]] + [test["output"] for test in document["tests"]])
 
 
 PAGES = {
-    "feedback.md": markdown.markdown,
-    "feedback.html": feedback_html.render,
+    "feedback.md": lambda result: markdown.markdown(result, lab=default_lab()),
+    "feedback.html": lambda result: feedback_html.render(result, lab=default_lab()),
     "results.json": _gradescope,
 }
 
@@ -329,7 +329,7 @@ def test_the_three_renderings_say_the_same(said):
 def test_the_summary_comes_first_and_links_to_the_detail():
     """Is feedback.md's first section the summary, one line per function, a function with a detail
     linked to it, and the detail after the summary?"""
-    page = markdown.markdown(_result(), {"q2": "Part II", "q4": "Part IV"})
+    page = markdown.markdown(_result(), {"q2": "Part II", "q4": "Part IV"}, lab=default_lab())
     headings = re.findall(r"^## (.+)$", page, re.M)
     assert headings == ["Summary", "precision_at_k"]
     assert "  - ✗ [precision_at_k](#precision_at_k) (" in page and "  - ✓ recall_at_k (" in page
@@ -339,7 +339,7 @@ def test_the_summary_comes_first_and_links_to_the_detail():
 
 def test_a_stubbed_check_on_a_platform_is_one_line():
     """Does a check of a stubbed function show, on Gradescope, one line naming its state?"""
-    document = gradescope_json.document(_result())
+    document = gradescope_json.document(_result(), lab=default_lab())
     test = next(test for test in document["tests"] if test["name"].startswith("dcg_at_k"))
     assert test["output"].count("\n") == 0 and "not implemented" in test["output"]
     assert document["output_format"] == test["output_format"] == "md"
@@ -347,8 +347,8 @@ def test_a_stubbed_check_on_a_platform_is_one_line():
 
 def test_the_feedback_page_links_back_to_the_report_only_in_a_local_batch():
     """Does feedback.html link to the class report when given its address, and not otherwise?"""
-    assert 'href="../../index.html"' in feedback_html.render(_result(), report="../../index.html")
-    assert "class report" not in feedback_html.render(_result())
+    assert 'href="../../index.html"' in feedback_html.render(_result(), report="../../index.html", lab=default_lab())
+    assert "class report" not in feedback_html.render(_result(), lab=default_lab())
 
 
 # ---------------------------------------------------------------- the class report
@@ -394,7 +394,9 @@ def test_cases_count_wrong_answers_apart():
 def test_the_report_says_who_and_lists_partly_done_submissions():
     """Does the report list who failed a case under each why, name the stubbed submission as partly
     done under Problems, and show a condition where no misconception was named?"""
-    html = class_report.render(_class(), rubric.load(), {}, None)
+    html = class_report.render(
+        _class(), rubric.load(default_lab().place.rubric, default_lab()), {}, None, lab=default_lab()
+    )
     cases = html[html.index('id="cases"') :]
     assert re.search(r"<strong>wrong</strong>: <a href=\"submissions/wrong/feedback.html#dcg_at_k\">wrong</a>", cases)
     assert "<strong>not implemented</strong>: <a" in cases and "<strong>crashed or timed out</strong>: <a" in cases
@@ -406,7 +408,9 @@ def test_the_report_says_who_and_lists_partly_done_submissions():
 
 def test_grades_csv_flags_partly_done_submissions():
     """Does grades.csv name, per submission, the functions left not implemented?"""
-    rows = list(csv.DictReader(io.StringIO(grades_csv.render(_class(), rubric.load()))))
+    rows = list(
+        csv.DictReader(io.StringIO(grades_csv.render(_class(), rubric.load(default_lab().place.rubric, default_lab()))))
+    )
     assert {row["submission"]: row["not_implemented"] for row in rows} == {
         "right": "",
         "stub": "dcg_at_k",

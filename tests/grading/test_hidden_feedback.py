@@ -48,7 +48,9 @@ ERRORS = [
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built = planning.build(
+        default_lab(), rubric.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     return built, built.for_submission("hidden-vocabulary")
 
 
@@ -81,7 +83,7 @@ def _shown(case: CaseResult, check: str, kind: CheckKind, function: str) -> str:
         checks=(CheckResult(check, "q1", function, kind, 1.0, 1.0 if passed else 0.0, "visible", (case,)),),
     )
     seen = result.student_view().checks[0]
-    return markdown.check_text(seen).replace(case.description, "<label>")
+    return markdown.check_text(seen, lab=default_lab()).replace(case.description, "<label>")
 
 
 def _edge_texts(built, submission) -> dict[str, set[str]]:

@@ -18,6 +18,7 @@ import pytest
 from autograder import paths
 from autograder.grading import intake, rubric
 from autograder.grading.results import Student
+from autograder.labkit.load import default as default_lab
 from tests.support import hostile_files
 
 METADATA = "submission_metadata.yml"
@@ -29,7 +30,7 @@ ADA_STUDENT = (Student("Ada Lovelace", "ada@example.edu", "1815"),)
 def _discover(tmp_path: Path, text: str | bytes) -> dict:
     """The export's sources by id, its metadata file being ``text``."""
     folder = hostile_files.export(tmp_path / "export", text)
-    return {source.id: source for source in intake.discover([folder])}
+    return {source.id: source for source in intake.discover([folder], lab=default_lab())}
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -247,7 +248,7 @@ def test_a_file_that_is_not_metadata_is_a_clear_error(case, tmp_path):
     else:
         where.write_bytes(content)
     with pytest.raises(ValueError) as error:
-        intake.discover([folder])
+        intake.discover([folder], lab=default_lab())
     assert str(error.value).startswith(f"{where}{expected}")
     assert str(error.value).endswith(
         "download the export again, or remove the file to grade the folder without students' names"
@@ -278,7 +279,7 @@ def test_rubric_alias_bomb_is_refused_without_expanding_it():
     """A rubric whose title holds the alias bomb (9**6 strings once expanded): is it refused with a
     message that says why, in a few lines?"""
     with pytest.raises(rubric.RubricError) as error:
-        rubric.parse(_title_bomb(6))
+        rubric.parse(_title_bomb(6), lab=default_lab())
     assert str(error.value) == (
         "grading.yml: its YAML aliases expand to more than 100000 values; a rubric needs a few hundred: write it "
         "without aliases (*name)"
@@ -289,5 +290,5 @@ def test_rubric_error_quotes_a_list_by_its_size_not_its_content():
     """A rubric title given a smaller bomb (7,380 values): does the message name the field and the
     list's size, not its 50 KB of content?"""
     with pytest.raises(rubric.RubricError) as error:
-        rubric.parse(_title_bomb(4))
+        rubric.parse(_title_bomb(4), lab=default_lab())
     assert str(error.value) == "grading.yml: title: must be a str, got a list of 4"

@@ -13,6 +13,7 @@ from autograder import paths
 from autograder.grading import intake
 from autograder.lab import spec
 from autograder.labkit import load
+from autograder.labkit.load import default as default_lab
 from tests.support import subs
 
 
@@ -66,7 +67,7 @@ CASES = [
 def test_large_zip_says_it_has_too_many_entries(tmp_path, case):
     """Does a zip past the entry limit say so and what to do (not "no metrics.py found"), and is a zip
     within it read?"""
-    staged = intake.read(intake.Source("s", case.make(tmp_path / "submission.zip")))
+    staged = intake.read(intake.Source("s", case.make(tmp_path / "submission.zip")), lab=default_lab())
     if not case.problem:
         assert staged.problems == []
         assert staged.files == {name: text.encode() for name, text in subs.SOLUTION.items()}
@@ -148,7 +149,7 @@ def test_does_a_misnamed_file_get_what_was_received_and_the_near_match(tmp_path,
             for name, data in case.files.items():
                 archive.writestr(name, data)
         root = target
-    staged = intake.read(intake.Source("s", root))
+    staged = intake.read(intake.Source("s", root), lab=default_lab())
     said = " ".join(staged.problems)
     for words in case.said:
         assert words in said, f"{case.id}: {words!r} not in {said!r}"
@@ -172,7 +173,7 @@ UNCHANGED = [
 def test_is_an_untouched_handout_recognised_and_named(tmp_path, case):
     """Is an upload of the handout's own stubs named as such (line ends aside), and is a
     submission with any work of its own not?"""
-    staged = intake.read(intake.Source("s", _folder(tmp_path / "lab05", case.files)))
+    staged = intake.read(intake.Source("s", _folder(tmp_path / "lab05", case.files)), lab=default_lab())
     said = " ".join(staged.problems)
     for words in case.said:
         assert words in said

@@ -21,7 +21,9 @@ PAIRS = [(item.id, function) for item in misconceptions.LIBRARY.values() for fun
 
 @pytest.fixture(scope="module")
 def planned(cranfield):
-    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built = planning.build(
+        default_lab(), rubric.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     built.submission = built.for_submission("misconceptions")  # type: ignore[attr-defined]
     return built, built.submission.planned  # type: ignore[attr-defined]
 

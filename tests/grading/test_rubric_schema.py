@@ -17,6 +17,7 @@ import yaml
 from autograder import paths
 from autograder.grading import rubric, rubric_schema
 from autograder.labkit.load import default, load
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox.settings import Limits
 from tests.support import classes, generated
 
@@ -108,7 +109,7 @@ def test_a_mistake_gets_one_message_naming_the_key_the_value_and_what_is_allowed
     indexes as numbers), the value found and what is allowed, and no pydantic dump?"""
     text, message = case
     with pytest.raises(rubric.RubricError) as raised:
-        rubric.parse(text)
+        rubric.parse(text, lab=default_lab())
     assert str(raised.value) == message
 
 
@@ -145,7 +146,7 @@ def test_what_is_left_out_takes_its_default(case):
     """Does a key left out take its default (a limit the sandbox's, no deadline, the rubric's
     scoring), and a question's id written as a number become its text?"""
     text, read, value = case
-    assert read(rubric.parse(text)) == value
+    assert read(rubric.parse(text, lab=default_lab())) == value
 
 
 def _names(**changes: Any) -> rubric_schema.LabNames:

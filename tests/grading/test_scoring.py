@@ -11,6 +11,7 @@ from autograder.grading import judge, scoring
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus
 from autograder.labkit.case import RAISES
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 from autograder.sandbox.child import values
 
@@ -97,25 +98,28 @@ def test_an_answer_that_ignores_the_input_earns_nothing(given, right, none):
 
 def test_the_rubric_refuses_an_unknown_scoring():
     """Is a misspelt scoring an error naming the field and the choices?"""
-    text = rubrics.paths.RUBRIC.read_text().replace(
-        "allowed_imports: [numpy]", "allowed_imports: [numpy]\nscoring: groupz"
+    text = (
+        default_lab()
+        .place.rubric.read_text()
+        .replace("allowed_imports: [numpy]", "allowed_imports: [numpy]\nscoring: groupz")
     )
     with pytest.raises(rubrics.RubricError, match="scoring: 'groupz' is not one of groups, proportional, all"):
-        rubrics.parse(text)
+        rubrics.parse(text, lab=default_lab())
 
 
 def test_points_alone_do_not_change_what_is_run():
     """Do two rubrics differing only in points, visibility and scoring make the same calls (so stored
     answers are scored again, not graded again), and a changed kind of check other calls?"""
-    text = rubrics.paths.RUBRIC.read_text()
-    base = rubrics.parse(text)
+    text = default_lab().place.rubric.read_text()
+    base = rubrics.parse(text, lab=default_lab())
     scored = rubrics.parse(
         text.replace(
             "{function: confusion_matrix, kind: edge, points: 2}",
             "{function: confusion_matrix, kind: edge, points: 1, visibility: hidden, scoring: all}",
-        ).replace("total: 100", "total: 99")
+        ).replace("total: 100", "total: 99"),
+        lab=default_lab(),
     )
-    other = rubrics.parse(text.replace("random_cases: 40", "random_cases: 30"))
+    other = rubrics.parse(text.replace("random_cases: 40", "random_cases: 30"), lab=default_lab())
     assert scored.digest != base.digest and scored.cases_digest == base.cases_digest
     assert other.cases_digest != base.cases_digest
 
@@ -137,6 +141,6 @@ def test_each_outcome_of_a_call_is_one_case_status(outcome, imported, status):
     """Does each way a call can end in the sandbox (``OutcomeStatus``) become one ``CaseStatus``
     through ``judge.verdict``, and does ``judge.answered`` say a case is judged on the code exactly
     when its status says so (``CaseStatus.judged``)?"""
-    got, _ = judge.verdict(outcome, 0.5, imported=imported)
+    got, _ = judge.verdict(outcome, 0.5, imported=imported, tolerance=default_lab().tolerance)
     assert got == status
     assert judge.answered(outcome) == got.judged

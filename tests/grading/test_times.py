@@ -12,6 +12,7 @@ import pytest
 
 from autograder.grading import intake
 from autograder.grading.course import times
+from autograder.labkit.load import default as default_lab
 from tests.support import subs
 
 CHICAGO = datetime.timezone(datetime.timedelta(hours=-6))
@@ -85,7 +86,7 @@ def _batch(tmp_path, metadata: bool):
         (tmp_path / "in" / "submission_metadata.yml").write_text(
             "sub_a:\n  :submitters:\n  - :name: Ada\n  :created_at: 2026-12-05 20:00:00.0 -06:00\n", encoding="utf-8"
         )
-    return intake.discover([tmp_path / "in"])
+    return intake.discover([tmp_path / "in"], lab=default_lab())
 
 
 APPLIED = {
@@ -117,7 +118,7 @@ def test_each_submission_is_timed_only_by_a_source_vouched_for(case, tmp_path):
     if text:
         (tmp_path / "times.csv").write_text(text, encoding="utf-8")
     chosen = times.parse(str(tmp_path / given) if given == "times.csv" else given)
-    timed = times.apply(sources, chosen, CHICAGO)
+    timed = times.apply(sources, chosen, CHICAGO, lab=default_lab())
     assert [(source.submitted, source.submitted_from) for source in timed] == [first, second]
     assert times.untimed(timed) == [first[0], second[0]].count("")
 
@@ -127,7 +128,7 @@ def test_a_times_file_naming_no_submission_is_refused(tmp_path):
     sources = _batch(tmp_path, False)
     (tmp_path / "times.csv").write_text("submission,time\nsub_c,2026-12-05 12:00\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"names 1 submission.* not in the batch: sub_c"):
-        times.apply(sources, times.parse(str(tmp_path / "times.csv")), CHICAGO)
+        times.apply(sources, times.parse(str(tmp_path / "times.csv")), CHICAGO, lab=default_lab())
 
 
 def test_grade_with_an_unknown_time_source_exits_2_naming_the_allowed(tmp_path):

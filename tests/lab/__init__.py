@@ -1,1 +1,1 @@
-"""Tests of autograder/lab/: the lab's records, reference, cases and data."""
+"""Tests of lab/ (Lab 05's package): the lab's records, reference, cases and data."""

@@ -1,9 +1,10 @@
-"""The engine grades a lab it was not written for, unchanged: a second lab of another topic
-(``tests/fixtures/lab06``: two functions of a classifier's evaluation) gets its reference written
-(in this process, beside Lab 05), its submissions graded in the sandbox (``--lab FOLDER``), their
-feedback and the class report; and a new metric is
-added to Lab 05 by a record alone (with its solution, its rubric line and a regenerated reference),
-as ``docs/ADDING.md`` says, without touching the engine."""
+"""The engine grades a lab it was not written for, unchanged, in this process beside Lab 05: a
+second lab of another topic (``tests/fixtures/lab06``: two functions of a classifier's evaluation)
+gets its reference written, its submissions graded in the sandbox, their feedback and the class
+report; Lab 05 and Lab 06 are graded one after the other by one process, each right; and a new
+metric is added to Lab 05 by a record alone (with its solution, its rubric line and a regenerated
+reference), as ``docs/ADDING.md`` says, without touching the engine (that copy of Lab 05 by
+``python -m autograder --lab`` in a process of its own: its solution is a second package lab05)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ import pytest
 
 from autograder import paths
 from autograder.grading import reference
+from autograder.labkit.lab import Lab
 from autograder.labkit.load import default, load
+from autograder.local import batch
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
@@ -28,6 +31,9 @@ SECOND = paths.ROOT / "tests" / "fixtures" / "lab06"
 
 
 def _autograder(lab: Path, *arguments: str) -> subprocess.CompletedProcess:
+    """``python -m autograder --lab LAB ...`` in a process of its own: for a copy of Lab 05, whose
+    reference solution is a second student package named lab05 (one process holds one,
+    ``lab/solution.py``)."""
     environment = {name: value for name, value in os.environ.items() if name not in ("AUTOGRADER_LAB", "LAB05_LAB")}
     return subprocess.run(
         [sys.executable, "-m", "autograder", "--lab", str(lab), *arguments],
@@ -37,6 +43,12 @@ def _autograder(lab: Path, *arguments: str) -> subprocess.CompletedProcess:
         timeout=900,
         cwd=str(lab),
     )
+
+
+def _graded(lab: Lab, inbox: Path, out: Path, jobs: int = 1, seed: str | None = None) -> dict[str, dict[str, str]]:
+    """``lab``'s submissions in ``inbox`` graded in this process into ``out``: their grades.csv rows."""
+    batch.grade_batch([inbox], out, jobs=jobs, progress=False, seed=seed, lab=lab)
+    return {row["submission"]: row for row in csv.DictReader((out / "grades.csv").open())}
 
 
 def _submission(folder: Path, package: str, files: dict) -> None:
@@ -64,8 +76,7 @@ def second(tmp_path_factory):
     _submission(inbox / "good", "lab06", {"classify.py": solution})
     _submission(inbox / "accuracy", "lab06", {"classify.py": buggy})
     _submission(inbox / "stubs", "lab06", {"classify.py": (lab / "assignment" / "lab06" / "classify.py").read_text()})
-    graded = _autograder(lab, "grade", str(inbox), "--out", str(lab.parent / "out"), "--jobs", "1")
-    assert graded.returncode == 0, graded.stderr[-2000:]
+    _graded(load(lab), inbox, lab.parent / "out")
     return lab.parent / "out"
 
 
@@ -124,12 +135,34 @@ def r_precision(ranking, judgments, rel=1):
 '''
 
 
+def test_two_labs_are_graded_one_after_the_other_in_one_process(second, tmp_path):
+    """In the process that graded Lab 06's batch: does Lab 05's correct example earn Lab 05's full
+    marks on Lab 05's checks, and Lab 06's solution then Lab 06's, each lab's pages naming it?"""
+    lab05, lab06 = default(), load(second.parent / "lab06")
+    inbox = tmp_path / "lab05"
+    shutil.copytree(paths.ROOT / "examples" / "submissions" / "ada-correct", inbox / "ada-correct")
+    first = _graded(lab05, inbox, tmp_path / "out05", seed="two-labs")
+    assert first["ada-correct"]["total"] == first["ada-correct"]["max"] == "100"
+    _submission(
+        tmp_path / "lab06" / "good",
+        "lab06",
+        {"classify.py": (second.parent / "lab06" / "solutions" / "lab06" / "classify.py").read_text()},
+    )
+    then = _graded(lab06, tmp_path / "lab06", tmp_path / "out06", seed="two-labs")
+    assert then["good"]["total"] == then["good"]["max"] == "20"
+    for out, lab in ((tmp_path / "out05", lab05), (tmp_path / "out06", lab06)):
+        (folder,) = (out / "submissions").iterdir()
+        results = json.loads((folder / "results.json").read_text())
+        assert {test["name"].split(":")[0] for test in results["tests"]} == set(lab.functions)
+        assert (folder / "feedback.md").read_text().startswith(f"# {lab.title} feedback:")
+
+
 def test_a_metric_is_added_by_its_record_alone(tmp_path, cranfield):
     """Lab 05 with one more metric (its record, the registry's line, its solution, a rubric line,
     the reference written again): is the new function graded against ir_measures with no engine
     edit, a right one earning its points and a wrong one losing them?"""
     lab = tmp_path / "lab05-plus"
-    shutil.copytree(paths.PACKAGE / "lab", lab / "lab", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(paths.LAB_PACKAGE, lab / "lab", ignore=shutil.ignore_patterns("__pycache__"))
     for folder in ("assignment", "solutions"):
         shutil.copytree(paths.ROOT / folder, lab / folder, ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
     (lab / "lab" / "functions" / "r_precision.py").write_text(textwrap.dedent(R_PRECISION).lstrip())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.support import subs
 
@@ -81,6 +82,7 @@ def graded(request, tmp_path_factory, cranfield):
         jobs=2,
         progress=False,
         rubric_path=subs.test_rubric(folder),
+        lab=default_lab(),
         **MODES[request.param],
     )
     assert {result.isolation for result in summary.results} == {request.param}

@@ -31,6 +31,7 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
 from autograder.grading.results import CheckResult, Student, SubmissionResult, points
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.lms import export, registry, tables
 from autograder.local import batch as batches
 from autograder.local import classwork
@@ -59,7 +60,14 @@ def _result(submission: str, score: float, students, failed: bool) -> Submission
 
 def write_batch(folder: Path, batch: dict = BATCH) -> Path:
     results = [_result(name, *entry) for name, entry in sorted(batch.items())]
-    classwork.finish(folder, results, rubrics.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        folder,
+        results,
+        rubrics.load(default_lab().place.rubric, default_lab()),
+        standing.Rules(),
+        classes.RUN,
+        lab=default_lab(),
+    )
     return folder
 
 
@@ -421,7 +429,7 @@ def test_formula_like_cells_are_escaped(case):
 def test_grades_csv_escapes_names_emails_and_sids(tmp_path):
     """Does grades.csv write a student's formula-like name, email and SID escaped?"""
     result = _result("submission_1", 50, [('=HYPERLINK("http://x")', "@x.org", "-1+1")], False)
-    rows = _rows(grades_csv.render(standing.build([result]), rubrics.load()))
+    rows = _rows(grades_csv.render(standing.build([result]), rubrics.load(default_lab().place.rubric, default_lab())))
     assert rows[1][:4] == ['\'=HYPERLINK("http://x")', "'@x.org", "'-1+1", "submission_1"]
 
 
@@ -491,7 +499,7 @@ def test_a_really_graded_gradescope_export_reaches_canvas(tmp_path, cranfield):
         "submission_101:\n  :submitters:\n  - :name: Jane Doe\n    :email: jdoe@example.edu\n    :sid: 'S1001'\n"
         "submission_102:\n  :submitters:\n  - :name: Raj Patel\n    :email: raj@gmail.com\n    :sid: 'S1002'\n"
     )
-    summary = batches.grade_batch([inbox], tmp_path / "out", jobs=2, progress=False)
+    summary = batches.grade_batch([inbox], tmp_path / "out", jobs=2, progress=False, lab=default_lab())
     scores = {result.submission: result.score for result in summary.results}
     rows = _rows(export.build("canvas", FIXTURES / "canvas.csv", tmp_path / "out", "Lab 05").text)
     graded = {row[0]: row[-1] for row in rows[2:] if row[-1]}
@@ -543,13 +551,20 @@ def test_a_submission_with_nothing_to_grade_is_said_whole(tmp_path):
     mid-parenthesis, as "(flat or in a lab05/ folder,)" once was)?"""
     from autograder.grading import intake
 
-    problem = intake.read(intake.Source("empty", tmp_path)).problems[0]
+    problem = intake.read(intake.Source("empty", tmp_path), lab=default_lab()).problems[0]
     check = CheckResult("precision_at_k: hidden edge cases", "q1", "precision_at_k", CheckKind.EDGE, 100, 0, "visible")
     failed = SubmissionResult.failed(
         "submission_1", (problem,), (), (check,), students=(Student("Jane Doe", "jdoe@example.edu", "S1001"),)
     )
     out = tmp_path / "out"
-    classwork.finish(out, [failed], rubrics.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        out,
+        [failed],
+        rubrics.load(default_lab().place.rubric, default_lab()),
+        standing.Rules(),
+        classes.RUN,
+        lab=default_lab(),
+    )
     messages = export.build("canvas", FIXTURES / "canvas.csv", out, "Lab 05").messages
     said = next(m for m in messages if m.startswith("not gradable:"))
     assert "(flat or in a lab05/ folder, as files or in one zip)" in problem

@@ -19,6 +19,7 @@ import pytest
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import standing
 from autograder.grading.results import Diagnosis
+from autograder.labkit.load import default as default_lab
 from autograder.lms import batch_results, export
 from autograder.local import classwork
 from autograder.reports import output_paths
@@ -34,7 +35,7 @@ def finished(folder: Path, policy: str, results=None) -> Path:
     (folder / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
     rubric = classes.rubric(policy)
     rules = classwork.rules(rubric, folder / "grading.yml", folder / "extensions.csv")
-    classwork.finish(folder / "out", results or classes.results(), rubric, rules, classes.RUN)
+    classwork.finish(folder / "out", results or classes.results(), rubric, rules, classes.RUN, lab=default_lab())
     return folder / "out"
 
 
@@ -218,7 +219,7 @@ def test_no_deadline_no_lateness(tmp_path):
     rubric = classes.rubric()
     rubric = dataclasses.replace(rubric, deadline=None)
     rules = classwork.rules(rubric, tmp_path / "grading.yml")
-    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN)
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN, lab=default_lab())
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open(encoding="utf-8")))
     assert all(row["late"] == row["penalty"] == "" and row["grade"] == row["total"] for row in rows)
     assert "Lateness" not in (tmp_path / "out" / "submissions" / "submission_1003" / "feedback.md").read_text()
@@ -243,9 +244,11 @@ def test_a_later_deadline_restamps_the_feedback_without_regrading(tmp_path):
     from autograder.grading import rubric as rubrics
     from autograder.lms import batch_results
 
-    moved = rubrics.parse(later)
+    moved = rubrics.parse(later, lab=default_lab())
     stored = batch_results.read(out).results
-    classwork.finish(out, stored, moved, classwork.rules(moved, tmp_path / "grading.yml"), classes.RUN)
+    classwork.finish(
+        out, stored, moved, classwork.rules(moved, tmp_path / "grading.yml"), classes.RUN, lab=default_lab()
+    )
     folder = output_paths.submission_folder(out, "submission_1003")
     assert "**Lateness:** on time" in (folder / "feedback.md").read_text(encoding="utf-8")
     assert '"seconds": 0' in (folder / "grade.json").read_text(encoding="utf-8").replace('"seconds":0', '"seconds": 0')
@@ -284,7 +287,7 @@ def test_an_extension_naming_nobody_is_said(tmp_path):
     (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS + "nobody@example.edu,,2026-12-09 23:59,\n")
     rubric = classes.rubric()
     rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
-    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN)
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN, lab=default_lab())
     assert "naming no student of the batch: nobody@example.edu (line 3)" in _report(tmp_path / "out")
 
 
@@ -335,10 +338,10 @@ def test_an_extension_covers_its_own_student(setting, tmp_path):
     group = {"submission_1": (80, [classes.ADA, classes.RAJ], "2026-12-07 20:00:00.000000000 -06:00", False)}
     (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
     text = classes.rubric_text() + f"students:\n  policy: latest\n  group_extension: {setting}\n"
-    rubric = rubrics.parse(text)
+    rubric = rubrics.parse(text, lab=default_lab())
     assert rubric.group_extension == setting
     rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
-    classwork.finish(tmp_path / "out", classes.results(group), rubric, rules, classes.RUN)
+    classwork.finish(tmp_path / "out", classes.results(group), rubric, rules, classes.RUN, lab=default_lab())
     rows = {row["name"]: row for row in csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text()))}
     assert (rows["Ada Lovelace"]["grade"], rows["Raj Patel"]["grade"]) == (ada, raj)
     stored = batch_results.read(tmp_path / "out").results[0]
@@ -357,7 +360,7 @@ def test_an_unknown_group_extension_names_the_choices():
         rubrics.RubricError,
         match=r"students\.group_extension: 'first' is not a group extension; use one of: own, any, all",
     ):
-        rubrics.parse(text)
+        rubrics.parse(text, lab=default_lab())
 
 
 #: policy -> is Jane's first submission (submission_1001, her highest) counted, or superseded
@@ -387,7 +390,7 @@ def test_a_superseded_submission_is_in_no_similar_pair(policy, tmp_path):
     (tmp_path / "extensions.csv").write_text(classes.EXTENSIONS, encoding="utf-8")
     rubric = classes.rubric(policy)
     rules = classwork.rules(rubric, tmp_path / "grading.yml", tmp_path / "extensions.csv")
-    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN, found)
+    classwork.finish(tmp_path / "out", classes.results(), rubric, rules, classes.RUN, default_lab(), found)
     section = _report(tmp_path / "out").split('id="similarity"')[1].split("</section>")[0]
     counted = JANE_FIRST_COUNTED[policy]
     assert ("submission_1001" in section) == counted, section[:2000]

@@ -10,6 +10,7 @@ import pytest
 
 from autograder.grading import rubric
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.reports import output_paths
 from autograder.sandbox import runner
@@ -39,7 +40,7 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
     )
     subs.write(tmp_path / "in" / "buggy", {"metrics.py": buggy})
     first = batch.grade_batch(
-        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=_rubric(tmp_path)
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=_rubric(tmp_path), lab=default_lab()
     )
     before = {result.submission: result.score for result in first.results}
 
@@ -47,7 +48,11 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
         raise AssertionError("a child was started to rescore stored answers")
 
     monkeypatch.setattr(runner, "run", no_child)
-    worth = {check.kind: check.points for check in rubric.load().checks if check.function == "precision_at_k"}
+    worth = {
+        check.kind: check.points
+        for check in rubric.load(default_lab().place.rubric, default_lab()).checks
+        if check.function == "precision_at_k"
+    }
     edge, random_ = (  # two points moved from the edge cases to the random ones
         "{function: precision_at_k, kind: edge, points: %d}",
         "{function: precision_at_k, kind: random, points: %d}",
@@ -56,7 +61,9 @@ def test_changed_points_rescore_stored_answers_without_running_code(tmp_path, cr
     assert e >= 2, "the test moves two of precision_at_k's edge points"
     moved = _rubric(tmp_path, **{edge % e: edge % (e - 2), random_ % r: random_ % (r + 2)})
     assert moved.read_text().count(edge % (e - 2)) == moved.read_text().count(random_ % (r + 2)) == 1
-    second = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=moved)
+    second = batch.grade_batch(
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=moved, lab=default_lab()
+    )
     assert (second.graded, second.rescored, second.skipped) == (0, 2, 0)
     assert {why for _, why, _, _ in second.changes} == {"the rubric's points, visibility or scoring changed"}
     after = {result.submission: result.score for result in second.results}
@@ -69,8 +76,12 @@ def test_changed_calls_grade_again_and_say_why(tmp_path, cranfield):
     """When the rubric draws fewer random cases, does the next run grade again (not rescore) and say
     that the calls changed?"""
     subs.write(tmp_path / "in" / "correct", {})
-    batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=_rubric(tmp_path))
+    batch.grade_batch(
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=_rubric(tmp_path), lab=default_lab()
+    )
     fewer = _rubric(tmp_path, **{"random_cases: 40": "random_cases: 10"})
-    second = batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=fewer)
+    second = batch.grade_batch(
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, rubric_path=fewer, lab=default_lab()
+    )
     assert (second.graded, second.rescored) == (1, 0)
     assert second.changes[0][1] == "the grader, its cases or the rubric's calls changed"

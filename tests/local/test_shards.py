@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.lms import export
 from autograder.local import batch, merge, shards
 from autograder.local.run_facts import RunFacts
@@ -340,7 +341,7 @@ def test_merge_refuses_what_is_not_a_finished_shard(case, tmp_path):
     for name, text in files.items():
         (folder / name).write_text(text)
     with pytest.raises(ValueError, match=re.escape(message)):
-        merge.merge(tmp_path / "merged", [folder])
+        merge.merge(tmp_path / "merged", [folder], lab=default_lab())
     assert not (tmp_path / "merged").exists()
 
 
@@ -378,7 +379,7 @@ def test_a_shards_run_facts_read_back_as_written():
 def test_merge_refuses_to_write_into_a_shard(tmp_path):
     """Is OUT refused when it is one of the shards' folders?"""
     with pytest.raises(ValueError, match="is one of the shards"):
-        merge.merge(tmp_path, [tmp_path])
+        merge.merge(tmp_path, [tmp_path], lab=default_lab())
 
 
 # ---------------------------------------------------------------- shard + merge == one batch
@@ -410,7 +411,14 @@ def graded_in_shards(paths_, out: Path, count: int, seed: str | None, rubric: Pa
     for index in range(1, count + 1):
         folder = out / f"shard{index}"
         summary = batch.grade_batch(
-            paths_, folder, jobs=2, progress=False, seed=seed, shard=shards.Shard(index, count), rubric_path=rubric
+            paths_,
+            folder,
+            jobs=2,
+            progress=False,
+            seed=seed,
+            shard=shards.Shard(index, count),
+            rubric_path=rubric,
+            lab=default_lab(),
         )
         assert summary.shard == shards.Shard(index, count)
         assert not (folder / output_paths.GRADES).exists() and (folder / shards.MANIFEST).is_file()
@@ -426,9 +434,9 @@ def test_shards_of_the_examples_merge_into_the_single_batch(tmp_path, cranfield)
     batch with the same seed, and is an LMS import of both the same?"""
     examples = [paths.ROOT / "examples" / "submissions"]
     single = tmp_path / "single"
-    summary = batch.grade_batch(examples, single, jobs=2, progress=False, seed="shards")
+    summary = batch.grade_batch(examples, single, jobs=2, progress=False, seed="shards", lab=default_lab())
     folders = graded_in_shards(examples, tmp_path, 3, "shards")
-    merged = merge.merge(tmp_path / "merged", folders)
+    merged = merge.merge(tmp_path / "merged", folders, lab=default_lab())
     ids = [result.submission for result in summary.results]
     assert [result.submission for result in merged.results] == ids and len(ids) == 5
     assert merged.similarity is not None and merged.similarity.pairs  # the section has pairs to compare
@@ -449,10 +457,17 @@ def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
     folders = graded_in_shards(examples, tmp_path, 3, "shards")
     shutil.rmtree(folders[2])
     batch.grade_batch(
-        examples, folders[2], jobs=1, progress=False, seed="x", shard=shards.Shard(3, 3), rubric_path=other
+        examples,
+        folders[2],
+        jobs=1,
+        progress=False,
+        seed="x",
+        shard=shards.Shard(3, 3),
+        rubric_path=other,
+        lab=default_lab(),
     )
     with pytest.raises(ValueError, match=re.escape(f"shard 3/3 ({folders[2]}) differs in the rubric's digest")):
-        merge.merge(tmp_path / "merged", folders)
+        merge.merge(tmp_path / "merged", folders, lab=default_lab())
     assert not (tmp_path / "merged").exists()
 
 
@@ -484,7 +499,14 @@ def _regraded(otherwise: str):
             shutil.copytree(examples / "bob-partial", examples / "zed-late")
         seed = "another seed" if otherwise == "seed" else "tamper"
         batch.grade_batch(
-            [examples], folders[2], jobs=1, progress=False, seed=seed, shard=shards.Shard(3, 3), rubric_path=rubric
+            [examples],
+            folders[2],
+            jobs=1,
+            progress=False,
+            seed=seed,
+            shard=shards.Shard(3, 3),
+            rubric_path=rubric,
+            lab=default_lab(),
         )
 
     return tamper
@@ -607,7 +629,7 @@ def test_merge_refuses_a_tampered_shard(case, examples_in_shards, tmp_path, monk
         shutil.copytree(original, folder)
     tamper(folders, tmp_path, monkeypatch)
     with pytest.raises(ValueError, match=re.escape(message.format(folders[0]))):
-        merge.merge(tmp_path / "merged", folders)
+        merge.merge(tmp_path / "merged", folders, lab=default_lab())
     assert not (tmp_path / "merged").exists()
     assert cli.main(["merge", str(tmp_path / "merged"), *map(str, folders)]) == 2
     assert not (tmp_path / "merged").exists()
@@ -657,7 +679,7 @@ def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monk
     folders = [tmp_path / folder.name for folder in examples_in_shards]
     for original, folder in zip(examples_in_shards, folders):
         shutil.copytree(original, folder)
-    merged = merge.merge(tmp_path / "merged", folders)
+    merged = merge.merge(tmp_path / "merged", folders, lab=default_lab())
     assert [result.submission for result in merged.results] == sorted(
         path.name for path in paths.ROOT.glob("examples/submissions/*")
     )
@@ -667,7 +689,9 @@ def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monk
     assert merged_file.read_bytes() == before and merged_file.stat().st_nlink == 1
     monkeypatch.setenv(shards.KEY_VARIABLE, "the course's secret, shared")
     with pytest.raises(ValueError, match="signature does not match"):
-        merge.merge(tmp_path / "again", folders)  # signed with the cache's key, checked with the course's
+        merge.merge(
+            tmp_path / "again", folders, lab=default_lab()
+        )  # signed with the cache's key, checked with the course's
 
 
 # ---------------------------------------------------------------- a class of 300
@@ -682,9 +706,11 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     people = generated_class(tmp_path / "class")
     rubric = light_rubric(tmp_path)
     single = tmp_path / "single"
-    summary = batch.grade_batch([people], single, jobs=2, progress=False, seed="300", rubric_path=rubric)
+    summary = batch.grade_batch(
+        [people], single, jobs=2, progress=False, seed="300", rubric_path=rubric, lab=default_lab()
+    )
     folders = graded_in_shards([people], tmp_path, 4, "300", rubric)
-    merged = merge.merge(tmp_path / "merged", folders)
+    merged = merge.merge(tmp_path / "merged", folders, lab=default_lab())
     ids = [result.submission for result in summary.results]
     assert len(ids) == CLASS_SIZE and [result.submission for result in merged.results] == ids
     members = {f"submission_{number:06d}" for number in range(RING)}
@@ -714,11 +740,13 @@ def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cr
     examples = [paths.ROOT / "examples" / "submissions"]
     rubric = tmp_path / "grading.yml"
     rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
-    first = batch.grade_batch(examples, tmp_path / "first", jobs=2, progress=False, rubric_path=rubric)
+    first = batch.grade_batch(
+        examples, tmp_path / "first", jobs=2, progress=False, rubric_path=rubric, lab=default_lab()
+    )
     secret = (tmp_path / "course-secret").read_text(encoding="utf-8").strip()
-    batch.grade_batch(examples, tmp_path / "second", jobs=2, progress=False, rubric_path=rubric)
+    batch.grade_batch(examples, tmp_path / "second", jobs=2, progress=False, rubric_path=rubric, lab=default_lab())
     folders = graded_in_shards(examples, tmp_path, 2, None, rubric)
-    merge.merge(tmp_path / "merged", folders)
+    merge.merge(tmp_path / "merged", folders, lab=default_lab())
     ids = [result.submission for result in first.results]
     assert len(ids) == 5 and all(result.random_seed for result in first.results if result.checks)
     assert_same_batch(tmp_path / "first", tmp_path / "second", ids)

@@ -25,7 +25,9 @@ from autograder.lab import cases, spec
 from autograder.labkit.load import default as default_lab
 from tests.conftest import build_dist
 
-CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
+CHECKS = len(
+    rubrics.load(default_lab().place.rubric, default_lab()).checks
+)  # every check of the rubric is a test of results.json
 
 
 def test_builds_are_reproducible(dist, tmp_path):
@@ -152,8 +154,8 @@ HOSTILE = (
 import glob, json, os
 
 FOUND = []
-for pattern in ["{root}/source/autograder/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
-                "/autograder/source/autograder/lab/data/*.json", "{root}/source/hidden/*",
+for pattern in ["{root}/source/lab/data/*.json", "{root}/source/*.json", "{root}/source/grading.yml",
+                "/autograder/source/lab/data/*.json", "{root}/source/hidden/*",
                 "{root}/source/hidden/cache/*", "/autograder/source/hidden/*"]:
     for path in glob.glob(pattern):
         try:

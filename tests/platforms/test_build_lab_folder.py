@@ -79,9 +79,9 @@ def test_a_lab_folder_and_a_rubric_of_its_own_build(build: str, tmp_path: Path) 
         names = set(built.namelist())
         assert built.read("grading.yml") == rubric.read_bytes()
         secret = built.read(shipment.HIDDEN + course_secret.FILE_NAME).decode().strip()
-        shipped_spec = built.read(shipment.SHIPPED_LAB + "spec.py")
+        shipped_spec = built.read(shipment.LAB + "spec.py")
     assert secret == (rubric.parent / course_secret.FILE_NAME).read_text(encoding="utf-8").strip()
-    assert not any(name.startswith(shipment.SHIPPED_LAB + "data/") for name in names), "hidden data in the engine"
+    assert not any(name.startswith(shipment.LAB + "data/") for name in names), "hidden data in the engine"
     assert shipped_spec == ((lab / "lab") if lab else paths.LAB_PACKAGE).joinpath("spec.py").read_bytes()
     if lab:
         assert not any(str(lab) in name for name in names)

@@ -16,6 +16,7 @@ import pytest
 
 from autograder.grading import rubric
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 from autograder.sandbox import machine
 from tests.platforms.test_build import run_autograder
 from tests.support import subs
@@ -117,8 +118,12 @@ def test_memory_bomb_loses_only_its_functions_points_in_768_mb(gradescope_root, 
     files = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
     files[file] = subs.with_function(file, HOARD.format(function=function))
     tests = _graded(gradescope_root, container, files, isolation)
-    worth = sum(check.points for check in rubric.load().checks if check.function == function)
-    assert worth > 0 and tests[""]["score"] == rubric.load().total - worth
+    worth = sum(
+        check.points
+        for check in rubric.load(default_lab().place.rubric, default_lab()).checks
+        if check.function == function
+    )
+    assert worth > 0 and tests[""]["score"] == rubric.load(default_lab().place.rubric, default_lab()).total - worth
     lost = {test["name"] for name, test in tests.items() if name and test["score"] < test["max_score"]}
     assert lost and all(name.startswith(f"{function}:") for name in lost)
     assert "MemoryError" in str(tests[""])

@@ -19,6 +19,7 @@ import pytest
 
 from autograder import paths
 from autograder.lab.solution import load_lab05
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import shipment
 from tests.support import container_sim, subs
 
@@ -213,7 +214,7 @@ def test_container_merges_shards_and_hands_the_output_back(tmp_path, cranfield, 
     monkeypatch.setenv(shards.KEY_VARIABLE, "the course's shard secret")
     (tmp_path / "class").mkdir()
     shard = tmp_path / "shard"
-    batch.grade_batch([tmp_path / "class"], shard, jobs=1, progress=False, shard=shards.Shard(1, 1))
+    batch.grade_batch([tmp_path / "class"], shard, jobs=1, progress=False, shard=shards.Shard(1, 1), lab=default_lab())
     host = tmp_path / "host"
     host.mkdir()
     os.chown(host, OWNER, OWNER)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.gradescope import entry, lateness
 from tests.support import subs
 
@@ -72,7 +73,7 @@ def test_gradescope_charges_the_penalty_by_its_metadata(case, tmp_path):
     rubric = tmp_path / "grading.yml"
     rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8") + DEADLINE, encoding="utf-8")
     log: list[str] = []
-    late = lateness.read(tmp_path, rubric, log.append)
+    late = lateness.read(tmp_path, rubric, log.append, lab=default_lab())
     assert said in log[-1], log
     document = lateness.render_late(lambda r: {"score": r.score, "late": r.late}, late)(Scored())
     assert document["score"] == kept
@@ -83,7 +84,7 @@ def test_without_a_deadline_gradescope_charges_nothing(tmp_path):
     """Without a deadline: section in grading.yml, is nothing charged (Gradescope's own late settings
     apply), even a week late?"""
     (tmp_path / "submission_metadata.json").write_text(json.dumps(_metadata("2026-12-17T20:00:00-06:00")))
-    assert lateness.read(tmp_path, paths.RUBRIC, lambda line: None) is None
+    assert lateness.read(tmp_path, paths.RUBRIC, lambda line: None, lab=default_lab()) is None
 
 
 def _group(created):
@@ -113,7 +114,7 @@ def test_a_group_gets_one_score_by_the_setting(setting, tmp_path):
     text = paths.RUBRIC.read_text(encoding="utf-8") + DEADLINE
     rubric.write_text(text + f"students:\n  policy: latest\n  group_extension: {setting}\n", encoding="utf-8")
     log: list[str] = []
-    late = lateness.read(tmp_path, rubric, log.append)
+    late = lateness.read(tmp_path, rubric, log.append, lab=default_lab())
     assert lateness.render_late(lambda r: {"score": r.score}, late)(Scored())["score"] == kept
     assert [line for line in log if said in line], log
 

@@ -24,13 +24,16 @@ from autograder.grading import rubric as rubrics
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Flag, FlagKind, Status, SubmissionResult
 from autograder.lab import spec
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import shipment
 from autograder.platforms.prairielearn import build as prairielearn
 from autograder.reports import prairielearn_json
 from tests.platforms.test_build import HOSTILE
 from tests.support import interpreters, subs
 
-CHECKS = len(rubrics.load().checks)  # every check of the rubric is a test of results.json
+CHECKS = len(
+    rubrics.load(default_lab().place.rubric, default_lab()).checks
+)  # every check of the rubric is a test of results.json
 
 
 IMAGE = "someone/lab05-autograder:2026"
@@ -77,7 +80,7 @@ def check_results(raw: bytes) -> dict:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, cranfield):
-    return prairielearn.build(tmp_path_factory.mktemp("prairielearn"), image=IMAGE)
+    return prairielearn.build(tmp_path_factory.mktemp("prairielearn"), image=IMAGE, lab=default_lab())
 
 
 class _Elements(html.parser.HTMLParser):
@@ -100,12 +103,12 @@ def test_info_json_asks_for_external_grading_by_the_image(built):
     its entrypoint, a timeout within PrairieLearn's 600 s, and no network?"""
     info = json.loads((built["question"] / "info.json").read_text())
     assert uuid.UUID(info["uuid"]).version == 5
-    assert info["title"] == rubrics.load(paths.RUBRIC).title and info["type"] == "v3"
+    assert info["title"] == rubrics.load(paths.RUBRIC, lab=default_lab()).title and info["type"] == "v3"
     assert info["gradingMethod"] == "External"
     options = info["externalGradingOptions"]
     assert options["enabled"] is True and options["image"] == IMAGE
     assert options["entrypoint"] == "/lab05/entrypoint"
-    assert options["timeout"] == min(rubrics.load(paths.RUBRIC).limits.overall_seconds, 600)
+    assert options["timeout"] == min(rubrics.load(paths.RUBRIC, lab=default_lab()).limits.overall_seconds, 600)
     assert options["enableNetworking"] is False
 
 
@@ -127,11 +130,11 @@ def test_question_tests_hold_the_rubric_and_the_hidden_reference(built):
     Cranfield bundle, one plan)?"""
     tests = built["question"] / "tests"
     text = (tests / "grading.yml").read_text()
-    assert text == paths.RUBRIC.read_text() and rubrics.parse(text).total == 100
+    assert text == paths.RUBRIC.read_text() and rubrics.parse(text, lab=default_lab()).total == 100
     assert (tests / "hidden" / "expected.json").read_bytes() == paths.REFERENCE.read_bytes()
     assert (tests / "hidden" / "edge_cases.json").read_bytes() == paths.EDGE_CASES.read_bytes()
     assert (tests / "hidden" / "scenarios.json").read_bytes() == paths.SCENARIOS.read_bytes()
-    assert not (built["image"] / "source" / "autograder" / "lab" / "data").exists()
+    assert not (built["image"] / "source" / "lab" / "data").exists()
     assert (tests / "hidden" / "cranfield-bundle.json").is_file()
     assert len(list((tests / "hidden" / "cache").glob("plan-*.pickle"))) == 1
 
@@ -200,7 +203,7 @@ def test_sample_assessment_uses_the_question_for_the_rubric_s_points(built):
     assert document["uuid"] != json.loads((built["question"] / "info.json").read_text())["uuid"]
     questions = [question for zone in document["zones"] for question in zone["questions"]]
     assert questions[0]["id"] == prairielearn.QUESTION_ID == "lab05"
-    total = rubrics.load(paths.RUBRIC).total
+    total = rubrics.load(paths.RUBRIC, lab=default_lab()).total
     assert questions[0]["autoPoints"] == questions[0]["maxAutoPoints"] == total == 100
     assert "points" not in questions[0] and document["type"] == "Homework"
     assert [question["id"] for question in questions[1:]] == [prairielearn.ANALYSIS_ID]  # grading.yml's analysis:
@@ -211,7 +214,9 @@ def test_sample_assessment_with_a_grade_rate_is_valid():
     PrairieLearn reads it: a question, zone or assessment of infoAssessment.json) and still valid?"""
     import jsonschema
 
-    limited = rubrics.parse(paths.RUBRIC.read_text() + "attempts: {per_period: 4, period_hours: 24}\n")
+    limited = rubrics.parse(
+        paths.RUBRIC.read_text() + "attempts: {per_period: 4, period_hours: 24}\n", lab=default_lab()
+    )
     document = prairielearn.assessment(limited)
     jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
     assert document["zones"][0]["questions"][0]["gradeRateMinutes"] == 360
@@ -238,7 +243,7 @@ def test_the_transcribed_schema_refuses_what_prairielearn_refuses(change, field)
     refuse it (so that the check above can fail)?"""
     import jsonschema
 
-    document = prairielearn.assessment(rubrics.load(paths.RUBRIC))
+    document = prairielearn.assessment(rubrics.load(paths.RUBRIC, lab=default_lab()))
     jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
     change(document)
     with pytest.raises(jsonschema.ValidationError, match=field):
@@ -247,7 +252,7 @@ def test_the_transcribed_schema_refuses_what_prairielearn_refuses(change, field)
 
 def test_build_is_reproducible(built, tmp_path):
     """Does building again give byte-identical folders, with the same uuid?"""
-    again = prairielearn.build(tmp_path, image=IMAGE)
+    again = prairielearn.build(tmp_path, image=IMAGE, lab=default_lab())
     for part, folder in built.items():
         files = sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
         assert files == sorted(p.relative_to(again[part]) for p in again[part].rglob("*") if p.is_file())
@@ -260,7 +265,7 @@ def test_build_refuses_to_replace_a_folder_it_did_not_write(tmp_path, cranfield)
     (tmp_path / "question").mkdir()
     (tmp_path / "question" / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not a folder this build wrote"):
-        prairielearn.build(tmp_path)
+        prairielearn.build(tmp_path, lab=default_lab())
     assert (tmp_path / "question" / "notes.txt").read_text() == "mine"
 
 
@@ -292,7 +297,7 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     ):
         assert (source / name).is_file(), name
     shipped = {path.relative_to(source).as_posix() for path in source.rglob("*") if path.is_file()}
-    hidden = {"grading.yml", "cranfield-bundle.json", "autograder/lab/data/expected.json"}
+    hidden = {"grading.yml", "cranfield-bundle.json", "lab/data/expected.json"}
     assert hidden & shipped == set() and not (source / "cache").exists() and not (source / "hidden").exists()
     assert os.access(built["image"] / "entrypoint", os.X_OK)
     script = (built["image"] / "entrypoint").read_text()
@@ -463,7 +468,9 @@ def test_hidden_reference_comes_from_the_questions_tests(built, image_home, grad
     question = tmp_path / "question"
     shutil.copytree(built["question"], question)
     shutil.rmtree(question / "tests" / "hidden")
-    for name, _, _ in shipment.code_entries():  # the image as pulled: an earlier job of this module copied it in
+    for name, _, _ in shipment.code_entries(
+        default_lab()
+    ):  # the image as pulled: an earlier job of this module copied it in
         (image_home / "source" / name).unlink(missing_ok=True)
     output: list = []
     document = run_entrypoint(image_home, grade, question, GRADED, "auto", output)
@@ -541,7 +548,7 @@ def _check(score: float, message: str = "", failing: int = 0) -> CheckResult:
 def test_renderer_scores_in_0_1_and_marks_what_cannot_be_graded(result, expected):
     """Is the score the fraction earned, and only a submission whose own files are unusable not
     gradable (a grader failure still counts as graded, with 0)?"""
-    document = prairielearn_json.document(result)
+    document = prairielearn_json.document(result, lab=default_lab())
     check_results(json.dumps(document).encode())
     assert {key: document[key] for key in expected} == expected
 
@@ -550,8 +557,8 @@ def test_renderer_cuts_long_feedback_to_stay_under_1_mb():
     """With feedback far past 1 MiB (long error messages in every check, in letters JSON escapes
     to 6 bytes each): is the document under the limit, and does it say that text was cut?"""
     checks = [_check(0, "é" * 200_000, failing=6) for _ in range(36)]
-    assert sum(len(prairielearn_json.markdown.check_text(check)) for check in checks) > 5 * MAX_RESULTS
-    raw = json.dumps(prairielearn_json.document(_result(checks))).encode()
+    assert sum(len(prairielearn_json.markdown.check_text(check, default_lab())) for check in checks) > 5 * MAX_RESULTS
+    raw = json.dumps(prairielearn_json.document(_result(checks), lab=default_lab())).encode()
     check_results(raw)
     assert re.search(r"more characters cut: PrairieLearn keeps results under 1 MB", raw.decode())
 

@@ -5,6 +5,7 @@ what happened and where the instructor reads the details."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -78,11 +79,12 @@ def test_a_grader_that_cannot_run_says_where_the_details_are(tmp_path):
     document = oneshot.grade_one(
         intake.Source("submission", subs.write(tmp_path / "s", {})),
         tmp_path / "results.json",
-        gradescope_json.document,
+        functools.partial(gradescope_json.document, lab=default_lab()),
         gradescope_json.failed,
         platform="Gradescope",
         log=logged.append,
         rubric_path=tmp_path / "missing.yml",
+        lab=default_lab(),
     )
     assert json.loads((tmp_path / "results.json").read_text()) == document
     assert document["score"] == 0 and document["stdout_visibility"] == "hidden"
@@ -92,9 +94,11 @@ def test_a_grader_that_cannot_run_says_where_the_details_are(tmp_path):
 
 
 HANG = """
-import sys, time
+import functools, sys, time
 from pathlib import Path
 from autograder.grading import intake
+from autograder.labkit import load
+load.activate()  # Lab 05 as autograder.lab, before it is imported by name
 from autograder.platforms.common import oneshot
 from autograder.grading.session import Session
 from autograder.lab.spec import CheckKind
@@ -103,8 +107,10 @@ from autograder.reports import gradescope_json
 Session.open = classmethod(lambda cls, *args, **kwargs: time.sleep(600))  # the grader hangs
 submission, results, rubric = map(Path, sys.argv[1:])
 print(f"grading from {time.monotonic()!r}")  # the clock is the machine's: the test reads it too
-oneshot.grade_one(intake.Source("submission", submission), results, gradescope_json.document, gradescope_json.failed,
-                  platform="Gradescope", rubric_path=rubric)
+lab = load.default()
+document = functools.partial(gradescope_json.document, lab=lab)
+oneshot.grade_one(intake.Source("submission", submission), results, document, gradescope_json.failed,
+                  platform="Gradescope", rubric_path=rubric, lab=lab)
 """
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from autograder import paths
 
-MODULES = sorted(paths.PACKAGE.rglob("*.py"))
+MODULES = sorted([*paths.PACKAGE.rglob("*.py"), *paths.LAB_PACKAGE.rglob("*.py")])  # the engine and Lab 05's package
 CHILD = paths.PACKAGE / "sandbox" / "child"
 
 
@@ -116,6 +116,101 @@ def test_the_engine_names_no_lab_function():
         if pattern.search(line)
     ]
     assert len(ENGINE) > 30 and found == []
+
+
+#: The modules that compose, and so choose the lab (``labkit.load.default``: the one ``--lab`` or
+#: ``$AUTOGRADER_LAB`` names): the CLI and the platforms' entry points. Every other module is handed it.
+COMPOSERS = ("cli.py", "platforms/gradescope/entry.py", "platforms/prairielearn/entry.py")
+
+
+def _loads_the_default_lab(source: str) -> list[int]:
+    """The lines of ``source`` that take the environment's lab: ``load.default`` (``labkit.load``'s
+    function, however reached) or an import of it by name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("default", "or_default"):
+            reached = node.value
+            if (isinstance(reached, ast.Name) and reached.id == "load") or (
+                isinstance(reached, ast.Attribute) and reached.attr == "load"
+            ):
+                found.append(node.lineno)
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "autograder.labkit.load"
+            and any(alias.name in ("default", "or_default") for alias in node.names)
+        ):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+DEFAULT_LAB_TAKEN = {
+    "a-call": ("lab = load.default()\n", [1]),
+    "a-call-through-labkit": ("import autograder.labkit\nlab = autograder.labkit.load.default()\n", [2]),
+    "an-import-by-name": ("from autograder.labkit.load import default as chosen\n", [1]),
+    "the-old-fallback": ("lab = load.or_default(None)\n", [1]),
+    "a-lab-handed-in": ("def grade(lab):\n    return lab.title\n", []),
+    "another-default": ("where = place.default()\nloaded = load.load(folder)\n", []),
+}
+
+
+@pytest.mark.parametrize("source, lines", DEFAULT_LAB_TAKEN.values(), ids=DEFAULT_LAB_TAKEN.keys())
+def test_taking_the_environment_s_lab_is_recognised(source, lines):
+    """Does the scan find every way of taking the environment's lab, and nothing else?"""
+    assert _loads_the_default_lab(source) == lines
+
+
+def test_only_the_composers_take_the_environment_s_lab():
+    """Does no module of the grader but the CLI and the platforms' entry points take the environment's
+    lab (``labkit.load.default``): is every engine function handed the lab it grades?"""
+    taking = {
+        path.relative_to(paths.PACKAGE).as_posix()
+        for path in MODULES
+        if not path.is_relative_to(paths.PACKAGE / "labkit")
+        if _loads_the_default_lab(path.read_text(encoding="utf-8"))
+    }
+    assert taking == set(COMPOSERS)
+
+
+def _imports_the_lab_by_name(source: str) -> list[int]:
+    """The lines of ``source`` that import the environment's lab by its module name,
+    ``autograder.lab`` (which ``labkit.load.activate`` makes): import-linter cannot see them, the
+    module living outside the package."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            named = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            named = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        if any(name == "autograder.lab" or name.startswith("autograder.lab.") for name in named):
+            found.append(node.lineno)
+    return found
+
+
+LAB_BY_NAME = {
+    "a-module": ("from autograder.lab import spec\n", [1]),
+    "the-package": ("from autograder import lab\n", [1]),
+    "a-plain-import": ("import autograder.lab.cases\n", [1]),
+    "labkit": ("from autograder.labkit import load\nfrom autograder.labkit.lab import Lab\n", []),
+}
+
+
+@pytest.mark.parametrize("source, lines", LAB_BY_NAME.values(), ids=LAB_BY_NAME.keys())
+def test_importing_the_lab_by_name_is_recognised(source, lines):
+    """Does the scan find every import of ``autograder.lab``, and not labkit's?"""
+    assert _imports_the_lab_by_name(source) == lines
+
+
+def test_no_module_of_the_grader_imports_the_lab_by_name():
+    """Does no module of the grader (``autograder/``) import ``autograder.lab``: is the lab always
+    handed in as a ``Lab``, whatever ``--lab`` chose?"""
+    found = [
+        f"{path.relative_to(paths.ROOT)}:{line}"
+        for path in sorted(paths.PACKAGE.rglob("*.py"))
+        for line in _imports_the_lab_by_name(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 def test_every_record_is_whole_and_the_spec_is_made_of_them():

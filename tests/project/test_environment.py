@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -73,3 +74,67 @@ def test_the_lab_is_chosen_by_either_name(case_id):
     )
     assert run.stdout.strip() == str(paths.ROOT / folder)
     assert ("deprecated; set $AUTOGRADER_LAB" in run.stderr) == (variable == "LAB05_LAB")
+
+
+#: The shell scripts the grader ships or runs in its containers: each reads its settings through its
+#: ``setting NAME DEFAULT`` function, which must follow ``environment.get``'s rule.
+SCRIPTS = {
+    "setup.sh": paths.PACKAGE / "platforms" / "common" / "templates" / "setup.sh",
+    "run_autograder": paths.PACKAGE / "platforms" / "gradescope" / "templates" / "run_autograder",
+    "prairielearn-entrypoint": paths.PACKAGE / "platforms" / "prairielearn" / "templates" / "entrypoint",
+    "container-entrypoint": paths.PACKAGE / "local" / "templates" / "entrypoint",
+}
+_SETTING = re.compile(r"^setting\(\) \{\n.*?^\}\n", re.MULTILINE | re.DOTALL)
+
+
+def _setting(script: str, environ: dict[str, str]) -> tuple[str, str]:
+    """``setting CACHE /default`` run by ``script``'s own function in ``environ``: (stdout, stderr)."""
+    function = _SETTING.search(SCRIPTS[script].read_text(encoding="utf-8"))
+    assert function is not None, f"{script} has no setting() function"
+    clean = {name: value for name, value in os.environ.items() if not name.endswith("_CACHE")}
+    run = subprocess.run(
+        ["bash", "-c", function.group(0) + "setting CACHE /default"],
+        env={**clean, **environ},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return run.stdout, run.stderr
+
+
+#: id -> the environment (READS' cases, and neither name set)
+SHELL_READS = {**{case_id: environ for case_id, (environ, _, _) in READS.items()}, "neither": {}}
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.parametrize("case_id", SHELL_READS)
+def test_the_scripts_read_a_variable_as_the_grader_does(script, case_id, capsys):
+    """Does each shell script's ``setting`` give the value ``environment.get`` gives (else the
+    default), and the very warning it prints for an old name?"""
+    environ = SHELL_READS[case_id]
+    environment._warned.discard("CACHE")
+    wanted = environment.get("CACHE", environ) or "/default"
+    assert _setting(script, environ) == (wanted, capsys.readouterr().err)
+
+
+def test_the_scripts_read_only_declared_variables_and_every_script_variable():
+    """Does every ``setting NAME`` of the scripts name a variable ``environment.VARIABLES`` declares,
+    does some script read each variable declared for the scripts, and does none read an old
+    ``LAB05_`` name but through ``setting``?"""
+    texts = {name: path.read_text(encoding="utf-8") for name, path in SCRIPTS.items()}
+    read = {name for text in texts.values() for name in re.findall(r"\$\(setting ([A-Z_]+)", text)}
+    assert read <= set(environment.VARIABLES)
+    for_scripts = (
+        "PYTHON",
+        "ISOLATION",
+        "SOURCE",
+        "CHILD_ENV",
+        "SKIP_INSTALL",
+        "REPO",
+        "CRANFIELD",
+        "GRADE_ROOT",
+        "HOME",
+    )
+    assert set(for_scripts) <= read
+    direct = [name for name, text in texts.items() if re.search(r"\$\{LAB05_", text)]
+    assert direct == []

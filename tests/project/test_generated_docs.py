@@ -131,7 +131,7 @@ def test_the_cli_reference_lists_every_command():
 #: Paths the documents name that are not in the repository, on purpose.
 ELSEWHERE = {
     "tests/grading.yml": "the PrairieLearn question's tests/ folder (dist/question/tests/)",
-    "autograder/lab/functions/r_precision.py": "docs/ADDING.md's example of a new record",
+    "lab/functions/r_precision.py": "docs/ADDING.md's example of a new record",
 }
 _PATH = re.compile(r"(?<![\w./-])((?:[a-z_0-9]+/)+[a-z_0-9]+\.(?:py|json|yml|txt|md)|[a-z_0-9]+\.py)\b")
 
@@ -139,7 +139,18 @@ _PATH = re.compile(r"(?<![\w./-])((?:[a-z_0-9]+/)+[a-z_0-9]+\.(?:py|json|yml|txt
 def _exists(name: str) -> bool:
     if (paths.ROOT / name).exists() or (paths.PACKAGE / name).exists():
         return True
-    folders = ("autograder", "tests", "tools", "bench", "docs", "assignment", "solutions", "examples", "requirements")
+    folders = (
+        "autograder",
+        "lab",
+        "tests",
+        "tools",
+        "bench",
+        "docs",
+        "assignment",
+        "solutions",
+        "examples",
+        "requirements",
+    )
     return any(True for folder in folders for _ in (paths.ROOT / folder).glob(f"**/{name}"))
 
 

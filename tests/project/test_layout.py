@@ -103,9 +103,9 @@ def test_every_folder_of_tests_is_a_package(folder: Path):
 
 
 def test_tests_mirror_the_package():
-    """Does every test module live in a folder named after a package of autograder/ (or one of the
-    cross-cutting folders), and none directly in tests/?"""
-    packages = {p.parent.name for p in paths.PACKAGE.glob("*/__init__.py")}
+    """Does every test module live in a folder named after a package of autograder/ or the lab's
+    package, lab/ (or one of the cross-cutting folders), and none directly in tests/?"""
+    packages = {p.parent.name for p in paths.PACKAGE.glob("*/__init__.py")} | {paths.LAB_PACKAGE.name}
     misplaced = [
         str(p.relative_to(TESTS))
         for p in SOURCES

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.conftest import ARTIFACTS
 
@@ -35,7 +36,7 @@ PAGES = ["index.html"] + [f"submissions/{name}/feedback.html" for name in EXAMPL
 def pages(tmp_path_factory, cranfield):
     """The examples graded as `make demo` grades them (their class report holds similar pairs)."""
     out = tmp_path_factory.mktemp("a11y") / "out"
-    batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False)
+    batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False, lab=default_lab())
     return out
 
 

@@ -26,7 +26,7 @@ PAGES = {
     "feedback.html": (lambda result, lab: feedback_html.render(result, lab=lab), "feedback: s"),
     "instructor.html": (lambda result, lab: instructor_html.render(result, lab=lab), "instructor view: s"),
     "index.html": (
-        lambda result, lab: class_report.render([result], rubric.load(lab.place.rubric, lab), {}, None, lab),
+        lambda result, lab: class_report.render([result], rubric.load(lab.place.rubric, lab), {}, None, lab=lab),
         "class report",
     ),
 }

@@ -13,6 +13,7 @@ import pytest
 
 from autograder import paths
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from tests.conftest import ARTIFACTS
 from tests.support import subs
@@ -25,7 +26,9 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 @pytest.fixture(scope="module")
 def examples(tmp_path_factory, cranfield):
     out = tmp_path_factory.mktemp("examples") / "out"
-    summary = batch.grade_batch([paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False, seed="golden")
+    summary = batch.grade_batch(
+        [paths.ROOT / "examples" / "submissions"], out, jobs=2, progress=False, seed="golden", lab=default_lab()
+    )
     return out, {result.submission: result for result in summary.results}
 
 
@@ -188,7 +191,9 @@ def mixed(tmp_path_factory, cranfield):
     subs.write(folder / "class" / "frank-crashes", {"metrics.py": subs.with_function("metrics.py", CRASHING_NDCG)})
     subs.write(folder / "class" / "gina-trimmed", {"metrics.py": subs.SOLUTION["metrics.py"] + "\ndel ndcg_at_k\n"})
     out = folder / "out"
-    summary = batch.grade_batch([folder / "class"], out, jobs=2, progress=False, rubric_path=subs.test_rubric(folder))
+    summary = batch.grade_batch(
+        [folder / "class"], out, jobs=2, progress=False, rubric_path=subs.test_rubric(folder), lab=default_lab()
+    )
     return out, {result.submission: result for result in summary.results}
 
 

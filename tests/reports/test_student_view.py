@@ -9,6 +9,7 @@ import pytest
 
 from autograder.grading.results import HIDDEN_STATES, CaseResult, CaseStatus, CheckResult, Status, SubmissionResult
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.reports import feedback_html, gradescope_json, markdown
 
 HIDDEN = 0.7310585786  # distinctive: no public number or score looks like it
@@ -69,9 +70,9 @@ def _result() -> SubmissionResult:
 
 
 RENDERERS = {
-    "results.json": lambda result: json.dumps(gradescope_json.document(result)),
-    "feedback.md": markdown.markdown,
-    "feedback.html": feedback_html.render,
+    "results.json": lambda result: json.dumps(gradescope_json.document(result, lab=default_lab())),
+    "feedback.md": lambda result: markdown.markdown(result, lab=default_lab()),
+    "feedback.html": lambda result: feedback_html.render(result, lab=default_lab()),
 }
 
 
@@ -114,7 +115,7 @@ def test_the_instructor_view_shows_what_the_student_views_hide():
     which none of the student's pages holds (so the student renderers' check above can fail)?"""
     from autograder.reports import instructor_html
 
-    page = instructor_html.render(_result())
+    page = instructor_html.render(_result(), lab=default_lab())
     assert any(form in page for form in _forms(HIDDEN))
     assert "f(&#x27;fail-False&#x27;)" in page and "Never give it to a student" in page
     for name, render in RENDERERS.items():

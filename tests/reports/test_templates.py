@@ -17,6 +17,7 @@ import pytest
 from markupsafe import Markup
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import shipment
 from autograder.reports import html, similarity_html
 from autograder.similarity import compare
@@ -149,7 +150,7 @@ def test_does_every_template_ship(name):
     line = re.search(r'^"autograder\.reports" = (\[.*\])$', pyproject, re.M)  # tomllib: Python 3.11 on
     assert line, "pyproject.toml's [tool.setuptools.package-data] has no line for autograder.reports"
     assert any(fnmatch.fnmatch(name, pattern) for pattern in json.loads(line[1]))
-    assert f"autograder/reports/{name}" in {entry[0] for entry in shipment.engine_entries()}
+    assert f"autograder/reports/{name}" in {entry[0] for entry in shipment.engine_entries(lab=default_lab())}
 
 
 #: id: (two submissions sharing tests/similarity/loop-style's metrics.py, the labels of the code
@@ -167,7 +168,7 @@ def test_is_each_side_of_a_similar_pair_labelled_with_its_file(names, labels):
     code = (Path(__file__).parents[1] / "fixtures" / "similarity" / "loop-style" / "metrics.py").read_text(
         encoding="utf-8"
     )
-    found = compare.analyse({name: {"metrics.py": code} for name in names})
+    found = compare.analyse({name: {"metrics.py": code} for name in names}, lab=default_lab())
     shown = similarity_html.section(found, SimilaritySettings(), {})
     assert re.findall(r'<pre class="code" role="region" aria-label="([^"]*)"', shown) == labels
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from autograder import paths, tempdirs
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.sandbox import isolation, runner, seccomp
 from autograder.sandbox.outcomes import OutcomeStatus
@@ -412,12 +413,20 @@ def test_the_examples_and_the_solution_grade_as_before(mode, tmp_path, cranfield
     settings = {"isolation": mode, **({"python": MODES[mode]["python"]} if "python" in MODES[mode] else {})}
     examples = tmp_path / "examples"
     batch.grade_batch(
-        [paths.ROOT / "examples" / "submissions"], examples, jobs=2, progress=False, seed="golden", **settings
+        [paths.ROOT / "examples" / "submissions"],
+        examples,
+        jobs=2,
+        progress=False,
+        seed="golden",
+        lab=default_lab(),
+        **settings,
     )
     assert (examples / "grades.csv").read_text(encoding="utf-8") == (
         Path(__file__).parents[1] / "golden" / "grades-examples.csv"
     ).read_text(encoding="utf-8")
     subs.write(tmp_path / "in" / "solution", {})
-    batch.grade_batch([tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="golden", **settings)
+    batch.grade_batch(
+        [tmp_path / "in"], tmp_path / "out", jobs=1, progress=False, seed="golden", lab=default_lab(), **settings
+    )
     solution = _grades(tmp_path / "out")["solution"]
     assert solution["status"] == "graded" and solution["total"] == solution["max"], solution

@@ -22,6 +22,7 @@ from autograder.grading.results import Status, Student, SubmissionResult
 from autograder.grading.rubric import RubricError
 from autograder.lab import spec
 from autograder.labkit import load
+from autograder.labkit.load import default as default_lab
 from autograder.reports import class_report
 from autograder.similarity import compare as similarity
 from autograder.similarity import fingerprints
@@ -107,7 +108,7 @@ def _copy(*disguises) -> dict[str, str]:
 
 
 def _pairs(batch: dict, settings: SimilaritySettings = DEFAULT) -> dict[tuple[str, str], similarity.Pair]:
-    return {(pair.a, pair.b): pair for pair in similarity.analyse(batch, settings).pairs}
+    return {(pair.a, pair.b): pair for pair in similarity.analyse(batch, settings, lab=default_lab()).pairs}
 
 
 LAB06 = paths.ROOT / "tests" / "fixtures" / "lab06"
@@ -307,7 +308,7 @@ def test_files_that_are_not_code_do_not_break_the_analysis():
         "one-line": {"metrics.py": ("x = [" + "1, " * 20000 + "]\n").encode()},
         "unclosed": {"metrics.py": b'def f(:\n    """never closed\n    return 1\n'},
     }
-    assert similarity.analyse(batch).pairs == ()
+    assert similarity.analyse(batch, lab=default_lab()).pairs == ()
 
 
 def test_the_candidate_search_misses_nothing_the_full_comparison_finds():
@@ -318,8 +319,8 @@ def test_the_candidate_search_misses_nothing_the_full_comparison_finds():
     batch["copy"] = _copy(_renamed, _reordered)
     half = _reordered(LOOPS["metrics.py"]).split("\ndef ")
     batch["half-copy"] = {"metrics.py": "\ndef ".join(half[: len(half) // 2]) + "\n" + _random_code(99)}
-    fast = similarity.analyse(batch, SimilaritySettings(threshold=0.3))
-    full = similarity.analyse(batch, SimilaritySettings(threshold=0.3), exhaustive=True)
+    fast = similarity.analyse(batch, SimilaritySettings(threshold=0.3), lab=default_lab())
+    full = similarity.analyse(batch, SimilaritySettings(threshold=0.3), exhaustive=True, lab=default_lab())
     assert fast.candidates < full.candidates
     assert [(p.a, p.b, round(p.score, 6)) for p in fast.pairs] == [(p.a, p.b, round(p.score, 6)) for p in full.pairs]
     assert {(p.a, p.b) for p in fast.pairs} >= {("copy", "loop-style"), ("half-copy", "loop-style")}
@@ -330,17 +331,18 @@ def test_tokenizing_in_forked_workers_gives_the_same_result(monkeypatch):
     one process?"""
     batch = {f"s{n:02d}": {"metrics.py": _random_code(n)} for n in range(6)}
     batch.update({"copy": _copy(_renamed, _reordered), "loop-style": LOOPS, "reference": SOLUTION, "ada": ADA})
-    alone = similarity.analyse(batch, ALL_PAIRS, jobs=1)
+    alone = similarity.analyse(batch, ALL_PAIRS, jobs=1, lab=default_lab())
     monkeypatch.setattr(similarity, "_TOKENIZE_IN_PARALLEL", 2)
-    forked = similarity.analyse(batch, ALL_PAIRS, jobs=2)
+    forked = similarity.analyse(batch, ALL_PAIRS, jobs=2, lab=default_lab())
     assert forked.pairs == alone.pairs and len(alone.pairs) >= 2
 
 
 _SCRIPT = """
 import json, sys
 from autograder.similarity import compare as similarity
+from autograder.labkit.load import default as default_lab
 batch = json.load(sys.stdin)
-result = similarity.analyse(batch, similarity.SimilaritySettings(threshold=0.01))
+result = similarity.analyse(batch, similarity.SimilaritySettings(threshold=0.01), lab=default_lab())
 print(json.dumps([[p.a, p.b, round(p.share_a, 9), round(p.share_b, 9), [list(map(list, f.lines_a)) for f in p.files]]
                   for p in result.pairs]))
 """
@@ -437,7 +439,7 @@ def _with_similarity(section: str) -> str:
 def test_a_bad_similarity_section_is_an_error_naming_the_field(section, message):
     """Does each mistake in grading.yml's similarity section raise RubricError naming the field and the fix?"""
     with pytest.raises(RubricError) as raised:
-        rubric.parse(_with_similarity(section))
+        rubric.parse(_with_similarity(section), lab=default_lab())
     assert f"grading.yml: {message}" in str(raised.value)
 
 
@@ -445,19 +447,21 @@ def test_the_similarity_section_is_optional_and_can_turn_the_analysis_off():
     """Without the section, are the defaults used; can it turn the analysis off or set the threshold?"""
     without = re.sub(r"\nsimilarity:\n(  .*\n)*", "\n", paths.RUBRIC.read_text(encoding="utf-8"))
     assert "similarity:\n" not in without
-    assert rubric.parse(without).similarity == SimilaritySettings()
-    assert rubric.parse(_with_similarity("  enabled: false\n")).similarity == SimilaritySettings(enabled=False)
-    assert rubric.parse(_with_similarity("  threshold: 0.8\n")).similarity.threshold == 0.8
+    assert rubric.parse(without, lab=default_lab()).similarity == SimilaritySettings()
+    assert rubric.parse(_with_similarity("  enabled: false\n"), lab=default_lab()).similarity == SimilaritySettings(
+        enabled=False
+    )
+    assert rubric.parse(_with_similarity("  threshold: 0.8\n"), lab=default_lab()).similarity.threshold == 0.8
 
 
 def test_changing_the_similarity_section_regrades_nothing():
     """Is the rubric's digest (which decides whether a stored grade stands) the same whatever the
     similarity section says, and different when a point changes?"""
-    digest = rubric.load().digest
-    assert rubric.parse(_with_similarity("  enabled: false\n  threshold: 0.9\n")).digest == digest
+    digest = rubric.load(default_lab().place.rubric, default_lab()).digest
+    assert rubric.parse(_with_similarity("  enabled: false\n  threshold: 0.9\n"), lab=default_lab()).digest == digest
     changed = paths.RUBRIC.read_text(encoding="utf-8").replace("kind: edge, points: 3}", "kind: edge, points: 4}", 1)
     changed = changed.replace("total: 100", "total: 101")
-    assert rubric.parse(changed).digest != digest
+    assert rubric.parse(changed, lab=default_lab()).digest != digest
 
 
 # ---------------------------------------------------------------- the report
@@ -470,12 +474,12 @@ def _report(tmp_path: Path, settings: SimilaritySettings = DEFAULT) -> tuple[Pat
     copy["metrics.py"] = copy["metrics.py"].replace('"accuracy of an empty collection"', repr(HOSTILE_NAME))
     assert HOSTILE_NAME in copy["metrics.py"]
     batch = {"copy": copy, "loop-style": LOOPS, "array-style": ARRAYS}
-    found = similarity.analyse(batch, settings)
+    found = similarity.analyse(batch, settings, lab=default_lab())
     results = [
         SubmissionResult(sid, Status.GRADED, students=(Student(name=f"Student {sid}"),)) for sid in sorted(batch)
     ]
-    loaded = rubric.load()
-    html = class_report.render(results, loaded, {"similarity": "test"}, found)
+    loaded = rubric.load(default_lab().place.rubric, default_lab())
+    html = class_report.render(results, loaded, {"similarity": "test"}, found, lab=default_lab())
     path = tmp_path / "index.html"
     path.write_text(html, encoding="utf-8")
     return path, found
@@ -495,8 +499,8 @@ def test_the_report_lists_the_pairs_and_escapes_student_code(tmp_path):
 
 def test_the_report_says_when_the_analysis_is_off(tmp_path):
     """With similarity turned off in the rubric, does the section say so (and no pair appear)?"""
-    loaded = rubric.parse(_with_similarity("  enabled: false\n"))
-    html = class_report.render([SubmissionResult("a", Status.GRADED)], loaded, {}, None)
+    loaded = rubric.parse(_with_similarity("  enabled: false\n"), lab=default_lab())
+    html = class_report.render([SubmissionResult("a", Status.GRADED)], loaded, {}, None, lab=default_lab())
     assert "turned off (grading.yml: <code>similarity.enabled</code>)" in html and "pair-1" not in html
 
 
@@ -544,8 +548,8 @@ def graded(tmp_path_factory, cranfield):
     folder = tmp_path_factory.mktemp("similarity")
     for name, files in {"copy": _copy(_renamed, _reordered), "loop-style": LOOPS, "array-style": ARRAYS}.items():
         subs.write(folder / "in" / name, files)
-    first = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False)
-    again = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False)
+    first = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, lab=default_lab())
+    again = batch.grade_batch([folder / "in"], folder / "out", jobs=2, progress=False, lab=default_lab())
     return folder, first, again
 
 
@@ -580,7 +584,9 @@ def test_nothing_about_similarity_reaches_students_or_grades(graded):
     for result in first.results:  # honest work: full marks but for the functions its files lack
         functions = {check.function for check in result.checks}
         lost = {check.function for check in result.checks if not check.full}
-        assert result.status == Status.GRADED and len(result.checks) == len(rubric.load().checks)
+        assert result.status == Status.GRADED and len(result.checks) == len(
+            rubric.load(default_lab().place.rubric, default_lab()).checks
+        )
         assert lost == functions - _defined(folder / "in" / result.submission), result.submission
 
 
@@ -593,6 +599,8 @@ def test_a_batch_with_similarity_turned_off_runs_no_analysis(graded, tmp_path):
     folder, _, _ = graded
     rubric_path = tmp_path / "grading.yml"
     rubric_path.write_text(_with_similarity("  enabled: false\n"), encoding="utf-8")
-    summary = batch.grade_batch([folder / "in"], tmp_path / "out", jobs=2, progress=False, rubric_path=rubric_path)
+    summary = batch.grade_batch(
+        [folder / "in"], tmp_path / "out", jobs=2, progress=False, rubric_path=rubric_path, lab=default_lab()
+    )
     assert summary.similarity is None
     assert "The similarity analysis is turned off" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from autograder import paths
 from autograder.grading import rubric
 from autograder.grading.results import Status, SubmissionResult
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 from autograder.local import classwork
 from autograder.platforms.common import shipment
 from autograder.reports import class_report
@@ -65,7 +66,7 @@ HOSTILE = [
 def test_hostile_files_are_left_out_and_named_and_the_copy_still_found(extra, reasons):
     """Is a file too long to read, or not text, left out of the analysis (unread) with the reason,
     while the rest of the batch is compared as before?"""
-    found = similarity.analyse(_class(**extra))
+    found = similarity.analyse(_class(**extra), lab=default_lab())
     left_out = _left_out(found)
     assert set(left_out) == set(reasons)
     for key, reason in reasons.items():
@@ -76,7 +77,7 @@ def test_hostile_files_are_left_out_and_named_and_the_copy_still_found(extra, re
 def test_a_file_slower_to_read_than_its_time_is_left_out(monkeypatch):
     """With no time for each file, is every file left out as too slow, and nothing compared?"""
     monkeypatch.setattr(similarity, "FILE_SECONDS", -1.0)
-    found = similarity.analyse(_class())
+    found = similarity.analyse(_class(), lab=default_lab())
     assert set(_left_out(found)) == {(sid, name) for sid in ("copy", "loop-style") for name in spec.GRADED_FILES}
     assert all("reading it took more than -1 s" in reason for reason in _left_out(found).values())
     assert found.pairs == ()
@@ -85,7 +86,7 @@ def test_a_file_slower_to_read_than_its_time_is_left_out(monkeypatch):
 def test_the_batch_stops_reading_when_its_time_runs_out(monkeypatch):
     """With no time for the batch, is every file left out for that reason?"""
     monkeypatch.setattr(similarity, "BATCH_SECONDS", -1.0)
-    found = similarity.analyse(_class())
+    found = similarity.analyse(_class(), lab=default_lab())
     assert len(found.skipped) == 4 and all(
         "the batch's -1 s for reading files ran out" in s.reason for s in found.skipped
     )
@@ -111,7 +112,7 @@ def test_the_batch_reads_at_most_its_budget_of_characters_shortest_first(monkeyp
     sizes = sorted((len(text), sid, name) for sid, files in _class().items() for name, text in files.items())
     budget = sum(size for size, _, _ in sizes[:-1]) + 10  # all but the longest
     monkeypatch.setattr(similarity, "BATCH_CHARS", budget)
-    found = similarity.analyse(_class())
+    found = similarity.analyse(_class(), lab=default_lab())
     reason = f"not read: the batch's files hold more than {budget:,} characters"
     assert _left_out(found) == {sizes[-1][1:]: reason}
 
@@ -119,9 +120,17 @@ def test_the_batch_reads_at_most_its_budget_of_characters_shortest_first(monkeyp
 def test_the_class_report_names_what_was_left_out(tmp_path):
     """Does the report's similarity section list each file left out, with its reason, escaped?"""
     name = "<b>evil</b>"
-    found = similarity.analyse(_class(**{name: {"metrics.py": PARENTHESES}, "bin": {"runs.py": _binary(3)}}))
+    found = similarity.analyse(
+        _class(**{name: {"metrics.py": PARENTHESES}, "bin": {"runs.py": _binary(3)}}), lab=default_lab()
+    )
     results = [SubmissionResult(sid, Status.GRADED) for sid in ("bin", "copy", "loop-style", name)]
-    html = class_report.render(results, rubric.load(), {"similarity": "test"}, found)
+    html = class_report.render(
+        results,
+        rubric.load(default_lab().place.rubric, default_lab()),
+        {"similarity": "test"},
+        found,
+        lab=default_lab(),
+    )
     assert "Left out of the comparison: 2 files" in html
     assert "&lt;b&gt;evil&lt;/b&gt;" in html and "<b>evil</b>" not in html
     assert "metrics.py: not compared: 1,048,580 characters" in html and "runs.py: not compared: not UTF-8 text" in html
@@ -129,9 +138,11 @@ def test_the_class_report_names_what_was_left_out(tmp_path):
 
 def test_a_batch_of_one_runs_no_analysis():
     """With one submission there is nothing to compare: is the analysis not run, and said so?"""
-    found, fact = classwork.similarity_of({"alone": LOOPS}, SimilaritySettings(), jobs=1)
+    found, fact = classwork.similarity_of({"alone": LOOPS}, SimilaritySettings(), jobs=1, lab=default_lab())
     assert found is None and fact == "not run: a batch of one submission has nothing to compare"
-    found, fact = classwork.similarity_of({"copy": COPY, "loop-style": LOOPS}, SimilaritySettings(), jobs=1)
+    found, fact = classwork.similarity_of(
+        {"copy": COPY, "loop-style": LOOPS}, SimilaritySettings(), jobs=1, lab=default_lab()
+    )
     assert found is not None and "1 pair at or above 0.5 among 2 submissions" in fact
 
 
@@ -146,8 +157,9 @@ PLATFORMS = ("autograder.platforms.gradescope.entry", "autograder.platforms.prai
 RUNS = [
     (
         "the analysis of a batch",
-        "from autograder.similarity import compare\n"
-        "compare.analyse({'a': {'metrics.py': 'x = 1\\n' * 50}, 'b': {'metrics.py': 'y = 2\\n' * 50}})",
+        "from autograder.labkit import load\nfrom autograder.similarity import compare\n"
+        "compare.analyse({'a': {'metrics.py': 'x = 1\\n' * 50}, 'b': {'metrics.py': 'y = 2\\n' * 50}}, "
+        "lab=load.default())",
         {"matplotlib", "copydetect"},
         set(ANALYSIS),
     ),
@@ -189,11 +201,13 @@ def test_an_earlier_terms_submissions_are_known_sources(tmp_path):
         (earlier / "alice" / spec.PACKAGE / name).parent.mkdir(parents=True, exist_ok=True)
         (earlier / "alice" / spec.PACKAGE / name).write_text(text, encoding="utf-8")
     arrays = {name: (HERE / "array-style" / name).read_text(encoding="utf-8") for name in spec.GRADED_FILES}
-    found, _ = classwork.similarity_of({"copy": COPY, "honest": arrays}, SimilaritySettings(), 1, known=(earlier,))
+    found, _ = classwork.similarity_of(
+        {"copy": COPY, "honest": arrays}, SimilaritySettings(), 1, known=(earlier,), lab=default_lab()
+    )
     pairs = {(pair.a, pair.b) for pair in found.pairs}
     assert ("copy", "known:term-2025/alice") in pairs
     assert not any("honest" in pair and "known:term-2025/alice" in pair for pair in pairs)
-    without, _ = classwork.similarity_of({"copy": COPY, "honest": arrays}, SimilaritySettings(), 1)
+    without, _ = classwork.similarity_of({"copy": COPY, "honest": arrays}, SimilaritySettings(), 1, lab=default_lab())
     assert not any("known:term-2025/alice" in pair for pair in {(p.a, p.b) for p in without.pairs})
 
 

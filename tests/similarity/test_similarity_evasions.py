@@ -11,6 +11,7 @@ import pytest
 
 from autograder import paths
 from autograder.lab import spec
+from autograder.labkit.load import default as default_lab
 from autograder.reports import similarity_html
 from autograder.similarity import compare as similarity
 from autograder.similarity.compare import KNOWN, SimilaritySettings
@@ -37,7 +38,7 @@ def _disguised(files: dict[str, str], chosen, seed: int = 0) -> dict[str, str]:
 
 
 def _score(a: dict, b: dict) -> float:
-    found = similarity.analyse({"a": a, "b": b}, SimilaritySettings(threshold=0.0001))
+    found = similarity.analyse({"a": a, "b": b}, SimilaritySettings(threshold=0.0001), lab=default_lab())
     return found.pairs[0].score if found.pairs else 0.0
 
 
@@ -77,7 +78,7 @@ def test_a_ring_of_identical_copies_is_an_identical_group_and_its_pairs_are_list
     limit) listed as one identical group, and every pair among them listed?"""
     batch = _class(29 - ring, 100)
     batch.update({f"ring{n:02d}": dict(LOOPS) for n in range(ring)})
-    found = similarity.analyse(batch)
+    found = similarity.analyse(batch, lab=default_lab())
     members = tuple(sorted(f"ring{n:02d}" for n in range(ring)))
     assert found.identical == (members,)
     listed = {(pair.a, pair.b) for pair in found.pairs}
@@ -93,7 +94,7 @@ def test_a_leaked_solution_copied_by_20_of_29_is_found_against_the_known_solutio
     others not?"""
     batch = _class(9, 200)
     batch.update({f"leak{n:02d}": _disguised(SOLUTION, ("rename", "comments"), seed=n) for n in range(20)})
-    found = similarity.analyse(batch, known={"solutions": SOLUTION})
+    found = similarity.analyse(batch, known={"solutions": SOLUTION}, lab=default_lab())
     against = {pair.a for pair in found.pairs if pair.b == KNOWN + "solutions"}
     assert against == {f"leak{n:02d}" for n in range(20)}
 
@@ -111,9 +112,11 @@ def test_a_students_own_submissions_are_never_a_pair(owners, expected):
     identical or not, while two students' would be?"""
     resubmitted = {name: text + "\n\ndef _extra(x):\n    return x\n" for name, text in LOOPS.items()}
     batch = {"first": LOOPS, "resubmitted": resubmitted, "arrays": ARRAYS}
-    found = similarity.analyse(batch, owners=owners)
+    found = similarity.analyse(batch, owners=owners, lab=default_lab())
     assert [(pair.a, pair.b) for pair in found.pairs] == expected
     again = similarity.analyse(
-        {"first": LOOPS, "again": dict(LOOPS)}, owners=owners and dict(zip(("first", "again"), owners.values()))
+        {"first": LOOPS, "again": dict(LOOPS)},
+        owners=owners and dict(zip(("first", "again"), owners.values())),
+        lab=default_lab(),
     )
     assert again.identical == (() if expected == [] else (("again", "first"),))

@@ -20,6 +20,7 @@ from autograder.grading.course import deadlines
 from autograder.grading.intake import METADATA_TIME
 from autograder.grading.results import CheckResult, Flag, FlagKind, Status, Student, SubmissionResult
 from autograder.lab.spec import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.local.run_facts import RunFacts
 from tests.support import subs
 
@@ -104,7 +105,7 @@ def rubric_text(policy: str = "latest", deadline: str = DEADLINE) -> str:
 
 
 def rubric(policy: str = "latest") -> rubrics.Rubric:
-    return rubrics.parse(rubric_text(policy))
+    return rubrics.parse(rubric_text(policy), lab=default_lab())
 
 
 def result(submission: str, score: float, students, created: str, failed: bool) -> SubmissionResult:

@@ -42,6 +42,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.grading import course_secret
 from autograder.lab import cases, cranfield, scenarios
+from autograder.labkit.load import default as default_lab
 
 MIN_CONTAINER = 16  # characters of JSON a list or mapping needs to be a needle of its own
 MIN_LINE = 24  # characters a line of answer code needs to be a needle of its own
@@ -207,7 +208,7 @@ def answer_code_lines() -> dict[bytes, str]:
                 inside = stripped.startswith("# BEGIN")
             elif inside and _code_line(stripped):
                 _add(found, stripped.encode(), f"solution code of {path.relative_to(paths.SOLUTIONS).as_posix()}")
-    for name, data, _ in shipment.code_entries():
+    for name, data, _ in shipment.code_entries(default_lab()):
         if name.endswith(".py"):
             for line in data.decode("utf-8").splitlines():
                 if _code_line(line.strip()):

@@ -32,7 +32,12 @@ class Grader:
     """One plan and one submission's calls, answered by the reference unless told otherwise."""
 
     def __init__(self, cranfield, folder):
-        self.plan = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+        self.plan = planning.build(
+            default_lab(),
+            rubric.load(default_lab().place.rubric, default_lab()),
+            reference.load(default_lab()),
+            cranfield,
+        )
         self.submission = self.plan.for_submission("true-diagnoses")
         self.folder = folder
         self.solution = {

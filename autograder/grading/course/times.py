@@ -29,6 +29,7 @@ from pathlib import Path
 from autograder.errors import InputError
 from autograder.grading import intake
 from autograder.grading.course import deadlines
+from autograder.labkit.lab import Lab
 
 METADATA = "metadata"
 FILES = "files"
@@ -99,12 +100,15 @@ def read_csv(path: Path, tz: datetime.tzinfo | None) -> dict[str, str]:
     return found
 
 
-def apply(sources: Sequence[intake.Source], chosen: TimeSource, tz: datetime.tzinfo | None) -> list[intake.Source]:
-    """``sources`` with their times from ``chosen`` (the module's rule); ``ValueError`` when a times
-    file names no submission of the batch (a typo would otherwise leave a student untimed)."""
+def apply(
+    sources: Sequence[intake.Source], chosen: TimeSource, tz: datetime.tzinfo | None, lab: Lab
+) -> list[intake.Source]:
+    """``sources`` (of ``lab``: whose graded files' times ``files`` reads) with their times from ``chosen``
+    (the module's rule); ``ValueError`` when a times file names no submission of the batch (a typo
+    would otherwise leave a student untimed)."""
     if chosen.kind == FILES:
         return [
-            replace(source, submitted=intake.file_time(source.path), submitted_from=intake.FILE_TIME)
+            replace(source, submitted=intake.file_time(source.path, lab), submitted_from=intake.FILE_TIME)
             if not source.submitted
             else source
             for source in sources

@@ -53,7 +53,7 @@ def _run(variant: Callable[..., Any], case: Case, tables: dict[str, dict[str, An
         return "raises", type(error).__name__
 
 
-def same(a: object, b: object, tolerance: float | None = None) -> bool:
+def same(a: object, b: object, tolerance: float) -> bool:
     """Equality of plain values with the grader's tolerance for numbers (the lab's, ``judge.close``)."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y, tolerance) for x, y in zip(a, b))
@@ -75,7 +75,7 @@ def _matches(case: observed.Observed, answer: Answer) -> bool:
         return False
 
 
-def _right(answer: Answer, expected: Any, tolerance: float | None) -> bool:
+def _right(answer: Answer, expected: Any, tolerance: float) -> bool:
     """Is the variant's ``answer`` the right one (within the lab's ``tolerance``)?"""
     kind, value = answer
     if judge.wants_error(expected):
@@ -158,7 +158,10 @@ def diagnose(
                 found.setdefault(check, []).extend(items)
             continue
         cases = observed.judged(
-            by_function.get(function, []), outcomes, lambda planned: _neighbours(plan, planned), plan.lab.tolerance
+            by_function.get(function, []),
+            outcomes,
+            lambda planned: _neighbours(plan, planned),
+            tolerance=plan.lab.tolerance,
         )
         memo: Memo = plan.__dict__.setdefault("variant_answers", {})
         # the misconception that explains the cases, leaving the fewest failing ones aside (an

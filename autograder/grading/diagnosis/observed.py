@@ -29,10 +29,11 @@ class Observed:
         planned: PlannedCase,
         outcome: Outcome,
         neighbours: Callable[[], dict[str, Any]] = dict,
-        tolerance: float | None = None,
+        *,
+        tolerance: float,
     ) -> None:
         self.planned, self.outcome = planned, outcome
-        self.tolerance = tolerance  # the lab's (``judge.close``; None: the environment's lab's)
+        self.tolerance = tolerance  # the lab's (``judge.close``)
         self.case = planned.case
         self.expected: Any = planned.expected  # the reference's answer, as the judge takes it
         self.features = planned.features
@@ -100,12 +101,13 @@ def judged(
     planned_cases: Sequence[PlannedCase],
     outcomes: Sequence[Outcome],
     neighbours: Callable[[PlannedCase], dict[str, Any]] = _none,
-    tolerance: float | None = None,
+    *,
+    tolerance: float,
 ) -> list[Observed]:
     """The cases whose call returned or raised (``neighbours(planned)``: its reference neighbours;
     ``tolerance``: the lab's)."""
     return [
-        Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned), tolerance)
+        Observed(planned, outcomes[planned.call], functools.partial(neighbours, planned), tolerance=tolerance)
         for planned in planned_cases
         if judge.answered(outcomes[planned.call])
     ]

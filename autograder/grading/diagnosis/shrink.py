@@ -63,7 +63,7 @@ def _inside(value: Any) -> Any:
     return value
 
 
-def failure(outcome: Outcome | None, expected: Any, returns: str = "", tolerance: float | None = None) -> str | None:
+def failure(outcome: Outcome | None, expected: Any, returns: str, tolerance: float) -> str | None:
     """How the function failed on a case: ``"wrong"`` (it returned a wrong value), ``"raised X"``
     (it raised X where something else was due), or None (it passed, or neither returned nor
     raised: a crash or a timeout shows no mistake to shrink)."""

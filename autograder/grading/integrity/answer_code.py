@@ -53,7 +53,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from autograder.grading.integrity.answer_flow import Called, Flow, Info, Module, Scope, dotted, own_nodes
-from autograder.labkit import load
 
 LOOKUPS = {"get", "__getitem__", "pop", "index"}
 CODE = {"exec", "eval", "compile", "types.FunctionType", "types.CodeType"}
@@ -677,8 +676,8 @@ def _record(pattern: ast.pattern) -> bool:
     return False
 
 
-def read(tree: ast.Module, data: int, functions: Collection[str] | None = None) -> Findings:
+def read(tree: ast.Module, data: int, functions: Collection[str]) -> Findings:
     """The findings of the file parsed as ``tree`` (RecursionError on code nested too deeply);
     ``data``: how many constants make a table data (``returned``); ``functions``: the functions the
-    lab grades (default the environment's lab's)."""
-    return Reader(tree, data, load.or_default(None).functions if functions is None else functions).read()
+    lab grades."""
+    return Reader(tree, data, functions).read()

@@ -312,11 +312,11 @@ def _main(test: ast.expr) -> bool:
     )
 
 
-def read(source: bytes, functions: Collection[str] | None = None) -> tuple[list[Finding], Counts]:
+def read(source: bytes, functions: Collection[str]) -> tuple[list[Finding], Counts]:
     """The evidence in one graded file, by line, and what the counted rules counted; none when
-    it does not parse (it cannot import either); ``functions``: the functions the lab grades
-    (default the environment's lab's). Code the scan cannot read to the end (nested
-    too deeply for it) is evidence itself: a file that hides from the scan is worth a look."""
+    it does not parse (it cannot import either); ``functions``: the functions the lab grades. Code
+    the scan cannot read to the end (nested too deeply for it) is evidence itself: a file that hides
+    from the scan is worth a look."""
     try:
         tree, nodes = _imported(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -342,7 +342,7 @@ def read(source: bytes, functions: Collection[str] | None = None) -> tuple[list[
     return sorted(set(found)), replace(counts, compared=len(code.compared))
 
 
-def scan(source: bytes, functions: Collection[str] | None = None) -> list[Finding]:
+def scan(source: bytes, functions: Collection[str]) -> list[Finding]:
     """The evidence in one graded file (``read``'s findings)."""
     return read(source, functions)[0]
 
@@ -359,9 +359,9 @@ def evidence(found: list[Finding]) -> str:
     return "; ".join(shown) + (f"; and {len(parts) - len(shown)} more kinds of evidence" if parts[EVIDENCE:] else "")
 
 
-def flags(package: str, files: dict[str, bytes], functions: Collection[str] | None = None) -> list[Flag]:
-    """One flag per graded file (of the student ``package``, whose lab grades ``functions``: default
-    the environment's lab's) with evidence of answers without computation."""
+def flags(package: str, files: dict[str, bytes], functions: Collection[str]) -> list[Flag]:
+    """One flag per graded file (of the student ``package``, whose lab grades ``functions``) with
+    evidence of answers without computation."""
     found = []
     for name in sorted(files):
         try:

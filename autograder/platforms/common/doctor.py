@@ -202,7 +202,7 @@ def examine(
     lab: Lab,
     python: str | None = None,
     uid: int = isolations.DEFAULT_UID,
-    rubric_path: Path = paths.RUBRIC,
+    rubric_path: Path | None = None,
     isolation: str = "auto",
 ) -> Findings:
     """Probe this machine, for ``lab``, for the child interpreter ``python`` and the sandbox uid ``uid``; the
@@ -210,7 +210,7 @@ def examine(
     fallback otherwise works (a fallback that would grade wrong is not one)."""
     found = machine.probe(python, uid, lab.evaluation_libraries)
     try:
-        loaded = rubrics.load(rubric_path)
+        loaded = rubrics.load(rubric_path or lab.place.rubric, lab)
         limits, allowed = loaded.limits, loaded.allowed_imports
     except rubrics.RubricError:
         limits, allowed = Limits(), ("numpy",)

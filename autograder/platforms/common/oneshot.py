@@ -28,12 +28,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths, tempdirs
+from autograder import cache, tempdirs
 from autograder.grading import course_secret, intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.platforms.common import doctor
 from autograder.sandbox import isolation as isolations
@@ -87,11 +86,11 @@ class Watchdog:
             return True
 
 
-def overall_seconds(rubric_path: Path = paths.RUBRIC) -> float:
-    """The rubric's overall limit (the default when the rubric cannot be read: the session
+def overall_seconds(rubric_path: Path, lab: Lab) -> float:
+    """The rubric's (of ``lab``) overall limit (the default when the rubric cannot be read: the session
     then reports why)."""
     try:
-        return rubrics.load(rubric_path).limits.overall_seconds
+        return rubrics.load(rubric_path, lab).limits.overall_seconds
     except rubrics.RubricError:
         return Limits().overall_seconds
 
@@ -127,21 +126,23 @@ def grade_one(
     python: str | None = None,
     platform: str = "the platform",
     log: Callable[[str], None] = print,
-    rubric_path: Path = paths.RUBRIC,
-    lab: Lab | None = None,
+    rubric_path: Path | None = None,
+    *,
+    lab: Lab,
 ) -> dict[str, Any]:
     """Grade ``source`` into ``results_file`` (``render``'s document), or write ``failed(message)``
     when the grader cannot run or runs out of time; returns what was written. When the sandbox's
     proof fails, or the build shipped no course secret, writes ``refused(message)`` (no score) and
     raises the ``ProofError`` or ``MissingSecret``."""
     started = time.monotonic()
+    rubric_path = rubric_path or lab.place.rubric
     uid = isolations.DEFAULT_UID if uid is None else uid
     where = f"the autograder's output, which your instructor sees on {platform}"
 
     def write(document: dict[str, Any]) -> None:
         cache.write_json_atomic(results_file, document, mode=0o644)
 
-    overall = overall_seconds(rubric_path)
+    overall = overall_seconds(rubric_path, lab)
     out_of_time = failed(
         f"The autograder ran out of time (its limit is {overall:g} s) before it finished; your submission was "
         f"not graded. The details are in {where}: please tell them."
@@ -153,13 +154,12 @@ def grade_one(
 
     watchdog = Watchdog(overall, last_resort, started)
     refusal: proof.ProofError | course_secret.MissingSecret | None = None
-    lab = lab or load.default()
     try:
         log("\n".join(doctor.examine(lab, python, uid, rubric_path, isolation).lines()))
     except Exception as error:  # the facts are for the instructor: never a reason not to grade
         log(f"the doctor could not examine this machine: {type(error).__name__}: {error}")
     try:
-        with tempdirs.folder("lab05-platform-") as folder:
+        with tempdirs.folder("platform-") as folder:
             session = Session.open(lab, rubric_path, isolation, uid, python, Path(folder))
             if session.secret_note:
                 log(session.secret_note)

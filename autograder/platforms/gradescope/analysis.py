@@ -16,16 +16,14 @@ from autograder.grading import intake
 from autograder.grading import rubric as rubrics
 from autograder.grading.analysis import claims, facts
 from autograder.grading.results import SubmissionResult
-from autograder.labkit import load
 from autograder.labkit.lab import Lab
 
 FILE = "analysis.yml"
 NAME = "written analysis: its claims checked against the data (graded by people, 0 points here)"
 
 
-def claims_test(root: Path, rubric_path: Path, lab: Lab | None = None) -> dict[str, Any] | None:
+def claims_test(root: Path, rubric_path: Path, lab: Lab) -> dict[str, Any] | None:
     """The results.json test of the submission's analysis.yml (None: no analysis section, or no file)."""
-    lab = load.or_default(lab)
     points = rubrics.load(rubric_path, lab).analysis
     if points is None:
         return None
@@ -58,7 +56,7 @@ def render_claims(
     root: Path,
     rubric_path: Path,
     log: Callable[[str], None],
-    lab: Lab | None = None,
+    lab: Lab,
 ) -> Callable[[SubmissionResult], dict[str, Any]]:
     """``render`` with the analysis's test appended to its tests (``render`` itself when there is none)."""
     try:

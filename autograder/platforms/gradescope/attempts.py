@@ -29,6 +29,7 @@ from autograder.errors import UsageError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
 from autograder.grading.results import Status, SubmissionResult
+from autograder.labkit.lab import Lab
 from autograder.reports import gradescope_json
 
 FILE_NAME = "submission_metadata.json"
@@ -132,12 +133,13 @@ def _kept(entry: dict[str, Any], message: str) -> dict[str, Any]:
     return marked(document, OVER)
 
 
-def gate(root: Path, rubric_path: Path, log: Callable[[str], None] = print) -> dict[str, Any] | None:
-    """The results.json of a submission over the limit (its code is not run), or None: grade it.
+def gate(root: Path, rubric_path: Path, log: Callable[[str], None] = print, *, lab: Lab) -> dict[str, Any] | None:
+    """The results.json of a submission over the limit (its code is not run), or None: grade it
+    (``lab``: the lab the rubric grades).
     Never raises: a rubric that cannot be read is the session's to report; unusable metadata is
     logged and the submission graded."""
     try:
-        rubric = rubrics.load(rubric_path)
+        rubric = rubrics.load(rubric_path, lab)
     except rubrics.RubricError:
         return None
     limits = rubric.attempts

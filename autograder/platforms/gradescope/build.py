@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from autograder import archive, paths
+from autograder import archive
 from autograder.grading.rubric import Rubric
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -21,10 +22,10 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 PRIVATE = 0o600
 
 
-def build(target: Path, rubric_path: Path | None = None) -> Path:
-    """Write ``autograder.zip`` at ``target``, shipping the rubric at ``rubric_path`` (by default the
-    lab's grading.yml) and the course secret beside it."""
-    entries = shipment.source_entries(rubric_path or paths.RUBRIC)
+def build(target: Path, lab: Lab, rubric_path: Path | None = None) -> Path:
+    """Write ``autograder.zip`` for ``lab`` at ``target``, shipping the rubric at ``rubric_path`` (by
+    default the lab's grading.yml) and the course secret beside it."""
+    entries = shipment.source_entries(lab, rubric_path)
     entries.append(("run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755))
     return archive.write_zip(target, entries, mode=PRIVATE)
 

@@ -10,12 +10,14 @@ a test worth 0 (``analysis.render_claims``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths
+from autograder import cache
 from autograder.grading import intake
+from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.platforms.common import oneshot
 from autograder.platforms.gradescope import analysis, attempts, lateness
@@ -28,26 +30,28 @@ def run(
     isolation: str = "auto",
     uid: int = DEFAULT_UID,
     python: str | None = None,
-    rubric_path: Path = paths.RUBRIC,
+    rubric_path: Path | None = None,
     log: Callable[[str], None] = print,
     lab: Lab | None = None,
 ) -> dict[str, Any]:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` (replacing whatever is
     there). If the grader itself cannot run, or runs out of time, the file says so and scores 0. ``lab``:
-    the lab shipped beside the grader (default: the environment's)."""
+    the lab shipped beside the grader (default: the environment's, loaded here: an entry point composes)."""
+    lab = lab if lab is not None else load.default()
+    rubric_path = rubric_path or lab.place.rubric
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
-    refused = attempts.gate(Path(root), rubric_path, log)
+    refused = attempts.gate(Path(root), rubric_path, log, lab=lab)
     if refused is not None:
         cache.write_json_atomic(results / "results.json", refused, mode=0o644)
         return refused
     source = intake.Source(id="submission", path=Path(root) / "submission")
-    late = lateness.read(Path(root), rubric_path, log)
+    late = lateness.read(Path(root), rubric_path, log, lab=lab)
     return oneshot.grade_one(
         source,
         results / "results.json",
         analysis.render_claims(
-            lateness.render_late(attempts.render_marked(gradescope_json.document), late),
+            lateness.render_late(attempts.render_marked(functools.partial(gradescope_json.document, lab=lab)), late),
             Path(root),
             rubric_path,
             log,

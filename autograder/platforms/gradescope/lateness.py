@@ -29,6 +29,7 @@ from typing import Any
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import deadlines, standing
 from autograder.grading.results import SubmissionResult
+from autograder.labkit.lab import Lab
 
 FILE_NAME = "submission_metadata.json"
 MAX_BYTES = 64 << 20  # as attempts.MAX_BYTES: previous results included
@@ -90,10 +91,10 @@ def whose(data: dict[str, Any], deadline: deadlines.Deadline, group_extension: s
     )
 
 
-def read(root: Path, rubric_path: Path, log: Callable[[str], None] = print) -> deadlines.Late | None:
+def read(root: Path, rubric_path: Path, log: Callable[[str], None] = print, *, lab: Lab) -> deadlines.Late | None:
     """The submission's lateness on Gradescope, or None (no ``deadline:`` in ``grading.yml``, or
-    no trusted time: the log says which)."""
-    loaded = rubrics.load(rubric_path)
+    no trusted time: the log says which); ``lab``: the lab the rubric grades."""
+    loaded = rubrics.load(rubric_path, lab)
     deadline, setting = loaded.deadline, loaded.group_extension
     if deadline is None:
         return None

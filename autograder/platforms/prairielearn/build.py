@@ -35,11 +35,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from autograder import cache, paths
+from autograder import cache
 from autograder.errors import InputError
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import attempts
-from autograder.labkit import load
+from autograder.labkit.lab import Lab
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -162,11 +162,13 @@ def analysis_info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON
     }
 
 
-def analysis_data(rubric: rubrics.Rubric) -> dict[str, Any]:  # JSON: the analysis question's tests/analysis.json
+def analysis_data(
+    rubric: rubrics.Rubric, lab: Lab
+) -> dict[str, Any]:  # JSON: the analysis question's tests/analysis.json
     """What ``analysis_entry`` checks claims with: the analysis's points and the facts (Cranfield's
     qrels, Lab 04's runs as ranked, the measures' per-query values, the doc ids: public data)."""
     points = rubric.analysis
-    bundle = load.default().cranfield.bundle()  # the lab shipped: the environment's
+    bundle = lab.cranfield.bundle()
     systems = bundle.get("systems", {})
     return {
         "points": {} if points is None else dataclasses.asdict(points),
@@ -211,25 +213,28 @@ def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
-def entries(image: str = DEFAULT_IMAGE, rubric_path: Path = paths.RUBRIC) -> dict[str, list[tuple[str, bytes, int]]]:
-    """The files of each folder, ``{"question": [...], "image": [...], "assessment": [...]}``, for
-    the rubric at ``rubric_path`` (by default the lab's grading.yml)."""
-    loaded = rubrics.load(rubric_path)
+def entries(
+    lab: Lab, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None
+) -> dict[str, list[tuple[str, bytes, int]]]:
+    """The files of each folder for ``lab``, ``{"question": [...], "image": [...], "assessment": [...]}``,
+    for the rubric at ``rubric_path`` (by default the lab's grading.yml)."""
+    rubric_path = Path(rubric_path) if rubric_path is not None else lab.place.rubric
+    loaded = rubrics.load(rubric_path, lab)
     if not image or any(c.isspace() for c in image):
         raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
     question = [
         ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
         ("question.html", _template("question.html", title=loaded.title), 0o644),
-        ("tests/grading.yml", Path(rubric_path).read_bytes(), 0o644),
+        ("tests/grading.yml", rubric_path.read_bytes(), 0o644),
     ]
-    hidden = shipment.hidden_entries(rubric_path)
+    hidden = shipment.hidden_entries(lab, rubric_path)
     question += [(f"{HIDDEN}{name}", data, PRIVATE_FILE) for name, data, _ in hidden]
-    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, PRIVATE_FILE) for name, data, _ in shipment.code_entries()]
+    question += [(f"{HIDDEN}{shipment.CODE}{name}", data, PRIVATE_FILE) for name, data, _ in shipment.code_entries(lab)]
     built = [
         ("Dockerfile", (TEMPLATES / "Dockerfile").read_bytes(), 0o644),
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
     ]
-    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries()]
+    built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries(lab)]
     sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
     parts = {"question": question, "image": built, "assessment": sample}
     if loaded.analysis is not None:
@@ -239,7 +244,7 @@ def entries(image: str = DEFAULT_IMAGE, rubric_path: Path = paths.RUBRIC) -> dic
             ("rubric.md", starter_rubric(loaded).encode(), 0o644),
             (
                 "tests/analysis.json",
-                json.dumps(analysis_data(loaded), sort_keys=True, separators=(",", ":")).encode(),
+                json.dumps(analysis_data(loaded, lab), sort_keys=True, separators=(",", ":")).encode(),
                 0o644,
             ),
         ]
@@ -255,11 +260,12 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
     return target
 
 
-def build(out: Path, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None) -> dict[str, Path]:
+def build(out: Path, lab: Lab, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None) -> dict[str, Path]:
     """Write ``OUT/question/``, ``OUT/image/``, ``OUT/assessment/`` and, with ``grading.yml``'s
     ``analysis:``, ``OUT/analysis/`` (the written analysis's manually graded question; each replaced
-    whole) for the rubric at ``rubric_path`` (by default the lab's grading.yml); returns the folders."""
-    built = entries(image, rubric_path or paths.RUBRIC)
+    whole) for ``lab`` and the rubric at ``rubric_path`` (by default the lab's grading.yml); returns
+    the folders."""
+    built = entries(lab, image, rubric_path)
     folders = {part: _replace_folder(Path(out) / part, files, MARKERS[part]) for part, files in built.items()}
     hidden = folders["question"] / HIDDEN
     for folder in [hidden, *(path for path in hidden.rglob("*") if path.is_dir())]:

@@ -5,11 +5,12 @@ stdout, the grading job's output that instructors see, and a watchdog on the ove
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
-from autograder import paths
 from autograder.grading import intake
+from autograder.labkit import load
 from autograder.labkit.lab import Lab
 from autograder.platforms.common import oneshot
 from autograder.reports import prairielearn_json
@@ -21,18 +22,20 @@ def run(
     isolation: str = "auto",
     uid: int = DEFAULT_UID,
     python: str | None = None,
-    rubric_path: Path = paths.RUBRIC,
+    rubric_path: Path | None = None,
     lab: Lab | None = None,
 ) -> dict[str, Any]:
     """Grade ``ROOT/student`` into ``ROOT/results/results.json`` (replacing whatever is there).
     If the grader itself cannot run, or runs out of time, the file says so and scores 0. ``lab``: the
-    lab shipped beside the grader (default: the environment's)."""
+    lab shipped beside the grader (default: the environment's, loaded here: an entry point composes)."""
+    lab = lab if lab is not None else load.default()
+    rubric_path = rubric_path or lab.place.rubric
     results = Path(root) / "results"
     results.mkdir(parents=True, exist_ok=True)
     return oneshot.grade_one(
         intake.Source(id="student", path=Path(root) / "student"),
         results / "results.json",
-        prairielearn_json.document,
+        functools.partial(prairielearn_json.document, lab=lab),
         prairielearn_json.failed,
         isolation,
         uid,

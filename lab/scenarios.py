@@ -114,7 +114,7 @@ def _read_scenarios(path: str) -> tuple[Scenario, ...]:
     except OSError as error:
         raise FileNotFoundError(
             f"the hidden write_run scenarios {source} cannot be read ({error.strerror}): they travel with the hidden "
-            "reference (autograder/lab/data/ in the repository, $AUTOGRADER_HIDDEN where a platform puts them)"
+            "reference (lab/data/ in the lab's folder, $AUTOGRADER_HIDDEN where a platform puts them)"
         ) from None
     except ValueError as error:
         raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None

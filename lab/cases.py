@@ -107,7 +107,7 @@ def edge_cases(path: str | None = None) -> tuple[Case, ...]:
     except OSError as error:
         raise FileNotFoundError(
             f"the hidden edge cases {source} cannot be read ({error.strerror}): they travel with the hidden reference "
-            "(autograder/lab/data/ in the repository, $AUTOGRADER_HIDDEN where a platform puts them)"
+            "(lab/data/ in the lab's folder, $AUTOGRADER_HIDDEN where a platform puts them)"
         ) from None
     except ValueError as error:
         raise ValueError(f"{source} is not valid JSON ({error}): restore it from the repository") from None

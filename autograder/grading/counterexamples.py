@@ -24,8 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from autograder.grading import judge, payloads
+from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import shrink
-from autograder.grading.plan import Plan, PlannedCall, PlannedCase, SubmissionPlan
+from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
 from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample
 from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
@@ -96,14 +97,14 @@ def resolved(case: Case, tables: dict[str, dict[str, Any]]) -> Case:
     return replace(case, args=tuple(value(arg) for arg in case.args))
 
 
-def counterexample(found: shrink.Shrunk, returns: str = "") -> Counterexample:
-    """What the feedback shows of a shrunk case."""
+def counterexample(found: shrink.Shrunk, returns: str = "", parameters: tuple[str, ...] = ()) -> Counterexample:
+    """What the feedback shows of a shrunk case (called in its form, by the function's ``parameters``)."""
     outcome = found.outcome
     raised = ""
     if outcome.status == OutcomeStatus.ERROR:
         error = outcome.error or {}
         raised = judge.capped(f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": "))
-    call = found.case.call_text(limit=600)
+    call = found.case.call_text(limit=600, parameters=parameters)
     legend = [
         f"# {name}: the grader's measure: {words}"
         for name, words in toy_measures.DESCRIPTIONS.items()
@@ -242,8 +243,9 @@ class Finder:
         for function, driver in drivers.items():
             driver.stop()
             if driver.result is not None:
-                returns = lab.records[function].returns
-                self.found[function] = (driver.planned.check, counterexample(driver.result, returns))
+                record = lab.records[function]
+                found = counterexample(driver.result, record.returns, record.parameters)
+                self.found[function] = (driver.planned.check, found)
 
     def _round(self, drivers: dict[str, _Driver], seconds: float) -> None:
         """One child's run: ``CHUNK`` calls of each function still searching, their inputs chosen as
@@ -261,12 +263,7 @@ class Finder:
             if index > 0 and owners[index - 1] == owners[index] and live:
                 driver.answer(index - 1, live[0].outcomes[index - 1])
             case = driver.hand(index)
-            call: PlannedCall = {
-                "fn": case.function,
-                "file": lab.functions[case.function],
-                "args": list(case.args),
-                "kwargs": dict(case.kwargs),
-            }
+            call = plan_module.call_of(lab, case)
             sent[index] = index.to_bytes(4, "big") + payloads.encode(call, {"tables": {}, "results": {}, "queries": {}})
             return sent[index]
 

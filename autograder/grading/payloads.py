@@ -43,6 +43,8 @@ def encode(call: PlannedCall, job: Job) -> bytes:
         "args": [materialise(arg, job) for arg in call["args"]],
         "kwargs": {key: materialise(arg, job) for key, arg in call.get("kwargs", {}).items()},
     }
+    if call.get("partial"):
+        body["partial"] = True
     return pickle.dumps(body, protocol=4)  # any Python 3 child reads it
 
 

@@ -22,7 +22,7 @@ from autograder import cache, paths
 from autograder.errors import InputError
 from autograder.grading import inputs, runfile_problems
 from autograder.grading.rubric import CheckSpec, Rubric
-from autograder.labkit import trec
+from autograder.labkit import call_forms, trec
 from autograder.labkit.case import Case, plain, valid_tuning
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
@@ -42,6 +42,7 @@ class PlannedCall(_CallFields, total=False):
     """One call a submission answers, as the plan holds it (a plain dict: plans are stored and pickled)."""
 
     secret: bool  # its inputs are hidden from the student (absent: public)
+    partial: bool  # its keyword arguments are bound by functools.partial first (``call_forms``)
 
 
 class _JobFields(TypedDict):
@@ -144,7 +145,7 @@ class Plan:
             for number, (check, case, expected) in enumerate(drawn)
         ]
         shared = self.shared_job["calls"]
-        calls = shared[:start] + [_call(self.lab, case) for _, case, _ in drawn] + shared[start:]
+        calls = shared[:start] + [call_of(self.lab, case) for _, case, _ in drawn] + shared[start:]
         scenario_calls = {name: index + (shift if index >= start else 0) for name, index in self.scenario_calls.items()}
         return SubmissionPlan(
             calls=calls,
@@ -166,7 +167,20 @@ class Plan:
             made = generate(rng, self.rubric.random_cases)
             answers = self.lab.registry.answers(function, made, inputs.resolve)
             drawn += [(check, case, expected) for case, expected in zip(made, answers)]
+            drawn += _other_forms(self.lab, check, made, answers)
         return drawn
+
+
+def _other_forms(lab: Lab, check: str, made: list[Case], answers: list[Any]) -> list[tuple[str, Case, object]]:
+    """The first random case of valid arguments again in each of the contract's other call forms
+    (``call_forms.FORMS``), with its answer: none for a function whose record names no parameters."""
+    if not made or not lab.records[made[0].function].parameters:
+        return []
+    first = next(((case, expected) for case, expected in zip(made, answers) if valid_tuning(case.kwargs)), None)
+    if first is None:
+        return []
+    case, expected = first
+    return [(check, replace(case, id=f"{case.id}-{form}", form=form), expected) for form in call_forms.FORMS]
 
 
 def fresh_seed() -> str:
@@ -174,13 +188,17 @@ def fresh_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _call(lab: Lab, case: Case, secret: bool = False) -> PlannedCall:
+def call_of(lab: Lab, case: Case, secret: bool = False) -> PlannedCall:
+    """The call ``case`` makes, in its form (``call_forms.bind``, by its record's parameters)."""
+    args, kwargs, partial = call_forms.bind(lab.records[case.function].parameters, case.args, case.kwargs, case.form)
     call: PlannedCall = {
         "fn": case.function,
         "file": lab.functions[case.function],
-        "args": list(case.args),
-        "kwargs": case.kwargs,
+        "args": list(args),
+        "kwargs": kwargs,
     }
+    if partial:
+        call["partial"] = True
     return {**call, "secret": True} if secret else call
 
 
@@ -240,7 +258,7 @@ class _Made:
                 features=_features(self.lab, case, self.tables),
             )
         )
-        self.calls.append(_call(self.lab, case, secret=not case.public))
+        self.calls.append(call_of(self.lab, case, secret=not case.public))
 
 
 def _job(made: _Made, planned_scenarios: dict[str, Scenario]) -> Job:

@@ -43,6 +43,8 @@ def groups_of(planned: PlannedCase, lab: Lab | None = None) -> tuple[str, ...]:
     """What a call's case tests, for scoring: an example or an edge case is a concept of its own;
     a random or collection case tests each feature its inputs have (but those the ``lab`` keeps for
     diagnoses only: a feature's ``scored``), and the function at all."""
+    if planned.case.form:  # the same inputs called in another form: they test the function at all, no feature
+        return (ALL,)
     if planned.kind.aggregated:
         known = lab.features.FEATURES if lab is not None else {}
         scored = [feature for feature in planned.features if getattr(known.get(feature), "scored", True)]
@@ -80,7 +82,9 @@ def call_case(lab: Lab, planned: PlannedCase, outcome: Outcome, unimported: froz
         public=case.public,
         status=status,
         message=judge.capped(message),
-        call=case.call_text(CALL_SHOWN if planned.kind == CheckKind.RANDOM else CALL_TEXT),
+        call=case.call_text(
+            CALL_SHOWN if planned.kind == CheckKind.RANDOM else CALL_TEXT, lab.records[case.function].parameters
+        ),
         expected=_json(planned.expected),
         actual=judge.shown(outcome.value) if outcome.status == OutcomeStatus.VALUE else None,
         traceback=tuple(error.get("traceback", ())),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from autograder.labkit.call_forms import bind
 from autograder.labkit.kinds import TUNING
 
 
@@ -23,6 +24,7 @@ class Case:
     kwargs: dict[str, Any] = field(default_factory=dict)
     public: bool = False  # call, expected and actual may be shown to the student
     hint: str = ""  # what a wrong value usually means (the public cases' hints)
+    form: str = ""  # how the call is made (``call_forms.FORMS``; "": data positional, tuning by keyword)
 
     def label(self) -> str:
         """What was tested, with the parameters that matter (k, rel, gain, n) when the description
@@ -34,9 +36,13 @@ class Case:
         ]
         return f"{self.description} ({', '.join(shown)})" if shown else self.description
 
-    def call_text(self, limit: int = 240) -> str:
-        shown = [_show(arg) for arg in self.args] + [f"{key}={_show(v)}" for key, v in self.kwargs.items()]
-        text = f"{self.function}({', '.join(shown)})"
+    def call_text(self, limit: int = 240, parameters: tuple[str, ...] = ()) -> str:
+        """The call as it is made: in its ``form``, bound by the function's ``parameters``."""
+        args, kwargs, partial = bind(parameters, self.args, self.kwargs, self.form)
+        named = [f"{key}={_show(v)}" for key, v in kwargs.items()]
+        shown = [_show(arg) for arg in args] + ([] if partial else named)
+        called = f"functools.partial({', '.join([self.function, *named])})" if partial else self.function
+        text = f"{called}({', '.join(shown)})"
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

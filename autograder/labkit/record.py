@@ -39,6 +39,7 @@ class GradedFunction:
     notes_part: str  # where the notes explain it
     kinds: tuple[CheckKind, ...]  # the kinds of check the rubric may give it
     takes: tuple[str, ...] = ()  # its tuning parameters (of ``TUNING``): conditions name only these
+    parameters: tuple[str, ...] = ()  # the reference's parameter names, in order: its calls' other forms bind by them
     bounded: bool = False  # every right answer lies in [0, 1]
     answer_items: tuple[str, ...] = ()  # the names of the items of a fixed-size answer (a tuple's cells)
     answer_hint: str = ""  # what each of those items is, for an answer whose items are wrong or misplaced

@@ -113,14 +113,18 @@ class Isolation:
         return self.uids[0] if self.uids else None
 
 
-class SentCall(TypedDict):
-    """What a child receives for one call, pickled after the call's index: its inputs, resolved
-    (``grading/payloads.py``)."""
-
+class _SentFields(TypedDict):
     fn: str
     file: str
     args: list[object]
     kwargs: dict[str, object]
+
+
+class SentCall(_SentFields, total=False):
+    """What a child receives for one call, pickled after the call's index: its inputs, resolved
+    (``grading/payloads.py``)."""
+
+    partial: bool  # call functools.partial(function, **kwargs)(*args): how the contract's measures are made
 
 
 class ChildLimits(TypedDict):

@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a number between 0 and 1",
     notes_part="Part II",
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    parameters=("retrieved", "relevant", "collection_size"),
     bounded=True,
     features=features.cells(empty_collection_invalid=True),
     random_cases=cases.cell_cases("accuracy", empty_invalid=True),

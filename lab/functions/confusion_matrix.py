@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a tuple (tp, fp, fn, tn) of 4 integers",
     notes_part="Part II",
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    parameters=("retrieved", "relevant", "collection_size"),
     answer_items=("TP", "FP", "FN", "TN"),
     answer_hint="return (tp, fp, fn, tn): TP = |retrieved ∩ relevant|, FP = |retrieved − relevant|, "
     "FN = |relevant − retrieved|, TN = N − |retrieved ∪ relevant|.",

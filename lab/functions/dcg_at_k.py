@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a number (0 or more)",
     notes_part="Part IV",
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    parameters=("ranking", "judgments", "k", "gain"),
     takes=("k", "gain"),
     features=features.ranking(cutoff=True, graded=True),
     random_cases=cases.ranking_cases("dcg_at_k", cutoff=True, gain=True),

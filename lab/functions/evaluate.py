@@ -18,6 +18,7 @@ RECORD = GradedFunction(
     returns="a dict {query_id: score} over every query of the qrels",
     notes_part="Part V",
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    parameters=("run", "qrels", "measure"),
     features=features.evaluation,
     random_cases=cases.run_cases("evaluate", MEASURES),
     expected=answers.evaluate,

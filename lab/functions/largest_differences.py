@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a list of query ids",
     notes_part="Part VI",
     kinds=(K.EXAMPLES, K.EDGE, K.RANDOM),
+    parameters=("scores_a", "scores_b", "n"),
     takes=("n",),
     features=features.differences,
     random_cases=cases.score_cases("largest_differences"),

@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a number between 0 and 1",
     notes_part="Part IV",
     kinds=PER_QUERY,
+    parameters=("ranking", "judgments", "k", "gain"),
     takes=("k", "gain"),
     bounded=True,
     features=features.ranking(cutoff=True, graded=True),

@@ -11,6 +11,7 @@ RECORD = GradedFunction(
     returns="a number between 0 and 1",
     notes_part="Part II",
     kinds=PER_QUERY,
+    parameters=("ranking", "judgments", "k", "rel"),
     takes=("k", "rel"),
     bounded=True,
     features=features.ranking(cutoff=True),

@@ -24,7 +24,7 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
-from tests.support.inprocess import answer_call
+from tests.support.inprocess import answer_call, as_submitted
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -193,7 +193,7 @@ def _forms():
             if function == "write_run":
                 continue
             for index, form in enumerate(forms if isinstance(forms, tuple) else (forms,)):
-                found.append((f"{item.id}[{function}]{index}", function, form))
+                found.append((f"{item.id}[{function}]{index}", function, as_submitted(function, form)))
     return found
 
 

@@ -15,6 +15,7 @@ from autograder.lab.misconceptions import catalogue
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child.values import encode
 from tests.support import truth
+from tests.support.inprocess import as_submitted
 from tools import mutants
 
 pytestmark = pytest.mark.cranfield
@@ -54,7 +55,7 @@ def graded(cranfield, tmp_path_factory):
 def _form_functions(graded, misconception, function, index) -> dict:
     forms = catalogue.LIBRARY[misconception].variants[function]
     form = forms[index] if isinstance(forms, tuple) else forms
-    return {**graded.solution["metrics.py"], function: form}
+    return {**graded.solution["metrics.py"], function: as_submitted(function, form)}
 
 
 @pytest.mark.parametrize("misconception, function, index", FORMS, ids=[f"{m}[{f}]{i}" for m, f, i in FORMS])

@@ -5,12 +5,15 @@ engine judges, scores and diagnoses the answers as it does a sandbox's. Never fo
 
 from __future__ import annotations
 
+import functools
 import pickle
 import signal
 import traceback
 from pathlib import Path
 
 from autograder.grading import grader, payloads, runfile_checks, scoring
+from autograder.lab.functions import registry
+from autograder.labkit import call_forms
 from autograder.sandbox.channel import Outcome
 from autograder.sandbox.child import harness
 from autograder.sandbox.child.values import encode
@@ -55,7 +58,8 @@ def answer_call(functions: dict, call: dict, job: dict, folder: Path) -> Outcome
             raise NotImplementedError(f"no function {body['fn']}")
         args = [_resolve(arg, context, folder) for arg in body["args"]]
         kwargs = {key: _resolve(arg, context, folder) for key, arg in body["kwargs"].items()}
-        value = encode(function(*args, **kwargs))
+        called = functools.partial(function, **kwargs) if body.get("partial") else None
+        value = encode(called(*args) if called is not None else function(*args, **kwargs))
     except _Late:
         return Outcome("timeout", detail=f"over {CALL_SECONDS} s")
     except (Exception, RecursionError) as error:  # what the code raised is its answer
@@ -72,6 +76,19 @@ def answer_call(functions: dict, call: dict, job: dict, folder: Path) -> Outcome
             found["missing"] = True
         value = {**found, "returned": value}
     return Outcome("value", value=value)
+
+
+def as_submitted(function: str, variant):
+    """A catalogued misconception's ``variant`` of ``function`` (trusted code whose parameters have short
+    names, ``r, j, k``) answering as a submission with the contract's signature does: every call form the
+    contract allows, bound by the function's record (``call_forms.bind``, the one place that binds)."""
+    parameters = registry.FUNCTIONS[function].parameters
+
+    def submitted(*args, **kwargs):
+        positional, named, _ = call_forms.bind(parameters, args, kwargs, "positional")
+        return variant(*positional, **named)
+
+    return submitted
 
 
 def answers(functions: dict, plan, submission, folder: Path, only=None, others: list | None = None) -> list[Outcome]:

@@ -22,6 +22,7 @@ encoded as tagged JSON (``encode``) so that no object of the submission ever lea
 
 import builtins
 import collections
+import functools
 import importlib
 import importlib.util
 import json
@@ -288,7 +289,8 @@ def run_calls(inbox: Inbox, modules: dict[str, types.ModuleType], lab_dir: str) 
             args = [resolve(arg, context) for arg in call["args"]]
             kwargs = {key: resolve(arg, context) for key, arg in call.get("kwargs", {}).items()}
             before = snapshot((args, kwargs))
-            returned = function(*args, **kwargs)
+            bound = functools.partial(function, **kwargs) if call.get("partial") else None
+            returned = bound(*args) if bound is not None else function(*args, **kwargs)
             value = encode(returned)
             if "path" in context:
                 value = {**read_run_file(context), "returned": value}

@@ -246,6 +246,7 @@ CONCEPTS = {
                 "evaluate-run-lookup",
                 "evaluate-union",
                 "evaluate-missing-as-zero",
+                "evaluate-previous-ranking",
             ),
         ),
         _c(
@@ -255,7 +256,7 @@ CONCEPTS = {
             "Part VI, Per-query analysis",
             ("largest_differences",),
             ("b-above-a",),
-            ("differences-signed", "differences-ascending"),
+            ("differences-signed", "differences-ascending", "differences-relative"),
         ),
         _c(
             "ties-by-query-id",
@@ -264,7 +265,12 @@ CONCEPTS = {
             CONTRACT,
             ("largest_differences",),
             ("tied-differences", "ids-of-different-lengths"),
-            ("differences-numeric-ties", "differences-ties-descending", "differences-ties-in-input-order"),
+            (
+                "differences-numeric-ties",
+                "differences-ties-descending",
+                "differences-ties-in-input-order",
+                "differences-ties-by-score",
+            ),
         ),
         _c(
             "queries-in-both",

@@ -131,6 +131,23 @@ def division_by_zero():
     raise ZeroDivisionError("division by zero")
 
 
+def previous_ranking_scores(run, qrels, measure):
+    """evaluate's slip of carrying a ranking over: a query the run lacks is measured on the ranking of the
+    query before it (an empty one for the first)."""
+    scores: dict = {}
+    ranking: object = []
+    for query_id, judgments in qrels.items():
+        ranking = run.get(query_id, ranking)
+        scores[query_id] = measure(ranking, judgments)
+    return scores
+
+
+def relative_gap(a, b):
+    """|a - b| over the larger score (0 when both are 0): largest_differences' slip of a relative difference."""
+    top = max(a, b)
+    return abs(a - b) / top if top else 0.0
+
+
 def numeric_id(query_id):
     """A sort key ordering query ids as numbers (a slip: the contract orders them as strings)."""
     try:

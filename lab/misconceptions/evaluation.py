@@ -117,4 +117,34 @@ ENTRIES = [
         "Part V, Using ir_measures",
         evaluate=lambda run, qrels, measure: {q: measure(run[q], j) if q in run else 0.0 for q, j in qrels.items()},
     ),
+    m(
+        "evaluate-previous-ranking",
+        ["evaluate"],
+        "a query missing from the run measured on the previous query's ranking",
+        "Each query is measured on its own ranking: a query the run lacks gets an empty one, run.get(q, []), "
+        "never the ranking left over from the query before it.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: variants.previous_ranking_scores(run, qrels, measure),
+    ),
+    m(
+        "differences-relative",
+        ["largest_differences"],
+        "differences relative to the larger score instead of absolute",
+        "The difference between two systems on a query is |a - b| itself, not divided by either score.",
+        "Part VI, Per-query analysis",
+        largest_differences=lambda a, b, n=2: sorted(
+            set(a) & set(b), key=lambda q: (-variants.relative_gap(a[q], b[q]), q)
+        )[:n],
+    ),
+    m(
+        "differences-ties-by-score",
+        ["largest_differences"],
+        "tied differences ordered by a system's score, not by query id",
+        "Ties are broken by query id ascending (string order) alone: sort by (-difference, query id).",
+        "the function's contract",
+        largest_differences=(
+            lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), -a[q], q))[:n],
+            lambda a, b, n=2: sorted(set(a) & set(b), key=lambda q: (-abs(a[q] - b[q]), -b[q], q))[:n],
+        ),
+    ),
 ]

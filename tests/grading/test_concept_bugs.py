@@ -62,6 +62,9 @@ NAMED = [
     "ap-deeper-than-1000-ignored",
     "run-crlf",
     "run-no-final-newline",
+    "evaluate-reuses-last-ranking",
+    "differences-relative",
+    "differences-ties-by-a-score",
 ]
 
 

@@ -21,16 +21,19 @@ GROUPS = [
     ("split-value-first", "tests/e/test_h.py::test_outcome[uid-sys-exit]", "tests/e/test_h.py::uid"),
     ("split-value-alone", "tests/e/test_h.py::test_orphans[jail]", "tests/e/test_h.py::jail"),
     ("the-longest-value-fits", "tests/e/test_h.py::test_outcome[lab05-jail-network]", "tests/e/test_h.py::lab05-jail"),
-    ("a-value-inside-is-no-split", "tests/e/test_h.py::test_outcome[network-uid]", "tests/e/test_h.py"),
+    ("a-value-last", "tests/e/test_h.py::test_outcome[network-uid]", "tests/e/test_h.py::uid"),
+    ("the-first-value-wins", "tests/e/test_h.py::test_outcome[jail-x-uid]", "tests/e/test_h.py::jail"),
+    ("a-value-inside-is-no-split", "tests/e/test_h.py::test_outcome[x-uid-y]", "tests/e/test_h.py"),
     ("a-value-s-prefix-is-no-split", "tests/e/test_h.py::test_outcome[uidx-1]", "tests/e/test_h.py"),
+    ("a-value-s-suffix-is-no-split", "tests/e/test_h.py::test_outcome[1-xuid]", "tests/e/test_h.py"),
     ("a-class-s-test", "tests/e/test_h.py::TestA::test_b[jail-1]", "tests/e/test_h.py::jail"),
 ]
 
 
 @pytest.mark.parametrize(("nodeid", "expected"), [g[1:] for g in GROUPS], ids=[g[0] for g in GROUPS])
 def test_a_test_s_group_is_its_file_or_its_file_and_the_split_value(nodeid, expected):
-    """Is a test's group its file, or, in a file split by its parameter, its file and the value its
-    parameter id starts with?"""
+    """Is a test's group its file, or, in a file split by a parameter, its file and the value its
+    parameter id starts (or else ends) with?"""
     assert scheduling.group_of(nodeid, SPLIT) == expected
 
 

@@ -22,17 +22,20 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from xdist.scheduler import LoadScopeScheduling
 
-#: The files split into a group per value of their heavy fixture's parameter: a test belongs to the
-#: value its parameter id starts with (``test_x[uid-sys-exit]``: ``uid``), the longest that fits.
+#: The files split into a group per value of a parameter (a module fixture's, or an isolation mode
+#: each test runs its own entry point in): a test belongs to the value its parameter id starts with
+#: (``test_x[uid-sys-exit]``: ``uid``), the longest that fits, else to the one it ends with
+#: (``test_y[broken-zip-auto]``: ``auto``).
 SPLIT: Mapping[str, tuple[str, ...]] = {
-    "tests/end_to_end/test_hostile_submissions.py": ("jail", "uid", "container"),
+    "tests/end_to_end/test_hostile_submissions.py": ("jail", "uid", "container", "lab05-jail"),
     "tests/end_to_end/test_leaks.py": ("jail", "uid", "container", "gradescope", "prairielearn"),
+    "tests/platforms/test_prairielearn.py": ("auto", "uid"),
 }
 
 
 def group_of(nodeid: str, split: Mapping[str, Sequence[str]] = SPLIT) -> str:
     """The group of the test ``nodeid``: its file, or ``FILE::VALUE`` in a file ``split`` names
-    when its parameter id is VALUE or starts with ``VALUE-``."""
+    when its parameter id is VALUE, starts with ``VALUE-`` or (if none starts it) ends with ``-VALUE``."""
     path, _, name = nodeid.partition("::")
     values = split.get(path, ())
     if isinstance(values, str):
@@ -43,8 +46,12 @@ def group_of(nodeid: str, split: Mapping[str, Sequence[str]] = SPLIT) -> str:
     if not name.endswith("]") or "[" not in name:
         return path
     ids = name[name.index("[") + 1 : -1]
-    for value in sorted(values, key=len, reverse=True):
+    longest = sorted(values, key=len, reverse=True)
+    for value in longest:
         if ids == value or ids.startswith(f"{value}-"):
+            return f"{path}::{value}"
+    for value in longest:
+        if ids.endswith(f"-{value}"):
             return f"{path}::{value}"
     return path
 

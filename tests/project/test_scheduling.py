@@ -61,6 +61,7 @@ def test_groups_holding_a_slow_test_run_first_in_their_order(groups, slow, expec
     assert scheduling.slow_first(groups, slow) == expected
 
 
+@pytest.mark.slow  # collects the split files in a process of its own
 def test_every_split_value_has_its_tests():
     """Collected as ``make test`` collects them, does every value ``SPLIT`` splits a file by
     have tests of its own in that file (a renamed file or mode would silently keep the file on one

@@ -24,11 +24,12 @@ demo: grader cranfield bytecode
 	$(BIN)/python -m autograder table
 	$(BIN)/python -m autograder grade examples/submissions --out out/examples --force
 
-# the suite in PYTEST_JOBS processes (pytest-xdist), a test file's tests all in one of them (--dist
-# loadfile), so that a module's fixtures (a graded batch, a built autograder.zip) are made once;
-# PYTEST_JOBS=0 runs it in this process alone
+# the suite in PYTEST_JOBS processes (pytest-xdist): a test file's tests all in one of them, so that
+# a module's fixtures (a graded batch, a built autograder.zip) are made once, but a sandbox batch's
+# modes and platforms each in a group of their own, the slow groups first (--dist loadgroup, groups
+# and order from tests/support/scheduling.py; docs/TESTING.md); PYTEST_JOBS=0 runs it in this process alone
 PYTEST_JOBS ?= 2
-XDIST = -n $(PYTEST_JOBS) --dist loadfile
+XDIST = -n $(PYTEST_JOBS) --dist loadgroup --no-loadscope-reorder
 
 test: setup cranfield bytecode system axe
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)

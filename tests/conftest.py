@@ -19,6 +19,7 @@ load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which the 
 
 from autograder.lab import spec
 from autograder.labkit.load import default as default_lab
+from tests.support import scheduling
 
 #: The test suite's course secret (``grading/course_secret.py``): fixed, so that a fresh clone's
 #: gradings draw the same random cases on every run (a secret made at random by the first build
@@ -107,12 +108,25 @@ def make_handout(target: Path, graded_dir: Path | None = None) -> Path:
     return target
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     """Tests that use the Cranfield reference are marked ``cranfield``, so that a machine without
-    it can select them out (``-m "not cranfield"``) instead of failing them one by one."""
+    it can select them out (``-m "not cranfield"``) instead of failing them one by one. Under
+    ``--dist loadgroup`` (``make test``), the slow groups go first (``tests/support/scheduling.py``)."""
     for item in items:
         if "cranfield" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.cranfield)
+    if getattr(config.option, "loadgroup", False):  # an xdist worker of --dist loadgroup
+        groups = [scheduling.group_of(item.nodeid) for item in items]
+        order = scheduling.slow_first(groups, [item.get_closest_marker("slow") is not None for item in items])
+        items[:] = [items[index] for index in order]
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup``: a file's tests on one worker, the files ``scheduling.SPLIT`` names
+    split by their parameter (``tests/support/scheduling.py``)."""
+    if config.getvalue("dist") == "loadgroup":
+        return scheduling.Groups(config, log)
+    return None
 
 
 CHROMIUM_FLAGS = [

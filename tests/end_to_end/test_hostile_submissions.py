@@ -206,7 +206,7 @@ HOSTILE = [
         import time as _time
         _reference_ap = average_precision
         def average_precision(ranking, judgments, rel=1):
-            _time.sleep(0.02)
+            _time.sleep(0.1)  # 0.1 s a call: its 50-odd calls need more than its 2 s budget
             return _reference_ap(ranking, judgments, rel)
         """,
         ),
@@ -678,22 +678,20 @@ def listener():
     server.close()
 
 
-@pytest.fixture(scope="module", params=list(MODES))
-def graded(request, tmp_path_factory, cranfield, listener):
-    mode = request.param
-    folder = tmp_path_factory.mktemp(f"hostile-{mode}")
-    built = {hostile.id: hostile.build(folder / "in" / hostile.id) for hostile in HOSTILE}
+def grade_all(folder: Path, mode: str, hostiles: list, rubric: Path) -> dict:
+    """``hostiles`` and a correct control graded in one batch in ``mode``: {id: result}."""
+    built = {hostile.id: hostile.build(folder / "in" / hostile.id) for hostile in hostiles}
     subs.write(folder / "in" / "zz-control", {})
     if mode == "container":
         os.chown(folder, OWNER, OWNER)
-        by_id = container_sim.grade(folder / "in", folder / "out", subs.test_rubric(folder), JOBS)
+        by_id = container_sim.grade(folder / "in", folder / "out", rubric, JOBS)
     else:
         summary = batch.grade_batch(
             [folder / "in"],
             folder / "out",
             jobs=JOBS,
             progress=False,
-            rubric_path=subs.test_rubric(folder),
+            rubric_path=rubric,
             lab=default_lab(),
             **MODES[mode],
         )
@@ -702,7 +700,43 @@ def graded(request, tmp_path_factory, cranfield, listener):
     top = {name: path if path.parent == folder / "in" else path.parent for name, path in built.items()}
     results = {name: by_id[ids[path]] for name, path in top.items()}
     results["zz-control"] = by_id["zz-control"]
-    return results, folder, None, mode
+    return results
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def graded(request, tmp_path_factory, cranfield, listener):
+    """Every hostile submission graded in one mode, on the small rubric (``subs.small_rubric``: what
+    they prove is about the sandbox and the engine, not Cranfield)."""
+    mode = request.param
+    folder = tmp_path_factory.mktemp(f"hostile-{mode}")
+    return grade_all(folder, mode, HOSTILE, subs.small_rubric(folder)), folder, None, mode
+
+
+#: One hostile submission of each family, also graded on Lab 05's whole rubric (Cranfield's checks
+#: too), so that the real lab stays covered: broken code, intake, time, memory, processes, the
+#: harness, the results file, hidden files, libraries, the network, the scratch, the outputs.
+ON_LAB05 = (
+    "syntax-error",
+    "zip-symlink",
+    "slow-function",
+    "memory-bomb",
+    "fork-bomb",
+    "patch-the-harness",
+    "forge-results",
+    "read-hidden-files",
+    "library-import",
+    "network",
+    "scratch-bytes",
+    "huge-answers",
+)
+LAB05_HOSTILE = [hostile for hostile in HOSTILE if hostile.id in ON_LAB05]
+
+
+@pytest.fixture(scope="module", params=["lab05-jail"])
+def graded_lab05(request, tmp_path_factory, cranfield, listener):
+    """``ON_LAB05`` graded in the jail on Lab 05's whole rubric (with the tests' short limits)."""
+    folder = tmp_path_factory.mktemp("hostile-lab05")
+    return grade_all(folder, "jail", LAB05_HOSTILE, subs.test_rubric(folder)), folder, None, "jail"
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -713,7 +747,7 @@ def test_orphans_do_not_cost_the_next_submission(mode, tmp_path, cranfield):
     bomb = next(hostile for hostile in HOSTILE if hostile.id == "fork-bomb")
     bomb.build(tmp_path / "in" / "b-fork-bomb")
     subs.write(tmp_path / "in" / "c-correct", {})
-    rubric = subs.test_rubric(tmp_path)
+    rubric = subs.small_rubric(tmp_path)
     if mode == "container":
         results = container_sim.grade(tmp_path / "in", tmp_path / "out", rubric, jobs=1)
     else:
@@ -748,7 +782,25 @@ def test_hostile_submission_gets_its_outcome(graded, hostile):
     """Does the submission get a result, lose exactly what it should, with a clear message, in every
     isolation mode?"""
     results, _, _, mode = graded
-    result = results[hostile.id]
+    assert_outcome(results[hostile.id], hostile, mode)
+
+
+@pytest.mark.parametrize("hostile", LAB05_HOSTILE, ids=[h.id for h in LAB05_HOSTILE])
+def test_hostile_submission_gets_its_outcome_on_lab05(graded_lab05, hostile):
+    """Graded on Lab 05's whole rubric (Cranfield's checks too), does one submission of each family
+    get the same outcome as on the small rubric?"""
+    results, _, _, mode = graded_lab05
+    assert_outcome(results[hostile.id], hostile, mode)
+
+
+def test_every_family_is_graded_on_lab05():
+    """Is every submission ``ON_LAB05`` names one of the hostile submissions (a misspelt id would
+    leave its family off Lab 05)?"""
+    assert len(ON_LAB05) >= 10 and {hostile.id for hostile in LAB05_HOSTILE} == set(ON_LAB05)
+
+
+def assert_outcome(result, hostile: Hostile, mode: str) -> None:
+    """``result`` is what ``hostile`` must get in ``mode``."""
     if mode in UID_LIKE:
         hostile = replace(hostile, **hostile.uid)
     assert result.isolation == MODES.get(mode, {}).get("isolation", "uid")
@@ -843,9 +895,11 @@ def test_no_process_outlives_its_submission(graded):
         if entry.name.isdigit():
             try:
                 command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                owner = entry.stat().st_uid
             except OSError:
                 continue
-            if MARKER in command or command.startswith("sleep 300"):
+            # a submission's process is never root's: root's are the machine's other work (a shell's `sleep 300`)
+            if owner != 0 and (MARKER in command or command.startswith("sleep 300")):
                 leftovers.append(command[:100])
     assert leftovers == []
 

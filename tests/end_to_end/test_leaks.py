@@ -53,6 +53,7 @@ class Secrets:
 
 @pytest.fixture(scope="module")
 def secrets(cranfield):
+    """The hidden inputs of Lab 05's whole rubric (what the platforms grade with)."""
     return Secrets(
         planning.build(
             default_lab(),
@@ -61,6 +62,13 @@ def secrets(cranfield):
             cranfield,
         )
     )
+
+
+@pytest.fixture(scope="module")
+def small_secrets(cranfield, tmp_path_factory):
+    """The hidden inputs of the small rubric the local batches grade with (``subs.small_rubric``)."""
+    rubric = rubrics.load(subs.small_rubric(tmp_path_factory.mktemp("small-rubric")), default_lab())
+    return Secrets(planning.build(default_lab(), rubric, reference.load(default_lab()), cranfield))
 
 
 def _seed_of(grade_json: str) -> str:
@@ -72,11 +80,13 @@ SEED_LOGGED = re.compile(r"random seed (\S+),")
 
 @pytest.fixture(scope="module", params=list(MODES))
 def local(request, tmp_path_factory, cranfield):
-    """Every leaker graded by a local batch in one isolation mode: {channel: {file: text}}."""
+    """Every leaker graded by a local batch in one isolation mode, on the small rubric (what they
+    prove is about the sandbox and the engine, not Cranfield; the platforms grade Lab 05's whole
+    rubric): {channel: {file: text}}."""
     mode = request.param
     folder = tmp_path_factory.mktemp(f"leaks-{mode}")
     leaks.write_all(folder / "in")
-    rubric = subs.test_rubric(folder)
+    rubric = subs.small_rubric(folder)
     if mode == "container":
         from tests.support import container_sim
 
@@ -138,12 +148,12 @@ def _leaked(seen: dict, seeds: dict, secrets: Secrets) -> dict:
     return found
 
 
-def test_no_hidden_input_reaches_a_student_in_a_local_batch(local, secrets):
+def test_no_hidden_input_reaches_a_student_in_a_local_batch(local, small_secrets):
     """In each isolation mode, is no hidden input found, encoded or as it is, in any file the
     leakers' students see (results.json, feedback.md, feedback.html)?"""
     mode, seen = local
     seeds = {channel: _seed_of(pages["grade.json"]) for channel, pages in seen.items()}
-    assert _leaked(seen, seeds, secrets) == {}, mode
+    assert _leaked(seen, seeds, small_secrets) == {}, mode
 
 
 def test_no_hidden_input_reaches_a_student_on_a_platform(platform, secrets):
@@ -153,24 +163,24 @@ def test_no_hidden_input_reaches_a_student_on_a_platform(platform, secrets):
     assert _leaked(seen, seeds, secrets) == {}, name
 
 
-def test_the_search_finds_what_the_channels_carry(local, secrets):
+def test_the_search_finds_what_the_channels_carry(local, small_secrets):
     """Can the search fail: do the instructors' grade.json files hold the hidden inputs the leakers
     pushed out (so each channel really carried them), and do the students' files hold the public
     inputs they leaked?"""
     mode, seen = local
     for channel in ("prints", "returns", "raises", "remembers", "numbers"):
-        tokens, numbers = secrets.of(_seed_of(seen[channel]["grade.json"]))
+        tokens, numbers = small_secrets.of(_seed_of(seen[channel]["grade.json"]))
         assert leaks.hidden_found(seen[channel]["grade.json"], tokens, numbers), (mode, channel)
     for channel in ("prints", "returns", "raises"):
         assert leaks.decoded(seen[channel]["feedback.md"]), (mode, channel)  # public inputs, shown
 
 
-def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local, secrets):
+def test_the_instructor_view_holds_the_hidden_inputs_no_student_file_does(local, small_secrets):
     """Does each leaker's instructor.html show the hidden cases' inputs (their calls and expected
     values: what a TA needs), while no file its student sees holds any?"""
     mode, seen = local
     for channel, pages in seen.items():
-        tokens, numbers = secrets.of(_seed_of(pages["grade.json"]))
+        tokens, numbers = small_secrets.of(_seed_of(pages["grade.json"]))
         found = {name: leaks.hidden_found(_unescaped(name, text), tokens, numbers) for name, text in pages.items()}
         calls = _unescaped(output_paths.INSTRUCTOR, pages[output_paths.INSTRUCTOR]).replace("'", '"')  # repr as JSON
         assert leaks.hidden_found(calls, tokens, numbers), (mode, channel)

@@ -9,6 +9,7 @@ from autograder import paths
 from autograder.grading import rubric
 from autograder.grading.analysis.facts import Verdict
 from autograder.grading.analysis.points import AnalysisPoints
+from autograder.labkit.load import default as default_lab
 
 SECTION = "analysis:\n  claims: 2\n  claim_points: 2\n  prose_points: 4\n"
 
@@ -41,9 +42,9 @@ def test_the_analysis_changes_no_code_grade():
     analysis section or with other points, and its total the code's alone?"""
     text = paths.RUBRIC.read_text(encoding="utf-8")
     assert SECTION in text
-    with_it = rubric.parse(text)
-    without = rubric.parse(text.replace(SECTION, ""))
-    other = rubric.parse(text.replace("  prose_points: 4\n", "  prose_points: 10\n"))
+    with_it = rubric.parse(text, lab=default_lab())
+    without = rubric.parse(text.replace(SECTION, ""), lab=default_lab())
+    other = rubric.parse(text.replace("  prose_points: 4\n", "  prose_points: 10\n"), lab=default_lab())
     assert with_it.digest == without.digest == other.digest
     assert with_it.total == without.total == sum(check.points for check in with_it.checks)
     assert (without.analysis, other.analysis.total) == (None, 14.0)

@@ -111,7 +111,7 @@ def _wrong(function, case: Case, lab) -> bool:
         value = function(*[inputs.resolve(arg) for arg in case.args], **case.kwargs)
     except Exception as error:
         return not (isinstance(expected, dict) and expected.get("raises") == type(error).__name__)
-    return not same(list(value) if isinstance(value, tuple) else value, expected)
+    return not same(list(value) if isinstance(value, tuple) else value, expected, default_lab().tolerance)
 
 
 @pytest.mark.parametrize("name, function, wrong, given, call", WORKED, ids=[row[0] for row in WORKED])
@@ -432,10 +432,10 @@ def test_every_view_shows_the_counterexample_and_grade_json_keeps_it(name, examp
 
     result = _result_with(example)
     views = {
-        "feedback.md": markdown.markdown(result),
-        "feedback.html": html.unescape(feedback_html.render(result)),
-        "gradescope": json.dumps(gradescope_json.document(result), ensure_ascii=False),
-        "prairielearn": json.dumps(prairielearn_json.document(result), ensure_ascii=False),
+        "feedback.md": markdown.markdown(result, lab=default_lab()),
+        "feedback.html": html.unescape(feedback_html.render(result, lab=default_lab())),
+        "gradescope": json.dumps(gradescope_json.document(result, default_lab()), ensure_ascii=False),
+        "prairielearn": json.dumps(prairielearn_json.document(result, default_lab()), ensure_ascii=False),
     }
     for view, text in views.items():
         text = text.replace("\\n", "\n").replace('\\"', '"')

@@ -11,6 +11,7 @@ import pytest
 
 from autograder import cli
 from autograder.grading import course_secret
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import doctor
 
 SECRET = "ab" * 32
@@ -230,7 +231,7 @@ def _session_seed(text: str) -> str:
         drawn.append(seed)
         return SimpleNamespace(seed=seed)
 
-    rubric = rubrics.parse(text)
+    rubric = rubrics.parse(text, lab=default_lab())
     plan = SimpleNamespace(rubric=rubric, lab=None)
     opened = session.Session(plan, None, SECRET)  # type: ignore[arg-type]
     staged = intake.Staged(intake.Source("s", Path("s")), {"metrics.py": b"def f():\n    return 1\n"})

@@ -385,7 +385,9 @@ def test_random_cases_of_a_seed_are_valued_once(key, seeds, valued, cranfield, t
     from autograder.grading import plan as planning
 
     monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
-    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built = planning.build(
+        default_lab(), rubric.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     built.key = key
     drawings = []
     original = built._drawn
@@ -417,7 +419,9 @@ def test_a_run_file_is_evaluated_once(key, digests, evaluations, cranfield, tmp_
     from autograder.grading import runfile_checks
 
     monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
-    built = planning.build(default_lab(), rubric.load(), reference.load(default_lab()), cranfield)
+    built = planning.build(
+        default_lab(), rubric.load(default_lab().place.rubric, default_lab()), reference.load(default_lab()), cranfield
+    )
     built.key = key
     query = sorted(built.qrels, key=int)[0]
     relevant = sorted(built.qrels[query])[:2]

@@ -15,6 +15,7 @@ from autograder.grading import rubric
 from autograder.grading.course import overrides, standing
 from autograder.grading.results import CheckResult, Status, Student, SubmissionResult
 from autograder.labkit.kinds import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.local import classwork
 from tests.support import classes
 
@@ -116,10 +117,19 @@ def test_the_class_step_applies_the_file_everywhere_and_again(tmp_path):
     (a regrade's) keep it once, and does removing the file undo it?"""
     out = tmp_path / "out"
     base = [classes.result(name, 50, [(name.title(), f"{name}@example.edu", "")], "", False) for name in ("ada", "bob")]
-    classwork.finish(out, base, rubric.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        out, base, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
     (out / overrides.FILE).write_text(HEADER + "ada@example.edu,q1,,+10,regrade request,TA Lin\n", encoding="utf-8")
     for _ in range(2):
-        current, _ = classwork.finish(out, base, rubric.load(), standing.Rules(), classes.RUN)
+        current, _ = classwork.finish(
+            out,
+            base,
+            rubric.load(default_lab().place.rubric, default_lab()),
+            standing.Rules(),
+            classes.RUN,
+            default_lab(),
+        )
         assert [result.score for result in current] == [60, 50]
         stored = json.loads((out / "submissions" / "ada" / "grade.json").read_text())
         assert [item["after"] for item in stored["adjustments"]] == [60]
@@ -134,7 +144,9 @@ def test_the_class_step_applies_the_file_everywhere_and_again(tmp_path):
         assert rows == {"ada": "60", "bob": "50"}
         base = current  # the next step starts from what was stored
     (out / overrides.FILE).unlink()
-    current, _ = classwork.finish(out, base, rubric.load(), standing.Rules(), classes.RUN)
+    current, _ = classwork.finish(
+        out, base, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
     assert [result.score for result in current] == [50, 50] and "adjustments" not in json.loads(
         (out / "submissions" / "ada" / "grade.json").read_text()
     )
@@ -153,7 +165,7 @@ def test_a_rescore_drops_the_adjustments_for_the_class_step_to_apply_again():
         overrides.read_text(HEADER + "ada,q1,,10,r,TA\n"),
     )[0]
     spec = CheckSpec("q1", "precision_at_k", CheckKind.EDGE, 80, scoring="proportional")
-    moved = changed(rubric.load(), questions=(Question("q1", "", (spec,)),))
+    moved = changed(rubric.load(default_lab().place.rubric, default_lab()), questions=(Question("q1", "", (spec,)),))
     again = scoring.rescored(adjusted, moved)
     assert again is not None and again.adjustments == () and again.checks[0].max_score == 80
     assert overrides.apply([again], overrides.read_text(HEADER + "ada,q1,,10,r,TA\n"))[0].score == again.score + 10

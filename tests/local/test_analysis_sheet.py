@@ -90,7 +90,7 @@ def test_sheet_has_each_submission_with_its_claims_checked(known, tmp_path):
     """Does the sheet give each submission its claims' points and why: both true (4), one wrong
     (2, naming the fact), malformed (0, its line), none (0)?"""
     root = submissions(tmp_path, known)
-    path = analysis_sheet.write(tmp_path / "out", intake.discover([root]), known, POINTS, default_lab())
+    path = analysis_sheet.write(tmp_path / "out", intake.discover([root], default_lab()), known, POINTS, default_lab())
     rows = sheet_rows(path)
     assert list(rows) == ["ada", "bob", "carol", "dan"]
     assert {name: rows[name]["claims_points"] for name in rows} == {"ada": "4", "bob": "2", "carol": "0", "dan": "0"}
@@ -109,7 +109,7 @@ def test_sheet_has_each_submission_with_its_claims_checked(known, tmp_path):
 def test_made_again_the_sheet_keeps_what_the_ta_wrote(known, tmp_path):
     """Does a sheet made again (a regrade) keep the TA's prose points, comment and grader?"""
     root = submissions(tmp_path, known)
-    sources, out = intake.discover([root]), tmp_path / "out"
+    sources, out = intake.discover([root], default_lab()), tmp_path / "out"
     path = analysis_sheet.write(out, sources, known, POINTS, default_lab())
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
     header = rows[0]
@@ -166,7 +166,7 @@ def test_grades_csv_gets_the_analysis_columns_only_with_a_sheet(tmp_path):
     """Is grades.csv unchanged without a sheet, and with one does it gain the analysis's columns (claims,
     prose, their sum, the maximum; empty where the sheet has no row or no prose yet), the code's total
     and grade unchanged?"""
-    graded = rubric.load(paths.RUBRIC)
+    graded = rubric.load(paths.RUBRIC, default_lab())
     plain = grades_csv.render(results(), graded)
     sheet = {"ada": (4.0, 3.5), "bob": (2.0, None)}
     merged = grades_csv.render(results(), graded, sheet)
@@ -224,11 +224,15 @@ def test_class_step_puts_the_sheet_in_grades_csv_and_the_report(tmp_path):
         for name, score in (("ada", 90), ("bob", 60), ("cy", 75))
     ]
     out = tmp_path / "out"
-    classwork.finish(out, made, rubric.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        out, made, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
     plain_csv, plain_report = (out / "grades.csv").read_text(), (out / "index.html").read_text()
     assert "analysis" not in plain_csv.splitlines()[0] and "Written analysis" not in plain_report
     (out / output_paths.ANALYSIS_SHEET).write_text(HEADER + "ada,,,,4,4,,3,4,,TA\nbob,,,,2,4,,,4,,\n", encoding="utf-8")
-    classwork.finish(out, made, rubric.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        out, made, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
     rows = {row["submission"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
     assert [(rows[s]["total"], rows[s]["analysis"]) for s in ("ada", "bob", "cy")] == [
         ("90", "7"),

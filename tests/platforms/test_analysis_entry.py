@@ -16,6 +16,7 @@ import yaml
 
 from autograder.grading import rubric
 from autograder.grading.analysis import facts
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import shipment
 from autograder.platforms.prairielearn import analysis_entry
 from autograder.platforms.prairielearn import build as prairielearn
@@ -23,7 +24,7 @@ from autograder.platforms.prairielearn import build as prairielearn
 
 @pytest.fixture(scope="module")
 def data(cranfield):
-    return prairielearn.analysis_data(rubric.load())
+    return prairielearn.analysis_data(rubric.load(default_lab().place.rubric, default_lab()), default_lab())
 
 
 def claim(known: facts.Facts, query: str, doc: str, **wrong) -> dict:
@@ -119,7 +120,7 @@ def test_runs_from_the_shipped_engine_alone(tmp_path, data):
     """Does `python -m autograder.platforms.prairielearn.analysis_entry` run from the image's engine (no
     answer code, no hidden data, no lab loaded), as the entrypoint calls it?"""
     source = tmp_path / "source"
-    for name, content, _mode in shipment.engine_entries():
+    for name, content, _mode in shipment.engine_entries(default_lab()):
         path = source / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)

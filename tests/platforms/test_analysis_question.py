@@ -13,6 +13,7 @@ import pytest
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.gradescope import build as gradescope
 from autograder.platforms.prairielearn import build as prairielearn
 
@@ -35,7 +36,7 @@ RUBRICS = {
 def test_sample_assessment_has_the_analysis_question_with_manual_points(text, manual, lines):
     """Is the analysis its own question of the sample, its claims' points as autoPoints and its prose's as
     manualPoints (the code's question unchanged), and absent without the section?"""
-    loaded = rubrics.parse(text)
+    loaded = rubrics.parse(text, lab=default_lab())
     questions = prairielearn.assessment(loaded)["zones"][0]["questions"]
     assert questions[0] == {"id": "lab05", "autoPoints": 100, "maxAutoPoints": 100}
     if manual is None:
@@ -65,7 +66,7 @@ def test_analysis_question_files():
     """Is the analysis question graded externally by the same image and entrypoint as the code's, with its
     own uuid, an upload of exactly analysis.yml and analysis.md, a starter rubric.md, and tests/analysis.json
     (the points and the facts, no hidden value)?"""
-    parts = prairielearn.entries()
+    parts = prairielearn.entries(default_lab())
     files = {name: data for name, data, _ in parts["analysis"]}
     assert sorted(files) == ["info.json", "question.html", "rubric.md", "tests/analysis.json"]
     info = json.loads(files["info.json"])
@@ -79,14 +80,14 @@ def test_analysis_question_files():
     page = _Uploads()
     page.feed(files["question.html"].decode())
     assert [name.strip() for name in page.uploads[0].split(",")] == ["analysis.yml", "analysis.md"]
-    assert files["rubric.md"].decode() == prairielearn.starter_rubric(rubrics.load(paths.RUBRIC))
+    assert files["rubric.md"].decode() == prairielearn.starter_rubric(rubrics.load(paths.RUBRIC, default_lab()))
 
 
 @pytest.mark.parametrize(("text", "steps"), [(TEXT, 3), (TEXT.replace(SECTION, ""), 0)], ids=["default", "none"])
 def test_gradescope_checklist_says_how_to_set_up_the_manual_question(text, steps):
     """Does the build's checklist say to add a manually graded question worth the analysis's points beside
     the autograder's, with its rubric, and say nothing without the section?"""
-    said = gradescope.checklist(rubrics.parse(text))
+    said = gradescope.checklist(rubrics.parse(text, lab=default_lab()))
     assert len(said) == steps
     if steps:
         assert "add a question 'Written analysis' worth 8 points beside the autograder's" in said[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import setting_support
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "PLATFORM_SETTINGS.md"
@@ -97,7 +98,9 @@ def test_the_build_prints_what_cannot_apply(target, tmp_path):
     printed = [line.removeprefix("note: ") for line in run.stdout.splitlines() if line.startswith("note: ")]
     from autograder.grading import rubric as rubrics
 
-    missing = setting_support.unset(rubrics.load())  # the repository's rubric: no deadline, no attempts
+    missing = setting_support.unset(
+        rubrics.load(default_lab().place.rubric, default_lab())
+    )  # the repository's rubric: no deadline, no attempts
     expected = setting_support.notes(target, missing)
     assert expected and all(note in printed for note in expected)
     assert not any(note.split(" on ")[0] in missing for note in printed if " on " in note), printed
@@ -126,7 +129,7 @@ def test_the_grid_says_not_set_of_what_the_rubric_leaves_out(case):
 
     added, expected = case
     text = paths.RUBRIC.read_text(encoding="utf-8").replace("students:\n", added + "students:\n", 1)
-    missing = setting_support.unset(rubrics.parse(text))
+    missing = setting_support.unset(rubrics.parse(text, lab=default_lab()))
     assert missing == expected
     rows = {line.split()[0]: line for line in setting_support.grid(missing)[2:]}
     for setting, key in setting_support.KEYS.items():

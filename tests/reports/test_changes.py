@@ -14,6 +14,7 @@ from autograder.grading import rubric
 from autograder.grading.course import deadlines, standing
 from autograder.grading.results import Adjustment, CheckResult, Status, Student, SubmissionResult
 from autograder.labkit.kinds import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.local import classwork
 from autograder.reports import changes
 from tests.support import classes
@@ -80,12 +81,26 @@ def test_nothing_changed_is_said_as_a_count():
 def test_command_compares_two_graded_folders(tmp_path):
     """Does `changes BEFORE AFTER` name the submission an override changed, and no other?"""
     made = [classes.result(name, 50, [(name.title(), f"{name}@example.edu", "")], "", False) for name in ("ada", "bob")]
-    classwork.finish(tmp_path / "before", made, rubric.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        tmp_path / "before",
+        made,
+        rubric.load(default_lab().place.rubric, default_lab()),
+        standing.Rules(),
+        classes.RUN,
+        default_lab(),
+    )
     (tmp_path / "after").mkdir()
     (tmp_path / "after" / "overrides.csv").write_text(
         "student,target,points,delta,reason,who\nbob,q1,,5,regrade request,TA Lin\n", encoding="utf-8"
     )
-    classwork.finish(tmp_path / "after", made, rubric.load(), standing.Rules(), classes.RUN)
+    classwork.finish(
+        tmp_path / "after",
+        made,
+        rubric.load(default_lab().place.rubric, default_lab()),
+        standing.Rules(),
+        classes.RUN,
+        default_lab(),
+    )
     command = [sys.executable, "-m", "autograder", "changes", str(tmp_path / "before"), str(tmp_path / "after")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

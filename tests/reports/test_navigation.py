@@ -10,6 +10,7 @@ import pytest
 
 from autograder.grading import rubric
 from autograder.grading.results import Status, Student, SubmissionResult
+from autograder.labkit.load import default as default_lab
 from autograder.local import classwork
 from autograder.reports import class_report
 from autograder.similarity import compare as similarity
@@ -27,9 +28,11 @@ def _report(copies: int) -> str:
         for i in range(copies)
     }
     batch["stub"] = {name: f"# {name} left as given\n" for name in subs.SOLUTION}
-    found = similarity.analyse(batch, SimilaritySettings())
+    found = similarity.analyse(batch, SimilaritySettings(), lab=default_lab())
     results = [SubmissionResult(sid, Status.GRADED, students=(Student(name=f"Student {sid}"),)) for sid in batch]
-    return class_report.render(results, rubric.load(), {"run": "test"}, found)
+    return class_report.render(
+        results, rubric.load(default_lab().place.rubric, default_lab()), {"run": "test"}, found, lab=default_lab()
+    )
 
 
 @pytest.fixture(scope="module", params=list(CLASSES))
@@ -82,7 +85,7 @@ def test_the_students_copy_has_no_link_to_the_class_report(tmp_path):
     """Does a batch's feedback.html (given to students) link to no class report, while the
     instructor view, which stays beside the report, links back to it?"""
     result = SubmissionResult("ada", Status.GRADED, students=(Student(name="Ada"),))
-    classwork.write_result(tmp_path, result, {})
+    classwork.write_result(tmp_path, result, {}, default_lab())
     folder = tmp_path / "submissions" / "ada"
     assert "index.html" not in (folder / "feedback.html").read_text(encoding="utf-8")
     assert 'href="../../index.html"' in (folder / "instructor.html").read_text(encoding="utf-8")

@@ -4,11 +4,14 @@ the same result are the same document."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from autograder.grading.course.deadlines import Late
 from autograder.grading.results import CheckResult, Status, SubmissionResult
 from autograder.labkit.kinds import CheckKind
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.gradescope import lateness
 from autograder.reports import gradescope_json
 
@@ -37,7 +40,7 @@ def test_results_json_score_is_the_grade_after_the_penalty(case):
     """Is a local batch's results.json score the grade after the late penalty (74 points less 10 a
     day late, 0 after the last accepted time), the same document run_autograder writes?"""
     late, expected = case
-    local = gradescope_json.document(_result(late))
-    platform = lateness.render_late(gradescope_json.document, late)(_result(None))
+    local = gradescope_json.document(_result(late), default_lab())
+    platform = lateness.render_late(functools.partial(gradescope_json.document, lab=default_lab()), late)(_result(None))
     assert local["score"] == expected, local["score"]
     assert local == platform

@@ -53,7 +53,7 @@ HIDDEN = "hidden/"
 #: answer code (``answers.py``) and the misconception catalogue (each wrong variant is the right
 #: code with one thing changed; the contract's argument checks). Hidden like the data: never in
 #: PrairieLearn's public image (``code_entries``).
-ANSWER_CODE = ("answers.py", "arguments.py", "variants.py", "misconceptions/")
+ANSWER_CODE = ("answers.py", "arguments.py", "variants.py", "concepts.py", "misconceptions/")
 #: Where PrairieLearn's hidden part keeps that code, at its place in the grader's source (the
 #: entrypoint copies it in for each job).
 CODE = "code/"

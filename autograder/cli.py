@@ -548,7 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
         "done, running, failed or missing, and the command that resubmits the failed and missing ones; exit 1 "
         "until every shard is done",
     )
-    status.add_argument("out", type=Path, metavar="OUT")
+    status.add_argument(
+        "out", type=Path, metavar="OUT", help="the folder holding the shards' folders (shard-0, shard-1, ...)"
+    )
     status.add_argument(
         "--shards", type=int, default=None, metavar="N", help="the number of shards (default: what the folders say)"
     )

@@ -111,7 +111,8 @@ def test_the_report_and_feedback_say_who_and_how_late(graded):
     student's feedback say how late and the grade after the penalty?"""
     folder, rows, _ = graded
     report = (folder / "out" / "index.html").read_text(encoding="utf-8")
-    table = report[report.index('id="students"') : report.index('id="cases-heading"')]
+    start = report.index('id="students"')
+    table = report[start : report.index("</table>", start)]
     assert table.count("<tr>") == 1 + len(rows)
     assert "Jane Doe (submission_1003)" in report  # her buggy DCG, named in a who list
     assert "Jane Doe (submission_1001)" not in report  # superseded: in no list

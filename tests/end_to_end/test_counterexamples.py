@@ -45,8 +45,8 @@ CANARY_METRICS = subs.with_function(
 #: (id, average_precision's body after its reference value: wrong on long rankings, and crashing or
 #: hanging on the empty ranking every search tries first)
 HOSTILE = [
-    ("crashes on an empty ranking", "import os\n        os._exit(3)"),
-    ("hangs on an empty ranking", "while True:\n            pass"),
+    ("crashes on an empty ranking", "import os\n            os._exit(3)"),
+    ("hangs on an empty ranking", "while True:\n                pass"),
 ]
 
 

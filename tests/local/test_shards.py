@@ -661,7 +661,9 @@ def test_a_shard_graded_again_with_another_seed_draws_every_case_anew(examples_i
     folder = tmp_path / "shard1"
     shutil.copytree(examples_in_shards[0], folder)
     examples = [paths.ROOT / "examples" / "submissions"]
-    summary = batch.grade_batch(examples, folder, jobs=2, progress=False, seed="another", shard=shards.Shard(1, 3))
+    summary = batch.grade_batch(
+        examples, folder, jobs=2, progress=False, seed="another", shard=shards.Shard(1, 3), lab=default_lab()
+    )
     assert summary.graded == len(summary.results) == 3 and summary.skipped == 0
     assert {why for _, why, _, _ in summary.changes} == {"its random cases were drawn from another --seed"}
     for result in summary.results:

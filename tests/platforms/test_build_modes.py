@@ -22,7 +22,7 @@ def _mode(path: Path) -> int:
 
 def test_autograder_zip_is_owner_only_and_the_handout_is_not(tmp_path: Path) -> None:
     """Is autograder.zip (it holds the answers) written 0600, and handout.zip (for students) 0644?"""
-    built = gradescope.build(tmp_path / "autograder.zip")
+    built = gradescope.build(tmp_path / "autograder.zip", default_lab())
     given = handout.build(default_lab(), tmp_path / "handout.zip")
     assert (oct(_mode(built)), oct(_mode(given))) == (oct(0o600), oct(0o644))
 
@@ -30,7 +30,7 @@ def test_autograder_zip_is_owner_only_and_the_handout_is_not(tmp_path: Path) -> 
 def test_prairielearn_hidden_tests_are_owner_only(tmp_path: Path) -> None:
     """Are the PrairieLearn question's hidden tests (reference, secret, answer code) owner-only: every
     file 0600 and every folder 0700, while the question's public files stay readable?"""
-    folders = prairielearn.build(tmp_path)
+    folders = prairielearn.build(tmp_path, default_lab())
     hidden = folders["question"] / prairielearn.HIDDEN
     files = [path for path in hidden.rglob("*") if path.is_file()]
     dirs = [hidden, *(path for path in hidden.rglob("*") if path.is_dir())]

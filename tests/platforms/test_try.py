@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.prairielearn import build as prairielearn
 
 EXAMPLES = paths.ROOT / "examples" / "submissions"
@@ -39,7 +40,7 @@ def _try(*args: str) -> subprocess.CompletedProcess:
 def builds(dist, tmp_path_factory):
     """What `build` writes for each platform: autograder.zip, and PrairieLearn's folder."""
     folder = tmp_path_factory.mktemp("prairielearn-build")
-    prairielearn.build(folder)
+    prairielearn.build(folder, default_lab())
     return {"gradescope": dist["autograder"], "prairielearn": folder}
 
 

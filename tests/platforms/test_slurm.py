@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from autograder import paths
+from autograder.labkit.load import default as default_lab
 from autograder.local import batch, shards
 from autograder.reports import output_paths
 from tests.support import slurm_cluster
@@ -87,7 +88,9 @@ def test_the_documented_scripts_survive_a_cancelled_task(slurm, tmp_path, cranfi
     subprocess.run(["scancel", f"{array}_{VICTIM}"], env=environ, check=True)
 
     single = tmp_path / "single"  # one batch of the class, meanwhile
-    summary = batch.grade_batch([people], single, jobs=2, progress=False, seed="slurm", rubric_path=rubric)
+    summary = batch.grade_batch(
+        [people], single, jobs=2, progress=False, seed="slurm", rubric_path=rubric, lab=default_lab()
+    )
     assert len(summary.results) == SIZE
 
     states = slurm_cluster.wait_for("the array and the merge to end", lambda: _ended(environ, f"{array},{merge}"))

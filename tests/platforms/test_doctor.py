@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.common import doctor
 from autograder.sandbox import machine
 from autograder.sandbox.settings import Limits
@@ -117,7 +118,7 @@ def shipped_source(tmp_path_factory, cranfield):
     from autograder.platforms.common import shipment
 
     source = tmp_path_factory.mktemp("zip-layout") / "source"
-    for name, data, _ in shipment.engine_entries() + shipment.code_entries():
+    for name, data, _ in shipment.engine_entries(default_lab()) + shipment.code_entries(default_lab()):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_bytes(data)
     (source / "grading.yml").write_bytes(paths.RUBRIC.read_bytes())

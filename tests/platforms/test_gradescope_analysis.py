@@ -10,6 +10,7 @@ import yaml
 from autograder import paths
 from autograder.grading.analysis import facts
 from autograder.grading.results import SubmissionResult
+from autograder.labkit.load import default as default_lab
 from autograder.platforms.gradescope import analysis
 
 SECTION = "analysis:\n  claims: 2\n  claim_points: 2\n  prose_points: 4\n"
@@ -65,7 +66,7 @@ CASES = {
 def test_the_analysis_test_says_each_claims_verdict(known, tmp_path, made, status, words):
     """Is the analysis a test worth 0 with the claims' verdicts (or the file's mistake and its line)?"""
     root, rubric = root_with(tmp_path, made(known))
-    test = analysis.claims_test(root, rubric)
+    test = analysis.claims_test(root, rubric, default_lab())
     assert (test["score"], test["max_score"], test["status"], test["name"]) == (0.0, 0.0, status, analysis.NAME)
     assert words in test["output"]
 
@@ -79,14 +80,16 @@ def test_nothing_is_added_without_a_file_or_a_section(tmp_path, cranfield, text,
     """Without analysis.yml, or without grading.yml's analysis:, is results.json left as the code's?"""
     root, rubric = root_with(tmp_path, text, rubric_text)
     render = lambda result: {"score": 7, "tests": []}
-    assert analysis.claims_test(root, rubric) is None
-    assert analysis.render_claims(render, root, rubric, print) is render
+    assert analysis.claims_test(root, rubric, default_lab()) is None
+    assert analysis.render_claims(render, root, rubric, print, default_lab()) is render
 
 
 def test_render_appends_the_test_and_keeps_the_score(known, tmp_path):
     """Does the document keep the code's score and tests, with the analysis's test after them?"""
     root, rubric = root_with(tmp_path, yaml.safe_dump({"claims": [claim(known, "1", "184")]}))
-    rendered = analysis.render_claims(lambda result: {"score": 7, "tests": [{"name": "code"}]}, root, rubric, print)
+    rendered = analysis.render_claims(
+        lambda result: {"score": 7, "tests": [{"name": "code"}]}, root, rubric, print, default_lab()
+    )
     document = rendered(SubmissionResult.failed("submission", ()))
     assert document["score"] == 7 and [test["name"] for test in document["tests"]] == ["code", analysis.NAME]
 
@@ -101,5 +104,5 @@ def test_a_failing_check_leaves_the_results_alone(tmp_path, monkeypatch):
     said: list[str] = []
     monkeypatch.setattr(analysis, "claims_test", broken)
     render = lambda result: {"score": 7}
-    assert analysis.render_claims(render, root, rubric, said.append) is render
+    assert analysis.render_claims(render, root, rubric, said.append, default_lab()) is render
     assert said == ["the written analysis was not checked: OSError: disk gone"]

@@ -70,6 +70,7 @@ class ChildProcess:
         config = {**config, "channel": write_end}
         self.scratch: scratch.Watch | None = None  # the uid mode's bounds on its work folder
         self.overflowed = False  # killed for filling its scratch past every refusal (scratch.OVERFLOW)
+        self.looked_at = -1  # bytes received when the scratch was last looked at for an answer
         if isolation.mode == Mode.UID:
             cleanup.adopt_orphans()  # what the child leaves behind is reaped here (kill_uid)
             uid, limits = config.get("uid"), config["limits"]
@@ -155,6 +156,9 @@ class ChildProcess:
         object is garbage, and so is more than ``CHANNEL_LIMIT`` bytes in all."""
         while True:
             for event in self._parsed(line_limit):
+                if self._answered_past_scratch(event):
+                    yield ("eof",)
+                    return
                 yield event
                 if event[0] == "garbage":
                     return
@@ -182,6 +186,9 @@ class ChildProcess:
                     if key.data == "channel":
                         self._drain_output()
                         for event in self._parsed(line_limit):
+                            if self._answered_past_scratch(event):
+                                yield ("eof",)
+                                return
                             yield event
                             if event[0] == "garbage":
                                 return
@@ -195,12 +202,39 @@ class ChildProcess:
                     self.output.add(key.data, chunk)
             self._watch_scratch()
 
+    def _answered_past_scratch(self, event: Event) -> bool:
+        """The uid mode, when an answer arrives: a final look at the work folder first
+        (``scratch.Watch.check``'s ``final``), so that bytes written between two looks through mmap
+        (which wake nothing and meet no refusal) are found however fast the child answers. A child
+        past the bound (``scratch.OVERFLOW``) that answers with a value is killed instead of
+        answered, as the jail's full tmpfs would have ended it; an error (the refusal reached it)
+        is its answer, as in the jail."""
+        if self.scratch is None or event[0] != "message" or "i" not in event[1]:
+            return False
+        if self.looked_at != self.received:  # once for the answers that arrived together
+            self.looked_at = self.received
+            self._look(final=True)
+        if "value" not in event[1] or not self.scratch.overflow:
+            return False
+        self._kill_overflowed()
+        return True
+
     def _watch_scratch(self) -> None:
-        """The uid mode: measure the work folder if it changed (or a ``scratch.TICK`` went by); once
-        it is full, say so in the instructor's part of the output (the child's errors say it too)."""
-        if self.scratch is not None and self.scratch.check():
+        """The uid mode: measure the work folder if it changed (or a ``scratch.TICK`` went by); past
+        the bound by ``scratch.OVERFLOW``, kill the child."""
+        self._look()
+        if self.scratch is not None and self.scratch.overflow:
+            self._kill_overflowed()
+
+    def _look(self, final: bool = False) -> None:
+        """Measure the work folder (``scratch.Watch.check``); once it is full, say so in the
+        instructor's part of the output (the child's errors say it too)."""
+        if self.scratch is not None and self.scratch.check(final=final):
             self.output.kept["stderr"].add(f"\n[grader: {self.scratch.full} (found {self.scratch.found})]\n".encode())
-        if self.scratch is not None and self.scratch.overflow and not self.overflowed:
+
+    def _kill_overflowed(self) -> None:
+        """Kill the child that filled its scratch past every refusal (once)."""
+        if self.scratch is not None and not self.overflowed:
             self.overflowed = True  # filled past every refusal: killed, as a full tmpfs's SIGBUS ends it
             self.output.kept["stderr"].add(
                 f"\n[grader: killed, past its scratch's bound ({self.scratch.found})]\n".encode()

@@ -86,9 +86,12 @@ class Watch:
         if self.fd >= 0 and key not in self.watched and _libc.inotify_add_watch(self.fd, folder.encode(), _EVENTS) >= 0:
             self.watched.add(key)
 
-    def check(self, now: float | None = None) -> str | None:
+    def check(self, now: float | None = None, final: bool = False) -> str | None:
         """Read what changed and measure the folder; returns why it is full if it has just become
-        full (None otherwise). Looks at most once per ``TICK`` unless inotify woke it."""
+        full (None otherwise). Looks at most once per ``TICK`` unless inotify woke it or this is a
+        ``final`` look: the one taken when an answer arrives, before it is read, so that bytes
+        written through mmap (which wake nothing) between two looks still stop a child that
+        answers at once (the folder only: files deleted while open are looked for every ``TICK``)."""
         woken = False
         while self.fd >= 0:
             try:
@@ -97,7 +100,8 @@ class Watch:
                 break
         now = time.monotonic() if now is None else now
         ticked = now >= self.due
-        if self.overflow or not (woken or ticked) or (self.full is not None and not ticked):
+        looked = ticked or final
+        if self.overflow or not (woken or looked) or (self.full is not None and not looked):
             return None
         if ticked:
             self.due = now + (TICK if self.full is None else FULL_TICK)

@@ -349,3 +349,53 @@ def test_a_full_scratch_is_looked_at_once_a_full_tick(uid, monkeypatch):
         finally:
             watch.close()
             cleanup.sweep(uid, work)
+
+
+class _NoInotify:
+    """The C library as a machine that gives no more inotify instances: the parent looks only
+    every ``TICK`` (and, when an answer arrives, once more)."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(scratch._libc, name)
+
+    @staticmethod
+    def inotify_init1(flags: int) -> int:
+        return -1
+
+
+def test_is_a_scratch_filled_past_its_bound_between_two_looks_looked_at_when_an_answer_arrives(uid):
+    """Once the scratch is full it is measured every ``FULL_TICK``; are sparse files made and filled
+    meanwhile (through mmap: no refusal, no event) still found the moment an answer arrives (a
+    ``final`` look), so that a child answering at once is killed, not answered?"""
+    with tempdirs.folder("lab05-scratch-") as temporary:
+        os.chmod(temporary, 0o711)
+        work = Path(temporary) / "work"
+        work.mkdir()
+        watch = scratch.Watch(work, uid, 8 << 20, 256)
+        try:
+            (work / "a").write_bytes(b"")
+            os.truncate(work / "a", 8 << 20)
+            assert watch.check(now=0.0) == scratch.full_message("8 MiB") and not watch.overflow
+            for name in ("b", "c"):  # made after the look: 16 MiB more, past the bound's OVERFLOW
+                (work / name).write_bytes(b"")
+                os.truncate(work / name, 8 << 20)
+            assert watch.check(now=scratch.TICK) is None and not watch.overflow  # no look before FULL_TICK
+            assert watch.check(now=scratch.TICK, final=True) is None and watch.overflow
+            assert "3 files and folders, 24.0 MiB" in watch.found
+        finally:
+            watch.close()
+            cleanup.sweep(uid, work)
+
+
+def test_is_a_child_that_fills_its_scratch_through_mmap_and_answers_at_once_killed(uid, monkeypatch):
+    """With no look between the fill and the answer (no inotify on this machine, a ``TICK`` longer
+    than the call), is the child that fills its scratch through mmap (40 MiB into 8) and answers at
+    once killed, its call saying the scratch is full, rather than answered (the jail's full tmpfs
+    ends it too)? Before the final look its answer, 40, was kept when it came before the next tick."""
+    monkeypatch.setattr(scratch, "_libc", _NoInotify())
+    monkeypatch.setattr(scratch, "TICK", 3600.0)
+    monkeypatch.setattr(scratch, "FULL_TICK", 3600.0)
+    outcome = run(uid, ["sparse_files_written_through_mmap"]).outcomes[0]
+    assert outcome is not None and outcome.status == OutcomeStatus.CRASH, outcome
+    assert "the scratch space is full: it holds at most 8 MiB" in outcome.detail, outcome
+    assert leftovers(uid) == []

@@ -12,6 +12,7 @@ full run fails with a message saying so, it is not skipped.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -340,3 +341,13 @@ def test_stubs_stop_at_the_first_function_to_implement(tmp_path):
     assert "confusion_matrix is not implemented yet" in message, message
     assert "lab05/metrics.py" in message, message
     assert not execution.new_files, execution.new_files
+
+
+def test_is_the_kernel_gone_once_the_notebook_ran(tmp_path):
+    """Does a notebook run leave no kernel behind (nbclient keeps alive a kernel whose manager it
+    was handed; three were found alive ten minutes after their tests)?"""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(nbformat.v4.new_code_cell("import os\nprint(os.getpid())", id="pid"))
+    assert notebook_run.execute(notebook, tmp_path, tmp_path / "kernels", sys.executable) is None
+    pid = int(notebook_run.cell_text(notebook, "pid"))
+    assert pid != os.getpid() and not Path(f"/proc/{pid}").exists()

@@ -37,7 +37,8 @@ def execute(
     notebook: nbformat.NotebookNode, workdir: Path, kernels_dir: Path, python: str
 ) -> CellExecutionError | None:
     """Run ``notebook`` in place (outputs filled in up to the error) in ``workdir``, with a kernel of
-    ``python``; the error that stopped it, or None."""
+    ``python``; the error that stopped it, or None. The kernel is shut down before it returns
+    (nbclient leaves alive a kernel whose manager it was handed, unless told ``cleanup_kc``)."""
     client = NotebookClient(
         notebook,
         km=kernel_manager(kernels_dir, python),
@@ -46,9 +47,12 @@ def execute(
         resources={"metadata": {"path": str(workdir)}},
     )
     try:
-        client.execute()
+        client.execute(cleanup_kc=True)
     except CellExecutionError as raised:
         return raised
+    finally:
+        if client.km is not None and client.km.has_kernel:
+            client.km.shutdown_kernel(now=True)
     return None
 
 

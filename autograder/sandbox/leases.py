@@ -6,7 +6,7 @@ A lease is an exclusive ``flock`` on ``FOLDER/<uid>.lock`` (a root-only folder),
 grading session opens and held while the grader lives: the kernel releases it when the process
 (and every worker it forked) ends, however it ends. A grader takes the first free uids from its
 base (``$AUTOGRADER_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
-platforms' own ``lab05-student``) and any another grader holds; on taking one, it kills what a
+platforms' own ``SANDBOX_USERS``) and any another grader holds; on taking one, it kills what a
 dead grader left of it (``cleanup.sweep``). Nothing here signals a uid this process does not hold.
 
 Containers: the lock folder is the container's own unless the host's is mounted there, and a
@@ -26,9 +26,13 @@ from autograder.errors import UsageError
 from autograder.sandbox import cleanup, uid_map
 
 #: Where the leases live (one lock file per uid); ``$AUTOGRADER_UID_LEASES`` moves it.
-FOLDER = Path(environment.get("UID_LEASES") or "/run/lab05-sandbox-uids")
+#: The engine's, whatever lab it grades (a grader of a version before it leased in its own folder).
+FOLDER = Path(environment.get("UID_LEASES") or "/run/autograder-sandbox-uids")
 SPAN = 4096  # uids tried from the base
-SANDBOX_USER = "lab05-student"  # the account the platforms' setup.sh creates
+SANDBOX_USER = "autograder-student"  # the account the platforms' setup.sh creates
+#: The accounts whose uids a lease may take: setup.sh's, and the one a setup.sh of a version before it
+#: made (a machine set up then, e.g. by ``try``, keeps that account).
+SANDBOX_USERS = (SANDBOX_USER, "lab05-student")
 
 _held: dict[int, int] = {}  # uid -> the descriptor holding its lock (this process and its forks)
 
@@ -99,7 +103,7 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
             unmapped += 1  # no child could become it: this user namespace (a rootless container) lacks it
             continue
         name = _account(uid)
-        if name is not None and name != SANDBOX_USER:
+        if name is not None and name not in SANDBOX_USERS:
             continue
         if _take(where, uid):
             cleanup.sweep(uid)

@@ -241,15 +241,16 @@ def _build(args: argparse.Namespace) -> int:
         print("\n".join(setting_support.grid(setting_support.unset(loaded))))
         for note in prairielearn.notes(loaded):
             print(f"note: {note}")
+        question, analysis = prairielearn.question_id(args.lab), prairielearn.analysis_id(args.lab)
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
-            f"{image}; copy {folders['question']} into your course's questions/{prairielearn.question_id(args.lab)}/ and "
+            f"{image}; copy {folders['question']} into your course's questions/{question}/ and "
             f"{folders['assessment']}/infoAssessment.json into an assessment's folder, then Sync (the Docker "
             "images too)"
         )
         if "analysis" in folders:
             print(
-                f"next: copy {folders['analysis']} into your course's questions/{prairielearn.analysis_id(args.lab)}/ (the "
+                f"next: copy {folders['analysis']} into your course's questions/{analysis}/ (the "
                 f"written analysis, graded by people: the sample assessment gives it manualPoints) and set its "
                 f"manual grading rubric from {folders['analysis']}/rubric.md"
             )

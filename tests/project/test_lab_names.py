@@ -4,8 +4,6 @@ made that the engine still accepts, or a name left for a later change (each says
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from autograder import paths
@@ -74,7 +72,8 @@ ALLOWED = {
         for line in (
             "# that a setup.sh of a version before made (the account lab05-student, /opt/lab05-child) keeps them.",
             'id -u "$SANDBOX_USER" >/dev/null 2>&1 || SANDBOX_USER=lab05-student',
-            '[ -e "$CHILD_DEFAULT" ] || [ ! -e /opt/lab05-child/bin/python ] || CHILD_DEFAULT=/opt/lab05-child/bin/python',
+            '[ -e "$CHILD_DEFAULT" ] || [ ! -e /opt/lab05-child/bin/python ] '
+            "|| CHILD_DEFAULT=/opt/lab05-child/bin/python",
         )
     },
     # Left for a later change, each kept because changing it changes what users already have:

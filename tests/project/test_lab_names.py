@@ -14,6 +14,7 @@ NAME = "lab05"
 ALLOWED = {
     ("paths.py", '(Lab 05: ``lab05``; the lab\'s spec says the same, and a test checks it)."""'): "example",
     ("sandbox/leases.py", 'SANDBOX_USERS = (SANDBOX_USER, "lab05-student")'): "an older setup's account",
+    ("sandbox/leases.py", 'OLD_FOLDER = Path("/run/lab05-sandbox-uids")'): "an older grader's leases, taken there too",
     (
         "sandbox/child/jail.py",
         "only the allowed packages: ``jail_hide``, ``jail_keep``), the submission's ``lab05`` package at",

@@ -1,6 +1,7 @@
 """An on-disk cache for derived data, keyed by the content that determines it.
 
-Entries live in ``$AUTOGRADER_CACHE`` (default ``~/.cache/lab05-autograder``), a folder only its
+Entries live in ``$AUTOGRADER_CACHE`` (default ``~/.cache/autograder``, the engine's for every lab: entries are keyed by
+their inputs, the lab's among them), a folder only its
 owner can read (grading caches hold reference values). An entry's name is a hash of its
 inputs, so a change in any input is a miss, never a stale hit; writes are atomic.
 
@@ -29,7 +30,7 @@ _T = TypeVar("_T")
 
 
 def cache_dir() -> Path:
-    folder = Path(environment.get("CACHE") or Path.home() / ".cache" / "lab05-autograder")
+    folder = Path(environment.get("CACHE") or Path.home() / ".cache" / "autograder")
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(folder, 0o700)
     return folder

@@ -229,7 +229,7 @@ def _build(args: argparse.Namespace) -> int:
         from autograder.platforms.common import handout_readme, setting_support
         from autograder.platforms.prairielearn import build as prairielearn
 
-        image = args.image or prairielearn.DEFAULT_IMAGE
+        image = args.image or prairielearn.default_image(args.lab)
         folders = prairielearn.build(args.out, args.lab, image=image, rubric_path=args.rubric)
         for name, folder in folders.items():
             size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
@@ -241,15 +241,16 @@ def _build(args: argparse.Namespace) -> int:
         print("\n".join(setting_support.grid(setting_support.unset(loaded))))
         for note in prairielearn.notes(loaded):
             print(f"note: {note}")
+        question, analysis = prairielearn.question_id(args.lab), prairielearn.analysis_id(args.lab)
         print(
             f"next: docker build --platform linux/amd64 -t {image} {folders['image']} && docker push "
-            f"{image}; copy {folders['question']} into your course's questions/{prairielearn.QUESTION_ID}/ and "
+            f"{image}; copy {folders['question']} into your course's questions/{question}/ and "
             f"{folders['assessment']}/infoAssessment.json into an assessment's folder, then Sync (the Docker "
             "images too)"
         )
         if "analysis" in folders:
             print(
-                f"next: copy {folders['analysis']} into your course's questions/{prairielearn.ANALYSIS_ID}/ (the "
+                f"next: copy {folders['analysis']} into your course's questions/{analysis}/ (the "
                 f"written analysis, graded by people: the sample assessment gives it manualPoints) and set its "
                 f"manual grading rubric from {folders['analysis']}/rubric.md"
             )
@@ -594,7 +595,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--image",
         default=None,
-        help="prairielearn: the grader image's public name, as you will push it (e.g. youruser/lab05-autograder:2026)",
+        help=(
+            "prairielearn: the grader image's public name, as you will push it (e.g. youruser/PACKAGE-autograder:2026, "
+            "PACKAGE the lab's package; default PACKAGE-autograder:latest)"
+        ),
     )
     build.add_argument(
         "--with-cranfield",
@@ -674,7 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
         "submission",
         type=Path,
         metavar="SUBMISSION",
-        help="what a student uploads: a folder of the graded files (or of lab05/), or a zip",
+        help="what a student uploads: a folder of the graded files (or of the lab's package folder), or a zip",
     )
     attempt.add_argument(
         "--root",

@@ -17,12 +17,12 @@ VARIABLES = {
     "LAB": "the lab's folder (the CLI's --lab): lab/, grading.yml, assignment/, solutions/",
     "HIDDEN": "where a platform keeps the hidden reference (expected.json, the edge cases, the scenarios)",
     "BUNDLE": "the precomputed reference collection's bundle, shipped with the hidden reference",
-    "CACHE": "the grader's cache folder (default ~/.cache/lab05-autograder)",
+    "CACHE": "the grader's cache folder (default ~/.cache/autograder)",
     "SHARED_CACHE": "a read-only, pre-warmed cache shards share: Cranfield's bundle and the plans, read first",
     "COURSE_SECRET": "the course secret's file (default: beside the rubric)",
     "SHARD_KEY": "the key shard manifests are signed with, when shards are graded on other machines",
     "SANDBOX_UID": "the first sandbox uid to lease (default 64000)",
-    "UID_LEASES": "where the sandbox uids' leases live (default /run/lab05-sandbox-uids)",
+    "UID_LEASES": "where the sandbox uids' leases live (default /run/autograder-sandbox-uids)",
     "CHILD_PYTHON": "the interpreter submissions run in",
     # read by the shipped scripts
     "ROOT": "Gradescope's folder for run_autograder and setup.sh (default /autograder)",
@@ -34,7 +34,7 @@ VARIABLES = {
     "REPO": "the container's checkout of the repository (the local container's entrypoint)",
     "CRANFIELD": "where the local container finds Cranfield's files",
     "GRADE_ROOT": "the PrairieLearn entrypoint's grading folder (default /grade)",
-    "HOME": "the PrairieLearn image's home of the grader (default /lab05)",
+    "HOME": "the PrairieLearn image's home of the grader (default /grader)",
 }
 
 _warned: set[str] = set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import environment
+from autograder.errors import InputError
 
 #: The ``autograder`` package itself (all of the grader's code lies below it).
 PACKAGE = Path(__file__).resolve().parent
@@ -48,9 +49,14 @@ PUBLIC_CASES = HANDOUT / "tests" / "public_cases.py"
 
 def student_package() -> str:
     """The name of the package students fill in: the handout's one folder holding ``__init__.py``
-    (``lab05``; the lab's spec says the same, and a test checks it)."""
+    (Lab 05: ``lab05``; the lab's spec says the same, and a test checks it)."""
     found = sorted(path.parent.name for path in HANDOUT.glob("*/__init__.py"))
-    return found[0] if len(found) == 1 else "lab05"
+    if len(found) != 1:
+        raise InputError(
+            f"paths.student_package: the handout {HANDOUT} should hold exactly one package (a folder with "
+            f"__init__.py), found {found or 'none'}; put the students' package there"
+        )
+    return found[0]
 
 
 def handout_file(name: str) -> Path:

@@ -82,12 +82,15 @@ def load(rubric_path: Path, create: bool) -> tuple[str, str]:
     )
 
 
-def seed_for(secret: str, rubric: str, digests: Mapping[str, str]) -> str:
+def seed_for(secret: str, rubric: str, digests: Mapping[str, str], lab: str) -> str:
     """The random cases' seed of the graded files with these ``digests`` (file name -> sha256)
-    under the rubric whose cases' digest is ``rubric`` (``Rubric.cases_digest``); a digest that
-    reveals nothing of ``secret``."""
+    under the rubric whose cases' digest is ``rubric`` (``Rubric.cases_digest``) of the lab whose
+    short name is ``lab`` (``Lab.slug``: Lab 05's draws are those it drew when the text named it
+    alone); a digest that reveals nothing of ``secret``."""
     if not secret:
         raise ValueError("seed_for needs the course secret; got an empty one (see course_secret.load)")
+    if not lab or any(char.isspace() for char in lab):
+        raise ValueError(f"seed_for needs the lab's short name (Lab.slug), one word; got {lab!r}")
     files = "\n".join(f"{name}={digest}" for name, digest in sorted(digests.items()))
-    text = f"lab05 random cases\n{secret}\n{rubric}\n{files}"
+    text = f"{lab} random cases\n{secret}\n{rubric}\n{files}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

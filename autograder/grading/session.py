@@ -101,7 +101,7 @@ class Session:
         try:
             staged = submission if isinstance(submission, intake.Staged) else intake.read(submission, self.plan.lab)
             if seed is None and self.secret:
-                seed = course_secret.seed_for(self.secret, self.rubric.cases_digest, staged.digests)
+                seed = course_secret.seed_for(self.secret, self.rubric.cases_digest, staged.digests, self.plan.lab.slug)
             return grader.grade(staged, self.plan, self.isolation, self.rubric.limits, slot, deadline, seed)
         except Exception:  # a grader bug: recorded for the instructor, the batch goes on
             return internal_error(source, self.plan, traceback.format_exc())

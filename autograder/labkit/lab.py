@@ -45,6 +45,14 @@ class Lab:
     variants: types.ModuleType
     solution: types.ModuleType
 
+    @property
+    def slug(self) -> str:
+        """The lab's short name in what a course sees per lab and in what its grades are drawn from:
+        PrairieLearn's question ids, tags and uuids, the image's default name, the random cases' seed
+        text. Its package's name (Lab 05: the package ``lab05`` gives ``lab05``), the one place it is
+        derived, so every id of one lab agrees and another lab's differ."""
+        return self.package
+
     def notes_part(self, function: str) -> str:
         """Where the notes explain ``function`` ("the notes" for a name the lab does not know)."""
         return self.notes_parts.get(function, "the notes")

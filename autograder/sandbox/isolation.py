@@ -284,7 +284,7 @@ def self_test(isolation: Isolation, protected: Iterable[str] | None = None) -> s
     with tempdirs.folder("selftest-") as temporary:
         folder = Path(temporary)
         os.chmod(folder, 0o711)
-        package = folder / "lab" / "lab05"
+        package = folder / "lab" / "probe"  # runner.run finds the one package the folder holds
         package.mkdir(parents=True)
         (package / "__init__.py").write_text("")
         (package / "metrics.py").write_text(_PROBE_SOURCE)

@@ -6,8 +6,10 @@ A lease is an exclusive ``flock`` on ``FOLDER/<uid>.lock`` (a root-only folder),
 grading session opens and held while the grader lives: the kernel releases it when the process
 (and every worker it forked) ends, however it ends. A grader takes the first free uids from its
 base (``$AUTOGRADER_SANDBOX_UID``, 64000 by default), skipping any that belong to an account (but the
-platforms' own ``lab05-student``) and any another grader holds; on taking one, it kills what a
+platforms' own ``SANDBOX_USERS``) and any another grader holds; on taking one, it kills what a
 dead grader left of it (``cleanup.sweep``). Nothing here signals a uid this process does not hold.
+While the folder graders of a version before leased in (``OLD_FOLDER``) is there, a uid is leased
+there too: graders of both versions on one machine never share one.
 
 Containers: the lock folder is the container's own unless the host's is mounted there, and a
 rootful engine shares uids (and their process counts) with the host, so each container picks a
@@ -26,11 +28,20 @@ from autograder.errors import UsageError
 from autograder.sandbox import cleanup, uid_map
 
 #: Where the leases live (one lock file per uid); ``$AUTOGRADER_UID_LEASES`` moves it.
-FOLDER = Path(environment.get("UID_LEASES") or "/run/lab05-sandbox-uids")
+#: The engine's, whatever lab it grades.
+DEFAULT_FOLDER = Path("/run/autograder-sandbox-uids")
+FOLDER = Path(environment.get("UID_LEASES") or DEFAULT_FOLDER)
+#: Where graders of a version before leased: while it is there (one may be running), a uid leased in
+#: the default folder is leased there too, so graders of both versions on one machine never share one.
+OLD_FOLDER = Path("/run/lab05-sandbox-uids")
 SPAN = 4096  # uids tried from the base
-SANDBOX_USER = "lab05-student"  # the account the platforms' setup.sh creates
+SANDBOX_USER = "autograder-student"  # the account the platforms' setup.sh creates
+#: The accounts whose uids a lease may take: setup.sh's, and the one a setup.sh of a version before it
+#: made (a machine set up then, e.g. by ``try``, keeps that account).
+SANDBOX_USERS = (SANDBOX_USER, "lab05-student")
 
 _held: dict[int, int] = {}  # uid -> the descriptor holding its lock (this process and its forks)
+_held_old: dict[int, int] = {}  # uid -> the descriptor holding its lock in OLD_FOLDER, where it was taken
 
 
 class LeaseError(UsageError, RuntimeError):
@@ -54,7 +65,7 @@ def _folder(folder: Path) -> Path:
     return folder
 
 
-def _take(folder: Path, uid: int) -> bool:
+def _take(folder: Path, uid: int, held: dict[int, int] = _held) -> bool:
     """Lock ``uid`` for this process (True), unless another grader holds it."""
     fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
@@ -62,8 +73,19 @@ def _take(folder: Path, uid: int) -> bool:
     except BlockingIOError:
         os.close(fd)
         return False
-    _held[uid] = fd
+    held[uid] = fd
     return True
+
+
+def _take_old(where: Path, uid: int) -> bool:
+    """Lock ``uid`` in ``OLD_FOLDER`` too when leasing in the default folder and an older grader's
+    folder is there, root's alone (True: taken, or nothing to take); False when an older grader holds it."""
+    if where != DEFAULT_FOLDER or not OLD_FOLDER.is_dir():
+        return True
+    info = OLD_FOLDER.stat()
+    if info.st_uid != 0 or info.st_mode & 0o022:
+        return True  # not a folder a grader made: no grader leases there
+    return _take(OLD_FOLDER, uid, _held_old)
 
 
 def _map_text() -> str:
@@ -99,9 +121,12 @@ def lease(count: int, base: int, folder: Path | None = None) -> tuple[int, ...]:
             unmapped += 1  # no child could become it: this user namespace (a rootless container) lacks it
             continue
         name = _account(uid)
-        if name is not None and name != SANDBOX_USER:
+        if name is not None and name not in SANDBOX_USERS:
             continue
         if _take(where, uid):
+            if not _take_old(where, uid):
+                release((uid,))
+                continue
             cleanup.sweep(uid)
             mine.append(uid)
     if len(mine) < count and unmapped:
@@ -128,6 +153,7 @@ def held(uid: int) -> bool:
 def release(uids: Iterable[int]) -> None:
     """Give the leases of ``uids`` back (a grader that ends gives them all back anyway)."""
     for uid in uids:
-        fd = _held.pop(uid, None)
-        if fd is not None:
-            os.close(fd)
+        for held in (_held, _held_old):
+            fd = held.pop(uid, None)
+            if fd is not None:
+                os.close(fd)

@@ -103,7 +103,7 @@ PROBE = {"calls.py": _CALLS, "runs.py": _RUNS}
 #: What to do, by what failed.
 UNREADABLE = (
     "make the child interpreter and its libraries readable to other users (chmod o+rx on its folders, or "
-    "install it outside /root, as setup.sh installs /opt/lab05-child), or name another with --child-python"
+    "install it outside /root, as setup.sh installs /opt/autograder-child), or name another with --child-python"
 )
 NOT_STARTED = "name a Python interpreter that runs here with --child-python (or $AUTOGRADER_CHILD_PYTHON)"
 PACKAGES = (

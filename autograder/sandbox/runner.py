@@ -74,6 +74,18 @@ class _Progress:
     timed_out: bool = False  # the submission's time limit ran out
 
 
+def _found_package(lab_dir: Path | None, calls: list[Call]) -> Package:
+    """The package of a run that names none: the one folder of ``lab_dir`` holding ``__init__.py``
+    (no name without a folder: scripted children), its graded files those the calls name."""
+    found = sorted(path.parent.name for path in lab_dir.glob("*/__init__.py")) if lab_dir is not None else []
+    if len(found) > 1:
+        raise ValueError(
+            f"runner.run: {lab_dir} holds {len(found)} packages ({', '.join(found)}) and no package was given; "
+            "pass package=Package(name, files) (the lab's package and graded files)"
+        )
+    return Package(found[0] if found else "", tuple(dict.fromkeys(call.file for call in calls)))
+
+
 def run(
     lab_dir: Path,
     calls: list[Call],
@@ -93,7 +105,8 @@ def run(
     process table costs only them). ``start_child`` starts one child (``ChildProcess``; the
     tests script fake ones to drive the retry loop). ``overall_deadline`` (``time.monotonic()``):
     a platform's overall limit, when it comes first; ``package``: the package (and its graded
-    files) the submission is imported as. ``after_public(result)`` runs once every graded file's
+    files) the submission is imported as (by default the one ``lab_dir`` holds,
+    ``_found_package``). ``after_public(result)`` runs once every graded file's
     public calls have run, before any secret call's inputs reach a child (the counterexamples'
     search, ``grading/counterexamples.py``); ``live(result)`` is handed the result as soon as it is
     made, so that a payload may choose a call's inputs from the answers before it."""
@@ -111,7 +124,7 @@ def run(
     if uid is not None and lab_dir is not None:  # the uid mode, or a jail entered as root: children drop to uid
         cleanup.private_to(lab_dir, uid)
     files = list(dict.fromkeys(call.file for call in calls))
-    package = package or Package()
+    package = package or _found_package(lab_dir, calls)
     grading = _Grading(
         lab_dir=lab_dir,
         calls=calls,

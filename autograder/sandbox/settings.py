@@ -72,10 +72,11 @@ class Limits:
 
 @dataclass(frozen=True)
 class Package:
-    """The package a child imports the submission as: its name and its graded files, in order."""
+    """The package a child imports the submission as: its name and its graded files, in order (the
+    lab's: ``Lab.package`` and ``Lab.graded_files``; the engine has no default)."""
 
-    name: str = "lab05"
-    files: tuple[str, ...] = ("metrics.py", "runs.py")
+    name: str
+    files: tuple[str, ...]
 
 
 @dataclass(frozen=True)

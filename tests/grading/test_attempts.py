@@ -362,7 +362,7 @@ def test_prairielearn_grade_rate(case):
     period shared evenly, rounded up), and does the build say what PrairieLearn cannot apply?"""
     extra, minutes, said = case
     rubric = _rubric(extra)
-    question = prairielearn.assessment(rubric)["zones"][0]["questions"][0]
+    question = prairielearn.assessment(rubric, default_lab())["zones"][0]["questions"][0]
     assert question.get("gradeRateMinutes") == minutes
     notes = prairielearn.notes(rubric)
     # then what PrairieLearn never applies, of what the rubric sets

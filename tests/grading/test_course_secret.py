@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli
+from autograder import cli, paths
 from autograder.grading import course_secret
 from autograder.labkit.load import default as default_lab
+from autograder.labkit.load import load
 from autograder.platforms.common import doctor
 
 SECRET = "ab" * 32
@@ -19,6 +20,7 @@ RUBRIC = hashlib.sha256(b"random_cases: 20\n").hexdigest()
 METRICS = hashlib.sha256(b"def f():\n    return 1\n").hexdigest()
 RUNS = hashlib.sha256(b"def write_run(): ...\n").hexdigest()
 FILES = {"metrics.py": METRICS, "runs.py": RUNS}
+LAB = "lab05"  # Lab 05's short name (Lab.slug)
 
 # id -> (secret, rubric digest, file digests): each differs from FILES under SECRET and RUBRIC in one thing
 CHANGED = {
@@ -43,7 +45,7 @@ def _secret_beside_the_rubric(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_one_change_draws_another_seed(changed: str) -> None:
     """Does changing one input of the seed (a file's byte, the secret, the rubric) change the seed?"""
     secret, rubric, files = CHANGED[changed]
-    assert course_secret.seed_for(secret, rubric, files) != course_secret.seed_for(SECRET, RUBRIC, FILES)
+    assert course_secret.seed_for(secret, rubric, files, LAB) != course_secret.seed_for(SECRET, RUBRIC, FILES, LAB)
 
 
 ORDERS = {
@@ -56,16 +58,43 @@ ORDERS = {
 def test_same_files_same_seed(order: str) -> None:
     """Do the same files get the same 32-hex-digit seed, whatever order they were read in, and
     does the seed hold nothing of the secret?"""
-    seed = course_secret.seed_for(SECRET, RUBRIC, ORDERS[order])
-    assert seed == course_secret.seed_for(SECRET, RUBRIC, dict(sorted(FILES.items())))
+    seed = course_secret.seed_for(SECRET, RUBRIC, ORDERS[order], LAB)
+    assert seed == course_secret.seed_for(SECRET, RUBRIC, dict(sorted(FILES.items())), LAB)
     assert len(seed) == 32 and int(seed, 16) >= 0
     assert SECRET[:16] not in seed
+
+
+#: Lab 05's seed of FILES under SECRET and RUBRIC, as the grader drew it before the seed's text
+#: came from the lab (``seed_for`` at commit 00d5349, its text "lab05 random cases" fixed): Lab 05's
+#: students keep the random cases, and so the grades, they had.
+LAB05_SEED_BEFORE = "3ba218006bb8230a2a2e49ec0098ce3e"
+
+SECOND_LAB = paths.ROOT / "tests" / "fixtures" / "lab06"
+
+
+def test_lab05_draws_what_it_drew_before() -> None:
+    """Does Lab 05 (its seed's text taken from the loaded lab, ``Lab.slug``) draw the very seed it
+    drew when the text was fixed, and does Lab 06 draw another from the same files?"""
+    lab05, lab06 = default_lab(), load(SECOND_LAB)
+    assert (lab05.slug, lab06.slug) == ("lab05", "lab06")
+    assert course_secret.seed_for(SECRET, RUBRIC, FILES, lab05.slug) == LAB05_SEED_BEFORE
+    assert course_secret.seed_for(SECRET, RUBRIC, FILES, lab06.slug) != LAB05_SEED_BEFORE
+
+
+NAMES = {"empty": "", "two words": "lab 05", "a newline": "lab05\n"}
+
+
+@pytest.mark.parametrize("name", list(NAMES.values()), ids=list(NAMES))
+def test_a_lab_name_that_is_not_one_word_is_refused(name: str) -> None:
+    """Is a lab name that is not one word (it would blur the seed's text) refused, naming it?"""
+    with pytest.raises(ValueError, match=r"Lab\.slug"):
+        course_secret.seed_for(SECRET, RUBRIC, FILES, name)
 
 
 def test_no_secret_is_refused() -> None:
     """Is an empty course secret refused with a message naming what to do?"""
     with pytest.raises(ValueError, match="course secret"):
-        course_secret.seed_for("", RUBRIC, FILES)
+        course_secret.seed_for("", RUBRIC, FILES, LAB)
 
 
 def test_a_batch_makes_the_secret_once(tmp_path: Path) -> None:
@@ -232,7 +261,7 @@ def _session_seed(text: str) -> str:
         return SimpleNamespace(seed=seed)
 
     rubric = rubrics.parse(text, lab=default_lab())
-    plan = SimpleNamespace(rubric=rubric, lab=None)
+    plan = SimpleNamespace(rubric=rubric, lab=default_lab())
     opened = session.Session(plan, None, SECRET)  # type: ignore[arg-type]
     staged = intake.Staged(intake.Source("s", Path("s")), {"metrics.py": b"def f():\n    return 1\n"})
     with pytest.MonkeyPatch.context() as patch:

@@ -37,14 +37,19 @@ def test_sample_assessment_has_the_analysis_question_with_manual_points(text, ma
     """Is the analysis its own question of the sample, its claims' points as autoPoints and its prose's as
     manualPoints (the code's question unchanged), and absent without the section?"""
     loaded = rubrics.parse(text, lab=default_lab())
-    questions = prairielearn.assessment(loaded)["zones"][0]["questions"]
+    questions = prairielearn.assessment(loaded, default_lab())["zones"][0]["questions"]
     assert questions[0] == {"id": "lab05", "autoPoints": 100, "maxAutoPoints": 100}
     if manual is None:
         assert len(questions) == 1 and prairielearn.starter_rubric(loaded) == ""
         return
     auto, by_people = manual
     assert questions[1:] == [
-        {"id": prairielearn.ANALYSIS_ID, "autoPoints": auto, "maxAutoPoints": auto, "manualPoints": by_people}
+        {
+            "id": prairielearn.analysis_id(default_lab()),
+            "autoPoints": auto,
+            "maxAutoPoints": auto,
+            "manualPoints": by_people,
+        }
     ]
     starter = prairielearn.starter_rubric(loaded)
     assert starter.startswith(f"# Starter rubric: {loaded.title}, the written analysis ({auto + by_people:g} points)")

@@ -23,6 +23,7 @@ from autograder import archive, paths
 from autograder.grading import rubric as rubrics
 from autograder.lab import cases, spec
 from autograder.labkit.load import default as default_lab
+from autograder.sandbox import leases
 from tests.conftest import build_dist
 
 CHECKS = len(
@@ -305,7 +306,7 @@ def test_run_autograder_doctor_prints_what_the_container_allows(gradescope_root)
         cwd="/",
     )
     assert run.returncode == 0, run.stderr
-    assert f"uid {pwd.getpwnam('lab05-student').pw_uid}" in run.stdout
+    assert f"uid {pwd.getpwnam(leases.SANDBOX_USER).pw_uid}" in run.stdout
     assert "cranfield-bundle.json ($AUTOGRADER_BUNDLE) is there" in run.stdout
     assert run.stdout.splitlines()[-1].startswith("isolation auto chooses: ")
 

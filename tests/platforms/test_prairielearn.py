@@ -1,6 +1,6 @@
 """PrairieLearn, proven without PrairieLearn or Docker: the question folder parses and says what
 PrairieLearn needs; the Dockerfile copies what the entrypoint uses; and the entrypoint, run in a
-temporary root that mimics /grade with the image's /lab05 laid out as the Dockerfile's COPY and
+temporary root that mimics /grade with the image's /grader laid out as the Dockerfile's COPY and
 setup.sh leave it, grades the solutions, the stubs, a hostile and a broken submission into
 results.json files valid in PrairieLearn's documented format."""
 
@@ -107,7 +107,7 @@ def test_info_json_asks_for_external_grading_by_the_image(built):
     assert info["gradingMethod"] == "External"
     options = info["externalGradingOptions"]
     assert options["enabled"] is True and options["image"] == IMAGE
-    assert options["entrypoint"] == "/lab05/entrypoint"
+    assert options["entrypoint"] == "/grader/entrypoint"
     assert options["timeout"] == min(rubrics.load(paths.RUBRIC, lab=default_lab()).limits.overall_seconds, 600)
     assert options["enableNetworking"] is False
 
@@ -202,11 +202,13 @@ def test_sample_assessment_uses_the_question_for_the_rubric_s_points(built):
     assert uuid.UUID(document["uuid"]).version == 5
     assert document["uuid"] != json.loads((built["question"] / "info.json").read_text())["uuid"]
     questions = [question for zone in document["zones"] for question in zone["questions"]]
-    assert questions[0]["id"] == prairielearn.QUESTION_ID == "lab05"
+    assert questions[0]["id"] == prairielearn.question_id(default_lab()) == "lab05"
     total = rubrics.load(paths.RUBRIC, lab=default_lab()).total
     assert questions[0]["autoPoints"] == questions[0]["maxAutoPoints"] == total == 100
     assert "points" not in questions[0] and document["type"] == "Homework"
-    assert [question["id"] for question in questions[1:]] == [prairielearn.ANALYSIS_ID]  # grading.yml's analysis:
+    assert [question["id"] for question in questions[1:]] == [
+        prairielearn.analysis_id(default_lab())
+    ]  # grading.yml's analysis:
 
 
 def test_sample_assessment_with_a_grade_rate_is_valid():
@@ -217,7 +219,7 @@ def test_sample_assessment_with_a_grade_rate_is_valid():
     limited = rubrics.parse(
         paths.RUBRIC.read_text() + "attempts: {per_period: 4, period_hours: 24}\n", lab=default_lab()
     )
-    document = prairielearn.assessment(limited)
+    document = prairielearn.assessment(limited, default_lab())
     jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
     assert document["zones"][0]["questions"][0]["gradeRateMinutes"] == 360
     broken = json.loads(json.dumps(document))
@@ -243,7 +245,7 @@ def test_the_transcribed_schema_refuses_what_prairielearn_refuses(change, field)
     refuse it (so that the check above can fail)?"""
     import jsonschema
 
-    document = prairielearn.assessment(rubrics.load(paths.RUBRIC, lab=default_lab()))
+    document = prairielearn.assessment(rubrics.load(paths.RUBRIC, lab=default_lab()), default_lab())
     jsonschema.validate(document, INFO_ASSESSMENT_SCHEMA)
     change(document)
     with pytest.raises(jsonschema.ValidationError, match=field):
@@ -280,9 +282,9 @@ def test_dockerfile_copies_what_the_entrypoint_needs(built):
     lines = _dockerfile(built)
     assert lines[0] == ["FROM", "ubuntu:22.04"]
     copies = {source: target for word, source, target in (line for line in lines if line[0] == "COPY")}
-    assert copies == {"source/": "/lab05/source/", "entrypoint": "/lab05/entrypoint"}
+    assert copies == {"source/": "/grader/source/", "entrypoint": "/grader/entrypoint"}
     run = next(" ".join(line) for line in lines if line[0] == "RUN")
-    assert "AUTOGRADER_SOURCE=/lab05/source bash /lab05/source/setup.sh" in run
+    assert "AUTOGRADER_SOURCE=/grader/source bash /grader/source/setup.sh" in run
     entrypoint = json.loads(next(" ".join(line[1:]) for line in lines if line[0] == "ENTRYPOINT"))
     info = json.loads((built["question"] / "info.json").read_text())
     assert entrypoint == [info["externalGradingOptions"]["entrypoint"]]
@@ -336,7 +338,7 @@ def grade(world):
 
 @pytest.fixture(scope="module")
 def image_home(built, world):
-    """The image's /lab05 as the Dockerfile leaves it: its COPY lines, then setup.sh (installing
+    """The image's /grader as the Dockerfile leaves it: its COPY lines, then setup.sh (installing
     skipped: the packages are here)."""
     if os.getuid() != 0:
         pytest.fail("the PrairieLearn simulation creates a user and drops privileges: run it as root", pytrace=False)
@@ -349,9 +351,9 @@ def image_home(built, world):
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, target)
-    environment = {**os.environ, "AUTOGRADER_SOURCE": str(image / "lab05" / "source"), "AUTOGRADER_SKIP_INSTALL": "1"}
-    subprocess.run(["bash", str(image / "lab05" / "source" / "setup.sh")], check=True, env=environment, timeout=120)
-    return image / "lab05"
+    environment = {**os.environ, "AUTOGRADER_SOURCE": str(image / "grader" / "source"), "AUTOGRADER_SKIP_INSTALL": "1"}
+    subprocess.run(["bash", str(image / "grader" / "source" / "setup.sh")], check=True, env=environment, timeout=120)
+    return image / "grader"
 
 
 def run_entrypoint(
@@ -403,7 +405,7 @@ def _hostile(home: Path, grade: Path) -> dict:
     metrics = (
         metrics.replace("{root}/source", f"{home}/source")
         .replace("{root}/results", f"{grade}/results")
-        .replace("/autograder/source", "/lab05/source")
+        .replace("/autograder/source", "/grader/source")
         .replace("/autograder/results", "/grade/results")
         .replace("{{", "{")
         .replace("}}", "}")

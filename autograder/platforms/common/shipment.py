@@ -43,8 +43,9 @@ REQUIREMENT_FILES = ("lab.txt", "grader.txt")
 #: What the children's environment holds (setup.sh installs it in CHILD_ENVIRONMENT).
 CHILD_REQUIREMENTS = paths.SHIPPED_CHILD_REQUIREMENTS
 #: Where setup.sh makes the children's environment: outside the grader's folder, which the
-#: sandbox user may not read (nothing in it is secret: the allowed packages only).
-CHILD_ENVIRONMENT = "/opt/lab05-child"
+#: sandbox user may not read (nothing in it is secret: the allowed packages only); the engine's,
+#: whatever lab it grades.
+CHILD_ENVIRONMENT = "/opt/autograder-child"
 #: The precomputed Cranfield reference ($AUTOGRADER_BUNDLE), in the hidden folder.
 BUNDLE = "cranfield-bundle.json"
 #: Where ``autograder.zip``'s source keeps the hidden part ($AUTOGRADER_HIDDEN on Gradescope).

@@ -43,8 +43,10 @@ from autograder.labkit.lab import Lab
 from autograder.platforms.common import setting_support, shipment
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-ENTRYPOINT = "/lab05/entrypoint"  # where the Dockerfile puts it
-DEFAULT_IMAGE = "lab05-autograder:latest"  # replace with the image you push (--image)
+#: The image's home of the grader (the Dockerfile's; images built before named it after Lab 05, and
+#: the Dockerfile links that name to this one for questions built then).
+HOME = "/grader"
+ENTRYPOINT = f"{HOME}/entrypoint"  # where the Dockerfile puts it
 MAX_TIMEOUT = 600  # PrairieLearn's largest timeout (seconds)
 #: The namespace of the questions' uuids (a fixed, random one: never change it).
 UUID_NAMESPACE = uuid.UUID("5b0f3c5e-6a77-4f0e-9d7a-2c9e1a4b8d10")
@@ -55,23 +57,43 @@ HIDDEN = "tests/hidden/"
 PRIVATE_FILE, PRIVATE_FOLDER = 0o600, 0o700
 #: What marks a folder this build wrote (it may be replaced; anything else is refused).
 MARKERS = {"question": "info.json", "image": "Dockerfile", "assessment": "infoAssessment.json", "analysis": "info.json"}
-#: The question's id in the course: the folder it is copied to, ``questions/lab05/`` (README).
-QUESTION_ID = "lab05"
-#: The written analysis's question (``grading.yml``'s ``analysis:``), graded by people: ``questions/lab05-analysis/``.
-ANALYSIS_ID = "lab05-analysis"
 
 
-def question_uuid(title: str) -> str:
-    return str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/{title}"))
+def default_image(lab: Lab) -> str:
+    """The image's name when ``--image`` gives none (Lab 05: ``lab05-autograder:latest``); replace it
+    with the image you push."""
+    return f"{lab.slug}-autograder:latest"
 
 
-def info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: info.json
-    """``info.json``: the question, graded externally by ``image``."""
+def question_id(lab: Lab) -> str:
+    """The question's id in the course: the folder it is copied to (Lab 05: ``questions/lab05/``)."""
+    return lab.slug
+
+
+def analysis_id(lab: Lab) -> str:
+    """The written analysis's question (``grading.yml``'s ``analysis:``), graded by people (Lab 05:
+    ``questions/lab05-analysis/``)."""
+    return f"{lab.slug}-analysis"
+
+
+def _uuid(lab: Lab, kind: str, title: str) -> str:
+    """A uuid of ``lab``'s question or assessment of this ``kind`` ("": the code's question), derived
+    from the rubric's title: the same for every build, so rebuilding keeps its identity (Lab 05's are
+    those of the builds before its short name came from the lab)."""
+    return str(uuid.uuid5(UUID_NAMESPACE, f"{lab.slug}-autograder/prairielearn/{kind}{title}"))
+
+
+def question_uuid(lab: Lab, title: str) -> str:
+    return _uuid(lab, "", title)
+
+
+def info(rubric: rubrics.Rubric, image: str, lab: Lab) -> dict[str, Any]:  # JSON: info.json
+    """``info.json``: ``lab``'s question, graded externally by ``image``."""
     return {
-        "uuid": question_uuid(rubric.title),
+        "uuid": question_uuid(lab, rubric.title),
         "title": rubric.title,
         "topic": "Evaluating IR systems",
-        "tags": ["lab05", "code", "autograder"],
+        "tags": [lab.slug, "code", "autograder"],
         "type": "v3",
         "singleVariant": True,
         "gradingMethod": "External",
@@ -85,14 +107,14 @@ def info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: info.js
     }
 
 
-def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[str, Any]:  # JSON
+def assessment(rubric: rubrics.Rubric, lab: Lab) -> dict[str, Any]:  # JSON
     """A sample ``infoAssessment.json``: a Homework whose one zone holds the question, worth the
     rubric's total (PrairieLearn scales the grader's score in [0, 1] by it; on a Homework the best
     submission counts). Its uuid is derived from the rubric's title, like the question's. It sets
     no dates: students see it once its Access page releases it. With ``attempts.per_period`` in the
     rubric, the question waits ``gradeRateMinutes`` between gradings (``attempts.grade_rate_minutes``:
     the period shared evenly, so 3 in 24 hours is one every 480 minutes)."""
-    question: dict[str, Any] = {"id": question_id, "autoPoints": rubric.total, "maxAutoPoints": rubric.total}
+    question: dict[str, Any] = {"id": question_id(lab), "autoPoints": rubric.total, "maxAutoPoints": rubric.total}
     rate = attempts.grade_rate_minutes(rubric.attempts)
     if rate:
         question["gradeRateMinutes"] = rate
@@ -101,14 +123,14 @@ def assessment(rubric: rubrics.Rubric, question_id: str = QUESTION_ID) -> dict[s
         points = rubric.analysis  # the claims checked by the grader (autoPoints), the prose by people
         questions.append(
             {
-                "id": ANALYSIS_ID,
+                "id": analysis_id(lab),
                 "autoPoints": points.claims_max,
                 "maxAutoPoints": points.claims_max,
                 "manualPoints": points.prose_points,
             }
         )
     return {
-        "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/assessment/{rubric.title}")),
+        "uuid": _uuid(lab, "assessment/", rubric.title),
         "type": "Homework",
         "title": rubric.title,
         "set": "Homework",
@@ -141,14 +163,16 @@ def notes(rubric: rubrics.Rubric) -> list[str]:
     return said + setting_support.notes("prairielearn", setting_support.unset(rubric))
 
 
-def analysis_info(rubric: rubrics.Rubric, image: str) -> dict[str, Any]:  # JSON: the analysis question's info.json
+def analysis_info(
+    rubric: rubrics.Rubric, image: str, lab: Lab
+) -> dict[str, Any]:  # JSON: the analysis question's info.json
     """The written analysis's question: the upload of analysis.yml and analysis.md; its claims checked
     against the data by ``image`` (``analysis_entry``: no student code runs), its prose graded by people."""
     return {
-        "uuid": str(uuid.uuid5(UUID_NAMESPACE, f"lab05-autograder/prairielearn/analysis/{rubric.title}")),
+        "uuid": _uuid(lab, "analysis/", rubric.title),
         "title": f"{rubric.title}: the written analysis",
         "topic": "Evaluating IR systems",
-        "tags": ["lab05", "analysis", "manual"],
+        "tags": [lab.slug, "analysis", "manual"],
         "type": "v3",
         "singleVariant": True,
         "gradingMethod": "External",
@@ -209,22 +233,38 @@ def starter_rubric(rubric: rubrics.Rubric) -> str:
     return "\n".join(lines)
 
 
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _uploaded(lab: Lab) -> dict[str, str]:
+    """What ``question.html`` says of ``lab``'s graded files and its package (Lab 05: "two graded files,
+    metrics.py and runs.py", the ones in ``lab05/``)."""
+    named = [f"<code>{name}</code>" for name in lab.graded_files]
+    if len(named) == 1:
+        return {"files": f"graded file, {named[0]}", "which": "one", "package": lab.package}
+    listed = ", ".join(named[:-1]) + " and " + named[-1]
+    count = NUMBERS.get(len(named), str(len(named)))
+    return {"files": f"{count} graded files, {listed}", "which": "ones", "package": lab.package}
+
+
 def _template(name: str, **values: str) -> bytes:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8")).substitute(values).encode()
 
 
 def entries(
-    lab: Lab, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None
+    lab: Lab, image: str | None = None, rubric_path: Path | None = None
 ) -> dict[str, list[tuple[str, bytes, int]]]:
     """The files of each folder for ``lab``, ``{"question": [...], "image": [...], "assessment": [...]}``,
-    for the rubric at ``rubric_path`` (by default the lab's grading.yml)."""
+    for the rubric at ``rubric_path`` (by default the lab's grading.yml) and ``image`` (by default
+    ``default_image(lab)``)."""
+    image = default_image(lab) if image is None else image
     rubric_path = Path(rubric_path) if rubric_path is not None else lab.place.rubric
     loaded = rubrics.load(rubric_path, lab)
     if not image or any(c.isspace() for c in image):
-        raise InputError(f"--image {image!r}: give an image name such as youruser/lab05-autograder:2026")
+        raise InputError(f"--image {image!r}: give an image name such as youruser/{lab.slug}-autograder:2026")
     question = [
-        ("info.json", (json.dumps(info(loaded, image), indent=2) + "\n").encode(), 0o644),
-        ("question.html", _template("question.html", title=loaded.title), 0o644),
+        ("info.json", (json.dumps(info(loaded, image, lab), indent=2) + "\n").encode(), 0o644),
+        ("question.html", _template("question.html", title=loaded.title, **_uploaded(lab)), 0o644),
         ("tests/grading.yml", rubric_path.read_bytes(), 0o644),
     ]
     hidden = shipment.hidden_entries(lab, rubric_path)
@@ -235,11 +275,11 @@ def entries(
         ("entrypoint", (TEMPLATES / "entrypoint").read_bytes(), 0o755),
     ]
     built += [(f"source/{name}", data, mode) for name, data, mode in shipment.engine_entries(lab)]
-    sample = [("infoAssessment.json", (json.dumps(assessment(loaded), indent=2) + "\n").encode(), 0o644)]
+    sample = [("infoAssessment.json", (json.dumps(assessment(loaded, lab), indent=2) + "\n").encode(), 0o644)]
     parts = {"question": question, "image": built, "assessment": sample}
     if loaded.analysis is not None:
         parts["analysis"] = [
-            ("info.json", (json.dumps(analysis_info(loaded, image), indent=2) + "\n").encode(), 0o644),
+            ("info.json", (json.dumps(analysis_info(loaded, image, lab), indent=2) + "\n").encode(), 0o644),
             ("question.html", _template("analysis.html", title=loaded.title), 0o644),
             ("rubric.md", starter_rubric(loaded).encode(), 0o644),
             (
@@ -260,7 +300,7 @@ def _replace_folder(target: Path, files: list[tuple[str, bytes, int]], marker: s
     return target
 
 
-def build(out: Path, lab: Lab, image: str = DEFAULT_IMAGE, rubric_path: Path | None = None) -> dict[str, Path]:
+def build(out: Path, lab: Lab, image: str | None = None, rubric_path: Path | None = None) -> dict[str, Path]:
     """Write ``OUT/question/``, ``OUT/image/``, ``OUT/assessment/`` and, with ``grading.yml``'s
     ``analysis:``, ``OUT/analysis/`` (the written analysis's manually graded question; each replaced
     whole) for ``lab`` and the rubric at ``rubric_path`` (by default the lab's grading.yml); returns

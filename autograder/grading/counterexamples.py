@@ -28,6 +28,7 @@ from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import shrink
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
 from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample
+from autograder.grading.vocabulary import Diagnosis
 from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
@@ -126,14 +127,45 @@ def counterexample(found: shrink.Shrunk, returns: str = "", parameters: tuple[st
 def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Counterexample]]) -> tuple[CheckResult, ...]:
     """The checks, each function's counterexample on the check its start case belongs to
     (``found``: function -> (that check's name, the counterexample)); a check with a note (no
-    credit) or full marks gets none."""
+    credit) or full marks gets none. A diagnosis of the function that says which way every wrong
+    answer errs is dropped where its counterexample errs the other way (``_contradicted``): the
+    graded cases alone told it, and the feedback would show both."""
     by_check = dict(found.values())
-    return tuple(
-        replace(check, counterexample=by_check[check.name])
-        if check.name in by_check and not check.full and not check.note
-        else check
-        for check in checks
+    attached = []
+    for check in checks:
+        if check.function in found:
+            counterexample = found[check.function][1]
+            kept = tuple(diagnosis for diagnosis in check.diagnoses if not _contradicted(diagnosis, counterexample))
+            check = replace(check, diagnoses=kept) if kept != check.diagnoses else check
+        if check.name in by_check and not check.full and not check.note:
+            check = replace(check, counterexample=by_check[check.name])
+        attached.append(check)
+    return tuple(attached)
+
+
+#: The diagnoses that say which way every wrong answer errs (``diagnosis/shapes.py``'s direction),
+#: and the sign of (answer - expected) each claims.
+DIRECTED = {"shape-too-high": 1, "shape-too-low": -1}
+#: The same claim as the last sentence of a condition's explanation (``diagnosis/conditions.py``).
+DIRECTED_SENTENCES = {" Every wrong answer is too high.": 1, " Every wrong answer is too low.": -1}
+
+
+def _contradicted(diagnosis: Diagnosis, found: Counterexample) -> bool:
+    """Does ``diagnosis`` say every wrong answer errs one way while ``found`` (a wrong answer too)
+    errs the other way (or raised)?"""
+    sign = DIRECTED.get(diagnosis.id) or next(
+        (sign for sentence, sign in DIRECTED_SENTENCES.items() if diagnosis.explanation.endswith(sentence)), 0
     )
+    if not sign:
+        return False
+    actual, expected = found.actual, found.expected
+    if found.raised or not _number(actual) or not _number(expected):
+        return True
+    return bool((float(actual) - float(expected)) * sign <= 0)  # type: ignore[arg-type]
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 @dataclass

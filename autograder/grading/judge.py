@@ -16,6 +16,7 @@ from typing import Any
 
 from autograder.errors import UsageError
 from autograder.grading.results import CaseStatus
+from autograder.grading.vocabulary import NOT_A_STRING
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
@@ -103,7 +104,7 @@ def plain(encoded: Any, depth: int = 0) -> Any:
             return [plain(item, depth + 1) for item in items[:50]]
         if kind == "dict" and isinstance(items, list):
             return {
-                str(plain(pair[0], depth + 1))[:200]: plain(pair[1], depth + 1)
+                _key(pair[0], depth + 1)[:200]: plain(pair[1], depth + 1)
                 for pair in items[:50]
                 if isinstance(pair, list) and len(pair) == 2
             }
@@ -112,6 +113,17 @@ def plain(encoded: Any, depth: int = 0) -> Any:
         return f"<{describe(encoded)}>"
     except (TypeError, ValueError, RecursionError):
         return None
+
+
+def _key(encoded: Any, depth: int) -> str:
+    """A dict key as plain data: a string as itself, anything else as its JSON after ``NOT_A_STRING``."""
+    value = plain(encoded, depth)
+    if isinstance(value, str) and _kind(encoded) == "str":
+        return value
+    try:
+        return NOT_A_STRING + json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return NOT_A_STRING + str(value)
 
 
 SHOWN = 1000  # characters of JSON kept of one answer in the results (what feedback shows of it)

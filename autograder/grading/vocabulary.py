@@ -217,3 +217,15 @@ def hidden_state(status: CaseStatus, raised: str = "", mro: tuple[str, ...] = ()
     if shown or status == CaseStatus.ERROR:
         return f"raised {shown or 'an exception'}"
     return told if told in (WRONG_FORMAT, NO_RUN_FILE) else WRONG_ANSWER
+
+
+#: Marks a dict key that was not a string (JSON's keys are): ``{1: 2}`` is kept as ``{"\u20631": 2}``,
+#: so that feedback shows ``{1: 2}``, not ``{'1': 2}``, the right answer's look (``key_text``).
+NOT_A_STRING = "\u2063"
+
+
+def key_text(key: object) -> str:
+    """A plain dict key as feedback prints it: a string quoted, anything else (``NOT_A_STRING``) bare."""
+    if isinstance(key, str) and key.startswith(NOT_A_STRING):
+        return key[len(NOT_A_STRING) :]
+    return repr(key)

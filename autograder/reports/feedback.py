@@ -38,6 +38,7 @@ from autograder.grading.results import (
     SubmissionResult,
     functions,
 )
+from autograder.grading.vocabulary import key_text
 from autograder.labkit.case import RAISES
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
@@ -70,9 +71,9 @@ def value_text(value: object) -> str:
     if isinstance(value, dict) and set(value) == {RAISES}:  # a call that must raise
         return f"raises {value[RAISES]}"
     if isinstance(value, dict) and len(value) > 12:
-        return "{" + ", ".join(f"{k!r}: {value_text(v)}" for k, v in list(value.items())[:12]) + ", ...}"
+        return "{" + ", ".join(f"{key_text(k)}: {value_text(v)}" for k, v in list(value.items())[:12]) + ", ...}"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {value_text(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{key_text(k)}: {value_text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) > 3 and " Q0 " in value[0]:
         return "\n" + "\n".join(value)
     if isinstance(value, list):

@@ -19,6 +19,7 @@ from autograder.grading import counterexamples, inputs
 from autograder.grading.diagnosis import shrink
 from autograder.grading.diagnosis.answers import same
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
+from autograder.grading.vocabulary import Diagnosis
 from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
@@ -507,3 +508,48 @@ def test_a_call_with_the_graders_measure_says_what_that_measure_is():
     assert "grade_of_first" in shown.call.splitlines()[0]
     assert "# grade_of_first: the grader's measure: the grade of the ranking's first document" in shown.call
     assert "-2 for an empty ranking" in shown.call
+
+
+def _check_with(diagnosis_id: str, explanation: str) -> CheckResult:
+    """A failing check of ndcg_at_k holding one diagnosis (``diagnosis_id``, ``explanation``)."""
+    found = Diagnosis(id=diagnosis_id, function="ndcg_at_k", title="t", explanation=explanation, notes="Part IV")
+    return CheckResult(
+        name="ndcg_at_k: random cases",
+        question="q",
+        function="ndcg_at_k",
+        kind=CheckKind.RANDOM,
+        max_score=1.0,
+        score=0.5,
+        visibility="visible",
+        diagnoses=(found,),
+    )
+
+
+#: (id, the diagnosis's id, its explanation, the counterexample's answer, expected, raised, kept?)
+DIRECTED = [
+    ("too-high-but-lower", "shape-too-high", "Every wrong answer is larger.", 0, 1, "", False),
+    ("too-high-and-higher", "shape-too-high", "Every wrong answer is larger.", 2, 1, "", True),
+    ("too-low-but-higher", "shape-too-low", "Every wrong answer is smaller.", 1.5, 1, "", False),
+    ("too-high-but-raised", "shape-too-high", "Every wrong answer is larger.", None, 1, "raised KeyError", False),
+    ("condition-too-high-but-lower", "condition-x", "Fails on x. Every wrong answer is too high.", 0.2, 0.5, "", False),
+    ("condition-too-low-and-lower", "condition-x", "Fails on x. Every wrong answer is too low.", 0.2, 0.5, "", True),
+    ("no-direction", "shape-outside-0-1", "Its answers lie outside [0, 1].", 0, 1, "", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("diagnosis_id", "explanation", "actual", "expected", "raised", "kept"),
+    [case[1:] for case in DIRECTED],
+    ids=[case[0] for case in DIRECTED],
+)
+def test_is_a_direction_its_counterexample_contradicts_dropped(
+    diagnosis_id, explanation, actual, expected, raised, kept
+):
+    """A diagnosis saying every wrong answer errs one way was told by the graded cases alone: is it
+    dropped when the function's counterexample (a wrong answer too) errs the other way or raises,
+    and kept when it agrees or says nothing of a direction?"""
+    found = Counterexample(call="ndcg_at_k(...)", expected=expected, actual=actual, raised=raised)
+    check = _check_with(diagnosis_id, explanation)
+    (attached,) = counterexamples.attach((check,), {"ndcg_at_k": (check.name, found)})
+    assert attached.counterexample == found
+    assert (attached.diagnoses == check.diagnoses) is kept

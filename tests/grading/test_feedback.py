@@ -432,3 +432,24 @@ def test_jobs_default_to_the_cpus_the_process_may_use(monkeypatch):
 def test_a_checks_tally_counts_in_words(cases, tally):
     """Does a check's tally read as English for one case as for many (never "1/1 cases")?"""
     assert feedback.check_view(check("dcg_at_k", CheckKind.EDGE, _cases(cases))).tally == tally
+
+
+#: (id, a value the student's function returned, what feedback prints of it)
+KEYS = [
+    ("int-keys", {1: -2, 2: 0}, "{1: -2, 2: 0}"),
+    ("str-keys", {"1": -2, "2": 0}, "{'1': -2, '2': 0}"),
+    ("mixed-keys", {"1": 0.5, 2: 0.25}, "{'1': 0.5, 2: 0.25}"),
+    ("tuple-key", {("1", "a"): 1}, '{["1", "a"]: 1}'),
+    ("bool-key", {True: 1}, "{true: 1}"),
+]
+
+
+@pytest.mark.parametrize(("returned", "printed"), [case[1:] for case in KEYS], ids=[case[0] for case in KEYS])
+def test_does_feedback_tell_an_int_key_from_a_str_key(returned, printed):
+    """A dict keyed by int(query_id) was shown as {'1': -2}, just like the right answer keyed by
+    the query id string: is every key that is not a string printed bare, each string quoted?"""
+    from autograder.grading import judge
+    from autograder.reports.feedback import value_text
+    from autograder.sandbox.child.values import encode
+
+    assert value_text(judge.plain(encode(returned))) == printed

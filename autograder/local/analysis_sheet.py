@@ -65,7 +65,8 @@ def write(
 ) -> Path:
     """``OUT/analysis.csv`` for ``sources``, keeping the TA's cells of a sheet already there."""
     path = Path(out) / output_paths.ANALYSIS_SHEET
-    kept = analysis_grades.ta_cells(path, {source.id for source in sources}) if path.exists() else {}
+    students = {source.id: source.students for source in sources}
+    kept = analysis_grades.ta_cells(path, students, students) if path.exists() else {}
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(analysis_grades.COLUMNS)

@@ -27,7 +27,7 @@ from autograder.grading.analysis.points import AnalysisPoints
 from autograder.labkit import trec
 from autograder.labkit.load import default as default_lab
 from autograder.local import analysis_sheet
-from tests.grading.test_analysis_facts import PERTURBATIONS, perturbed
+from tests.support.claim_changes import PERTURBATIONS, perturbed
 
 RUN = "my_bm25.run"
 SYSTEM = "bm25"  # the system whose run the claims name
@@ -68,7 +68,7 @@ def source(text: str | bytes, lab) -> own_runs.RunSource:
             raise own_runs.RunError(f"the run file {name} is not in the submission")
         return data
 
-    return own_runs.RunSource(read=read, evaluate=own_runs.lab_evaluate(lab.measures))
+    return own_runs.RunSource(read=read, measure=own_runs.lab_measure(lab.measures))
 
 
 #: (id, the run file, words of the message: the file and the line)
@@ -112,13 +112,13 @@ def test_run_is_ranked_as_ir_measures_ranks_it(text, expected):
 def test_lab04_run_written_again_gives_the_reference_facts(cranfield, known, lab):
     """Does Lab 04's own run, as a student's file, give the reference's rankings and values?"""
     run = own_runs.parse(run_text(lab04(cranfield)).encode(), RUN)
-    evaluate = own_runs.lab_evaluate(lab.measures)
+    measure = own_runs.lab_measure(lab.measures)
     queries = sorted(known.qrels, key=int)[::25]
     for query in queries:
         assert run.ranking(query) == list(known.rankings[SYSTEM][query]), query
-        for measure in known.names().measures:
-            value = evaluate(measure, {query: known.qrels[query]}, {query: run.scores.get(query, {})})[query]
-            assert math.isclose(value, known.values[SYSTEM][measure][query], abs_tol=1e-12), (query, measure)
+        for label in known.names().measures:
+            value = measure(label, {query: known.qrels[query]}, {query: run.scores.get(query, {})})[query]
+            assert math.isclose(value, known.values[SYSTEM][label][query], abs_tol=1e-12), (query, label)
     assert len(queries) == 9
 
 

@@ -80,7 +80,7 @@ class Facts:
                 read[name] = runs.run(name)
             run = read[name]
             rankings[system] = {query: run.ranking(query)}
-            evaluated = runs.evaluate(claim.measure, {query: self.qrels[query]}, {query: run.scores.get(query, {})})
+            evaluated = runs.measure(claim.measure, {query: self.qrels[query]}, {query: run.scores.get(query, {})})
             values[system] = {claim.measure: {query: evaluated[query]}}
             own[system] = name
         return replace(self, rankings=rankings, values=values, own=own)

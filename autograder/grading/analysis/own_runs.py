@@ -29,7 +29,7 @@ MAX_LINES = 250_000  # 225 queries x 1,000 documents fit; a run file is not larg
 RUN_LINE = "query_id Q0 doc_id rank score system_name"
 
 #: ``(measure, qrels, run) -> {query: value}``: the lab's reference measure of a run, per query
-Evaluate = Callable[[str, Mapping[str, Mapping[str, int]], Mapping[str, Mapping[str, float]]], Mapping[str, float]]
+Measure = Callable[[str, Mapping[str, Mapping[str, int]], Mapping[str, Mapping[str, float]]], Mapping[str, float]]
 
 
 class RunError(InputError):
@@ -55,9 +55,7 @@ def parse(data: bytes, name: str) -> OwnRun:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise RunError(
-            f"{name}, line {line}: byte {error.start} is not UTF-8; write the run with your write_run"
-        ) from None
+        raise RunError(f"{name}, line {line}: byte {error.start} is not UTF-8; save the run as UTF-8 text") from None
     rows = trec.numbered_rows(text, MAX_LINES + 1)
     if len(rows) > MAX_LINES:
         raise RunError(f"{name}: has more than {MAX_LINES:,} lines; a run of Cranfield has at most 1,000 a query")
@@ -66,39 +64,39 @@ def parse(data: bytes, name: str) -> OwnRun:
         if len(columns) != trec.COLUMNS:
             raise RunError(
                 f"{name}, line {number}: {len(columns)} columns; a run's line has {trec.COLUMNS}: {RUN_LINE} "
-                "(write the run with your write_run)"
+                "(one line per retrieved document)"
             )
         value = trec.score(columns[4])
         if value is None:
             raise RunError(f"{name}, line {number}: the score {columns[4][:40]!r} is not a finite number")
         scores.setdefault(columns[0], {})[columns[2]] = value
     if not scores:
-        raise RunError(f"{name}: has no line of a run ({RUN_LINE}); write the run with your write_run")
+        raise RunError(f"{name}: has no line of a run ({RUN_LINE}): hand in the run file your code wrote")
     return OwnRun(name=name, scores=scores)
 
 
 @dataclass(frozen=True)
 class RunSource:
     """Where a claim's own runs come from (``read``: a run file's name -> its bytes, ``RunError`` when
-    it cannot be had) and how they are evaluated (``evaluate``)."""
+    it cannot be had) and how they are measured (``measure``)."""
 
     read: Callable[[str], bytes]
-    evaluate: Evaluate
+    measure: Measure
 
     def run(self, name: str) -> OwnRun:
         return parse(self.read(name), name)
 
 
-def lab_evaluate(measures: ModuleType) -> Evaluate:
+def lab_measure(measures: ModuleType) -> Measure:
     """The lab's reference measures (``lab.measures``: ``CRANFIELD``'s labels, ``ir_measures_values``)."""
 
-    def evaluate(
-        measure: str, qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Mapping[str, float]]
+    def measure(
+        label: str, qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Mapping[str, float]]
     ) -> Mapping[str, float]:
-        values: Mapping[str, float] = measures.ir_measures_values(measures.CRANFIELD[measure].ir_measure, qrels, run)
+        values: Mapping[str, float] = measures.ir_measures_values(measures.CRANFIELD[label].ir_measure, qrels, run)
         return values
 
-    return evaluate
+    return measure
 
 
 def _missing(name: str, where: str) -> RunError:
@@ -120,7 +118,7 @@ def in_submission(source: intake.Source, lab: Lab) -> RunSource:
             raise _missing(name, "the submission")
         return staged.files[name]
 
-    return RunSource(read=read, evaluate=lab_evaluate(lab.measures))
+    return RunSource(read=read, measure=lab_measure(lab.measures))
 
 
 def in_folder(folder: Path, lab: Lab) -> RunSource:
@@ -141,4 +139,4 @@ def in_folder(folder: Path, lab: Lab) -> RunSource:
         with os.fdopen(descriptor, "rb") as handle:
             return handle.read(intake.MAX_FILE + 1)
 
-    return RunSource(read=read, evaluate=lab_evaluate(lab.measures))
+    return RunSource(read=read, measure=lab_measure(lab.measures))

@@ -47,12 +47,13 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _analysis(args: argparse.Namespace) -> int:
-    from autograder.grading.analysis import claims, facts
+    from autograder.grading.analysis import claims, facts, own_runs
 
     known = facts.Facts.from_bundle(args.lab.cranfield.bundle())
     if not known.values:
         raise InputError(f"{args.lab.title} has no reference collection: there are no claims to check")
-    verdicts = facts.check(claims.read(args.file, known.names()), known)
+    runs = own_runs.in_folder(args.file.parent, args.lab)  # the run files a claim names, beside the file
+    verdicts = facts.check(claims.read(args.file, known.names()), known, runs)
     for verdict in verdicts:
         print(f"{verdict.title()}: {'holds' if verdict.holds else 'refused'}")
         for problem in verdict.problems:
@@ -421,8 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     analysis = commands.add_parser(
         "analysis",
-        help="check the claims of a student's analysis.yml against the data (the qrels and Lab 04's reference runs); "
-        "exit 1 when a claim is refused",
+        help="check the claims of a student's analysis.yml against the data (the qrels and Lab 04's reference runs, "
+        "or the student's own run files beside it that a claim names); exit 1 when a claim is refused",
     )
     analysis.add_argument("file", type=Path, help="the analysis.yml to check")
     analysis.set_defaults(run=_analysis)

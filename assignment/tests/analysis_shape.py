@@ -6,6 +6,7 @@ checks every fact against Cranfield's qrels and Lab 04's runs.
 from __future__ import annotations
 
 import math
+import re
 
 SYSTEMS = ("bm25", "tfidf")
 MEASURES = ("AP", "P@10", "R@100", "RR", "nDCG@10", "nDCG@10 exp")
@@ -14,6 +15,8 @@ MAX_BYTES = 64 << 10
 MAX_CLAIMS = 10
 MAX_DOCUMENTS = 20
 CLAIM_FIELDS = ("query", "measure", "values", "better", "documents")
+OPTIONAL_FIELDS = ("runs",)  # runs: {system: your run file's name}, to check the claim against your own run
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 DOCUMENT_FIELDS = ("doc", "grade", "ranks")
 EXAMPLE = "see the example at the top of analysis.yml"
 
@@ -80,13 +83,13 @@ def _load(text: str):
         loader.dispose()
 
 
-def _fields(data, node, where: str, fields: tuple) -> None:
+def _fields(data, node, where: str, fields: tuple, optional: tuple = ()) -> None:
     if not isinstance(data, dict):
         raise ShapeError(f"line {_line(node)}: {where} must be a mapping with {', '.join(fields)}; {EXAMPLE}")
     for name in data:
-        if name not in fields:
+        if name not in fields + optional:
             raise ShapeError(
-                f"line {_line(_child(node, name))}: {where}.{name} is not a field; use {', '.join(fields)}"
+                f"line {_line(_child(node, name))}: {where}.{name} is not a field; use {', '.join(fields + optional)}"
             )
     for name in fields:
         if name not in data:
@@ -101,6 +104,17 @@ def _per_system(data, node, where: str, accept, what: str) -> None:
             raise ShapeError(f"line {_line(_child(node, system))}: {where}.{system} must be {what}; found {value!r}")
 
 
+def _runs(data, node, where: str) -> None:
+    if not isinstance(data, dict) or not set(data) <= set(SYSTEMS):
+        raise ShapeError(f"line {_line(node)}: {where} must map systems ({', '.join(SYSTEMS)}) to your run files")
+    for system, name in data.items():
+        if not isinstance(name, str) or not RUN_NAME.fullmatch(name):
+            raise ShapeError(
+                f"line {_line(_child(node, system))}: {where}.{system} must be a run file's name in your submission, "
+                f"e.g. my_bm25.run (letters, digits, . _ -; no folder); found {name!r}"
+            )
+
+
 def check(text: str) -> int:
     """The number of claims in ``text``; ``ShapeError`` naming the first problem and its line."""
     data, root = _load(text)
@@ -110,7 +124,8 @@ def check(text: str) -> int:
         raise ShapeError(f"line {_line(node)}: claims must be a list of at most {MAX_CLAIMS} claims; {EXAMPLE}")
     for index, claim in enumerate(claims):
         where, at = f"claims[{index}]", _child(node, index)
-        _fields(claim, at, where, CLAIM_FIELDS)
+        _fields(claim, at, where, CLAIM_FIELDS, OPTIONAL_FIELDS)
+        _runs(claim.get("runs", {}), _child(at, "runs"), f"{where}.runs")
         if not _identifier(claim["query"]):
             raise ShapeError(
                 f"line {_line(_child(at, 'query'))}: {where}.query must be a query id; found {claim['query']!r}"

@@ -43,6 +43,18 @@ def rows(text_: str, limit: int | None = None) -> list[list[str]]:
     return found
 
 
+def numbered_rows(text_: str, limit: int | None = None) -> list[tuple[int, list[str]]]:
+    """``rows`` with each row's line number (from 1, blank lines counted), for a message that names it."""
+    found = []
+    for number, line in enumerate(io.StringIO(text_), 1):
+        columns = line.split()
+        if columns:
+            found.append((number, columns))
+            if limit is not None and len(found) >= limit:
+                break
+    return found
+
+
 LAYOUT = "\\n line ends, the last line's too"  # the contract's line ends (any whitespace between columns)
 
 

@@ -6,7 +6,9 @@ model (``SubmissionResult.from_dict``); its lateness is stored in it, as its stu
 its submissions and the policy that chose each student's (``grading/course/standing.py``), which an
 export applies again. A folder without it is a batch that did not finish, a listed submission
 without its grade.json is an error, and a grade.json it does not list (left by an earlier batch
-into the same folder) is ignored with a note.
+into the same folder) is ignored with a note. A platform's export given instead (a Gradescope export
+of submissions, a grades download of Gradescope or PrairieLearn) is named as such: what reads a
+graded batch (``export``, ``changes``; the overrides apply in one) cannot apply to it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.errors import InputError, MissingError
+from autograder.grading.course import metadata
 from autograder.grading.course.standing import DEFAULT_POLICY, POLICIES
 from autograder.grading.results import SubmissionResult
 from autograder.reports import output_paths
 
 GRADE_COMMAND = "python -m autograder grade PATH... --out DIR"
+#: a grades download's header, by the columns that name its platform (casefolded)
+DOWNLOADS = {
+    "PrairieLearn's": ("uid", "uin"),
+    "Gradescope's": ("submission id", "total score"),
+}
+PLATFORM_TOOLS = (
+    "graded there, grades change there (Gradescope: Regrade Requests, or a point adjustment on a manually "
+    "graded question; PrairieLearn: the assessment instance's question points, or manual grading), or grade "
+    f"the submissions here first ({GRADE_COMMAND}) and keep overrides.csv in DIR"
+)
 
 
 @dataclass(frozen=True)
@@ -47,9 +60,36 @@ def _listed(record: Path) -> tuple[list[str], str]:
     return listed, policy
 
 
+def platform_export(path: Path) -> str | None:
+    """What platform's export ``path`` is, in words (None: none that is recognised): a folder with
+    Gradescope's ``submission_metadata.yml``, or a CSV whose header names a platform's columns."""
+    path = Path(path)
+    if path.is_dir():
+        found = (path / metadata.FILE_NAME).is_file()
+        return f"a Gradescope export of submissions (it holds {metadata.FILE_NAME})" if found else None
+    if not path.is_file():
+        return None
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 16).decode("utf-8-sig", "replace")
+    except OSError:
+        return None
+    header = {cell.strip().strip('"').casefold() for cell in first.split(",")}
+    for platform, columns in DOWNLOADS.items():
+        if header & set(columns):
+            return f"{platform} grades download (its columns {', '.join(sorted(header & set(columns)))})"
+    return None
+
+
 def read(folder: Path) -> Batch:
     """Every result of the graded batch in ``folder``; ``ValueError`` naming what is missing."""
     folder = Path(folder)
+    exported = platform_export(folder)
+    if exported is not None and not (folder / output_paths.CLASS).is_file():
+        raise InputError(
+            f"{folder} is {exported}, not a graded batch: nothing of it can be compared or adjusted here; "
+            f"{PLATFORM_TOOLS}"
+        )
     if not folder.is_dir():
         raise MissingError(f"no graded batch at {folder}: pass the folder given to {GRADE_COMMAND}")
     stored = {path.parent.name: path for path in (folder / output_paths.SUBMISSIONS).glob("*/grade.json")}

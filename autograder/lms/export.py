@@ -64,7 +64,12 @@ def build(
     found = standing.build(batch.results, batch.policy)
     sheet = None
     if analysis is not None:
-        sheet = analysis_grades.merged(batch_dir, [result.submission for result in batch.results], analysis)
+        sheet = analysis_grades.merged(
+            batch_dir,
+            [result.submission for result in batch.results],
+            analysis,
+            {result.submission: result.students for result in batch.results},
+        )
         if sheet is None:
             raise InputError(
                 f"{batch_dir} has no {output_paths.ANALYSIS_SHEET}: write it with python -m autograder "

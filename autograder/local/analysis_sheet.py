@@ -17,7 +17,7 @@ from pathlib import Path
 
 from autograder import cache
 from autograder.grading import intake
-from autograder.grading.analysis import claims, facts
+from autograder.grading.analysis import claims, facts, own_runs
 from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.results import points as shown
 from autograder.labkit.lab import Lab
@@ -38,7 +38,7 @@ def claims_of(
         analysis = claims.parse(staged.files[FILE].decode("utf-8"), known.names(), source=FILE)
     except (claims.AnalysisError, UnicodeDecodeError) as error:
         return 0.0, (str(error),)
-    verdicts = facts.check(analysis, known)
+    verdicts = facts.check(analysis, known, own_runs.in_submission(source, lab))
     said = [f"{v.title()}: " + ("holds" if v.holds else "; ".join(v.problems)) for v in verdicts]
     beyond = len(verdicts) - rubric_points.claims
     if beyond > 0:
@@ -65,7 +65,8 @@ def write(
 ) -> Path:
     """``OUT/analysis.csv`` for ``sources``, keeping the TA's cells of a sheet already there."""
     path = Path(out) / output_paths.ANALYSIS_SHEET
-    kept = analysis_grades.ta_cells(path, {source.id for source in sources}) if path.exists() else {}
+    students = {source.id: source.students for source in sources}
+    kept = analysis_grades.ta_cells(path, students, students) if path.exists() else {}
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(analysis_grades.COLUMNS)

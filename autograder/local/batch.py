@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, TextIO, TypedDict
 from autograder import tempdirs
 from autograder.grading import intake, payloads
 from autograder.grading import rubric as rubrics
-from autograder.grading.course import standing
+from autograder.grading.course import overrides, standing
 from autograder.grading.course import times as submission_times
 from autograder.grading.results import SubmissionResult, points
 from autograder.grading.session import Session, internal_error
@@ -147,6 +147,7 @@ def grade_batch(
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     out = Path(out)
     rules = classwork.rules(rubrics.load(rubric_path, lab), rubric_path, extensions)  # a bad file stops it here
+    overrides.not_beside(paths, out)
     tz = rules.deadline.tz() if rules.deadline is not None else None
     everyone = submission_times.apply(intake.discover(paths, lab), submission_times.parse(times), tz, lab)
     sources = everyone if shard is None else shards.share(everyone, shard)

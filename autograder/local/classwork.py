@@ -216,7 +216,12 @@ def finish(
     if similarity is not None:  # superseded submissions are out of every table, similar code's too
         similarity = compare_without(similarity, [result.submission for result in found.superseded])
     warn_shared(current)
-    sheet = analysis_grades.merged(out, [result.submission for result in current], rubric.analysis)
+    sheet = analysis_grades.merged(
+        out,
+        [result.submission for result in current],
+        rubric.analysis,
+        {result.submission: result.students for result in current},
+    )
     analysis = {name: (entry.claims_points, entry.prose_points) for name, entry in (sheet or {}).items()}
     table = grades_csv.render(found, rubric, analysis if sheet is not None else None)
     cache.write_atomic(out / output_paths.GRADES, table.encode(), 0o644)

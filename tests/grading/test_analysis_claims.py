@@ -87,6 +87,24 @@ MALFORMED = [
         7,
         ["listed twice"],
     ),
+    (
+        "runs-unknown-system",
+        CLAIM.replace("    better: tfidf\n", "    better: tfidf\n    runs: {BM25: my.run}\n"),
+        6,
+        ["claims[0].runs", "'BM25' is not a system"],
+    ),
+    (
+        "runs-a-path",
+        CLAIM.replace("    better: tfidf\n", "    better: tfidf\n    runs: {bm25: ../etc/passwd}\n"),
+        6,
+        ["claims[0].runs", "'../etc/passwd' is not a run file's name"],
+    ),
+    (
+        "runs-not-text",
+        CLAIM.replace("    better: tfidf\n", "    better: tfidf\n    runs: {bm25: 7}\n"),
+        6,
+        ["claims[0].runs.bm25", "valid string"],
+    ),
     ("alias", "claims:\n  - &one {query: 1}\n  - *one\n", 2, ["alias"]),
     ("python-tag", "claims: !!python/object/apply:os.system ['true']\n", 1, ["YAML tag (!!...) is not allowed"]),
 ]
@@ -130,6 +148,11 @@ VALID = [
     (
         "null-rank-and-tie",
         CLAIM.replace("better: tfidf", "better: tie").replace("bm25: 4}", "bm25: null}"),
+        [("1", "AP", ["184"])],
+    ),
+    (
+        "own-run",
+        CLAIM.replace("    better: tfidf\n", "    better: tfidf\n    runs: {bm25: my_bm25.run}\n"),
         [("1", "AP", ["184"])],
     ),
     (

@@ -22,10 +22,9 @@ from hypothesis import strategies as st
 
 from autograder import paths
 from autograder.grading.analysis import claims, facts
+from tests.support.claim_changes import PERTURBATIONS, perturbed
 
 handout = SimpleNamespace(**runpy.run_path(str(paths.HANDOUT / "tests" / "analysis_shape.py")))
-
-PERTURBATIONS = ("doc", "rank", "grade", "query", "value", "sign")
 
 
 @pytest.fixture(scope="module")
@@ -80,33 +79,6 @@ def claims_of_the_data(draw, known: facts.Facts) -> dict:
     pool = retrieved(known, query)
     docs = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5, unique=True))
     return true_claim(known, query, measure, docs, cut=draw(st.booleans()))
-
-
-def perturbed(known: facts.Facts, claim: dict, kind: str, data: st.DataObject) -> dict:
-    """``claim`` with one fact of ``kind`` changed so that the data contradicts it."""
-    systems = known.names().systems
-    changed = yaml.safe_load(yaml.safe_dump(claim))  # a deep copy
-    document = data.draw(st.sampled_from(changed["documents"]))
-    if kind == "doc":
-        taken = {d["doc"] for d in changed["documents"]}
-        document["doc"] = data.draw(st.sampled_from(sorted(known.documents - taken, key=int)))
-    elif kind == "rank":
-        system = data.draw(st.sampled_from(systems))
-        truth = document["ranks"][system]
-        document["ranks"][system] = data.draw(st.sampled_from([None, *range(1, 101)]).filter(lambda r: r != truth))
-    elif kind == "grade":
-        document["grade"] = data.draw(st.integers(-1, 4).filter(lambda g: g != document["grade"]))
-    elif kind == "query":
-        changed["query"] = data.draw(
-            st.sampled_from(sorted(known.qrels, key=int)).filter(lambda q: q != claim["query"])
-        )
-    elif kind == "value":
-        system = data.draw(st.sampled_from(systems))
-        step = data.draw(st.floats(2 * facts.VALUE_TOLERANCE, 1.0))
-        changed["values"][system] = round(changed["values"][system] + data.draw(st.sampled_from([-1, 1])) * step, 6)
-    else:
-        changed["better"] = data.draw(st.sampled_from([*systems, claims.TIE]).filter(lambda b: b != claim["better"]))
-    return changed
 
 
 #: how many examples each property draws (the report's counts)

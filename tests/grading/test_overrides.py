@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -169,3 +171,41 @@ def test_a_rescore_drops_the_adjustments_for_the_class_step_to_apply_again():
     again = scoring.rescored(adjusted, moved)
     assert again is not None and again.adjustments == () and again.checks[0].max_score == 80
     assert overrides.apply([again], overrides.read_text(HEADER + "ada,q1,,10,r,TA\n"))[0].score == again.score + 10
+
+
+#: id: (where the overrides file is, relative to a scratch folder: None for none; refused?)
+BESIDE = {
+    "in-the-batch-folder": ("out", False),
+    "none": (None, False),
+    "in-a-gradescope-export": ("export", True),
+}
+
+
+@pytest.mark.parametrize(("where", "refused"), BESIDE.values(), ids=BESIDE.keys())
+def test_an_overrides_file_in_a_folder_to_grade_is_refused(tmp_path, where, refused):
+    """Is an overrides file left in a PATH to grade (a platform's export), where it would be ignored,
+    refused with what to do, and the batch's own OUT/overrides.csv accepted (even when OUT is a PATH)?"""
+    for name in ("export", "out"):
+        (tmp_path / name).mkdir()
+    if where is not None:
+        (tmp_path / where / overrides.FILE).write_text(HEADER, encoding="utf-8")
+    paths = [tmp_path / "export", tmp_path / "out"]
+    if not refused:
+        assert overrides.not_beside(paths, tmp_path / "out") is None
+        return
+    with pytest.raises(InputError) as raised:
+        overrides.not_beside(paths, tmp_path / "out")
+    assert str(raised.value).startswith(f"{tmp_path / 'export' / overrides.FILE} would not be applied: ")
+    assert f"move it to {tmp_path / 'out' / overrides.FILE}" in str(raised.value)
+
+
+def test_grade_stops_before_grading_when_an_export_holds_overrides(tmp_path):
+    """Does `grade EXPORT --out OUT` exit 2 naming EXPORT's overrides file, with nothing graded?"""
+    export = tmp_path / "export"
+    (export / "submission_1").mkdir(parents=True)
+    (export / overrides.FILE).write_text(HEADER + "submission_1,q1,,1,regrade,TA\n", encoding="utf-8")
+    command = [sys.executable, "-m", "autograder", "grade", str(export), "--out", str(tmp_path / "out")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"error: {export / overrides.FILE} would not be applied"), result.stderr
+    assert not (tmp_path / "out" / "grades.csv").exists()

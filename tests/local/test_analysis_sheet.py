@@ -251,3 +251,102 @@ def test_class_step_puts_the_sheet_in_grades_csv_and_the_report(tmp_path):
         "<li>Cy (cy): no row in the grading sheet</li>",
     ):
         assert text in report, text
+
+
+#: the batch's students by submission: Ada (two submissions), Bob, two students named Lee, a group
+STUDENTS = {
+    "ada-1": (Student(name="Ada Lovelace", email="ada@example.edu", sid="S01"),),
+    "ada-2": (Student(name="Ada Lovelace", email="ada@example.edu", sid="S01"),),
+    "bob": (Student(name="Bob Byte", email="bob@example.edu", sid="S02"),),
+    "lee-a": (Student(name="Lee", email="lee.a@example.edu", sid="S03"),),
+    "lee-b": (Student(name="Lee", email="lee.b@example.edu", sid="S04"),),
+    "pair": (Student(name="Cy", sid="S05"), Student(name="Di", sid="S06")),
+}
+
+#: id: (the row's submission, name, email, sid cells; the submission it is about)
+BY_STUDENT = {
+    "by-sid": (("", "", "", "S02"), "bob"),
+    "by-sid-any-case": (("", "", "", "s02"), "bob"),
+    "by-email": (("", "", "BOB@example.edu", ""), "bob"),
+    "by-name": (("", "Bob Byte", "", ""), "bob"),
+    "sid-before-name": (("", "Lee", "", "S04"), "lee-b"),
+    "one-of-a-group": (("", "", "", "S06"), "pair"),
+    "a-group-as-written": (("", "Cy; Di", "", "S05; S06"), "pair"),
+    "submission-first": (("ada-2", "", "", "S02"), "ada-2"),
+}
+
+
+def one_row(cells: tuple[str, str, str, str]) -> str:
+    return ",".join(cells) + ",4,4,,3,4,ok,TA Lin\n"
+
+
+@pytest.mark.parametrize(("cells", "submission"), BY_STUDENT.values(), ids=BY_STUDENT.keys())
+def test_a_row_keyed_by_student_grades_their_submission(tmp_path, cells, submission):
+    """Is a row without its submission matched to the one submission of the student its sid, email or
+    name names (the roster's words), in that order?"""
+    path = tmp_path / "analysis.csv"
+    path.write_text(HEADER + one_row(cells), encoding="utf-8")
+    entries = analysis_grades.read(path, list(STUDENTS), POINTS, STUDENTS)
+    assert [(name, entry.prose_points, entry.grader) for name, entry in entries.items()] == [
+        (submission, 3.0, "TA Lin")
+    ]
+
+
+#: id: (the row's submission, name, email, sid cells; the words of the error)
+BAD_STUDENTS = {
+    "no-one": (("", "", "", "S99"), ["line 2: sid 'S99' is no student of the batch's 6 submissions"]),
+    "two-people": (("", "Lee", "", ""), ["line 2: name 'Lee' names 2 students: Lee (lee-a); Lee (lee-b)"]),
+    "two-submissions": (("", "", "", "S01"), ["line 2: sid 'S01' has 2 submissions (ada-1, ada-2)"]),
+    "nobody-named": (("", "", "", ""), ["line 2: the row names no submission and no student"]),
+}
+
+
+@pytest.mark.parametrize(("cells", "words"), BAD_STUDENTS.values(), ids=BAD_STUDENTS.keys())
+def test_a_row_matching_no_one_or_two_is_named_and_nothing_applied(tmp_path, cells, words):
+    """Is a row whose student is no one, two people, or has two submissions an error naming its line
+    and cell, with nothing of the sheet applied?"""
+    path = tmp_path / "analysis.csv"
+    path.write_text(HEADER + one_row(("bob", "", "", "")) + one_row(cells), encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        analysis_grades.read(path, list(STUDENTS), POINTS, STUDENTS)
+    for word in [word.replace("line 2", "line 3") for word in words]:
+        assert word in str(raised.value), raised.value
+    assert "nothing of the sheet was applied" in str(raised.value)
+
+
+def test_a_student_row_and_a_submission_row_of_one_submission_are_refused(tmp_path):
+    """Are two rows about one submission, one by its id and one by its student, refused as a row given twice?"""
+    path = tmp_path / "analysis.csv"
+    path.write_text(HEADER + one_row(("bob", "", "", "")) + one_row(("", "", "", "S02")), encoding="utf-8")
+    with pytest.raises(InputError, match="line 3: submission bob has a row already"):
+        analysis_grades.read(path, list(STUDENTS), POINTS, STUDENTS)
+
+
+def test_class_step_and_remade_sheet_take_rows_keyed_by_student(known, tmp_path):
+    """Does the class step put a row keyed by a student's email into grades.csv, and does the sheet made
+    again keep that TA's cells on the student's submission row?"""
+    from autograder.grading.course import standing
+    from autograder.local import classwork
+    from tests.support import classes
+
+    made = [
+        classes.result(name, score, [(name.title(), f"{name}@example.edu", "")], "", False)
+        for name, score in (("ada", 90), ("bob", 60))
+    ]
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / output_paths.ANALYSIS_SHEET).write_text(HEADER + one_row(("", "", "bob@example.edu", "")), encoding="utf-8")
+    classwork.finish(
+        out, made, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
+    rows = {row["submission"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert [(rows[s]["total"], rows[s]["analysis"]) for s in ("ada", "bob")] == [("90", ""), ("60", "7")]
+    sources = [
+        intake.Source(
+            id=name, path=tmp_path / name, students=(Student(name=name.title(), email=f"{name}@example.edu"),)
+        )
+        for name in ("ada", "bob")
+    ]
+    analysis_sheet.write(out, sources, known, POINTS, default_lab())
+    again = sheet_rows(out / output_paths.ANALYSIS_SHEET)
+    assert [(again[s]["prose_points"], again[s]["grader"]) for s in ("ada", "bob")] == [("", ""), ("3", "TA Lin")]

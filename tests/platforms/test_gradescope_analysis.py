@@ -10,6 +10,7 @@ import yaml
 from autograder import paths
 from autograder.grading.analysis import facts
 from autograder.grading.results import SubmissionResult
+from autograder.labkit import trec
 from autograder.labkit.load import default as default_lab
 from autograder.platforms.gradescope import analysis
 
@@ -106,3 +107,31 @@ def test_a_failing_check_leaves_the_results_alone(tmp_path, monkeypatch):
     render = lambda result: {"score": 7}
     assert analysis.render_claims(render, root, rubric, said.append, default_lab()) is render
     assert said == ["the written analysis was not checked: OSError: disk gone"]
+
+
+#: id: (the run file the submission holds beside analysis.yml: None for none; the test's status, words)
+OWN_RUNS = {
+    "run-handed-in": ("lab04", "passed", "Claims: 2 / 4 points"),
+    "run-missing": (None, "failed", "the run file my_bm25.run is not in the submission"),
+    "run-malformed": ("1 Q0 184 1\n", "failed", "my_bm25.run, line 1: 4 columns"),
+}
+
+
+@pytest.mark.parametrize(("run", "status", "words"), OWN_RUNS.values(), ids=OWN_RUNS.keys())
+def test_a_claim_naming_the_students_run_is_checked_against_it(known, cranfield, tmp_path, run, status, words):
+    """Is a claim naming the student's own run checked against the run file of the Gradescope
+    submission, and a missing or malformed one named with its line?"""
+    made = {**claim(known, "1", "184"), "runs": {"bm25": "my_bm25.run"}}
+    root, rubric = root_with(tmp_path, yaml.safe_dump({"claims": [made]}))
+    if run == "lab04":
+        hits = cranfield["systems"]["bm25"]["results"]
+        run = "".join(
+            trec.line(query, doc, rank, score, "mine") + "\n"
+            for query, ranked in hits.items()
+            for rank, (doc, score) in enumerate(ranked, 1)
+        )
+    if run is not None:
+        (root / "submission" / "my_bm25.run").write_text(run, encoding="utf-8")
+    test = analysis.claims_test(root, rubric, default_lab())
+    assert (test["score"], test["status"]) == (0.0, status)
+    assert words in test["output"], test["output"]

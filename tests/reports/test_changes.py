@@ -15,6 +15,7 @@ from autograder.grading.course import deadlines, standing
 from autograder.grading.results import Adjustment, CheckResult, Status, Student, SubmissionResult
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
+from autograder.lms import batch_results
 from autograder.local import classwork
 from autograder.reports import changes
 from tests.support import classes
@@ -109,3 +110,60 @@ def test_command_compares_two_graded_folders(tmp_path):
         "  - override: added precision_at_k: hidden edge cases: 50 -> 55, adjusted by TA Lin: regrade request\n"
         "1 of 2 submissions changed; the others are graded the same\n"
     )
+
+
+def gradescope_export(tmp_path):
+    """A Gradescope export of submissions: its metadata and a submission's folder."""
+    folder = tmp_path / "assignment_export"
+    (folder / "submission_1").mkdir(parents=True)
+    (folder / "submission_metadata.yml").write_text("submission_1:\n  :submitters: []\n", encoding="utf-8")
+    return folder
+
+
+def grades_download(header: str):
+    def made(tmp_path):
+        path = tmp_path / "grades.csv"
+        path.write_text(header + "\n", encoding="utf-8")
+        return path
+
+    return made
+
+
+#: id: (the platform's export, words of the refusal)
+PLATFORM_EXPORTS = {
+    "gradescope-submissions": (
+        gradescope_export,
+        "is a Gradescope export of submissions (it holds submission_metadata.yml)",
+    ),
+    "gradescope-grades": (
+        grades_download("First Name,Last Name,SID,Email,Total Score,Max Points,Status,Submission ID"),
+        "is Gradescope's grades download (its columns submission id, total score)",
+    ),
+    "prairielearn-scores": (
+        grades_download("UID,UIN,Username,Name,Role,Assessment,Score (%)"),
+        "is PrairieLearn's grades download (its columns uid, uin)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("make", "words"), PLATFORM_EXPORTS.values(), ids=PLATFORM_EXPORTS.keys())
+def test_command_refuses_a_platform_export_saying_what_to_do_instead(tmp_path, make, words):
+    """Does `changes` given a platform's export instead of a graded batch exit 2 naming what it is,
+    and point to the platform's own regrade tools or a local grading first?"""
+    (tmp_path / "graded").mkdir()
+    command = [sys.executable, "-m", "autograder", "changes", str(make(tmp_path)), str(tmp_path / "graded")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert words in result.stderr and "not a graded batch" in result.stderr, result.stderr
+    assert "Regrade Requests" in result.stderr and "python -m autograder grade PATH... --out DIR" in result.stderr
+
+
+def test_a_graded_batch_of_a_gradescope_export_is_read(tmp_path):
+    """Is a folder that is a graded batch read as one, even with Gradescope's metadata copied into it?"""
+    made = [classes.result("ada", 50, [("Ada", "ada@example.edu", "")], "", False)]
+    out = tmp_path / "out"
+    classwork.finish(
+        out, made, rubric.load(default_lab().place.rubric, default_lab()), standing.Rules(), classes.RUN, default_lab()
+    )
+    (out / "submission_metadata.yml").write_text("{}\n", encoding="utf-8")
+    assert [result.submission for result in batch_results.read(out).results] == ["ada"]

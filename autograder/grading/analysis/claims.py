@@ -3,13 +3,15 @@
 
 A claim is about one query: the measure, both systems' values, which system is better, and
 the documents that explain the difference, each with its grade and its rank in each system's
-run. What the lab names (its systems, its measures) comes in the validation's context, from the
-reference collection the claims are checked against (``facts.py``). A file that is not valid
+run; optionally (``runs``) the student's own run file a system's facts come from. What the lab
+names (its systems, its measures) comes in the validation's context, from the reference
+collection the claims are checked against (``facts.py``). A file that is not valid
 gets one message naming its line, the field's path, the value found and what is allowed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,8 @@ MAX_BYTES = 64 << 10  # an analysis is a few KiB
 MAX_CLAIMS = 10  # the notes ask for two queries
 MAX_DOCUMENTS = 20  # documents per claim: the ones that explain the difference, not the whole ranking
 TIE = "tie"  # what ``better`` says when both systems have the same value
+#: a run file a claim names (``runs``): a file name of the submission, no folder
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -88,6 +92,11 @@ class Claim(BaseModel):
     values: dict[str, float] = Field(description="system -> the measure's value on the query (4 decimals)")
     better: str = Field(description="the system with the higher value, or 'tie'")
     documents: list[Document] = Field(min_length=1, max_length=MAX_DOCUMENTS)
+    runs: dict[str, str] = Field(
+        default_factory=dict,
+        description="system -> the name of the student's own run file for it, in the submission beside "
+        "analysis.yml (a system not named: Lab 04's reference run)",
+    )
 
     @field_validator("measure")
     @classmethod
@@ -108,6 +117,20 @@ class Claim(BaseModel):
         allowed = (*_names(info).systems, TIE)
         if value not in allowed:
             raise ValueError(f"{value!r} is not a system; use one of: {', '.join(allowed)}")
+        return value
+
+    @field_validator("runs")
+    @classmethod
+    def _run_files(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        systems = _names(info).systems
+        for system, name in value.items():
+            if system not in systems:
+                raise ValueError(f"{system!r} is not a system; name one of: {', '.join(systems)}")
+            if not RUN_NAME.fullmatch(name):
+                raise ValueError(
+                    f"runs.{system}: {name!r} is not a run file's name: give the name of the file in your submission, "
+                    "e.g. my_bm25.run (letters, digits, . _ -; no folder)"
+                )
         return value
 
     @field_validator("documents")

@@ -8,15 +8,17 @@ the measure's value to the notes' precision (4 decimals, truncated or rounded: w
 equal); each document is in the collection and in at least one of the runs for the query (a
 document neither system retrieves cannot explain their difference), with its grade (0 when not
 judged) and its rank in each run (``null`` when that run does not retrieve it). A refused claim's
-problems say what the claim says and what the data says.
+problems say what the claim says and what the data says. A claim naming the student's own run
+for a system (``runs``) is checked against that run instead (``own_runs.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import own_runs
 from .claims import TIE, Analysis, Claim, Names
 
 #: The notes print 4 decimals, truncated: a value cut or rounded to 4 decimals is within this.
@@ -33,6 +35,7 @@ class Facts:
     rankings: Mapping[str, Mapping[str, Sequence[str]]]  # system -> query -> doc ids, best first
     values: Mapping[str, Mapping[str, Mapping[str, float]]]  # system -> measure -> query -> value
     documents: frozenset[str]  # every doc id of the collection
+    own: Mapping[str, str] = field(default_factory=dict)  # system -> the student's run file its facts come from
 
     @classmethod
     def from_bundle(cls, bundle: Mapping[str, Any]) -> Facts:
@@ -63,6 +66,25 @@ class Facts:
         winners = [system for system, value in values.items() if best - value <= TIE_TOLERANCE]
         return winners[0] if len(winners) == 1 else TIE
 
+    def run_name(self, system: str) -> str:
+        """How feedback names ``system``'s run: Lab 04's, or the student's own file."""
+        return f"your run {self.own[system]} ({system})" if system in self.own else f"{system}'s run"
+
+    def with_own_runs(self, claim: Claim, runs: own_runs.RunSource, read: dict[str, own_runs.OwnRun]) -> Facts:
+        """These facts with each system ``claim.runs`` names taken from the student's run file (its
+        ranking of the claim's query, the claim's measure on it); ``read`` keeps the runs parsed so far."""
+        rankings, values, own = dict(self.rankings), dict(self.values), dict(self.own)
+        query = claim.query
+        for system, name in claim.runs.items():
+            if name not in read:
+                read[name] = runs.run(name)
+            run = read[name]
+            rankings[system] = {query: run.ranking(query)}
+            evaluated = runs.measure(claim.measure, {query: self.qrels[query]}, {query: run.scores.get(query, {})})
+            values[system] = {claim.measure: {query: evaluated[query]}}
+            own[system] = name
+        return replace(self, rankings=rankings, values=values, own=own)
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -82,14 +104,36 @@ class Verdict:
         return f"claim {self.number} (line {self.line}: query {self.query}, {self.measure})"
 
 
-def check(analysis: Analysis, facts: Facts) -> list[Verdict]:
-    """Every claim of ``analysis`` checked against ``facts``, in the file's order."""
+def check(analysis: Analysis, facts: Facts, runs: own_runs.RunSource | None = None) -> list[Verdict]:
+    """Every claim of ``analysis`` checked against ``facts``, in the file's order; a claim naming
+    the student's own runs against those (read from ``runs``; refused, saying why, without it)."""
+    read: dict[str, own_runs.OwnRun] = {}
     return [
         Verdict(
-            number=number, line=line, query=claim.query, measure=claim.measure, problems=tuple(problems(claim, facts))
+            number=number,
+            line=line,
+            query=claim.query,
+            measure=claim.measure,
+            problems=tuple(_problems_with_runs(claim, facts, runs, read)),
         )
         for number, (claim, line) in enumerate(zip(analysis.claims, analysis.lines), start=1)
     ]
+
+
+def _problems_with_runs(
+    claim: Claim, facts: Facts, runs: own_runs.RunSource | None, read: dict[str, own_runs.OwnRun]
+) -> list[str]:
+    if not claim.runs or claim.query not in facts.qrels:
+        return problems(claim, facts)
+    if runs is None:
+        return [
+            f"the claim names your own run ({', '.join(claim.runs.values())}), which cannot be read here: "
+            "remove the claim's runs: to check it against Lab 04's reference runs"
+        ]
+    try:
+        return problems(claim, facts.with_own_runs(claim, runs, read))
+    except own_runs.RunError as error:
+        return [str(error)]
 
 
 def _number(value: float) -> str:
@@ -108,8 +152,9 @@ def problems(claim: Claim, facts: Facts) -> list[str]:
     for system, claimed in claim.values.items():
         actual = facts.values[system][measure][query]
         if abs(claimed - actual) > VALUE_TOLERANCE + 1e-12:
+            mine = f" in your run {facts.own[system]}" if system in facts.own else ""
             found.append(
-                f"{system}'s {measure} on query {query} is {_number(actual)}; the claim says {claimed} "
+                f"{system}'s {measure} on query {query}{mine} is {_number(actual)}; the claim says {claimed} "
                 "(give it to 4 decimals, as the notebook prints it)"
             )
     actual_better = facts.better(measure, query)
@@ -137,5 +182,7 @@ def problems(claim: Claim, facts: Facts) -> list[str]:
             if claimed_rank != ranks[system]:
                 where = "is not retrieved" if ranks[system] is None else f"is at rank {ranks[system]}"
                 said = "null (not retrieved)" if claimed_rank is None else f"rank {claimed_rank}"
-                found.append(f"document {doc} {where} in {system}'s run for query {query}; the claim says {said}")
+                found.append(
+                    f"document {doc} {where} in {facts.run_name(system)} for query {query}; the claim says {said}"
+                )
     return found

@@ -57,6 +57,21 @@ def _fail(source: str, line: int | None, problem: str) -> NoReturn:
     raise InputError(f"overrides file {where}: {problem}; nothing of it was applied")
 
 
+def not_beside(paths: Sequence[str | Path], out: Path) -> None:
+    """``InputError`` when a PATH to grade (say a Gradescope export) holds an overrides file that is not
+    the batch's own (``OUT/overrides.csv``): the overrides apply to a graded batch, never to an export,
+    and one left there would be ignored without a word."""
+    own = (Path(out) / FILE).resolve()
+    for path in paths:
+        found = Path(path) / FILE
+        if found.is_file() and found.resolve() != own:
+            raise InputError(
+                f"{found} would not be applied: the overrides apply to a graded batch, in its --out folder; move it to "
+                f"{Path(out) / FILE} and grade again (on Gradescope or PrairieLearn, change grades with their own "
+                "tools); nothing was graded"
+            )
+
+
 def read(path: Path) -> list[Override]:
     """The overrides in ``path``; ``InputError`` naming the line of the first mistake."""
     source = str(path)

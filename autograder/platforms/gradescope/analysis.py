@@ -14,7 +14,7 @@ from typing import Any
 
 from autograder.grading import intake
 from autograder.grading import rubric as rubrics
-from autograder.grading.analysis import claims, facts
+from autograder.grading.analysis import claims, facts, own_runs
 from autograder.grading.results import SubmissionResult
 from autograder.labkit.lab import Lab
 
@@ -27,12 +27,14 @@ def claims_test(root: Path, rubric_path: Path, lab: Lab) -> dict[str, Any] | Non
     points = rubrics.load(rubric_path, lab).analysis
     if points is None:
         return None
-    staged = intake.read_other(intake.Source(id="submission", path=Path(root) / "submission"), FILE, lab)
+    submission = intake.Source(id="submission", path=Path(root) / "submission")
+    staged = intake.read_other(submission, FILE, lab)
     if FILE not in staged.files:
         return None
     known = facts.Facts.from_bundle(lab.cranfield.bundle())
     try:
-        verdicts = facts.check(claims.parse(staged.files[FILE].decode("utf-8"), known.names(), FILE), known)
+        analysis = claims.parse(staged.files[FILE].decode("utf-8"), known.names(), FILE)
+        verdicts = facts.check(analysis, known, own_runs.in_submission(submission, lab))
         said = [f"- {v.title()}: " + ("holds" if v.holds else "; ".join(v.problems)) for v in verdicts]
         held = points.claims_score(verdicts)
         output = "\n".join(

@@ -32,6 +32,8 @@ import tempfile
 from pathlib import Path
 
 from autograder import paths
+from autograder.reports import output_paths
+from tests.support import subs
 
 #: The unprivileged account podman runs as (tools/install-system-packages makes it).
 ACCOUNT = "lab05-podman"
@@ -102,15 +104,33 @@ def _chown(top: Path, uid: int, gid: int) -> None:
             os.lchown(name, uid, gid)
 
 
-def grader_venv() -> Path:
+def host_id(container_id: int, table: str = "/etc/subuid") -> int:
+    """The host's uid (with ``table`` /etc/subgid: gid) of the container's ``container_id``: the
+    account's for its root, else the account's subordinate ids from 1 (the map rootless podman makes)."""
+    if container_id == 0:
+        account = pwd.getpwnam(ACCOUNT)
+        return account.pw_uid if table == "/etc/subuid" else account.pw_gid
+    for line in Path(table).read_text(encoding="utf-8").splitlines():
+        name, start, count = line.split(":")
+        if name == ACCOUNT and container_id <= int(count):
+            return int(start) + container_id - 1
+    raise ValueError(f"host_id: the container's id {container_id} is not mapped by {ACCOUNT}'s range in {table}")
+
+
+def _give(top: Path, owner: int) -> None:
+    """``top`` and all in it to the container's uid and gid ``owner``."""
+    _chown(top, host_id(owner), host_id(owner, "/etc/subgid"))
+
+
+def grader_venv(owner: int = 0) -> Path:
     """The grader's packages (the Dockerfile's requirement files) for Debian's Python 3.11, installed
-    by uv from its cache (make setup filled it) into a folder of the account's, kept for the next
-    run under a name of the files' digest: 5,600 files, whose removal on this machine's disk took
-    21 s, for 1.4 s to install."""
+    by uv from its cache (make setup filled it) into a folder of the account's, the container uid
+    ``owner``'s alone, kept for the next run under a name of the files' digest: 5,600 files, whose
+    removal on this machine's disk took 21 s, for 1.4 s to install."""
     account = pwd.getpwnam(ACCOUNT)
     files = [paths.ROOT / "requirements" / name for name in REQUIREMENTS]
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in files)).hexdigest()[:16]
-    venv = Path(account.pw_dir) / f"grader-venv-{digest}"
+    venv = Path(account.pw_dir) / f"grader-venv-{digest}-{owner}"
     if venv.is_dir():
         return venv
     building = Path(tempfile.mkdtemp(prefix="grader-venv-", dir=account.pw_dir))
@@ -122,7 +142,7 @@ def grader_venv() -> Path:
     for path in files:
         install += ["-r", str(path)]
     subprocess.run(install, check=True, capture_output=True)
-    _chown(building, account.pw_uid, account.pw_gid)
+    _give(building, owner)
     subprocess.run(["chmod", "-R", "go-rwx", str(building)], check=True)  # as the Dockerfile's /lab05
     try:
         building.rename(venv)  # whole or not at all
@@ -131,10 +151,10 @@ def grader_venv() -> Path:
     return venv
 
 
-def make_image(folder: Path) -> Path:
+def make_image(folder: Path, owner: int = 0) -> Path:
     """The root filesystem (``folder / "rootfs"``) of an image laid out as the Dockerfile's, made
-    from this host's files (``/lab05/venv`` is bound from ``grader_venv``); ``folder`` must be one
-    the account can reach."""
+    from this host's files (``/lab05/venv`` is bound from ``grader_venv``), its ``/lab05`` the
+    container uid ``owner``'s alone; ``folder`` must be one the account can reach."""
     account = pwd.getpwnam(ACCOUNT)
     rootfs = folder / "rootfs"
     for name in ("usr", "etc", "proc", "sys", "dev", "run", "tmp", "var/tmp", "lab05/venv", "lab05/cache"):
@@ -147,14 +167,14 @@ def make_image(folder: Path) -> Path:
     _chown(folder, account.pw_uid, account.pw_gid)
     for path in (rootfs / "tmp", rootfs / "var" / "tmp"):
         path.chmod(0o1777)
+    _give(rootfs / "lab05", owner)
     subprocess.run(["chmod", "-R", "go-rwx", str(rootfs / "lab05")], check=True)
     return rootfs
 
 
-def make_owned(folder: Path) -> None:
-    """Give ``folder`` and all in it to the account (the container's root)."""
-    account = pwd.getpwnam(ACCOUNT)
-    _chown(folder, account.pw_uid, account.pw_gid)
+def make_owned(folder: Path, owner: int = 0) -> None:
+    """Give ``folder`` and all in it to the container's uid ``owner`` (0: its root, the account)."""
+    _give(folder, owner)
 
 
 def workspace() -> Path:
@@ -183,8 +203,8 @@ def cgroups_options(rootfs: Path) -> list[str]:
     return ["--cgroups=split"] if done.returncode == 0 else []
 
 
-def _binds() -> list[str]:
-    return ["-v", "/usr:/usr:ro", "-v", "/etc:/etc:ro", "-v", f"{grader_venv()}:/lab05/venv:ro"]
+def _binds(owner: int = 0) -> list[str]:
+    return ["-v", "/usr:/usr:ro", "-v", "/etc:/etc:ro", "-v", f"{grader_venv(owner)}:/lab05/venv:ro"]
 
 
 def run(
@@ -198,3 +218,89 @@ def run(
     for name, value in ENVIRONMENT.items():
         options += ["-e", f"{name}={value}"]
     return podman([*options, "--rootfs", str(rootfs), ENTRYPOINT, *arguments])
+
+
+#: The uid a Pod Security "restricted" pod runs the grader as (deploy/kubernetes/restricted/grade.yaml).
+POD_UID = 65532
+
+
+def run_as_restricted_pod(
+    rootfs: Path, profile: Path, arguments: list[str], mounts: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``python -m autograder ARGUMENTS`` as a "restricted" pod runs it: as POD_UID (not root),
+    every capability dropped, no privilege escalation, under the seccomp profile ``profile`` (a
+    file of the host); ``rootfs`` made with ``make_image(folder, POD_UID)``."""
+    options = ["run", "--rm", "--network", "none", "--passwd=false", "--user", f"{POD_UID}:{POD_UID}"]
+    options += ["--cap-drop", "all", "--security-opt", "no-new-privileges", "--security-opt", f"seccomp={profile}"]
+    options += ["--hostname", "lab05-restricted", "--workdir", "/lab05/repo", *_binds(POD_UID)]
+    for source, target in mounts.items():
+        options += ["-v", f"{source}:{target}"]
+    environment = {**ENVIRONMENT, "PYTHONPATH": "/lab05/repo", "HOME": "/tmp"}
+    for name, value in environment.items():
+        options += ["-e", f"{name}={value}"]
+    return podman([*options, "--rootfs", str(rootfs), "/lab05/venv/bin/python", "-m", "autograder", *arguments])
+
+
+#: What a submission tries to read inside the container (the image's layout, docs/CONTAINER.md).
+TARGETS = (
+    "/lab05/repo/grading.yml",
+    "/lab05/repo/solutions",
+    "/lab05/repo/lab/data/expected.json",
+    "/lab05/venv/pyvenv.cfg",
+    "/lab05/cache",
+    "/class",
+    "/class/ada-correct/lab05/metrics.py",
+    "/out",
+    "/rubric/grading.yml",
+    "/cranfield/cranqrel",
+)
+ESCAPE = f"""
+import os as _os, socket as _socket
+def confusion_matrix(retrieved, relevant, collection_size):
+    found = []
+    for path in {TARGETS!r}:
+        try:
+            found.append((path, (_os.listdir(path) if _os.path.isdir(path) else open(path, "rb").read(40))[:3]))
+        except OSError:
+            pass
+    for pid in {{_os.getppid(), 1}}:  # the grader's command line names the class folder
+        try:
+            if b"/class" in open("/proc/%d/cmdline" % pid, "rb").read():
+                found.append(("cmdline", pid))
+        except OSError:
+            pass
+    try:
+        _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM).close()
+        found.append(("socket", "opened"))
+    except OSError:
+        pass
+    try:
+        _os.setuid(0)
+        found.append(("setuid", 0))
+    except OSError:
+        pass
+    raise RuntimeError("uid %d found: %r" % (_os.getuid(), found))
+"""
+
+
+def write_class(folder: Path) -> None:
+    """The examples and ``zz-escape``, a submission that tries to escape (ESCAPE)."""
+    for example in sorted((paths.ROOT / "examples" / "submissions").iterdir()):
+        shutil.copytree(example, folder / example.name)
+    subs.write(folder / "zz-escape", {"metrics.py": subs.with_function("metrics.py", ESCAPE)})
+
+
+def message(out: Path, submission: str) -> str:
+    """The feedback.md of ``submission`` in the output folder ``out``."""
+    return (out / output_paths.SUBMISSIONS / submission / "feedback.md").read_text(encoding="utf-8")
+
+
+def grade_on_host(inputs: Path, out: Path, rubric: Path, seed: str) -> Path:
+    """``inputs`` graded by a batch on this host (its isolation: the jail, as root), student code
+    in /usr/bin/python3 as in the containers; returns ``out``."""
+    command = [sys.executable, "-m", "autograder", "grade", str(inputs), "--out", str(out), "--rubric", str(rubric)]
+    command += ["--seed", seed, "--jobs", "2", "--child-python", "/usr/bin/python3"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=DEADLINE)
+    if done.returncode != 0:
+        raise AssertionError(f"the host's batch exited with {done.returncode}: {done.stderr[-3000:]}")
+    return out

@@ -46,6 +46,15 @@ def runtime_default_like(folder: Path) -> Path:
     return path
 
 
+def cranfield_cache(work: Path) -> dict[str, str]:
+    """Cranfield in an ir_datasets cache of the pod's (as a warmed cache holds it), as a mount."""
+    cache = work / "ir_datasets"
+    if not cache.exists():
+        shutil.copytree(load_lab05().data.cache_dir(), cache / "cranfield")
+        rootless_podman.make_owned(cache, rootless_podman.POD_UID)
+    return {str(cache): rootless_podman.ENVIRONMENT["IR_DATASETS_HOME"]}
+
+
 @pytest.fixture(scope="module")
 def pod() -> Iterator[Path]:
     """An image whose /lab05 is the pod's uid's (a restricted pod cannot be root), removed after."""
@@ -81,10 +90,11 @@ PROFILES = {
 
 
 @pytest.mark.parametrize("case", PROFILES.values(), ids=PROFILES.keys())
-def test_the_doctor_finds_the_jail_only_under_the_localhost_profile(pod, case):
+def test_the_doctor_finds_the_jail_only_under_the_localhost_profile(pod, case, cranfield):
     """As a restricted pod (uid 65532, no capabilities), does the doctor choose the jail under
     lab05-jail.json, and find no isolation at all (the jail refused, the uid mode impossible
-    without root) under a profile refusing namespaces as RuntimeDefault does?"""
+    without root) under a profile refusing namespaces as RuntimeDefault does, where grade stops
+    with exit status 2?"""
     make_profile, expected = case
     profile = make_profile(pod.parent)
     done = rootless_podman.run_as_restricted_pod(
@@ -97,6 +107,11 @@ def test_the_doctor_finds_the_jail_only_under_the_localhost_profile(pod, case):
     if expected is None:
         assert not machine["auto"]["ok"], machine["auto"]
         assert not machine["jail_namespaces"]["ok"], machine["jail_namespaces"]
+        example = "/lab05/repo/examples/submissions/ada-correct"
+        grade = ["grade", example, "--out", "/tmp/out", "--child-python", "/usr/bin/python3"]
+        refused = rootless_podman.run_as_restricted_pod(pod, profile, grade, cranfield_cache(pod.parent))
+        assert refused.returncode == 2, refused.stdout[-2000:] + refused.stderr[-2000:]
+        assert "cannot enclose submissions" in refused.stderr, refused.stderr[-2000:]
     else:
         assert machine["auto"] == expected, machine
 
@@ -109,12 +124,11 @@ def test_a_restricted_pod_grades_in_the_jail_as_the_host_does(pod, tmp_path, cra
     (work / "rubric").mkdir()
     rubric = subs.small_rubric(work / "rubric")
     (work / "out").mkdir()
-    shutil.copytree(load_lab05().data.cache_dir(), work / "ir_datasets" / "cranfield")  # as a warmed cache holds it
     rootless_podman.make_owned(work / "class")
-    for folder in (work / "out", work / "rubric", work / "ir_datasets"):  # the pod's to write
+    for folder in (work / "out", work / "rubric"):  # the pod's to write
         rootless_podman.make_owned(folder, rootless_podman.POD_UID)
     mounts = {str(work / "class"): "/class:ro", str(work / "out"): "/out", str(work / "rubric"): "/rubric"}
-    mounts[str(work / "ir_datasets")] = rootless_podman.ENVIRONMENT["IR_DATASETS_HOME"]
+    mounts.update(cranfield_cache(work))
     grade = ["grade", "/class", "--out", "/out", "--rubric", "/rubric/grading.yml", "--seed", SEED]
     grade += ["--jobs", "2", "--isolation", "jail", "--child-python", "/usr/bin/python3"]
     done = rootless_podman.run_as_restricted_pod(pod, PROFILE, grade, mounts)

@@ -83,17 +83,25 @@ def missing() -> str | None:
 
 
 def _ignored() -> list[str]:
-    """.dockerignore's patterns, as names (what the Dockerfile's ``COPY . /lab05/repo/`` leaves out)."""
+    """.dockerignore's patterns (what the Dockerfile's ``COPY . /lab05/repo/`` leaves out)."""
     lines = (paths.ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
-    patterns = [line.strip() for line in lines if line.strip()[:1] not in ("", "#")]
-    return [pattern.removeprefix("**/").rstrip("/").rsplit("/", 1)[-1] for pattern in patterns]
+    return [line.strip().rstrip("/") for line in lines if line.strip()[:1] not in ("", "#")]
 
 
 def _copy_checkout(target: Path) -> None:
+    """The checkout copied to ``target`` as Docker reads .dockerignore: a pattern from the root,
+    ``**/`` matching in every folder."""
     ignored = _ignored()
 
     def leave_out(folder: str, names: list[str]) -> set[str]:
-        return {name for name in names if any(fnmatch.fnmatch(name, pattern) for pattern in ignored)}
+        relative = Path(folder).relative_to(paths.ROOT)
+        return {
+            name
+            for name in names
+            for pattern in ignored
+            if fnmatch.fnmatch((relative / name).as_posix(), pattern)
+            or (pattern.startswith("**/") and fnmatch.fnmatch(name, pattern[3:]))
+        }
 
     shutil.copytree(paths.ROOT, target, ignore=leave_out, symlinks=True)
 

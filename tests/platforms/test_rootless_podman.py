@@ -22,6 +22,18 @@ pytestmark = [pytest.mark.container, pytest.mark.sandbox, pytest.mark.slow]
 SEED = "rootless"
 
 
+def cranfield_folder(work: Path) -> dict[str, str]:
+    """Cranfield's three files in a folder of the account's, mounted at the image's /cranfield."""
+    folder = work / "cranfield"
+    if not folder.exists():
+        folder.mkdir()
+        data = load_lab05().data
+        for name, cached in data.CRANFIELD_FILES.items():
+            shutil.copyfile(data.cache_dir() / cached, folder / name)
+        rootless_podman.make_owned(folder)
+    return {str(folder): "/cranfield:ro"}
+
+
 @pytest.fixture(scope="module")
 def image() -> Iterator[tuple[Path, list[str]]]:
     """The image's root filesystem in a folder of the account's, removed when the module is done."""
@@ -48,17 +60,13 @@ def test_a_rootless_container_grades_as_the_host_and_refuses_an_escape(
     rootless_podman.write_class(work / "class")
     (work / "rubric").mkdir()
     rubric = subs.small_rubric(work / "rubric")  # no Cranfield checks: the proof is the sandbox's
-    (work / "cranfield").mkdir()
-    data = load_lab05().data
-    for name, cached in data.CRANFIELD_FILES.items():
-        shutil.copyfile(data.cache_dir() / cached, work / "cranfield" / name)
     (work / "out").mkdir()
     rootless_podman.make_owned(work)
     mounts = {
         str(work / "class"): "/class:ro",
         str(work / "out"): "/out",
         str(work / "rubric"): "/rubric",  # read-write: the course secret is made beside the rubric
-        str(work / "cranfield"): "/cranfield:ro",
+        **cranfield_folder(work),
     }
     grade = ["grade", "/class", "--out", "/out", "--rubric", "/rubric/grading.yml", "--seed", SEED, "--jobs", "2"]
     done = rootless_podman.run(rootfs, grade, mounts, cgroups)
@@ -72,3 +80,19 @@ def test_a_rootless_container_grades_as_the_host_and_refuses_an_escape(
     assert "found: []" in rootless_podman.message(host, "zz-escape")
     container_csv = (work / "out" / output_paths.GRADES).read_bytes()
     assert container_csv == (host / output_paths.GRADES).read_bytes()
+
+
+def test_sandbox_uids_outside_the_map_are_refused_with_a_message(
+    image: tuple[Path, list[str]], cranfield: object
+) -> None:
+    """With the sandbox uids placed where a rootful container puts them (100064, outside the 65,536
+    uids a rootless container maps), does the grader stop with exit status 2 naming the unmapped
+    uids and the map, rather than grade or crash?"""
+    rootfs, cgroups = image
+    example = "/lab05/repo/examples/submissions/ada-correct"
+    grade = ["grade", example, "--out", "/tmp/out", "--isolation", "uid"]
+    mounts = cranfield_folder(rootfs.parent)
+    done = rootless_podman.run(rootfs, grade, mounts, cgroups, AUTOGRADER_SANDBOX_UID="100064")
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "are not mapped in this user namespace" in done.stderr, done.stderr[-3000:]
+    assert "100064" in done.stderr

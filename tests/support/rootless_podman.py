@@ -169,7 +169,7 @@ def make_image(folder: Path, owner: int = 0) -> Path:
         (rootfs / name).mkdir(parents=True)
     for name in ("bin", "lib", "lib64", "sbin"):
         (rootfs / name).symlink_to(f"usr/{name}")
-    for name in ("class", "out", "cranfield", "rubric"):
+    for name in ("class", "out", "rubric"):  # no /cranfield: the entrypoint would seed from it
         (rootfs / name).mkdir()
     _copy_checkout(rootfs / "lab05" / "repo")
     _chown(folder, account.pw_uid, account.pw_gid)
@@ -216,14 +216,14 @@ def _binds(owner: int = 0) -> list[str]:
 
 
 def run(
-    rootfs: Path, arguments: list[str], mounts: dict[str, str], cgroups: list[str]
+    rootfs: Path, arguments: list[str], mounts: dict[str, str], cgroups: list[str], **environment: str
 ) -> subprocess.CompletedProcess[str]:
     """The image's entrypoint with ``arguments`` in a rootless container, ``mounts`` (host folder
-    -> container path, ``:ro`` allowed) bound into it."""
+    -> container path, ``:ro`` allowed) bound into it, ``environment`` added to the image's."""
     options = ["run", "--rm", "--network", "none", *cgroups, "--hostname", "lab05-rootless", *_binds()]
     for source, target in mounts.items():
         options += ["-v", f"{source}:{target}"]
-    for name, value in ENVIRONMENT.items():
+    for name, value in {**ENVIRONMENT, **environment}.items():
         options += ["-e", f"{name}={value}"]
     return podman([*options, "--rootfs", str(rootfs), ENTRYPOINT, *arguments])
 

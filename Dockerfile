@@ -26,10 +26,13 @@ RUN python3 -m venv /lab05/venv \
       -r /lab05/repo/requirements/lab.txt -r /lab05/repo/requirements/grader.txt \
       -r /lab05/repo/requirements/batch.txt
 COPY . /lab05/repo/
-# the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+);
-# the entrypoint where anyone may start it (to refuse a --user with a message)
+# the grader, its hidden reference and its cache: the root's alone (children run as uid 64000+),
+# or OWNER's, the uid a Pod Security "restricted" pod runs the grader as in the namespace jail
+# (--build-arg OWNER=65532: deploy/kubernetes/restricted/grade.yaml); the entrypoint where anyone
+# may start it (to refuse a --user with a message)
+ARG OWNER=0
 RUN install -m 755 /lab05/repo/autograder/local/templates/entrypoint /usr/local/bin/lab05-entrypoint \
- && mkdir -p /lab05/cache && chmod -R go-rwx /lab05
+ && mkdir -p /lab05/cache && chown -R "${OWNER}:${OWNER}" /lab05 && chmod -R go-rwx /lab05
 ENV AUTOGRADER_CACHE=/lab05/cache IR_DATASETS_HOME=/lab05/cache/ir_datasets PYTHONDONTWRITEBYTECODE=1
 WORKDIR /
 ENTRYPOINT ["/usr/local/bin/lab05-entrypoint"]

@@ -7,6 +7,7 @@ every Job has a deadline and a clean-up time."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -234,3 +235,87 @@ def test_every_claim_mounted_is_declared_read_write_many():
     assert mounts == {"/class": True, "/out": False, "/shared-cache": True, "/cranfield": True}
     env = {variable["name"]: variable.get("value") for variable in grading["containers"][0]["env"]}
     assert env["AUTOGRADER_SHARED_CACHE"] == "/shared-cache"
+
+
+RESTRICTED = MANIFESTS / "restricted"
+RESTRICTED_FILES = sorted(RESTRICTED.glob("*.yaml"))
+
+
+def restricted_manifests() -> dict[str, dict]:
+    """The restricted route's manifests (deploy/kubernetes/restricted/), as kind/name."""
+    return {f"{doc['kind']}/{doc['metadata']['name']}": doc for path in RESTRICTED_FILES for doc in documents(path)}
+
+
+def restricted_pods() -> dict[str, dict]:
+    """The restricted route's pod templates, by Job name."""
+    manifests = restricted_manifests()
+    return {name: doc["spec"]["template"]["spec"] for name, doc in manifests.items() if doc["kind"] == "Job"}
+
+
+def test_the_restricted_route_has_its_manifests():
+    """Does the restricted route have its namespace (enforcing "restricted") and the three Jobs?"""
+    manifests = restricted_manifests()
+    assert sorted(manifests) == ["Job/lab05-grade", "Job/lab05-merge", "Job/lab05-warm", "Namespace/lab05"]
+    labels = manifests["Namespace/lab05"]["metadata"]["labels"]
+    assert {key.rsplit("/", 1)[1]: value for key, value in labels.items()} == {
+        "enforce": "restricted",
+        "warn": "restricted",
+        "audit": "restricted",
+    }
+
+
+@pytest.mark.parametrize("path", RESTRICTED_FILES, ids=[path.name for path in RESTRICTED_FILES])
+def test_each_restricted_manifest_passes_kubernetes_schema(path):
+    """Does every document of the restricted route validate against Kubernetes' schema, strictly?"""
+    for document in documents(path):
+        kubernetes_validate.validate(document, KUBERNETES, strict=True)
+
+
+def _with_init_containers(pod: dict) -> list[dict]:
+    """A pod template as many, one per container (init containers too), for restricted_violations."""
+    return [{**pod, "containers": [container]} for container in [*pod["containers"], *pod.get("initContainers", [])]]
+
+
+@pytest.mark.parametrize("name", sorted(restricted_pods()))
+def test_each_restricted_pod_meets_restricted_whole(name):
+    """Does each pod of the restricted route, init containers included, meet every rule of Pod
+    Security "restricted" (non-root, no capability, no escalation, a Localhost seccomp profile,
+    the allowed volume types), as a uid other than 0?"""
+    pod = restricted_pods()[name]
+    for one in _with_init_containers(pod):
+        assert restricted_violations(one) == set()
+    assert pod["securityContext"]["runAsUser"] > 0 and pod["securityContext"]["runAsGroup"] > 0
+
+
+def test_the_restricted_check_finds_a_pod_of_the_root_route():
+    """Is the root route's grading pod found to break "restricted" by the same check (not vacuous)?"""
+    assert restricted_violations(pods()["Job/lab05-grade"]) == ROOT_FOR_ISOLATION
+
+
+def test_the_restricted_route_names_the_profile_the_repository_holds():
+    """Does every restricted pod name, as its Localhost seccomp profile, lab05/<a profile of
+    deploy/kubernetes/restricted/>, one that refuses clone3 (so that clone's flags are seen) and
+    does not refuse the calls the jail makes (unshare, mount, umount2, chroot)?"""
+    for pod in restricted_pods().values():
+        profile = pod["securityContext"]["seccompProfile"]
+        assert profile["type"] == "Localhost"
+        folder, name = profile["localhostProfile"].split("/")
+        assert folder == "lab05"
+        rules = json.loads((RESTRICTED / name).read_text(encoding="utf-8"))["syscalls"]
+        refused = {call for rule in rules if rule["action"] == "SCMP_ACT_ERRNO" for call in rule["names"]}
+        assert "clone3" in refused
+        assert not refused & {"unshare", "mount", "umount2", "chroot", "clone"}
+
+
+def test_the_restricted_grading_job_is_the_root_routes_but_for_security():
+    """Does the restricted grading Job shard, retry and mount as grade.yaml does (the same
+    completions, parallelism, retries, deadlines, --shard and --out), in the jail?"""
+    root, restricted = everything()["Job/lab05-grade"]["spec"], restricted_manifests()["Job/lab05-grade"]["spec"]
+    for key in ("completionMode", "completions", "parallelism", "backoffLimitPerIndex", "maxFailedIndexes"):
+        assert restricted[key] == root[key], key
+    assert restricted["podFailurePolicy"] == root["podFailurePolicy"]
+    root_arguments = root["template"]["spec"]["containers"][0]["args"]
+    arguments = restricted["template"]["spec"]["containers"][0]["args"]
+    for option in ("--shard", "--out", "--seed", "--jobs"):
+        assert arguments[arguments.index(option) + 1] == root_arguments[root_arguments.index(option) + 1], option
+    assert arguments[arguments.index("--isolation") + 1] == "jail"

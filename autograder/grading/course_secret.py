@@ -74,8 +74,15 @@ def load(rubric_path: Path, create: bool) -> tuple[str, str]:
             f"beside grading.yml (a local batch makes one on first use), upload it again and regrade"
         )
     text = secrets.token_hex(32)
-    where.write_text(text + "\n", encoding="utf-8")
-    where.chmod(0o600)
+    try:
+        where.write_text(text + "\n", encoding="utf-8")
+        where.chmod(0o600)
+    except OSError as error:
+        raise InputError(
+            f"cannot make the course secret at {where} ({error.strerror or error}): a local batch keeps one "
+            f"beside the rubric on first use; make that folder writable, or name a file with "
+            f"${ENVIRONMENT} (an existing course secret there is read, a missing one made)"
+        ) from None
     return text, (
         f"made a new course secret at {where}: keep it with the rubric (never in the handout) so that "
         "every grading of the same files draws the same random cases"

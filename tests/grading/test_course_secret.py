@@ -288,3 +288,15 @@ def test_a_rubric_edit_changes_the_seed_only_if_it_changes_the_cases(edit: str) 
     assert (before != after) == changes, (
         f"{edit}: seed {before} -> {after}, expected {'a new' if changes else 'the same'}"
     )
+
+
+def test_a_secret_that_cannot_be_made_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose rubric sits where no file can be made (a read-only mount; here a folder that
+    is not there) stopped with a traceback: does it now say where and what to do, with nothing made?"""
+    monkeypatch.setenv(course_secret.ENVIRONMENT, str(tmp_path / "read-only" / "course-secret"))
+    with pytest.raises(course_secret.InputError) as raised:
+        course_secret.load(tmp_path / "grading.yml", create=True)
+    told = str(raised.value)
+    assert f"cannot make the course secret at {tmp_path / 'read-only' / 'course-secret'}" in told
+    assert "make that folder writable" in told and course_secret.ENVIRONMENT in told
+    assert not (tmp_path / "read-only").exists()

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
+from autograder import cache, paths
 from autograder.errors import UsageError
-from autograder.grading import rubric_schema as schema
 from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import attempts as attempt_limits
 from autograder.grading.course import deadlines, standing
-from autograder.grading.rubric_schema import SimilaritySettings as SimilaritySettings
+from autograder.grading.rubric_settings import SCORING as SCORING
+from autograder.grading.rubric_settings import SimilaritySettings as SimilaritySettings
 from autograder.labkit.kinds import CheckKind
 from autograder.labkit.lab import Lab
 from autograder.sandbox.settings import Limits
@@ -29,11 +28,10 @@ from autograder.sandbox.settings import Limits
 if TYPE_CHECKING:
     import yaml
 
+    from autograder.grading import rubric_schema as schema
+
 MAX_BYTES = 1 << 20  # a rubric is a few KiB
 MAX_VALUES = 100_000  # values of the rubric with every YAML alias expanded (a rubric has a few hundred)
-
-
-SCORING = schema.SCORING  # how a check's cases become its points (``rubric_schema.SCORING``)
 
 
 class RubricError(UsageError, ValueError):
@@ -152,10 +150,45 @@ def _canonical(value: object) -> object:
     return value
 
 
+#: The grader's code that makes a ``Rubric`` of a file's text (the schema, its defaults, the values it
+#: builds): a change of any of it is a miss of the validated rubrics kept in the cache.
+RUBRIC_CODE = (
+    "grading/rubric.py",
+    "grading/rubric_schema.py",
+    "grading/rubric_settings.py",
+    "grading/analysis/points.py",
+    "grading/course/attempts.py",
+    "grading/course/deadlines.py",
+    "grading/course/standing.py",
+    "labkit/kinds.py",
+    "sandbox/settings.py",
+)
+
+
 def parse(text: str, source: str = "grading.yml", *, lab: Lab) -> Rubric:
     """The rubric in ``text`` (YAML) for ``lab`` (the functions and kinds it may name),
     validated by its schema (``rubric_schema``); ``RubricError`` naming the key's path, the value
-    found and what is allowed otherwise."""
+    found and what is allowed otherwise. A valid rubric is kept in the cache, keyed by its text, the
+    lab's names and ``RUBRIC_CODE``: a grade of an unchanged rubric imports neither YAML nor the
+    schema's pydantic (an invalid one is never kept: it is validated, and refused, every time)."""
+    names = (
+        tuple(lab.functions),
+        tuple((function, tuple(kinds)) for function, kinds in lab.kinds_for.items()),
+        tuple((kind.value, kind.label) for kind in CheckKind),
+        tuple(lab.visibilities),
+        tuple(lab.evaluation_libraries),
+    )
+    code = [paths.PACKAGE / name for name in RUBRIC_CODE]
+    key = cache.fingerprint([text, source, repr(names), *code])
+    return cache.cached_pickle("rubric", key, lambda: _validated(text, source, lab))
+
+
+def _validated(text: str, source: str, lab: Lab) -> Rubric:
+    """``parse``'s rubric, read and validated (no cache)."""
+    from pydantic import ValidationError
+
+    from autograder.grading import rubric_schema as schema
+
     data = _load(text, source)
     names = schema.LabNames(
         functions=tuple(lab.functions),
@@ -212,6 +245,8 @@ def _digests(model: schema.RubricFile) -> tuple[str, str]:
     of that, what the calls and random cases are made of, without what only scores them
     (``schema.SCORED_ONLY``). Made of the parsed values, every default filled in, so neither a
     comment, the keys' order, the file's spacing nor a value written as its default changes them."""
+    from autograder.grading import rubric_schema as schema
+
     graded = model.model_dump(mode="json", exclude=set(schema.CLASS_LEVEL))
     scored_only = set(schema.SCORED_ONLY)
     calls = {

@@ -36,14 +36,9 @@ from pydantic_core import PydanticCustomError
 from autograder.grading.analysis.points import AnalysisPoints
 from autograder.grading.course import deadlines, standing
 from autograder.grading.course.attempts import AttemptLimits
+from autograder.grading.rubric_settings import SCORING, SimilaritySettings
 from autograder.sandbox.settings import Limits
 
-#: How a check's cases become its points (``scoring``: the rubric's default, or a check's own):
-#: ``groups``: its cases grouped by what they test (each example or edge case a group; random and
-#: collection cases by each feature of their inputs, and all of them together), each group passed
-#: or not, the points shared between the groups; ``proportional``: the share of cases passed;
-#: ``all``: every case or no points.
-SCORING = ("groups", "proportional", "all")
 #: Read by the class step (and the platforms' attempt gates) only: not in the rubric's digest, nor
 #: in the random cases' seed (a class setting such as the deadline, its penalty or extensions, the
 #: attempt limits, changes no grade's cases).
@@ -54,15 +49,6 @@ CLASS_LEVEL = ("similarity", "students", "deadline", "attempts", "analysis")
 SCORED_ONLY = ("points", "visibility", "scoring", "title", "total")
 
 _CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-@dataclass(frozen=True)
-class SimilaritySettings:
-    """``grading.yml``'s ``similarity:`` section (the defaults are here, once); its
-    rule lives in ``similarity/``, which only a batch imports."""
-
-    enabled: bool = True
-    threshold: float = 0.5  # a pair is listed when the larger of its two shares reaches this
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .facts import Verdict
+if TYPE_CHECKING:  # for types only: the claims' schema (pydantic) is imported by what checks claims
+    from .facts import Verdict
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,8 @@ class _Driver:
     result: shrink.Shrunk | None = None
     checks: dict[int, None] = field(default_factory=dict)  # calls that asked the smallest case again
     spent: float = 0.0  # its calls' time so far
-    first: Outcome | None = None  # the search's first answer: the start asked again, first in a fresh child
+    first: Outcome | None = None  # the start's answer as the first call of the search's first child
+    asked: bool = False  # has a child of its own run (``first`` is then what its first call answered)
 
     @classmethod
     def start(cls, planned: PlannedCase, case: Case, reference: shrink.Reference) -> _Driver:
@@ -190,8 +191,6 @@ class _Driver:
         if self.awaiting != index or outcome is None or outcome.status == OutcomeStatus.NOT_RUN:
             return  # not sent after all (the run's time ran out): ``stop`` keeps where the search stands
         self.awaiting = None
-        if self.first is None:
-            self.first = outcome
         try:
             self.queued = self.search.send(outcome)
         except StopIteration as stop:
@@ -318,6 +317,8 @@ class Finder:
         for name, driver in drivers.items():
             driver.rechecked(result.outcomes)
             mine = [index for index, owner in enumerate(owners) if owner == name]
+            if not driver.asked:  # its first call in its first child asks the start (a call may ask it again)
+                driver.asked, driver.first = True, result.outcomes[mine[0]]
             driver.spent += sum(outcome.seconds for index in mine if (outcome := result.outcomes[index]) is not None)
             if driver.spent >= SECONDS or not all(index in sent for index in mine):
                 driver.stop()  # its time is spent, or the run stopped before its last call

@@ -185,3 +185,42 @@ def test_a_search_that_crashes_or_hangs_costs_no_point(session, tmp_path_factory
             assert check.function == "average_precision" and not found.raised, found
             assert found.actual != found.expected and "([]," not in found.call, found
     assert any(check.function == "average_precision" and not check.full for check in searched.checks)
+
+
+#: (id, a metrics.py whose average_precision keeps state between calls): its answers on the notes' examples
+#: change once the counter has grown, and its start, asked again first in the search's child, is right
+KEPT = [
+    (
+        "a hits counter never reset",
+        subs.with_function(
+            "metrics.py",
+            """
+    _HITS = [0]
+
+    def average_precision(ranking, judgments, rel=1):
+        relevant = sum(1 for grade in judgments.values() if grade >= rel)
+        if relevant == 0:
+            return 0.0
+        total = 0.0
+        for rank, doc in enumerate(ranking, start=1):
+            if judgments.get(doc, 0) >= rel:
+                _HITS[0] += 1
+                total += min(_HITS[0], rank) / rank
+        return total / relevant
+    """,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("name, metrics", KEPT, ids=[row[0] for row in KEPT])
+def test_state_kept_between_calls_is_said_through_the_sandbox(session, tmp_path_factory, name, metrics):
+    """Is a function whose answer depends on the calls before it told that it answered the same call
+    differently (the search's child asks its start again first, whatever the runner sends ahead), and only
+    that function?"""
+    staged = _staged(tmp_path_factory, "kept", metrics)
+    result = grader.grade(staged, session.plan, session.isolation, session.rubric.limits, seed="kept")
+    said = {check.function for check in result.checks for d in check.diagnoses if d.id == "shape-answers-change"}
+    assert said == {"average_precision"}
+    [diagnosis] = [d for check in result.checks for d in check.diagnoses if d.id == "shape-answers-change"]
+    assert "when graded and" in diagnosis.explanation and "asked again in another process" in diagnosis.explanation

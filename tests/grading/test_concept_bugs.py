@@ -66,6 +66,8 @@ NAMED = [
     "evaluate-reuses-last-ranking",
     "differences-relative",
     "differences-ties-by-a-score",
+    "recall-top-k-plus-one",
+    "ap-over-min-r-length",
 ]
 
 
@@ -128,6 +130,25 @@ def test_a_bug_of_a_weak_kind_is_never_explained_falsely(graded, bug):
     function = function_of(bug["source"])
     functions = truth.load(subs.with_function(spec.FUNCTIONS[function], bug["source"]), f"kind_{function}")
     _, contradicted = graded.grade(graded.answers(functions, set(bug.get("affects", [function]))))
+    assert contradicted == []
+
+
+KIND_NAMED = [
+    # (bug id in kinds.py, the diagnosis that says which quantity is off or what is kept between calls)
+    ("p-reads-k-plus-one", "top-k-plus-one"),
+    ("dcg-reads-k-plus-one", "top-k-plus-one"),
+    ("recall-over-k", "recall-over-documents-read"),
+    ("rr-counter-not-reset", "shape-answers-change"),
+]
+
+
+@pytest.mark.parametrize("bug_id, diagnosis_id", KIND_NAMED, ids=[row[0] for row in KIND_NAMED])
+def test_a_formula_shift_or_kept_state_is_told_what_it_is(graded, bug_id, diagnosis_id):
+    """Is a formula variant that only shifts values told which quantity is off (not only "too high"), and a
+    function whose answers change between calls of one input told so?"""
+    bug = next(bug for bug in KIND_BUGS if bug["id"] == bug_id)
+    checks, contradicted, _ = _graded(graded, bug)
+    assert diagnosis_id in {d.id for check in checks if not check.full for d in check.diagnoses}
     assert contradicted == []
 
 

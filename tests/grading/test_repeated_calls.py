@@ -1,6 +1,6 @@
 """The same input answered differently when asked again (``grading/diagnosis/repeats.py``): said only when two
-calls with the same arguments answered different values, never for answers that only differ in type or by
-less than the tolerance, nor for different inputs."""
+calls with the same arguments in the same form answered different values, never for answers that only differ
+in type or by less than the tolerance, nor for different inputs or call forms."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from autograder.sandbox.child.values import encode
 TOLERANCE = 1e-6
 
 CALLS = [
-    # (id, [(ranking, k, what the call answered), ...] in call order, expected value, said?)
+    # (id, [(ranking, k, what the call answered[, its call form]), ...] in call order, expected value, said?)
     ("counter-kept", [(["a", "b"], 2, 0.5), (["a", "b"], 2, 0.25)], 0.5, True),
     ("same-answer-twice", [(["a", "b"], 2, 0.25), (["a", "b"], 2, 0.25)], 0.5, False),
     ("int-then-float", [(["a", "b"], 2, 1), (["a", "b"], 2, 1.0)], 1.0, False),
@@ -26,13 +26,17 @@ CALLS = [
     ("third-call-differs", [(["a"], 1, 1.0), (["b"], 1, 0.0), (["a"], 1, 0.0)], 1.0, True),
     ("nan-twice", [(["a"], 1, float("nan")), (["a"], 1, float("nan"))], 1.0, False),
     ("list-changes", [(["a"], 1, ["1", "2"]), (["a"], 1, ["2", "1"])], ["1", "2"], True),
+    ("other-form", [(["a", "b"], 2, 0.5), (["a", "b"], 2, 0.25, "positional")], 0.5, False),
+    ("same-form-again", [(["a"], 1, 1.0, "keywords"), (["a"], 1, 0.0, "keywords")], 1.0, True),
 ]
 
 
 def _observed(calls, expected, public=True) -> list[observed.Observed]:
     cases = []
-    for index, (ranking, k, answer) in enumerate(calls):
-        case = Case(f"c{index}", "precision_at_k", "a ranking", (ranking, {"a": 1}), {"k": k}, public=public)
+    for index, (ranking, k, answer, *form) in enumerate(calls):
+        case = Case(
+            f"c{index}", "precision_at_k", "a ranking", (ranking, {"a": 1}), {"k": k}, public=public, form="".join(form)
+        )
         planned = PlannedCase("precision_at_k: random", CheckKind.RANDOM, case, expected, index)
         cases.append(observed.Observed(planned, Outcome("value", value=encode(answer)), tolerance=TOLERANCE))
     return cases

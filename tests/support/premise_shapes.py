@@ -142,11 +142,12 @@ def _constant(diagnosis, cases):
 
 
 def _answers_change(diagnosis, cases):
-    """Two calls with the same arguments (as the lab states them) answered different values."""
+    """Two calls with the same arguments (as the lab states them) in the same form answered different values."""
     answers = {}
     for case in cases:
         if case.raised is None and not case.wants_error:
-            answers.setdefault(repr((case.case.args, sorted(case.case.kwargs.items()))), []).append(case.answer)
+            call = repr((case.case.args, sorted(case.case.kwargs.items()), case.case.form))
+            answers.setdefault(call, []).append(case.answer)
     if any(not equal(values[0], other, 1e-9) for values in answers.values() for other in values[1:]):
         return None
     return "every input asked twice answered alike"

@@ -3,10 +3,9 @@
 Two sources of repeats: the plan's own (below), and the counterexamples' search, which asks its start
 case again first, in a process of its own (``counterexamples.Finder``: ``asked_again``).
 
-The plan asks some inputs more than once: the call forms send a random case again by keyword,
-positionally and through a partial (``labkit/call_forms.py``), and a case may come back in another
-check. A pure function answers each copy alike. When two calls with the same arguments (the lab's
-form: the same data and the same tuning, before binding) answer different values, what the function
+The plan may ask a call more than once (a case that comes back in another check; the call forms'
+copies of a random case are other calls: ``key``). A pure function answers each alike. When two calls
+with the same arguments in the same form answer different values, what the function
 answers depends on the calls before it: a global or a cache kept between calls, a default argument
 that grows, or an input changed in place. That is said, with the first such input and both answers;
 nothing is assumed of which answer is right.
@@ -26,8 +25,10 @@ ID = "shape-answers-change"  # the id of the diagnosis
 
 
 def key(case: Observed) -> str:
-    """The input of a case, as the lab states it (tables by name): equal keys, the same call."""
-    return repr((case.case.args, sorted(case.case.kwargs.items())))
+    """The call of a case: its arguments as the lab states them (tables by name) and its call form. Two
+    forms of one input are not the same call: a signature out of the contract's order binds them to
+    other parameters (a positional 3 taken as rel), which is no state at all."""
+    return repr((case.case.args, sorted(case.case.kwargs.items()), case.case.form))
 
 
 def _number(encoded: Any) -> float | None:

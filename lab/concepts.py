@@ -309,6 +309,7 @@ CONCEPTS = {
                 "run-not-cut",
                 "run-sorted-queries",
                 "run-significant-digits",
+                "run-resorted-by-score",
             ),
         ),
     ]

@@ -68,6 +68,7 @@ NAMED = [
     "differences-ties-by-a-score",
     "recall-top-k-plus-one",
     "ap-over-min-r-length",
+    "run-resorted-by-score",
 ]
 
 

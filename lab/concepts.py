@@ -98,7 +98,7 @@ CONCEPTS = {
             "Part II, Precision",
             ("precision_at_k",),
             ("shorter-than-k", "empty-ranking"),
-            ("precision-over-ranking-length",),
+            ("precision-over-ranking-length", "precision-over-min-k-r"),
         ),
         _c(
             "top-k-only",
@@ -107,7 +107,7 @@ CONCEPTS = {
             "Part II, A toy ranking",
             CUT,
             ("cut-at-k", "k-is-1"),
-            ("cutoff-ignored", "off-by-one-cutoff"),
+            ("cutoff-ignored", "off-by-one-cutoff", "top-k-plus-one"),
         ),
         _c(
             "recall-over-all-relevant",
@@ -117,7 +117,7 @@ CONCEPTS = {
             "Part II, Recall",
             ("recall_at_k",),
             ("relevant-not-retrieved", "more-relevant-than-k", "more-relevant-than-retrieved"),
-            ("recall-over-retrieved-relevant", "recall-over-k", "r-counts-judged"),
+            ("recall-over-retrieved-relevant", "recall-over-k", "r-counts-judged", "recall-over-documents-read"),
         ),
         _c(
             "relevance-threshold",
@@ -201,6 +201,7 @@ CONCEPTS = {
                 "ap-every-rank",
                 "ap-precision-before-hit",
                 "ap-stops-at-first-relevant",
+                "ap-over-min-r-length",
             ),
         ),
         _c(
@@ -220,7 +221,7 @@ CONCEPTS = {
             "Part IV, Three ideas in one formula",
             GRADED,
             ("first-relevant-later", "gain-below-rank-1"),
-            ("dcg-log2-i", "dcg-natural-log", "discount-shifted", "discount-rank-from-0"),
+            ("dcg-log2-i", "dcg-natural-log", "discount-shifted", "discount-rank-from-0", "discount-log-base"),
         ),
         _c(
             "ideal-from-judgments",
@@ -308,6 +309,7 @@ CONCEPTS = {
                 "run-not-cut",
                 "run-sorted-queries",
                 "run-significant-digits",
+                "run-resorted-by-score",
             ),
         ),
     ]

@@ -245,3 +245,15 @@ def sorted_by_doc(table):
         for rank, row in enumerate(sorted(query_rows, key=lambda r: r[2]), start=1):
             out.append([row[0], row[1], row[2], str(rank), row[4], row[5]])
     return out
+
+
+def resorted_by_score(scenario):
+    """The rows of a writer that sorts each query's results again by score, highest first, ties by doc id,
+    then ranks them: the scores search_fn gave, at full precision."""
+    return [
+        trec.line(query_id, hit[0], rank, hit[-1], scenario.system, trec.PLACES).split()
+        for query_id, text in scenario.queries
+        for rank, hit in enumerate(
+            sorted(scenario.results[text][: scenario.k], key=lambda hit: (-hit[-1], hit[0])), start=1
+        )
+    ]

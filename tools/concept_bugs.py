@@ -10,6 +10,8 @@ Three sets of trusted code are graded in this process, as the child would answer
   misconception or one of the notes' concepts named), *right concept* (what is named is the bug's concept,
   or a misconception that concept lists), *false* (a diagnosis that some judged case contradicts:
   ``tests/support/premises.py``);
+- the one-bug variants by kind of mistake (formula, state, layout, one input, inherited),
+  ``tests/fixtures/concept_bugs/kinds.py``, counted the same way;
 - single-operator mutants of the reference (``tools/mutants.py``; ``--mutants N``: a sample of N, 0 for
   all): the same counts over the mutants that lose points (one that loses none may be equivalent);
 - the honest corpus's bases (``tests/fixtures/answers_corpus/honest/``): full marks, no diagnosis.
@@ -32,9 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.grading.results import DiagnosisKind  # noqa: E402
+from autograder.labkit import load  # noqa: E402
+
+load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this script imports
+
 from autograder.lab import concepts, spec  # noqa: E402
 from autograder.lab.cranfield import bundle  # noqa: E402
 from tests.fixtures.concept_bugs.bugs import BUGS  # noqa: E402
+from tests.fixtures.concept_bugs.kinds import KIND_BUGS  # noqa: E402
 from tests.support import answers_corpus, subs, truth  # noqa: E402
 from tools import mutants as mutant_tools  # noqa: E402
 
@@ -62,13 +69,13 @@ def measure(graded, functions: dict, affected: set[str]) -> dict:
     return {"lost": lost, "diagnoses": list({d.id: d for d in shown}.values()), "false": contradicted}
 
 
-def bugs(graded, verbose: bool) -> list[str]:
+def bugs(graded, verbose: bool, table: list[dict] = BUGS, title: str = "own bugs") -> list[str]:
     rows = []
-    for bug in BUGS:
+    for bug in table:
         function = function_of(bug["source"])
         file = spec.FUNCTIONS[function]
         functions = truth.load(subs.with_function(file, bug["source"]), f"bug_{bug['id'].replace('-', '_')}")
-        found = measure(graded, functions, {function})
+        found = measure(graded, functions, set(bug.get("affects", [function])))
         named = [d for d in found["diagnoses"] if d.kind in NAMED]
         rows.append(
             {
@@ -88,7 +95,7 @@ def bugs(graded, verbose: bool) -> list[str]:
     total = len(rows)
     detected = [row for row in rows if row["detected"]]
     lines.append(
-        f"own bugs: {total}; detected {len(detected)}; diagnosed {sum(bool(r['diagnoses']) for r in detected)}; "
+        f"{title}: {total}; detected {len(detected)}; diagnosed {sum(bool(r['diagnoses']) for r in detected)}; "
         f"named {sum(bool(r['named']) for r in detected)} (its concept: {sum(r['right'] for r in detected)}); "
         f"false {sum(bool(r['false']) for r in rows)}"
     )
@@ -160,7 +167,8 @@ def main(argv=None) -> int:
     warnings.simplefilter("ignore")  # numpy's warnings from honest styles and mutants (np.mean of [])
     with tempfile.TemporaryDirectory(prefix="concept-bugs-") as folder:
         graded = truth.Grader(bundle(), Path(folder))
-        for line in bugs(graded, args.verbose) + mutant_figures(graded, args.mutants, args.seed, args.verbose):
+        kinds = bugs(graded, args.verbose, KIND_BUGS, "bugs by kind (kinds.py)")
+        for line in bugs(graded, args.verbose) + kinds + mutant_figures(graded, args.mutants, args.seed, args.verbose):
             print(line)
         for line in honest(graded, args.verbose):
             print(line)

@@ -25,10 +25,9 @@ from typing import Any
 
 from autograder.grading import judge, payloads
 from autograder.grading import plan as plan_module
-from autograder.grading.diagnosis import shrink
+from autograder.grading.diagnosis import repeats, shrink
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
-from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample
-from autograder.grading.vocabulary import Diagnosis
+from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample, Diagnosis
 from autograder.labkit.case import Case
 from autograder.labkit.kinds import CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
@@ -124,6 +123,21 @@ def counterexample(found: shrink.Shrunk, returns: str = "", parameters: tuple[st
     )
 
 
+def said_again(checks: tuple[CheckResult, ...], changed: dict[str, tuple[str, Diagnosis]]) -> tuple[CheckResult, ...]:
+    """The checks, each function's "answers the same call differently" (``Finder.changed``) added on the
+    check its start case belongs to, when that check lost points and does not say it already."""
+    by_check = dict(changed.values())
+    return tuple(
+        replace(check, diagnoses=(*check.diagnoses, by_check[check.name]))
+        if check.name in by_check
+        and not check.full
+        and not check.note
+        and all(d.id != by_check[check.name].id for d in check.diagnoses)
+        else check
+        for check in checks
+    )
+
+
 def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Counterexample]]) -> tuple[CheckResult, ...]:
     """The checks, each function's counterexample on the check its start case belongs to
     (``found``: function -> (that check's name, the counterexample)); a check with a note (no
@@ -182,6 +196,8 @@ class _Driver:
     result: shrink.Shrunk | None = None
     checks: dict[int, None] = field(default_factory=dict)  # calls that asked the smallest case again
     spent: float = 0.0  # its calls' time so far
+    first: Outcome | None = None  # the start's answer as the first call of the search's first child
+    asked: bool = False  # has a child of its own run (``first`` is then what its first call answered)
 
     @classmethod
     def start(cls, planned: PlannedCase, case: Case, reference: shrink.Reference) -> _Driver:
@@ -241,6 +257,9 @@ class Finder:
         self.plan, self.submission, self.run_calls, self.limits = plan, submission, run_calls, limits
         self.deadline = deadline  # a platform's overall limit (``time.monotonic()``), if any
         self.found: dict[str, tuple[str, Counterexample]] = {}
+        #: function -> (the check of its start case, the diagnosis): the start case, asked again as the first
+        #: call of a fresh child, answered another value than when graded (state kept between calls)
+        self.changed: dict[str, tuple[str, Diagnosis]] = {}
         self.problem = ""  # why the search failed, if it did (a grader's bug)
 
     def allowed(self) -> float:
@@ -273,11 +292,29 @@ class Finder:
                 break
             self._round({name: drivers[name] for name in active}, left)
         for function, driver in drivers.items():
+            self._changed(function, driver, result)
             driver.stop()
             if driver.result is not None:
                 record = lab.records[function]
                 found = counterexample(driver.result, record.returns, record.parameters)
                 self.found[function] = (driver.planned.check, found)
+
+    def _changed(self, function: str, driver: _Driver, result: SandboxResult) -> None:
+        """Note a start case whose answer, asked again first in a fresh child, is another value."""
+        graded, again = result.outcomes[driver.planned.call], driver.first
+        if (
+            graded is None
+            or again is None
+            or graded.status != OutcomeStatus.VALUE
+            or again.status != OutcomeStatus.VALUE
+        ):
+            return
+        if repeats.values_differ(graded.value, again.value, self.plan.lab.tolerance):
+            label = driver.start_case.call_text(limit=200, parameters=self.plan.lab.records[function].parameters)
+            diagnosis = repeats.asked_again(
+                function, self.plan.lab.notes_part(function), label, graded.value, again.value
+            )
+            self.changed[function] = (driver.planned.check, diagnosis)
 
     def _round(self, drivers: dict[str, _Driver], seconds: float) -> None:
         """One child's run: ``CHUNK`` calls of each function still searching, their inputs chosen as
@@ -311,6 +348,8 @@ class Finder:
         for name, driver in drivers.items():
             driver.rechecked(result.outcomes)
             mine = [index for index, owner in enumerate(owners) if owner == name]
+            if not driver.asked:  # its first call in its first child asks the start (a call may ask it again)
+                driver.asked, driver.first = True, result.outcomes[mine[0]]
             driver.spent += sum(outcome.seconds for index in mine if (outcome := result.outcomes[index]) is not None)
             if driver.spent >= SECONDS or not all(index in sent for index in mine):
                 driver.stop()  # its time is spent, or the run stopped before its last call

@@ -21,7 +21,7 @@ from autograder.grading import counterexamples, intake, payloads, runfile_checks
 from autograder.grading.diagnosis import answers as diagnosis
 from autograder.grading.integrity import answer_tables, libraries
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan, fresh_seed
-from autograder.grading.results import CheckResult, Counterexample, Flag, FlagKind, Status, SubmissionResult
+from autograder.grading.results import CheckResult, Counterexample, Diagnosis, Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.sandbox import runner
 from autograder.sandbox.channel import OutcomeStatus, SandboxResult
@@ -57,6 +57,7 @@ class Grading:
     # function -> (the check its start case belongs to, its smallest counterexample) (sandbox)
     counterexamples: dict[str, tuple[str, Counterexample]] = field(default_factory=dict)
     search_problem: str = ""  # why the counterexamples' search failed, for the instructor's log (sandbox)
+    answers_changed: dict[str, tuple[str, Diagnosis]] = field(default_factory=dict)  # ``Finder.changed``
     result: SubmissionResult | None = None  # set by the stage that ends grading
 
 
@@ -159,7 +160,13 @@ def _sandbox(state: Grading) -> Grading:
             after_public=finder.after_public,
         )
     sandbox_report.overall_time_ran_out(result)  # the runner says which limit stopped it (``StopReason``)
-    return replace(state, run=result, counterexamples=finder.found, search_problem=finder.problem)
+    return replace(
+        state,
+        run=result,
+        counterexamples=finder.found,
+        search_problem=finder.problem,
+        answers_changed=finder.changed,
+    )
 
 
 def _integrity(state: Grading) -> Grading:
@@ -214,7 +221,8 @@ def _diagnose(state: Grading) -> Grading:
 
 def _counterexamples(state: Grading) -> Grading:
     """Each failing function's smallest counterexample, on the check its start case belongs to."""
-    return replace(state, checks=counterexamples.attach(state.checks, state.counterexamples))
+    checks = counterexamples.said_again(state.checks, state.answers_changed)
+    return replace(state, checks=counterexamples.attach(checks, state.counterexamples))
 
 
 def _result(state: Grading) -> Grading:

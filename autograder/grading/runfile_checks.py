@@ -55,6 +55,7 @@ class RunFile:
     failed: CaseStatus | None = None  # the call's verdict when the writer did not return (raised, crashed...)
     error: str = ""  # the exception's class, when the writer raised
     layout: str | None = None  # what breaks the contract's layout of its lines (``trec.layout``), if anything
+    appended: bool = False  # the file still starts with the line the child put at the path before the call
 
     def status(self, refused: bool = False) -> CaseStatus:
         """The verdict on a case of this file when it is missing or wrong: what became of the call when
@@ -105,6 +106,7 @@ def read(
         problem=None,
         digest=hashlib.sha256(text.encode()).hexdigest(),
         layout=trec.layout(text),
+        appended=value.get("appended") is True,
     )
 
 

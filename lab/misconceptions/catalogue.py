@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from . import arguments, cells, evaluation, gains, ranking, ranks, runs
+from . import arguments, cells, evaluation, formulas, gains, ranking, ranks, runs
 from .model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
-    item.id: item for family in (cells, ranking, ranks, gains, evaluation, runs, arguments) for item in family.ENTRIES
+    item.id: item
+    for family in (cells, ranking, ranks, gains, evaluation, runs, arguments, formulas)
+    for item in family.ENTRIES
 }
 
 

@@ -95,4 +95,13 @@ ENTRIES = [
         "Part V, write_runs.py",
         write_run=lambda scenario: [variants.rows_or_error(scenario, score_format=".8")],
     ),
+    m(
+        "run-resorted-by-score",
+        ["write_run"],
+        "results re-sorted by score (ties by doc id) instead of kept in the order search_fn returned them",
+        "search_fn's order is the ranking, best first, with its own order among equal scores; sorting again by "
+        "score (ties by doc id) moves tied results, so their ranks differ. Write them in the order returned.",
+        "Part V, write_runs.py",
+        write_run=lambda scenario: [variants.resorted_by_score(scenario)],
+    ),
 ]

@@ -185,3 +185,61 @@ def test_a_search_that_crashes_or_hangs_costs_no_point(session, tmp_path_factory
             assert check.function == "average_precision" and not found.raised, found
             assert found.actual != found.expected and "([]," not in found.call, found
     assert any(check.function == "average_precision" and not check.full for check in searched.checks)
+
+
+#: (id, a metrics.py with one function keeping state between calls, that function): its answers change once
+#: the counter has grown, and its start, asked again first in the search's child, is right
+KEPT = [
+    (
+        "a hits counter never reset",
+        subs.with_function(
+            "metrics.py",
+            """
+    _HITS = [0]
+
+    def average_precision(ranking, judgments, rel=1):
+        relevant = sum(1 for grade in judgments.values() if grade >= rel)
+        if relevant == 0:
+            return 0.0
+        total = 0.0
+        for rank, doc in enumerate(ranking, start=1):
+            if judgments.get(doc, 0) >= rel:
+                _HITS[0] += 1
+                total += min(_HITS[0], rank) / rank
+        return total / relevant
+    """,
+        ),
+        "average_precision",
+    ),
+    (
+        "a rank counter never reset",
+        subs.with_function(
+            "metrics.py",
+            """
+    _RANK = [0]
+
+    def reciprocal_rank(ranking, judgments, rel=1):
+        for doc in ranking:
+            _RANK[0] += 1
+            if judgments.get(doc, 0) >= rel:
+                rank, _RANK[0] = _RANK[0], 0
+                return 1.0 / rank
+        return 0.0
+    """,
+        ),
+        "reciprocal_rank",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, metrics, function", KEPT, ids=[row[0] for row in KEPT])
+def test_state_kept_between_calls_is_said_through_the_sandbox(session, tmp_path_factory, name, metrics, function):
+    """Is a function whose answer depends on the calls before it told that it answered the same call
+    differently (the search's child asks its start again first, whatever the runner sends ahead), and only
+    that function?"""
+    staged = _staged(tmp_path_factory, "kept", metrics)
+    result = grader.grade(staged, session.plan, session.isolation, session.rubric.limits, seed="kept")
+    said = {check.function for check in result.checks for d in check.diagnoses if d.id == "shape-answers-change"}
+    assert said == {function}
+    [diagnosis] = [d for check in result.checks for d in check.diagnoses if d.id == "shape-answers-change"]
+    assert "when graded and" in diagnosis.explanation and "asked again in another process" in diagnosis.explanation

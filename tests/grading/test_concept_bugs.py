@@ -10,6 +10,7 @@ import pytest
 from autograder.grading.results import DiagnosisKind
 from autograder.lab import concepts, spec
 from tests.fixtures.concept_bugs.bugs import BUGS
+from tests.fixtures.concept_bugs.kinds import KIND_BUGS
 from tests.support import answers_corpus, subs, truth
 from tools import concept_bugs as concept_tools
 from tools.concept_bugs import function_of, right_concept
@@ -65,6 +66,9 @@ NAMED = [
     "evaluate-reuses-last-ranking",
     "differences-relative",
     "differences-ties-by-a-score",
+    "recall-top-k-plus-one",
+    "ap-over-min-r-length",
+    "run-resorted-by-score",
 ]
 
 
@@ -118,6 +122,53 @@ def test_an_honest_run_writer_keeps_every_point(graded, line):
     checks, contradicted, _ = _graded(graded, {"source": _writer(line)})
     assert [(check.name, check.score) for check in checks if not check.full] == []
     assert [d.id for check in checks for d in check.diagnoses] == [] and contradicted == []
+
+
+@pytest.mark.parametrize("bug", KIND_BUGS, ids=[bug["id"] for bug in KIND_BUGS])
+def test_a_bug_of_a_weak_kind_is_never_explained_falsely(graded, bug):
+    """Does no diagnosis of a one-bug variant of a weak kind (a formula shift, state kept between calls, a run
+    file's layout, one kind of input, a DCG mistake ndcg inherits) contradict a judged case?"""
+    function = function_of(bug["source"])
+    functions = truth.load(subs.with_function(spec.FUNCTIONS[function], bug["source"]), f"kind_{function}")
+    _, contradicted = graded.grade(graded.answers(functions, set(bug.get("affects", [function]))))
+    assert contradicted == []
+
+
+KIND_NAMED = [
+    # (bug id in kinds.py, the diagnosis that says which quantity is off; state kept between calls is said
+    # through the sandbox: tests/end_to_end/test_counterexamples.py)
+    ("p-reads-k-plus-one", "top-k-plus-one"),
+    ("dcg-reads-k-plus-one", "top-k-plus-one"),
+    ("recall-over-k", "recall-over-documents-read"),
+]
+
+
+@pytest.mark.parametrize("bug_id, diagnosis_id", KIND_NAMED, ids=[row[0] for row in KIND_NAMED])
+def test_a_formula_shift_is_told_which_quantity_is_off(graded, bug_id, diagnosis_id):
+    """Is a formula variant that only shifts values told which quantity is off (not only "too high")?"""
+    bug = next(bug for bug in KIND_BUGS if bug["id"] == bug_id)
+    checks, contradicted, _ = _graded(graded, bug)
+    assert diagnosis_id in {d.id for check in checks if not check.full for d in check.diagnoses}
+    assert contradicted == []
+
+
+LINES_BEFORE = [
+    # (bug id in kinds.py, the diagnosis its run writer's failing checks get)
+    ("run-append-mode", "run-appended"),
+    ("run-header-line", "run-lines-before"),
+]
+
+
+@pytest.mark.parametrize("bug_id, diagnosis_id", LINES_BEFORE, ids=[row[0] for row in LINES_BEFORE])
+def test_a_run_file_right_but_for_lines_before_it_is_told_which(graded, bug_id, diagnosis_id):
+    """Is a run writer whose files are right but for a line before the results told whether that line was left
+    at the path (the file opened for appending) or written by it (a header), with the notes' run file format?"""
+    bug = next(bug for bug in KIND_BUGS if bug["id"] == bug_id)
+    checks, contradicted, _ = _graded(graded, bug)
+    shown = {d.id: d for check in checks if not check.full for d in check.diagnoses}
+    assert diagnosis_id in shown, list(shown)
+    assert concepts.CONCEPTS["run-file-format"].statement in shown[diagnosis_id].explanation
+    assert contradicted == []
 
 
 def test_a_layout_slip_costs_its_share_only(graded):

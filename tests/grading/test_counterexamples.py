@@ -16,7 +16,7 @@ import statistics
 import pytest
 
 from autograder.grading import counterexamples, inputs
-from autograder.grading.diagnosis import shrink
+from autograder.grading.diagnosis import repeats, shrink
 from autograder.grading.diagnosis.answers import same
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
 from autograder.grading.vocabulary import Diagnosis
@@ -476,6 +476,48 @@ def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, nam
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
     assert finder.found == {}
+
+
+def _kept_between_calls():
+    """precision_at_k counting the relevant documents of every call so far (a default list that grows)."""
+    seen: list = []
+
+    def kept(ranking, judgments, k, rel=1, _seen=seen):
+        _seen.extend(doc for doc in ranking[:k] if judgments.get(doc, 0) >= rel)
+        return min(1.0, len(_seen) / k) if _seen else 0.0
+
+    return kept, seen.clear
+
+
+def _pure_wrong():
+    return WORKED[0][2], lambda: None
+
+
+#: (id, a wrong precision_at_k and what starts another process's state, is "answers change" said?)
+ASKED_AGAIN = [("a list kept between calls", _kept_between_calls, True), ("a pure mistake", _pure_wrong, False)]
+
+
+@pytest.mark.parametrize("name, made, said", ASKED_AGAIN, ids=[row[0] for row in ASKED_AGAIN])
+def test_a_start_answered_otherwise_in_another_process_is_said(graded, name, made, said):
+    """Does the search, asking its start case again first in a process of its own, say "answers the same
+    call differently" (with both answers, on the start's check) exactly when that answer is another value
+    than the graded one?"""
+    wrong, fresh = made()
+    plan = graded.plan
+    functions = {**graded.solution["metrics.py"], "precision_at_k": wrong}
+    outcomes = graded.answers(functions, {"precision_at_k"})
+    fresh()  # the search's child is another process: what the grading's calls kept is gone
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    assert ("precision_at_k" in finder.changed) is said
+    if said:
+        check, diagnosis = finder.changed["precision_at_k"]
+        assert check.startswith("precision_at_k: ") and diagnosis.id == repeats.ID
+        assert "when graded and" in diagnosis.explanation and "asked again in another process" in diagnosis.explanation
+        checks = (CheckResult(check, "q", "precision_at_k", CheckKind.RANDOM, 2.0, 1.0, "visible"),)
+        assert [d.id for d in counterexamples.said_again(checks, finder.changed)[0].diagnoses] == [repeats.ID]
 
 
 def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeypatch):

@@ -33,7 +33,7 @@ def _resolve(value, context: dict, folder: Path):
     """An argument as the child builds it (``harness.resolve``), the run file's path in ``folder``."""
     if isinstance(value, dict) and set(value) == {"$path"}:
         context["path"] = folder / value["$path"]
-        context["path"].unlink(missing_ok=True)
+        context["path"].write_text(harness.STALE_LINE, encoding="utf-8")  # as the child: a file to replace
         return str(context["path"])
     return harness.resolve(value, context)
 
@@ -70,8 +70,9 @@ def answer_call(functions: dict, call: dict, job: dict, folder: Path) -> Outcome
     if "path" in context:
         path = context["path"]
         found = {"type": "runfile", "searches": context["search"].calls if "search" in context else []}
-        if path.exists():
+        if path.exists() and path.read_bytes() != harness.STALE_LINE.encode():
             found["text"] = path.read_bytes().decode("utf-8", errors="replace")  # as the child reads it: \r\n kept
+            found["appended"] = path.read_bytes().startswith(harness.STALE_LINE.encode())
         else:
             found["missing"] = True
         value = {**found, "returned": value}

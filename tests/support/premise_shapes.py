@@ -141,6 +141,18 @@ def _constant(diagnosis, cases):
     return None if all(equal(answer, answers[0]) for answer in answers) else "the answers differ"
 
 
+def _answers_change(diagnosis, cases):
+    """Two calls with the same arguments (as the lab states them) in the same form answered different values."""
+    answers = {}
+    for case in cases:
+        if case.raised is None and not case.wants_error:
+            call = repr((case.case.args, sorted(case.case.kwargs.items()), case.case.form))
+            answers.setdefault(call, []).append(case.answer)
+    if any(not equal(values[0], other, 1e-9) for values in answers.values() for other in values[1:]):
+        return None
+    return "every input asked twice answered alike"
+
+
 SHAPES = {
     "returns-none": _all_failing(lambda c: c.answer is None and c.raised is None, "returns None"),
     "raises": _raises,
@@ -167,6 +179,7 @@ SHAPES = {
     ),
     "too-high": _all_failing(lambda c: c.number is not None and c.numeric and c.number > c.expected, "is too high"),
     "too-low": _all_failing(lambda c: c.number is not None and c.numeric and c.number < c.expected, "is too low"),
+    "answers-change": _answers_change,
     "cells": _cells,
     "cells-order": _fixed_order,
     "reversed": _all_values(

@@ -84,6 +84,8 @@ def contradictions(built, submission, outcomes, checks, files) -> list[str]:
                 )
             elif function == WRITER and diagnosis.id == "run-line-ends":
                 problem = _line_ends(checks, files)
+            elif function == WRITER and diagnosis.id in ("run-lines-before", "run-appended"):
+                problem = _lines_before(built, diagnosis, files)
             elif diagnosis.kind in (DiagnosisKind.CONDITION, DiagnosisKind.CONCEPT):
                 problem = premises.condition(
                     diagnosis, cases, _features(function, tables)
@@ -103,6 +105,25 @@ def _line_ends(checks, files) -> str | None:
     if not failing or not all(case_id.endswith(":layout") for case_id in failing):
         return f"failing cases other than line ends: {failing[:3]}"
     return None if any(run.layout for run in files.values()) else "no file breaks the line ends"
+
+
+def _lines_before(built, diagnosis, files) -> str | None:
+    """ "lines before the results": every file not byte for byte right is the right file (as trec_eval reads it)
+    after some lines; the same lines in each, or (appended) each file starts with the line that was at the path."""
+    leading = set()
+    for name, run in files.items():
+        scenario = built.scenarios.get(name)
+        if run.canonical or scenario is None or scenario.raises:
+            continue
+        right = [line.split() for line in scenario.expected_text().splitlines() if line.split()]
+        if run.table is None or len(run.table) <= len(right) or run.table[len(run.table) - len(right) :] != right:
+            return f"{name}: its file is not the right lines after others"
+        if diagnosis.id == "run-appended" and not run.appended:
+            return f"{name}: its file does not start with the line that was at the path"
+        leading.add(str(run.table[: len(run.table) - len(right)]))
+    if diagnosis.id == "run-lines-before" and len(leading) != 1:
+        return f"the lines before the results differ between files: {len(leading)}"
+    return None
 
 
 def _features(function, tables):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from autograder.grading import judge
-from autograder.grading.diagnosis import conditions, observed, shapes
+from autograder.grading.diagnosis import conditions, observed, repeats, shapes
 from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
@@ -189,6 +189,7 @@ def diagnose(
             general.append(condition)
         if not named:
             general += shapes.diagnose(plan.lab, function, cases)
+        general += repeats.diagnose(function, plan.lab.notes_part(function), cases)
         for check in failing_checks.get(function, []):
             found.setdefault(check, []).extend(general)
     return found

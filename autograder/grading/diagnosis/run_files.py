@@ -133,7 +133,7 @@ def diagnose(
             for name in run_checks:
                 found.setdefault(name, []).append(Diagnosis.of_misconception(item, writer))
             break
-    general = _line_ends(plan, checks, files) + _conditions(plan, checks, files)
+    general = _line_ends(plan, checks, files) + _lines_before(plan, files) + _conditions(plan, checks, files)
     for check in checks:
         if check.function == writer and not check.full:
             found.setdefault(check.name, []).extend(general)
@@ -183,6 +183,74 @@ def _line_ends(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runfi
             title="the run file's line ends",
             explanation=f"Only the line ends of its files are wrong (trec_eval reads them right): in {len(wrong)} "
             f"of its {len(files)} files, {wrong[0].layout}. Every line ends with \\n, the last one too.{said}",
+            notes=concept.part if concept is not None else plan.lab.notes_part(writer),
+            kind=DiagnosisKind.CONCEPT,
+        )
+    ]
+
+
+LINES_BEFORE = "run-lines-before"  # the id of the diagnosis of files that are right but for lines before them
+APPENDED = "run-appended"  # the id of the diagnosis of files that kept the line that was at the path
+
+
+def lines_before(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> tuple[int, str, bool] | None:
+    """When every file that is not the right one is the right rows with lines before them (the same
+    lines in each, or the line that was at the path before the call): how many files, the first such
+    line, and whether it is the line that was there (the file opened for appending); else None."""
+    before: set[tuple[tuple[str, ...], ...]] = set()
+    appended = []
+    for name, run in sorted(files.items()):
+        scenario = plan.scenarios.get(name)
+        if run.canonical or scenario is None or scenario.raises:
+            continue
+        if run.table is None:
+            return None
+        right_rows = plan.lab.variants.rows(scenario)
+        extra = len(run.table) - len(right_rows)
+        if extra < 1 or not rows_equal(run.table[extra:], right_rows):
+            return None
+        before.add(tuple(tuple(row) for row in run.table[:extra]))
+        appended.append(run.appended)
+    if not appended:
+        return None
+    if all(appended):
+        return len(appended), "", True
+    if len(before) != 1 or any(appended):
+        return None
+    return len(appended), " ".join(next(iter(before))[0]), False
+
+
+def _lines_before(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:
+    """Files right but for lines before the results: kept from before the call (opened with "a"), or
+    the same lines (a header) written before the results in every file; the notes' concept about the
+    run file, when the lab states it."""
+    found = lines_before(plan, files)
+    if found is None:
+        return []
+    count, first, appended = found
+    writer = runfile_checks.writer_of(plan.lab)
+    concept = getattr(plan.lab.concepts, "CONCEPTS", {}).get(LINE_ENDS_CONCEPT)
+    said = f" What the notes say: {concept.statement}." if concept is not None else ""
+    where = f"in {count} of its {len(files)} files"
+    if appended:
+        title = "the run file opened for appending"
+        explanation = (
+            f"Its files keep the line that was at the path before the call ({where}), then the right lines: "
+            'the file is opened for appending ("a"), so a run written twice holds both. The run file replaces '
+            f'any file at the path: open it with "w".{said}'
+        )
+    else:
+        title = "a line before the results in the run file"
+        explanation = (
+            f"Its files hold the right lines, but {where} the same line comes before them: {first[:80]!r}. "
+            f"A run file holds only result lines (trec_eval reads every line as a result).{said}"
+        )
+    return [
+        Diagnosis(
+            id=APPENDED if appended else LINES_BEFORE,
+            function=writer,
+            title=title,
+            explanation=explanation,
             notes=concept.part if concept is not None else plan.lab.notes_part(writer),
             kind=DiagnosisKind.CONCEPT,
         )

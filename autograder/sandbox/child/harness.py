@@ -228,6 +228,7 @@ def read_run_file(context: "dict[str, Any]") -> "dict[str, Any]":
         found["missing"] = True
         return found
     found["too_large"] = len(data) > MAX_RUN_FILE
+    found["appended"] = data.startswith(STALE_LINE.encode())  # the line that was there kept: opened with "a"
     try:
         found["text"] = data[:MAX_RUN_FILE].decode("utf-8")
     except UnicodeDecodeError:

@@ -73,7 +73,7 @@ ENTRIES = [
         ["dcg_at_k"],
         "the discount's logarithm in base 10 (math.log10), not base 2",
         "The gain at rank i is divided by log2(i + 1): rank 1 by 1, rank 2 by 1.585; math.log10(i + 1) divides "
-        "rank 1 by 0.301 (nDCG does not change: both DCG and IDCG scale alike).",
+        "rank 1 by 0.301, so every DCG is 3.32 times too large.",
         "Part IV, Discount",
         dcg_at_k=lambda r, j, k, gain="linear": variants.dcg_value(r, j, k, gain, discount=lambda i: math.log10(i + 1)),
     ),

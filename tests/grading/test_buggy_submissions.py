@@ -10,18 +10,33 @@ from tests.support import buggy, subs
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, cranfield):
-    folder = tmp_path_factory.mktemp("buggy")
-    for bug in buggy.BUGS:
-        subs.write(folder / "in" / bug.id, {bug.file: subs.with_function(bug.file, bug.source)})
-    for name, (file, source) in buggy.VARIANTS.items():
-        subs.write(folder / "in" / f"variant-{name}", {file: subs.with_function(file, source)})
-    subs.write(folder / "in" / "reference", {})
+def _grade(folder, files: dict, rubric) -> dict:
+    """{submission: result} for the submissions ``files`` names (name -> {file: source}), graded in one batch."""
+    for name, replaced in files.items():
+        subs.write(folder / "in" / name, replaced)
     summary = batch.grade_batch(
-        [folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=subs.test_rubric(folder), lab=default_lab()
+        [folder / "in"], folder / "out", jobs=2, progress=False, rubric_path=rubric(folder), lab=default_lab()
     )
     return {result.submission: result for result in summary.results}
+
+
+@pytest.fixture(scope="module")
+def graded_bugs(tmp_path_factory):
+    """The buggy submissions, graded on the small rubric (``subs.small_rubric``: Lab 05 without the
+    checks on Cranfield, their points given to each function's edge check): where a bug costs points
+    is a claim about the functions' own checks, which every bug fails without Cranfield's."""
+    files = {bug.id: {bug.file: subs.with_function(bug.file, bug.source)} for bug in buggy.BUGS}
+    return _grade(tmp_path_factory.mktemp("buggy"), files, subs.small_rubric)
+
+
+@pytest.fixture(scope="module")
+def graded_variants(tmp_path_factory, cranfield):
+    """The correct variants and the reference, graded on Lab 05's whole rubric: full marks on
+    Cranfield's checks too (a full-precision run file, numpy's floats)."""
+    files = {
+        f"variant-{name}": {file: subs.with_function(file, source)} for name, (file, source) in buggy.VARIANTS.items()
+    }
+    return _grade(tmp_path_factory.mktemp("variants"), {**files, "reference": {}}, subs.test_rubric)
 
 
 def test_suite_is_large_enough():
@@ -31,9 +46,9 @@ def test_suite_is_large_enough():
 
 
 @pytest.mark.parametrize("bug", buggy.BUGS, ids=[bug.id for bug in buggy.BUGS])
-def test_bug_loses_points_only_where_it_is(graded, bug):
+def test_bug_loses_points_only_where_it_is(graded_bugs, bug):
     """Does the bug cost points in its own function(s) and nowhere else?"""
-    result = graded[bug.id]
+    result = graded_bugs[bug.id]
     assert result.status == "graded", result.problems
     scores = subs.function_scores(result)
     for function, (score, possible) in scores.items():
@@ -45,9 +60,9 @@ def test_bug_loses_points_only_where_it_is(graded, bug):
 
 
 @pytest.mark.parametrize("name", sorted(buggy.VARIANTS) + ["reference"])
-def test_correct_variant_gets_full_marks(graded, name):
+def test_correct_variant_gets_full_marks(graded_variants, name):
     """Does a correct submission written differently get every point?"""
-    result = graded[name if name == "reference" else f"variant-{name}"]
+    result = graded_variants[name if name == "reference" else f"variant-{name}"]
     failing = [
         (check.name, [case.message for case in check.cases if not case.passed][:2])
         for check in result.checks
@@ -60,9 +75,9 @@ def test_correct_variant_gets_full_marks(graded, name):
 @pytest.mark.parametrize(
     "bug", [b for b in buggy.BUGS if b.misconception], ids=[b.id for b in buggy.BUGS if b.misconception]
 )
-def test_bug_is_diagnosed_by_name(graded, bug):
+def test_bug_is_diagnosed_by_name(graded_bugs, bug):
     """Does the feedback name the misconception behind the bug, on the checks that lost points?"""
-    result = graded[bug.id]
+    result = graded_bugs[bug.id]
     named = {shown.id for check in result.checks for shown in check.diagnoses}
     assert bug.misconception in named, named
     for check in result.checks:
@@ -71,9 +86,9 @@ def test_bug_is_diagnosed_by_name(graded, bug):
 
 
 @pytest.mark.parametrize("name", sorted(buggy.VARIANTS) + ["reference"])
-def test_correct_variant_gets_no_diagnosis(graded, name):
+def test_correct_variant_gets_no_diagnosis(graded_variants, name):
     """Is no misconception named for a correct submission?"""
-    result = graded[name if name == "reference" else f"variant-{name}"]
+    result = graded_variants[name if name == "reference" else f"variant-{name}"]
     assert all(check.diagnoses == () for check in result.checks)
 
 

@@ -189,9 +189,10 @@ def test_changed_submission_is_graded_again(batch_run, tmp_path):
     inbox = tmp_path / "in"
     subs.write(inbox / "flat", {})
     out = tmp_path / "out"
-    batch.grade_batch([inbox], out, jobs=1, progress=False, lab=default_lab())
+    small = subs.small_rubric(tmp_path)  # what is stored and when it is regraded, not Cranfield's checks
+    batch.grade_batch([inbox], out, jobs=1, progress=False, rubric_path=small, lab=default_lab())
     (inbox / "flat" / "metrics.py").write_text(paths.handout_file("metrics.py").read_text())
-    again = batch.grade_batch([inbox], out, jobs=1, progress=False, lab=default_lab())
+    again = batch.grade_batch([inbox], out, jobs=1, progress=False, rubric_path=small, lab=default_lab())
     assert again.graded == 1 and again.results[0].score < 100
     assert folder.exists()
 
@@ -202,8 +203,10 @@ def test_killed_batch_loses_nothing(tmp_path, cranfield):
     for number in range(6):
         subs.write(inbox / f"s{number}", {})
     out = tmp_path / "out"
+    small = subs.small_rubric(tmp_path)  # what a killed batch keeps, not Cranfield's checks
+    grade = ["grade", str(inbox), "--out", str(out), "--jobs", "1", "--rubric", str(small)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "autograder", "grade", str(inbox), "--out", str(out), "--jobs", "1"],
+        [sys.executable, "-m", "autograder", *grade],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -218,7 +221,7 @@ def test_killed_batch_loses_nothing(tmp_path, cranfield):
     assert not list(out.rglob("*.partial")) or True  # a write cut short leaves only a hidden .partial
     for name in done:
         json.loads((out / "submissions" / name / "grade.json").read_text())  # complete JSON, not half a file
-    summary = batch.grade_batch([inbox], out, jobs=2, progress=False, lab=default_lab())
+    summary = batch.grade_batch([inbox], out, jobs=2, progress=False, rubric_path=small, lab=default_lab())
     assert summary.skipped == len(done) and summary.graded == 6 - len(done)
     assert all(result.score == 100 for result in summary.results)
 
@@ -234,7 +237,8 @@ def test_gradescope_export_names_students(tmp_path, cranfield):
         "  :score: 0\nsubmission_102:\n  :submitters:\n  - :name: Alan Turing\n    :email: alan@example.edu\n"
         "    :sid: '1912'\n  - :name: Grace Hopper\n    :email: grace@example.edu\n    :sid: '1906'\n"
     )
-    batch.grade_batch([export], tmp_path / "out", jobs=2, progress=False, lab=default_lab())
+    small = subs.small_rubric(tmp_path)  # the students' names, not Cranfield's checks; the same points a function
+    batch.grade_batch([export], tmp_path / "out", jobs=2, progress=False, rubric_path=small, lab=default_lab())
     rows = {row["name"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open())}
     assert set(rows) == {"Ada Lovelace", "Alan Turing", "Grace Hopper"}  # a row per student, group members each
     ada = rows["Ada Lovelace"]

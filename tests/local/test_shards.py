@@ -2,13 +2,12 @@
 
 The share of each submission (a hash of its id: stable when the class grows), ``--shard``'s forms
 (Kubernetes' and Slurm's indices), merge's refusals (shards of other gradings, classes, counts;
-missing, repeated and overlapping shards), and shard + merge against a single batch of the same
-class: the examples, and a generated class of 300 with students and an LMS roster.
+missing, repeated and overlapping shards), and shard + merge against a single batch of the
+examples (a generated class of 300: ``test_shards_class.py``).
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -24,18 +23,8 @@ from autograder.lms import export
 from autograder.local import batch, merge, shards
 from autograder.local.run_facts import RunFacts
 from autograder.reports import output_paths
-from tests.support import classes
-from tests.support.generated import (
-    AGAIN,
-    CLASS_SIZE,
-    EXTENDED,
-    RING,
-    generated_class,
-    light_rubric,
-    roster,
-    students,
-    without_timing,
-)
+from tests.support import classes, subs
+from tests.support.generated import without_timing
 
 # ---------------------------------------------------------------- which shard grades what
 
@@ -452,9 +441,10 @@ def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
     """Shard 3/3 of the examples (empty) graded with other points: does merge refuse it, naming the
     shard and the rubric, and write nothing?"""
     examples = [paths.ROOT / "examples" / "submissions"]
-    other = tmp_path / "grading.yml"
-    other.write_text(paths.RUBRIC.read_text().replace('title: "Lab 05', 'title: "Lab 05 (again)', 1))
-    folders = graded_in_shards(examples, tmp_path, 3, "shards")
+    (tmp_path / "small").mkdir()
+    rubric = subs.small_rubric(tmp_path / "small")  # the rubrics' digests, not Cranfield's checks
+    other = _retitled(rubric, tmp_path / "grading.yml")
+    folders = graded_in_shards(examples, tmp_path, 3, "shards", rubric)
     shutil.rmtree(folders[2])
     batch.grade_batch(
         examples,
@@ -477,6 +467,15 @@ def test_a_shard_graded_with_another_rubric_is_refused(tmp_path, cranfield):
 TAMPERED = "ada-correct"
 
 
+def _retitled(rubric: Path, to: Path) -> Path:
+    """``rubric`` with another title (so another digest), written to ``to``."""
+    text = rubric.read_text(encoding="utf-8")
+    retitled = text.replace("title: 'Lab 05", "title: 'Lab 05 (again)", 1)
+    assert retitled != text, f"no title: 'Lab 05 in {rubric} to change"
+    to.write_text(retitled, encoding="utf-8")
+    return to
+
+
 def _edit_json(path: Path, change) -> None:
     data = json.loads(path.read_text())
     change(data)
@@ -489,10 +488,10 @@ def _regraded(otherwise: str):
 
     def tamper(folders: list[Path], tmp: Path, monkeypatch) -> None:
         shutil.rmtree(folders[2])
-        examples, rubric = paths.ROOT / "examples" / "submissions", paths.RUBRIC
+        (tmp / "small").mkdir()
+        examples, rubric = paths.ROOT / "examples" / "submissions", subs.small_rubric(tmp / "small")
         if otherwise == "rubric":
-            rubric = tmp / "grading.yml"
-            rubric.write_text(paths.RUBRIC.read_text().replace('title: "Lab 05', 'title: "Lab 05 (again)', 1))
+            rubric = _retitled(rubric, tmp / "grading.yml")
         if otherwise == "class":
             examples = tmp / "another-class"
             shutil.copytree(paths.ROOT / "examples" / "submissions", examples)
@@ -608,9 +607,11 @@ TAMPERINGS = {
 
 @pytest.fixture(scope="module")
 def examples_in_shards(tmp_path_factory, cranfield):
-    """The examples graded as 3 shards with the seed "tamper" (shard 3 empty), once for the module."""
-    examples = [paths.ROOT / "examples" / "submissions"]
-    return graded_in_shards(examples, tmp_path_factory.mktemp("shards"), 3, "tamper")
+    """The examples graded as 3 shards with the seed "tamper" (shard 3 empty), once for the module, on
+    the small rubric (``subs.small_rubric``: what a shard records and merge checks is the claim, not
+    Cranfield's checks), which is ``grading.yml`` beside the shards' folders."""
+    examples, folder = [paths.ROOT / "examples" / "submissions"], tmp_path_factory.mktemp("shards")
+    return graded_in_shards(examples, folder, 3, "tamper", subs.small_rubric(folder))
 
 
 @pytest.mark.sandbox
@@ -662,7 +663,14 @@ def test_a_shard_graded_again_with_another_seed_draws_every_case_anew(examples_i
     shutil.copytree(examples_in_shards[0], folder)
     examples = [paths.ROOT / "examples" / "submissions"]
     summary = batch.grade_batch(
-        examples, folder, jobs=2, progress=False, seed="another", shard=shards.Shard(1, 3), lab=default_lab()
+        examples,
+        folder,
+        jobs=2,
+        progress=False,
+        seed="another",
+        shard=shards.Shard(1, 3),
+        rubric_path=examples_in_shards[0].parent / "grading.yml",  # the shards' own
+        lab=default_lab(),
     )
     assert summary.graded == len(summary.results) == 3 and summary.skipped == 0
     assert {why for _, why, _, _ in summary.changes} == {"its random cases were drawn from another --seed"}
@@ -696,42 +704,6 @@ def test_untouched_copies_of_the_shards_merge(examples_in_shards, tmp_path, monk
         )  # signed with the cache's key, checked with the course's
 
 
-# ---------------------------------------------------------------- a class of 300
-
-
-@pytest.mark.sandbox
-@pytest.mark.slow
-def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfield):
-    """A class of 300 graded as one batch, and as 4 shards merged: the same grades.csv (the second
-    attempts flagged over the limit), class report (the similarity over the whole class: the ring of
-    near copies spans the shards), submissions' files and Moodle import, every student graded?"""
-    people = generated_class(tmp_path / "class")
-    rubric = light_rubric(tmp_path)
-    single = tmp_path / "single"
-    summary = batch.grade_batch(
-        [people], single, jobs=2, progress=False, seed="300", rubric_path=rubric, lab=default_lab()
-    )
-    folders = graded_in_shards([people], tmp_path, 4, "300", rubric)
-    merged = merge.merge(tmp_path / "merged", folders, lab=default_lab())
-    ids = [result.submission for result in summary.results]
-    assert len(ids) == CLASS_SIZE and [result.submission for result in merged.results] == ids
-    members = {f"submission_{number:06d}" for number in range(RING)}
-    ring = {pair for pair in merged.similarity.pairs if {pair.a, pair.b} <= members}
-    assert len(ring) == RING * (RING - 1) // 2
-    spans = {frozenset(shards.owner(submission, 4) for submission in (pair.a, pair.b)) for pair in ring}
-    assert any(len(span) == 2 for span in spans)  # pairs across shards: no shard alone could list them
-    assert_same_batch(single, tmp_path / "merged", ids)
-    rows = list(csv.DictReader((tmp_path / "merged" / output_paths.GRADES).open()))
-    flagged = [row["submission"] for row in rows if "attempts: over the attempt limit" in row["flags"]]
-    assert flagged == ids[students() :]
-    late = sorted(row["email"] for row in rows if row["late"].startswith("late by"))
-    again = {f"s{number}@example.edu" for number in range(students() - AGAIN, students())}
-    assert len(rows) == students() and late == sorted(again - {f"s{EXTENDED}@example.edu"})
-    imports = [export.build("moodle", roster(tmp_path), folder, "Lab 05") for folder in (single, tmp_path / "merged")]
-    assert imports[0].text == imports[1].text
-    assert f"{students()} of {students()} roster students graded" in imports[1].summary
-
-
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cranfield, monkeypatch):
@@ -740,8 +712,7 @@ def test_without_a_seed_shards_and_a_second_grading_match_the_first(tmp_path, cr
     recording the same seed and never the secret?"""
     monkeypatch.delenv("AUTOGRADER_COURSE_SECRET")  # the secret made beside this rubric, not the suite's
     examples = [paths.ROOT / "examples" / "submissions"]
-    rubric = tmp_path / "grading.yml"
-    rubric.write_text(paths.RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
+    rubric = subs.small_rubric(tmp_path)  # the seeds and the files, not Cranfield's checks
     first = batch.grade_batch(
         examples, tmp_path / "first", jobs=2, progress=False, rubric_path=rubric, lab=default_lab()
     )

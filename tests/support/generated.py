@@ -1,4 +1,4 @@
-"""A generated class for grading at scale (``tests/local/test_shards.py``, ``bench/shards_batch.py``):
+"""A generated class for grading at scale (``tests/local/test_shards_class.py``, ``bench/shards_batch.py``):
 submissions in Gradescope's export layout, their students and times in submission_metadata.yml,
 a grading.yml without the Cranfield checks, and a Moodle roster of the class."""
 

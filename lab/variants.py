@@ -251,9 +251,7 @@ def resorted_by_score(scenario):
     """The rows of a writer that sorts each query's results again by score, highest first, ties by doc id,
     then ranks them: the scores search_fn gave, at full precision."""
     return [
-        trec.line(query_id, hit[0], rank, hit[-1], scenario.system, trec.PLACES).split()
-        for query_id, text in scenario.queries
-        for rank, hit in enumerate(
-            sorted(scenario.results[text][: scenario.k], key=lambda hit: (-hit[-1], hit[0])), start=1
-        )
+        trec.line(qid, hit[0], rank, hit[-1], scenario.system, trec.PLACES).split()
+        for qid, asked in scenario.queries
+        for rank, hit in enumerate(sorted(scenario.results[asked][: scenario.k], key=lambda hit: (-hit[-1], hit[0])), 1)
     ]

@@ -8,8 +8,11 @@ the smallest such case and shrinks it (``diagnosis/shrink.py``): each step is on
 student's function in a child, through the usual channel and its limits; the right answers are the
 lab's, computed here. Calls run ``CHUNK`` at a time per function in one child (a call's inputs are
 chosen when it is to run, from the answers before it); a function gets at most ``shrink.BUDGET``
-calls and ``SECONDS`` of its calls' time, and all of a submission's shrinking ``TOTAL_SECONDS``:
-what ran out first is said (``Counterexample.stopped_early``). The calls left in a child's last
+calls and ``SECONDS`` of its calls' time (a hang counts its whole limit), and ends when a call of
+it did not run (struck after crashes, or past its child's limits); all of a submission's shrinking
+is guarded by ``TOTAL_SECONDS`` of wall clock, which these bounds keep any search far from (a
+bound a busy machine meets would make the counterexample depend on load): what ran out first is
+said (``Counterexample.stopped_early``). The calls left in a child's last
 chunk ask the smallest case again: any that passes, crashes or hangs there drops the counterexample
 (answers that change between calls prove nothing). Nothing found here changes a point.
 """
@@ -35,10 +38,10 @@ from autograder.sandbox.child import toy_measures
 from autograder.sandbox.settings import Call, Limits
 
 CHUNK = 25  # calls of one function per child
-#: Time bounds stop only a pathological search (every call slow): the call budget ends the others,
-#: so the counterexample, like the grade, does not depend on how busy the machine is.
+#: Time bounds stop only a pathological search (calls slow, hanging or crashing): the call budget
+#: ends the others, so the counterexample, like the grade, does not depend on how busy the machine is.
 SECONDS = 10.0  # the time all of one function's shrinking calls may take
-TOTAL_SECONDS = 60.0  # all of one submission's shrinking, wall clock
+TOTAL_SECONDS = 300.0  # all of one submission's shrinking, wall clock: a guard no search should meet
 #: The kinds of check whose cases a counterexample may start from: public by construction.
 PUBLIC_KINDS = (CheckKind.EXAMPLES, CheckKind.CRANFIELD, CheckKind.RANDOM)
 
@@ -176,6 +179,18 @@ def _contradicted(diagnosis: Diagnosis, found: Counterexample) -> bool:
     if found.raised or not _number(actual) or not _number(expected):
         return True
     return bool((float(actual) - float(expected)) * sign <= 0)  # type: ignore[arg-type]
+
+
+def _ran(outcome: Outcome | None) -> bool:
+    """Did the call run (its function was not struck, nor the run stopped before it)?"""
+    return outcome is not None and outcome.status != OutcomeStatus.NOT_RUN
+
+
+def _took(outcome: Outcome | None, limits: Limits) -> float:
+    """A call's time: what its child measured, or its whole limit when it did not finish."""
+    if outcome is None:
+        return 0.0
+    return limits.call_seconds if outcome.status == OutcomeStatus.TIMEOUT else outcome.seconds
 
 
 def _number(value: object) -> bool:
@@ -350,6 +365,6 @@ class Finder:
             mine = [index for index, owner in enumerate(owners) if owner == name]
             if not driver.asked:  # its first call in its first child asks the start (a call may ask it again)
                 driver.asked, driver.first = True, result.outcomes[mine[0]]
-            driver.spent += sum(outcome.seconds for index in mine if (outcome := result.outcomes[index]) is not None)
-            if driver.spent >= SECONDS or not all(index in sent for index in mine):
-                driver.stop()  # its time is spent, or the run stopped before its last call
+            driver.spent += sum(_took(result.outcomes[index], limits) for index in mine)
+            if driver.spent >= SECONDS or not all(_ran(result.outcomes[index]) for index in mine):
+                driver.stop()  # its time is spent, or a call of it did not run (its child's limits)

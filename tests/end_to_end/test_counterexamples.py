@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from autograder.grading import counterexamples, grader, intake
+from autograder.grading.diagnosis import shrink
 from autograder.grading.session import Session
 from autograder.labkit.load import default as default_lab
 from autograder.reports import feedback_html, markdown
@@ -164,13 +165,27 @@ def test_the_search_runs_after_every_public_call_and_before_any_secret_one(canar
 @pytest.mark.parametrize("name, body", HOSTILE, ids=[row[0] for row in HOSTILE])
 def test_a_search_that_crashes_or_hangs_costs_no_point(session, tmp_path_factory, monkeypatch, name, body):
     """Does a function that crashes or hangs on the inputs it is shrunk to get the same points on every
-    check as without the search, the grading finished, and no counterexample it did not fail again?"""
+    check as without the search, the grading finished, no counterexample it did not fail again, and
+    did its search end by its own bounds (no wall clock: a busy machine must not decide it)?"""
     staged = _staged(tmp_path_factory, "hostile", _hostile(body))
+    most = -(-shrink.BUDGET // counterexamples.CHUNK) + 1  # rounds any search may take
+    rounds: list[list[str]] = []
+    original = counterexamples.Finder._round
+
+    def counted(finder, drivers, seconds):
+        rounds.append(list(drivers))
+        if len(rounds) > most:  # the search would go on: stop it here, the assertion below says so
+            raise RuntimeError("the search did not end by its own bounds")
+        original(finder, drivers, seconds)
 
     def graded():
         return grader.grade(staged, session.plan, session.isolation, session.rubric.limits, seed="hostile")
 
+    monkeypatch.setattr(counterexamples, "TOTAL_SECONDS", 1e9)
+    monkeypatch.setattr(counterexamples.Finder, "_round", counted)
     searched = graded()
+    assert 2 <= len(rounds) <= most, rounds
+    monkeypatch.setattr(counterexamples.Finder, "_round", original)
     monkeypatch.setattr(counterexamples, "TOTAL_SECONDS", 0.0)
     alone = graded()
     assert searched.status == alone.status == "graded"

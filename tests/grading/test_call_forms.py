@@ -164,3 +164,29 @@ def test_the_reference_passes_every_call_form(graded):
     assert len(formed) == len(FORMS) * sum(1 for r in FUNCTIONS.values() if r.parameters)
     assert all(check.full for check in checks)
     assert contradicted == []
+
+
+KEYWORD_MEASURE = """
+def evaluate(run, qrels, measure):
+    return {q: measure(ranking=run.get(q, []), judgments=j) for q, j in qrels.items()}
+"""
+
+
+@pytest.mark.cranfield
+def test_an_evaluate_that_calls_measure_by_keyword_fails_a_public_case(graded):
+    """Does an evaluate that calls ``measure(ranking=..., judgments=...)`` (the contract calls it
+    positionally: a measure may name its parameters as it likes) fail a public case with a TypeError
+    that says so, and lose points on evaluate only?"""
+    reference = solution_file("metrics.py").read_text(encoding="utf-8")
+    functions = {
+        **truth.load(reference + textwrap.dedent(KEYWORD_MEASURE), "forms_evaluate_keywords"),
+        **truth.load(solution_file("runs.py").read_text(encoding="utf-8"), "reference_runs"),
+    }
+    checks, contradicted = graded.grade(graded.answers(functions, set(FUNCTIONS)))
+    lost = {check.function for check in checks if not check.full}
+    assert lost == {"evaluate"}
+    failing = [case for check in checks if check.function == "evaluate" for case in check.cases if not case.passed]
+    assert any(case.public and case.raised == "TypeError" and "positional-only" in case.message for case in failing), [
+        (case.raised, case.message) for case in failing[:3]
+    ]
+    assert contradicted == []

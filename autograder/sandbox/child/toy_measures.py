@@ -10,11 +10,30 @@ if TYPE_CHECKING:  # names for the type checker only: never imported when the ch
     from collections.abc import Callable
     from typing import Any
 
+
+# Positional-only, as the contract calls a measure (``measure(run[query_id], qrels[query_id])``): a
+# measure may name its parameters as it likes, so a call by keyword is a TypeError here too.
+def ranking_length(ranking: "Any", judgments: "Any", /) -> "Any":
+    return len(ranking)
+
+
+def judged_in_ranking(ranking: "Any", judgments: "Any", /) -> "Any":
+    return sum(1 for d in ranking if d in judgments)
+
+
+def grade_of_first(ranking: "Any", judgments: "Any", /) -> "Any":
+    return judgments.get(ranking[0], 0) if len(ranking) else -2
+
+
+def judgments_count(ranking: "Any", judgments: "Any", /) -> "Any":
+    return len(judgments)
+
+
 MEASURES = {
-    "ranking_length": lambda ranking, judgments: len(ranking),
-    "judged_in_ranking": lambda ranking, judgments: sum(1 for d in ranking if d in judgments),
-    "grade_of_first": lambda ranking, judgments: judgments.get(ranking[0], 0) if len(ranking) else -2,
-    "judgments_count": lambda ranking, judgments: len(judgments),
+    "ranking_length": ranking_length,
+    "judged_in_ranking": judged_in_ranking,
+    "grade_of_first": grade_of_first,
+    "judgments_count": judgments_count,
 }
 #: What each measure is, in words a student's feedback can show beside a call that uses it.
 DESCRIPTIONS = {

@@ -144,9 +144,9 @@ def said_again(checks: tuple[CheckResult, ...], changed: dict[str, tuple[str, Di
 def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Counterexample]]) -> tuple[CheckResult, ...]:
     """The checks, each function's counterexample on the check its start case belongs to
     (``found``: function -> (that check's name, the counterexample)); a check with a note (no
-    credit) or full marks gets none. A diagnosis of the function that says which way every wrong
-    answer errs is dropped where its counterexample errs the other way (``_contradicted``): the
-    graded cases alone told it, and the feedback would show both."""
+    credit) or full marks gets none. A diagnosis of the function that says what every wrong answer
+    is (too high, the right items in another order, ...) is dropped where its counterexample is not
+    (``_contradicted``): the graded cases alone told it, and the feedback would show both."""
     by_check = dict(found.values())
     attached = []
     for check in checks:
@@ -160,25 +160,43 @@ def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Countere
     return tuple(attached)
 
 
-#: The diagnoses that say which way every wrong answer errs (``diagnosis/shapes.py``'s direction),
-#: and the sign of (answer - expected) each claims.
-DIRECTED = {"shape-too-high": 1, "shape-too-low": -1}
-#: The same claim as the last sentence of a condition's explanation (``diagnosis/conditions.py``).
-DIRECTED_SENTENCES = {" Every wrong answer is too high.": 1, " Every wrong answer is too low.": -1}
+def _items(value: object) -> list[str] | None:
+    """A list answer's items, sorted by their text (None for anything but a list)."""
+    return sorted(map(repr, value)) if isinstance(value, (list, tuple)) else None
+
+
+def _sign(sign: int) -> Callable[[object, object], bool]:
+    """The claim that a wrong answer is a number on that side of the right one."""
+    return lambda actual, expected: (
+        _number(actual) and _number(expected) and (float(actual) - float(expected)) * sign > 0  # type: ignore[arg-type]
+    )
+
+
+#: What a diagnosis says of every wrong answer (``diagnosis/shapes.py``'s shapes, by id), as a test of one
+#: (answer, right answer): a counterexample is a wrong answer too, so one that fails the test refutes it.
+CLAIMS: dict[str, Callable[[object, object], bool]] = {
+    "shape-too-high": _sign(1),
+    "shape-too-low": _sign(-1),
+    "shape-reordered": lambda actual, expected: _items(actual) is not None and _items(actual) == _items(expected),
+    "shape-reversed": lambda actual, expected: (
+        isinstance(actual, (list, tuple))
+        and isinstance(expected, (list, tuple))
+        and list(actual) == list(expected)[::-1]
+    ),
+}
+#: The direction claim as the last sentence of a condition's explanation (``diagnosis/conditions.py``).
+DIRECTED_SENTENCES = {" Every wrong answer is too high.": _sign(1), " Every wrong answer is too low.": _sign(-1)}
 
 
 def _contradicted(diagnosis: Diagnosis, found: Counterexample) -> bool:
-    """Does ``diagnosis`` say every wrong answer errs one way while ``found`` (a wrong answer too)
-    errs the other way (or raised)?"""
-    sign = DIRECTED.get(diagnosis.id) or next(
-        (sign for sentence, sign in DIRECTED_SENTENCES.items() if diagnosis.explanation.endswith(sentence)), 0
+    """Does ``diagnosis`` say of every wrong answer something ``found`` (a wrong answer too, or a
+    call that raised) is not?"""
+    claim = CLAIMS.get(diagnosis.id) or next(
+        (test for sentence, test in DIRECTED_SENTENCES.items() if diagnosis.explanation.endswith(sentence)), None
     )
-    if not sign:
+    if claim is None:
         return False
-    actual, expected = found.actual, found.expected
-    if found.raised or not _number(actual) or not _number(expected):
-        return True
-    return bool((float(actual) - float(expected)) * sign <= 0)  # type: ignore[arg-type]
+    return bool(found.raised) or not claim(found.actual, found.expected)
 
 
 def _ran(outcome: Outcome | None) -> bool:

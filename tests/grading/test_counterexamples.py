@@ -576,7 +576,14 @@ DIRECTED = [
     ("condition-too-high-but-lower", "condition-x", "Fails on x. Every wrong answer is too high.", 0.2, 0.5, "", False),
     ("condition-too-low-and-lower", "condition-x", "Fails on x. Every wrong answer is too low.", 0.2, 0.5, "", True),
     ("no-direction", "shape-outside-0-1", "Its answers lie outside [0, 1].", 0, 1, "", True),
-]
+    ("reordered-but-another-item", "shape-reordered", "The right items, in another order.", ["1"], ["2"], "", False),
+    ("reordered-and-reordered", "shape-reordered", "The right items, in another order.", ["2", "1"], ["1", "2"], "",
+     True),
+    ("reordered-but-raised", "shape-reordered", "The right items, in another order.", None, ["1"], "raised KeyError",
+     False),
+    ("reversed-but-not", "shape-reversed", "The right list reversed.", ["1", "3", "2"], ["1", "2", "3"], "", False),
+    ("reversed-and-reversed", "shape-reversed", "The right list reversed.", ["3", "2", "1"], ["1", "2", "3"], "", True),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -587,9 +594,10 @@ DIRECTED = [
 def test_is_a_direction_its_counterexample_contradicts_dropped(
     diagnosis_id, explanation, actual, expected, raised, kept
 ):
-    """A diagnosis saying every wrong answer errs one way was told by the graded cases alone: is it
-    dropped when the function's counterexample (a wrong answer too) errs the other way or raises,
-    and kept when it agrees or says nothing of a direction?"""
+    """A diagnosis saying what every wrong answer is (too high, the right items in another order,
+    the right list reversed) was told by the graded cases alone: is it dropped when the function's
+    counterexample (a wrong answer too) is not that or raises, and kept when it agrees or says
+    nothing the counterexample could refute?"""
     found = Counterexample(call="ndcg_at_k(...)", expected=expected, actual=actual, raised=raised)
     check = _check_with(diagnosis_id, explanation)
     (attached,) = counterexamples.attach((check,), {"ndcg_at_k": (check.name, found)})

@@ -50,6 +50,11 @@ FILES = [
         {"ranks"},
     ),
     (
+        "ranks-as-floats",  # trec_eval would read them, the contract's {rank} does not write them
+        _rows("1 Q0 d1 1.0 3.0 sys", "1 Q0 d2 2.0 2.123456789 sys", "2 Q0 e1 1.0 0.5 sys", "2 Q0 e2 2.0 0.25 sys"),
+        {"ranks"},
+    ),
+    (
         "titles",  # "first doc" is two columns
         _rows(
             "1 Q0 first doc 1 3.0 sys", "1 Q0 second doc 2 2.1 sys", "2 Q0 e title 1 0.5 sys", "2 Q0 f title 2 1 sys"

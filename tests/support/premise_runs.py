@@ -28,8 +28,12 @@ def _wrong(built, files) -> list:
         if scenario is None or scenario.raises or run.canonical or run.table is None or run.problem:
             continue
         right = [line.split() for line in scenario.expected_text().splitlines()]
-        same = len(right) == len(run.table) and all(
-            len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b)) for a, b in zip(run.table, right)
+        same = (
+            len(right) == len(run.table)
+            and all(  # the score to 1e-8, every other column as written
+                len(a) == len(b) == 6 and a[:4] + a[5:] == b[:4] + b[5:] and _close(a[4], b[4])
+                for a, b in zip(run.table, right)
+            )
         )
         if not same:
             found.append((scenario, run.table))

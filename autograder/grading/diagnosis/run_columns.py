@@ -2,7 +2,7 @@
 code): which column is wrong and how, said only when it is true of every wrong file the writer wrote.
 
 A *wrong file* is one the writer wrote for a scenario that wants a file, whose rows are not the right
-writer's as trec_eval reads them (``run_files.rows_equal``). Each is compared with what search_fn returned
+writer's as the checks read them (``runfile_checks.equivalent``). Each is compared with what search_fn returned
 for its scenario (every result, the titles too), query by query (a query's rows: those whose first column
 is its id, in the file's order): ``findings`` gives each kind of difference the file has (a key of
 ``SAID``) with what it is in that file; ``diagnoses`` says the kinds that every wrong file has, the

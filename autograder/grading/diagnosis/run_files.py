@@ -146,8 +146,9 @@ def diagnose(
 
 
 def wrong_files(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> list[run_columns.Wrong]:
-    """The files the writer wrote that are not the right rows as trec_eval reads them (for scenarios that
-    want a file), the public ones first (the notes' example, then Lab 04's runs), each with what differs."""
+    """The files the writer wrote that are not the right rows as the checks read them (``equivalent``: the
+    columns as trec_eval splits them, scores to 1e-8, ranks as written; for scenarios that want a file),
+    the public ones first (the notes' example, then Lab 04's runs), each with what differs."""
     titles = plan.shared_job["tables"].get("titles", {})
     example = plan.lab.scenarios.EXAMPLE
     wrong = []
@@ -155,7 +156,7 @@ def wrong_files(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> list[ru
         scenario = plan.scenarios.get(name)
         if scenario is None or scenario.raises or run.canonical or run.table is None or run.problem:
             continue
-        if rows_equal(run.table, plan.lab.variants.rows(scenario)):
+        if runfile_checks.equivalent(run.table, scenario):  # as the checks read it: ranks as written
             continue
         where = "the notes' example" if name == example else f"its {scenario.system} run"
         found = run_columns.findings(run.table, scenario, titles)

@@ -193,6 +193,12 @@ FEATURES = {
         ),
         # finer features, after the coarse ones (a condition names the first that separates): each
         # tells the cases where one concept of the notes (``concepts``) decides the answer
+        _finer_f(
+            "queries-one-pass",
+            "queries given as a one-pass iterator",
+            "queries may be any iterable: read them once (a generator gives nothing the second time), or make a "
+            "list of them first",
+        ),
         _finer_f("rel-left-out", "rel left out", "rel defaults to 1: every positive grade is relevant"),
         _finer_f(
             "above-rel-retrieved",

@@ -34,6 +34,7 @@ class Scenario:
     raises: str = ""  # the error write_run must raise for these arguments (no file is checked)
     pass_k: bool = True  # False: write_run is called without k (the contract's default, 100)
     features: tuple = ()  # what it tests (``lab.features``), for diagnoses that separate failing scenarios
+    once: bool = False  # the queries are passed as a one-pass iterator (the contract allows any iterable)
 
     def expected_rows(self) -> list[tuple]:
         """The rows the right writer writes: (query_id, "Q0", doc_id, rank, score, system)."""
@@ -52,7 +53,7 @@ class Scenario:
     def all_features(self) -> frozenset:
         """What it tests: the features it names, and those its data have (queries whose ids are not in
         string or numeric order, a query without results, a search function returning more than k,
-        k=1, k left out)."""
+        k=1, k left out, the queries as a one-pass iterator)."""
         ids = [query_id for query_id, _ in self.queries]
         found = set(self.features)
         if ids != sorted(ids):
@@ -64,6 +65,8 @@ class Scenario:
         found |= {name for name, has in (("overfull-search", self.overfull), ("k-is-1", self.k == 1)) if has}
         if not self.pass_k:
             found.add("k-left-out")
+        if self.once:
+            found.add("queries-one-pass")
         return frozenset(found)
 
     def expected_text(self) -> str:
@@ -165,5 +168,6 @@ def cranfield_scenario(system: str, bundle: dict, k: int = 100) -> Scenario:
         results=results,
         queries=tuple(tuple(q) for q in bundle["queries"]),
         k=k,
-        description=f"Lab 04's {system} run on all 225 Cranfield queries, k={k}",
+        description=f"Lab 04's {system} run on all 225 Cranfield queries as a one-pass iterator, k={k}",
+        once=True,  # the public check of the contract's "any iterable": a writer must read the queries once
     )

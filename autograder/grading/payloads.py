@@ -29,8 +29,8 @@ def materialise(value: object, job: Job) -> object:
             titles = job["tables"].get("titles", {})
             needed = {hit[0]: titles.get(hit[0], "") for hits in results.values() for hit in hits if len(hit) < 3}
             return {"$search": {"results": results, "titles": needed, "overfull": arg in job.get("overfull", ())}}
-        if tag == "$queries":
-            return {"$queries": job["queries"][arg]}
+        if tag in ("$queries", "$queries-once"):
+            return {tag: job["queries"][arg]}
     if isinstance(value, list):
         return [materialise(item, job) for item in value]
     return value

@@ -34,7 +34,9 @@ if TYPE_CHECKING:  # a scenario as the engine reads it, whatever lab made it
 class _CallFields(TypedDict):
     fn: str  # the function called
     file: str  # the graded file that defines it
-    args: list[Any]  # plain data, with tags (``$ref``, ``$search``, ``$queries``, ``$path``) ``payloads`` resolves
+    args: list[
+        Any
+    ]  # plain data, with tags (``$ref``, ``$search``, ``$queries(-once)``, ``$path``) ``payloads`` resolves
     kwargs: dict[str, Any]
 
 
@@ -352,7 +354,7 @@ def _scenario_call(lab: Lab, scenario: Scenario) -> PlannedCall:
             {"$path": f"{scenario.name}.run"},
             scenario.system,
             {"$search": scenario.name},
-            {"$queries": scenario.name},
+            {"$queries-once" if scenario.once else "$queries": scenario.name},
         ],
     }
     return call if scenario.public else {**call, "secret": True}

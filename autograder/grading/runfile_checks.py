@@ -319,7 +319,8 @@ def _cranfield_cases(
                 public=True,
                 status=CaseStatus.PASS if ok else run.status() if table is None else CaseStatus.FAIL,
                 message=message,
-                call=f"{writer_of(plan.lab)}(path, {system!r}, search_{system}, queries)",
+                call=f"{writer_of(plan.lab)}(path, {system!r}, search_{system}, "
+                f"{'iter(queries)' if scenario.once else 'queries'})",
                 expected=expected,
                 actual=value if table is not None else None,
                 raised=run.error if table is None else "",

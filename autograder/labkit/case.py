@@ -63,9 +63,13 @@ def _show(value: Any) -> str:
                 return f"numpy.array({arg!r})"
             if tag == "$arrays":
                 return "{" + ", ".join(f"{key!r}: numpy.array({items!r})" for key, items in arg.items()) + "}"
-            return {"$measure": str(arg), "$search": "search_fn", "$queries": "queries", "$path": repr(arg)}.get(
-                tag, repr(value)
-            )
+            return {
+                "$measure": str(arg),
+                "$search": "search_fn",
+                "$queries": "queries",
+                "$queries-once": "iter(queries)",
+                "$path": repr(arg),
+            }.get(tag, repr(value))
     return repr(value)
 
 

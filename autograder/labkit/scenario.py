@@ -20,6 +20,7 @@ class Scenario(Protocol):
     overfull: bool  # the search function returns more than k results
     raises: str  # the error the writer must raise for these arguments ("" when a file is due)
     pass_k: bool  # False: the writer is called without k
+    once: bool  # the queries are passed as a one-pass iterator, not a list
 
     @property
     def public(self) -> bool: ...  # its cases are shown with their values

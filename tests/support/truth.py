@@ -14,7 +14,7 @@ from autograder.lab.functions.registry import FUNCTIONS as RECORDS
 from autograder.lab.functions.registry import run_writer
 from autograder.lab.misconceptions import catalogue
 from autograder.labkit.load import default as default_lab
-from tests.support import premise_shapes, premises
+from tests.support import premise_runs, premise_shapes, premises
 from tests.support.inprocess import answers, grade
 
 WRITER = run_writer()
@@ -86,6 +86,8 @@ def contradictions(built, submission, outcomes, checks, files) -> list[str]:
                 problem = _line_ends(checks, files)
             elif function == WRITER and diagnosis.id in ("run-lines-before", "run-appended"):
                 problem = _lines_before(built, diagnosis, files)
+            elif function == WRITER and diagnosis.id.startswith(premise_runs.PREFIX):
+                problem = premise_runs.run_columns(built, diagnosis, files)
             elif diagnosis.kind in (DiagnosisKind.CONDITION, DiagnosisKind.CONCEPT):
                 problem = premises.condition(
                     diagnosis, cases, _features(function, tables)

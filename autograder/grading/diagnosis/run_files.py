@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from autograder.grading import runfile_checks
-from autograder.grading.diagnosis import conditions, shapes
+from autograder.grading.diagnosis import conditions, run_columns, shapes
 from autograder.grading.results import CheckResult, Diagnosis, DiagnosisKind, shown_error
 from autograder.labkit import trec
 from autograder.labkit.lab import Lab
@@ -128,16 +128,56 @@ def diagnose(
     found: dict[str, list[Diagnosis]] = {}
     writer = runfile_checks.writer_of(plan.lab)
     run_checks = [check.name for check in plan.rubric.checks if check.function == writer]
+    named = False
     for item in plan.lab.misconceptions.for_function(writer):  # the first that explains every file (as for calls)
         if explains(plan.lab, item, plan.scenarios, files):
             for name in run_checks:
                 found.setdefault(name, []).append(Diagnosis.of_misconception(item, writer))
+            named = True
             break
-    general = _line_ends(plan, checks, files) + _lines_before(plan, files) + _conditions(plan, checks, files)
+    failing = any(check.function == writer and not check.full for check in checks)
+    columns = _columns(plan, files) if failing and not named else []
+    general = _line_ends(plan, checks, files) + _lines_before(plan, files) + columns + _conditions(plan, checks, files)
+    general.sort(key=lambda diagnosis: list(DiagnosisKind).index(diagnosis.kind))  # stable: concepts, then shapes
     for check in checks:
         if check.function == writer and not check.full:
             found.setdefault(check.name, []).extend(general)
     return found
+
+
+def wrong_files(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> list[run_columns.Wrong]:
+    """The files the writer wrote that are not the right rows as the checks read them (``equivalent``: the
+    columns as trec_eval splits them, scores to 1e-8, ranks as written; for scenarios that want a file),
+    the public ones first (the notes' example, then Lab 04's runs), each with what differs."""
+    titles = plan.shared_job["tables"].get("titles", {})
+    example = plan.lab.scenarios.EXAMPLE
+    wrong = []
+    for name, run in sorted(files.items(), key=lambda item: (item[0] != example, item[0])):
+        scenario = plan.scenarios.get(name)
+        if scenario is None or scenario.raises or run.canonical or run.table is None or run.problem:
+            continue
+        if runfile_checks.equivalent(run.table, scenario):  # as the checks read it: ranks as written
+            continue
+        where = "the notes' example" if name == example else f"its {scenario.system} run"
+        found = run_columns.findings(run.table, scenario, titles)
+        tags = frozenset(row[trec.COLUMNS - 1] for row in run.table if len(row) == trec.COLUMNS)
+        wrong.append(run_columns.Wrong(name, where, scenario.public, found, tags))
+    return sorted(wrong, key=lambda file: not file.public)
+
+
+def _columns(plan: Plan, files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:
+    """Which column of its wrong files is wrong, and how, for each kind of difference every one has
+    (``run_columns``), with the notes' words on the run file when the lab states them."""
+    writer = runfile_checks.writer_of(plan.lab)
+    concept = getattr(plan.lab.concepts, "CONCEPTS", {}).get(LINE_ENDS_CONCEPT)
+    written = sum(1 for run in files.values() if run.canonical or run.table is not None)
+    return run_columns.diagnoses(
+        writer,
+        wrong_files(plan, files),
+        written,
+        concept.part if concept is not None else plan.lab.notes_part(writer),
+        concept.statement if concept is not None else "",
+    )
 
 
 def _conditions(plan: Plan, checks: Sequence[CheckResult], files: dict[str, runfile_checks.RunFile]) -> list[Diagnosis]:

@@ -176,6 +176,8 @@ def resolve(value: "Any", context: "dict[str, Any]") -> "Any":
             return context["search"]
         if tag == "$queries":
             return [GenericQuery(query_id, text) for query_id, text in arg]
+        if tag == "$queries-once":  # any iterable, the contract says: a generator can be read only once
+            return (GenericQuery(query_id, text) for query_id, text in arg)
         if tag == "$path":  # a file is there already: the writer must replace it, not add to it
             context["path"] = os.path.join(os.getcwd(), arg)
             with open(context["path"], "w", encoding="utf-8") as stale:

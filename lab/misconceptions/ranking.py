@@ -144,10 +144,22 @@ ENTRIES = [
         reciprocal_rank=lambda r, j, rel=1: next(
             (1 / i for i, hit in enumerate(variants.strict(r, j, lambda g: g >= rel), 1) if hit), 0.0
         ),
-        average_precision=lambda r, j, rel=1: (
-            variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
-            variants.average_precision_over(r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)),
-        )[1],
+        average_precision=(
+            lambda r, j, rel=1: (
+                variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
+                variants.average_precision_over(
+                    r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)
+                ),
+            )[1],
+            # R = 0 answered 0.0 before the ranking is read: no KeyError there
+            lambda r, j, rel=1: (
+                variants.average_precision_over(
+                    r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)
+                )
+                if not variants.count_at_least(j, rel) or variants.strict(r, j, lambda g: g >= rel) is not None
+                else 0.0
+            ),
+        ),
     ),
     m(
         "r-counts-judged",

@@ -177,6 +177,15 @@ SHAPES = {
         if RECORDS[d.function].bounded and sum(1 for c in cases if c.number is not None and not 0 <= c.number <= 1) >= 2
         else "fewer than 2 answers outside [0, 1]"
     ),
+    "keys-type": _all_failing(
+        lambda c: (
+            isinstance(c.answer, dict)
+            and c.answer
+            and not any(isinstance(key, str) for key in c.answer)
+            and equal({str(key): value for key, value in c.answer.items()}, c.expected)
+        ),
+        "is the right dict keyed by strings' other type",
+    ),
     "too-high": _all_failing(lambda c: c.number is not None and c.numeric and c.number > c.expected, "is too high"),
     "too-low": _all_failing(lambda c: c.number is not None and c.numeric and c.number < c.expected, "is too low"),
     "answers-change": _answers_change,

@@ -74,7 +74,13 @@ CONCEPTS = {
             "Part II, Accuracy, Precision and Recall",
             ("confusion_matrix", "accuracy"),
             ("misses", "false-alarms", "no-true-negatives", "nothing-retrieved", "hits"),
-            ("tn-wrong", "fp-fn-swapped", "tn-overlap-twice", "confusion-returns-dict"),
+            (
+                "tn-wrong",
+                "fp-fn-swapped",
+                "tn-overlap-twice",
+                "confusion-returns-dict",
+                "confusion-as-table",
+            ),
         ),
         _c(
             "sets-of-ids",
@@ -249,7 +255,7 @@ CONCEPTS = {
             "Part IV, Three ideas in one formula",
             GRADED,
             ("graded", "exp-gain", "graded-retrieved"),
-            ("gain-ignored", "exp-gain-without-minus-one", "gain-plus-one", "default-gain-exp"),
+            ("gain-ignored", "exp-gain-without-minus-one", "gain-plus-one", "default-gain-exp", *WHOLE),
         ),
         _c(
             "log-discount",
@@ -275,6 +281,7 @@ CONCEPTS = {
                 "ideal-unsorted",
                 "ideal-best-grade-repeated",
                 "ideal-distinct-grades",
+                "ndcg-is-dcg",
                 *WHOLE,
             ),
         ),
@@ -296,6 +303,7 @@ CONCEPTS = {
                 "evaluate-previous-ranking",
                 "evaluate-returns-mean",
                 "evaluate-returns-values",
+                "evaluate-returns-pairs",
             ),
         ),
         _c(
@@ -305,7 +313,13 @@ CONCEPTS = {
             "Part VI, Per-query analysis",
             ("largest_differences",),
             ("b-above-a",),
-            ("differences-signed", "differences-ascending", "differences-relative", "differences-returns-pairs"),
+            (
+                "differences-signed",
+                "differences-ascending",
+                "differences-relative",
+                "differences-returns-pairs",
+                "differences-returns-values",
+            ),
         ),
         _c(
             "ties-by-query-id",

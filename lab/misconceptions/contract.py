@@ -122,11 +122,17 @@ def _truncated(measure):
 
 
 def _zero_one(measure):
+    """A yes/no answer as a number, 1.0 or 0.0 (True or False, which the judge takes for no number, is an answer
+    shape: ``shapes.py``'s booleans)."""
     return lambda *args, **kwargs: float(measure(*args, **kwargs) > 0)
 
 
 def _evaluated(run, qrels, measure):
     return {q: measure(run.get(q, []), judgments) for q, judgments in qrels.items()}
+
+
+def _dcg(r, j, k, gain="linear"):
+    return variants.dcg_value(r, j, k, gain)
 
 
 def _common_gaps(a, b):
@@ -205,6 +211,33 @@ ENTRIES = [
             for names in (("tp", "fp", "fn", "tn"), ("TP", "FP", "FN", "TN"))
         ),
     ),
+    m(
+        "confusion-as-table",
+        ["confusion_matrix"],
+        "confusion_matrix returns the 2 x 2 table (rows of cells) where the contract wants the flat (tp, fp, fn, tn)",
+        "confusion_matrix returns the four counts as one flat tuple, (tp, fp, fn, tn), not the table's rows.",
+        "Part II, Accuracy, Precision and Recall",
+        confusion_matrix=(
+            lambda ret, rel, n: (lambda c: [[c[0], c[1]], [c[2], c[3]]])(variants.cells(ret, rel, n)),
+            lambda ret, rel, n: (lambda c: [[c[0], c[2]], [c[1], c[3]]])(variants.cells(ret, rel, n)),
+        ),
+    ),
+    m(
+        "evaluate-returns-pairs",
+        ["evaluate"],
+        "evaluate returns a list of (query id, value) pairs where the contract wants a dict query id -> value",
+        "evaluate returns a dict {query_id: measure(ranking, judgments)}: look a query's value up by its id.",
+        "Part V, Live evaluation on Cranfield",
+        evaluate=lambda run, qrels, measure: [list(pair) for pair in _evaluated(run, qrels, measure).items()],
+    ),
+    m(
+        "differences-returns-values",
+        ["largest_differences"],
+        "largest_differences returns the differences themselves where the contract wants the query ids",
+        "largest_differences answers which queries differ most: the n query ids, largest difference first.",
+        "Part VI, Per-query analysis",
+        largest_differences=lambda a, b, n=2: [gap for _, gap in _common_gaps(a, b)[:n]],
+    ),
     # ---------------------------------------------------------------- an exception on an allowed input
     m(
         "differences-lookup-keyerror",
@@ -245,8 +278,16 @@ ENTRIES = [
         average_precision=rr,
     ),
     m(
+        "ndcg-is-dcg",
+        ["ndcg_at_k"],
+        "nDCG@k computed as DCG@k: not divided by IDCG@k",
+        "nDCG@k = DCG@k / IDCG@k, the DCG of the ranking over the DCG of the ideal one: between 0 and 1.",
+        "Part IV, Graded relevance: DCG and nDCG",
+        ndcg_at_k=_dcg,
+    ),
+    m(
         "truncated-to-whole-number",
-        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "ndcg_at_k"],
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k"],
         "the answer truncated to a whole number (// or int()) where a fraction is due",
         "A // b and int(a / b) drop the fraction: every share below 1 becomes 0. Divide with / and keep the float.",
         "Part II, Precision",
@@ -254,6 +295,7 @@ ENTRIES = [
         recall_at_k=_truncated(recall),
         reciprocal_rank=_truncated(rr),
         average_precision=_truncated(ap),
+        dcg_at_k=_truncated(_dcg),
         ndcg_at_k=_truncated(ndcg),
     ),
     m(

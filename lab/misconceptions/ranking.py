@@ -131,7 +131,7 @@ ENTRIES = [
     ),
     m(
         "unjudged-key-error",
-        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k"],
         "judgments[doc] read for unjudged documents (a KeyError)",
         "A document missing from the judgments has grade 0: read it with judgments.get(doc, 0).",
         "Part II (the judgments of one query)",
@@ -158,6 +158,22 @@ ENTRIES = [
                 )
                 if not variants.count_at_least(j, rel) or variants.strict(r, j, lambda g: g >= rel) is not None
                 else 0.0
+            ),
+        ),
+        dcg_at_k=lambda r, j, k, gain="linear": (
+            variants.strict(r[:k], j, lambda g: g),  # raises KeyError for an unjudged document
+            variants.dcg_value(r, j, k, gain),
+        )[1],
+        ndcg_at_k=(
+            lambda r, j, k, gain="linear": (
+                variants.strict(r[:k], j, lambda g: g),
+                variants.ndcg_value(r, j, k, gain),
+            )[1],
+            # IDCG = 0 answered 0.0 before the ranking is read: no KeyError there
+            lambda r, j, k, gain="linear": (
+                0.0
+                if not variants.dcg_value(sorted(j, key=lambda d: -j[d]), j, k, gain)
+                else (variants.strict(r[:k], j, lambda g: g), variants.ndcg_value(r, j, k, gain))[1]
             ),
         ),
     ),

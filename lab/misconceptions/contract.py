@@ -405,7 +405,10 @@ ENTRIES = [
         "the ideal ranking not sorted: the judged documents in the judgments' own order",
         "IDCG@k is the DCG@k of the ideal ranking: all judged documents sorted by grade, highest first, then cut at k.",
         "Part IV, Graded relevance: DCG and nDCG",
-        ndcg_at_k=_ndcg_with_ideal(lambda j, k: list(j.values())),
+        ndcg_at_k=(
+            _ndcg_with_ideal(lambda j, k: list(j.values())),
+            _ndcg_with_ideal(lambda j, k: [g for g in j.values() if g > 0]),  # the relevant ones kept, unsorted
+        ),
     ),
     m(
         "ideal-best-grade-repeated",

@@ -110,13 +110,6 @@ def ndcg(r, j, k, gain="linear"):
     return variants.ndcg_value(r, j, k, gain)
 
 
-def _accuracy(ret, rel, n):
-    c = variants.cells(ret, rel, n)
-    if n == 0:
-        raise ValueError("collection_size is 0")
-    return (c[0] + c[3]) / n
-
-
 def _truncated(measure):
     return lambda *args, **kwargs: math.floor(measure(*args, **kwargs))
 
@@ -300,16 +293,15 @@ ENTRIES = [
     ),
     m(
         "zero-or-one",
-        ["precision_at_k", "recall_at_k", "average_precision", "ndcg_at_k", "accuracy"],
+        ["precision_at_k", "recall_at_k", "average_precision", "ndcg_at_k"],
         "1 whenever a relevant document counts at all, else 0: a yes/no where a share is due",
-        "The measure is a share (a count divided by k, by R or by N), between 0 and 1: whether a relevant "
-        "document is there is only its numerator's first step.",
+        "The measure is a share between 0 and 1 (a count divided by k or by R, a DCG over its ideal): whether a "
+        "relevant document is there is only its numerator's first step.",
         "Part II, Precision",
         precision_at_k=_zero_one(precision),
         recall_at_k=_zero_one(recall),
         average_precision=_zero_one(ap),
         ndcg_at_k=_zero_one(ndcg),
-        accuracy=_zero_one(_accuracy),
     ),
     # ---------------------------------------------------------------- formulas of a few quantities
     *[

@@ -10,6 +10,7 @@ from __future__ import annotations
 from autograder.labkit.concept import Concept
 
 from .features import DEPTHS
+from .misconceptions import contract
 
 RANKED = ("precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision")
 GRADED = ("dcg_at_k", "ndcg_at_k")
@@ -19,6 +20,8 @@ CONTRACT = "the function's contract"
 #: Features that only make a measure's answer nonzero (a relevant document retrieved): a condition that
 #: pairs one with a concept's feature is still about that concept.
 ENABLING = ("relevant-retrieved",)
+#: the measures answered as whole numbers or 0/1: a mistake about the share any of them is
+WHOLE = ("truncated-to-whole-number", "zero-or-one")
 
 
 def _c(id, name, statement, part, functions, features, misconceptions=()) -> Concept:
@@ -71,7 +74,13 @@ CONCEPTS = {
             "Part II, Accuracy, Precision and Recall",
             ("confusion_matrix", "accuracy"),
             ("misses", "false-alarms", "no-true-negatives", "nothing-retrieved", "hits"),
-            ("tn-wrong", "fp-fn-swapped", "tn-overlap-twice"),
+            (
+                "tn-wrong",
+                "fp-fn-swapped",
+                "tn-overlap-twice",
+                "confusion-returns-dict",
+                "confusion-as-table",
+            ),
         ),
         _c(
             "sets-of-ids",
@@ -89,7 +98,14 @@ CONCEPTS = {
             "Part II, Accuracy, and why it is not enough",
             ("accuracy",),
             ("no-true-negatives", "misses", "false-alarms", "hits"),
-            ("accuracy-is-precision", "accuracy-over-union", "accuracy-integer-division", "tn-overlap-twice"),
+            (
+                "accuracy-is-precision",
+                "accuracy-over-union",
+                "accuracy-integer-division",
+                "tn-overlap-twice",
+                *contract.ACCURACY_IDS,
+                *WHOLE,
+            ),
         ),
         _c(
             "precision-over-k",
@@ -98,7 +114,7 @@ CONCEPTS = {
             "Part II, Precision",
             ("precision_at_k",),
             ("shorter-than-k", "empty-ranking"),
-            ("precision-over-ranking-length", "precision-over-min-k-r"),
+            ("precision-over-ranking-length", "precision-over-min-k-r", "precision-is-recall", *WHOLE),
         ),
         _c(
             "top-k-only",
@@ -117,7 +133,13 @@ CONCEPTS = {
             "Part II, Recall",
             ("recall_at_k",),
             ("relevant-not-retrieved", "more-relevant-than-k", "more-relevant-than-retrieved"),
-            ("recall-over-retrieved-relevant", "recall-over-k", "r-counts-judged", "recall-over-documents-read"),
+            (
+                "recall-over-retrieved-relevant",
+                "recall-over-k",
+                "r-counts-judged",
+                "recall-over-documents-read",
+                *WHOLE,
+            ),
         ),
         _c(
             "relevance-threshold",
@@ -126,7 +148,14 @@ CONCEPTS = {
             "Part V, Live evaluation on Cranfield",
             RANKED,
             ("rel-above-1", "positive-below-rel", "rel-left-out", "above-rel-retrieved"),
-            ("rel-ignored", "relevance-strictly-above", "r-ignores-rel", "ap-precision-at-rel-1"),
+            (
+                "rel-ignored",
+                "relevance-strictly-above",
+                "r-ignores-rel",
+                "ap-precision-at-rel-1",
+                "relevance-equals-rel",
+                *contract.DEFAULT_REL_IDS,
+            ),
         ),
         _c(
             "minus-one",
@@ -172,7 +201,16 @@ CONCEPTS = {
             "Part III, Reciprocal Rank and MRR",
             ("reciprocal_rank",),
             ("first-relevant-later",),
-            ("rr-zero-based-rank", "rr-rank-plus-one", "rr-last-relevant", "rr-first-in-judgments"),
+            (
+                "rr-zero-based-rank",
+                "rr-rank-plus-one",
+                "rr-last-relevant",
+                "rr-first-in-judgments",
+                "rr-is-ap",
+                "rr-mean-over-relevant-ranks",
+                "rr-sum-over-relevant-ranks",
+                *WHOLE,
+            ),
         ),
         _c(
             "whole-ranking",
@@ -202,6 +240,11 @@ CONCEPTS = {
                 "ap-precision-before-hit",
                 "ap-stops-at-first-relevant",
                 "ap-over-min-r-length",
+                "ap-is-rr",
+                "ap-over-distinct-grades",
+                "ap-every-rank-over-hits",
+                "ap-every-rank-over-length",
+                *WHOLE,
             ),
         ),
         _c(
@@ -212,7 +255,7 @@ CONCEPTS = {
             "Part IV, Three ideas in one formula",
             GRADED,
             ("graded", "exp-gain", "graded-retrieved"),
-            ("gain-ignored", "exp-gain-without-minus-one"),
+            ("gain-ignored", "exp-gain-without-minus-one", "gain-plus-one", "default-gain-exp", *WHOLE),
         ),
         _c(
             "log-discount",
@@ -230,7 +273,17 @@ CONCEPTS = {
             "Part IV, Graded relevance: DCG and nDCG",
             ("ndcg_at_k",),
             ("relevant-not-retrieved", "more-relevant-than-k", "more-relevant-than-retrieved"),
-            ("idcg-from-retrieved", "idcg-not-cut", "idcg-cut-at-ranking-length", "ideal-sorted-ascending"),
+            (
+                "idcg-from-retrieved",
+                "idcg-not-cut",
+                "idcg-cut-at-ranking-length",
+                "ideal-sorted-ascending",
+                "ideal-unsorted",
+                "ideal-best-grade-repeated",
+                "ideal-distinct-grades",
+                "ndcg-is-dcg",
+                *WHOLE,
+            ),
         ),
         _c(
             "every-query-of-the-qrels",
@@ -248,6 +301,9 @@ CONCEPTS = {
                 "evaluate-union",
                 "evaluate-missing-as-zero",
                 "evaluate-previous-ranking",
+                "evaluate-returns-mean",
+                "evaluate-returns-values",
+                "evaluate-returns-pairs",
             ),
         ),
         _c(
@@ -257,7 +313,13 @@ CONCEPTS = {
             "Part VI, Per-query analysis",
             ("largest_differences",),
             ("b-above-a",),
-            ("differences-signed", "differences-ascending", "differences-relative"),
+            (
+                "differences-signed",
+                "differences-ascending",
+                "differences-relative",
+                "differences-returns-pairs",
+                "differences-returns-values",
+            ),
         ),
         _c(
             "ties-by-query-id",
@@ -280,7 +342,12 @@ CONCEPTS = {
             CONTRACT,
             ("largest_differences",),
             ("queries-in-one-system-only", "n-above-common", "n-left-out"),
-            ("differences-missing-as-zero", "differences-not-cut"),
+            (
+                "differences-missing-as-zero",
+                "differences-not-cut",
+                "differences-lookup-keyerror",
+                *contract.DEFAULT_N_IDS,
+            ),
         ),
         _c(
             "run-file-format",

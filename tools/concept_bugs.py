@@ -41,6 +41,7 @@ load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which this
 from autograder.lab import concepts, spec  # noqa: E402
 from autograder.lab.cranfield import bundle  # noqa: E402
 from tests.fixtures.concept_bugs.bugs import BUGS  # noqa: E402
+from tests.fixtures.concept_bugs.contract_kinds import CONTRACT_BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.kinds import KIND_BUGS  # noqa: E402
 from tests.support import answers_corpus, subs, truth  # noqa: E402
 from tools import mutants as mutant_tools  # noqa: E402
@@ -168,6 +169,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="concept-bugs-") as folder:
         graded = truth.Grader(bundle(), Path(folder))
         kinds = bugs(graded, args.verbose, KIND_BUGS, "bugs by kind (kinds.py)")
+        kinds += bugs(graded, args.verbose, CONTRACT_BUGS, "bugs from the contract (contract_kinds.py)")
         for line in bugs(graded, args.verbose) + kinds + mutant_figures(graded, args.mutants, args.seed, args.verbose):
             print(line)
         for line in honest(graded, args.verbose):

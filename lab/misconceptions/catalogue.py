@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from . import arguments, cells, evaluation, formulas, gains, ranking, ranks, runs
+from . import arguments, cells, contract, evaluation, formulas, gains, ranking, ranks, runs
 from .model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
     item.id: item
-    for family in (cells, ranking, ranks, gains, evaluation, runs, arguments, formulas)
+    for family in (cells, ranking, ranks, gains, evaluation, runs, arguments, formulas, contract)
     for item in family.ENTRIES
 }
 

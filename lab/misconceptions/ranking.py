@@ -9,6 +9,12 @@ import math
 from .. import variants
 from .model import m
 
+
+def _count_absolute(judgments, rel):
+    """R with the grades' signs dropped: the judged documents whose abs(grade) >= rel."""
+    return sum(1 for grade in judgments.values() if abs(grade) >= rel)
+
+
 ENTRIES = [
     m(
         "precision-over-ranking-length",
@@ -32,17 +38,36 @@ ENTRIES = [
         ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
         "a grade of -1 counted as relevant",
         "Relevant means grade >= rel (1 by default); grades 0 and -1 are not relevant. Testing grade != 0 "
-        "makes Cranfield's -1 judgments relevant.",
+        "or abs(grade) >= rel makes Cranfield's -1 judgments relevant.",
         "Part V, Live evaluation on Cranfield",
-        precision_at_k=lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / k,
-        recall_at_k=lambda r, j, k, rel=1: (
-            (sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / variants.count_nonzero(j))
-            if variants.count_nonzero(j)
-            else 0.0
+        # relevant taken as grade != 0, or as abs(grade) >= rel (the grade's sign dropped)
+        precision_at_k=(
+            lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / k,
+            lambda r, j, k, rel=1: sum(variants.hit_flags(r[:k], j, lambda g: abs(g) >= rel)) / k,
         ),
-        reciprocal_rank=lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g != 0),
-        average_precision=lambda r, j, rel=1: variants.average_precision_over(
-            r, j, lambda g: g != 0, lambda found, n: variants.count_nonzero(j)
+        recall_at_k=(
+            lambda r, j, k, rel=1: (
+                (sum(variants.hit_flags(r[:k], j, lambda g: g != 0)) / variants.count_nonzero(j))
+                if variants.count_nonzero(j)
+                else 0.0
+            ),
+            lambda r, j, k, rel=1: (
+                sum(variants.hit_flags(r[:k], j, lambda g: abs(g) >= rel)) / _count_absolute(j, rel)
+                if _count_absolute(j, rel)
+                else 0.0
+            ),
+        ),
+        reciprocal_rank=(
+            lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: g != 0),
+            lambda r, j, rel=1: variants.reciprocal_rank_with(r, j, lambda g: abs(g) >= rel),
+        ),
+        average_precision=(
+            lambda r, j, rel=1: variants.average_precision_over(
+                r, j, lambda g: g != 0, lambda found, n: variants.count_nonzero(j)
+            ),
+            lambda r, j, rel=1: variants.average_precision_over(
+                r, j, lambda g: abs(g) >= rel, lambda found, n: _count_absolute(j, rel)
+            ),
         ),
     ),
     m(
@@ -131,7 +156,7 @@ ENTRIES = [
     ),
     m(
         "unjudged-key-error",
-        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision"],
+        ["precision_at_k", "recall_at_k", "reciprocal_rank", "average_precision", "dcg_at_k", "ndcg_at_k"],
         "judgments[doc] read for unjudged documents (a KeyError)",
         "A document missing from the judgments has grade 0: read it with judgments.get(doc, 0).",
         "Part II (the judgments of one query)",
@@ -144,10 +169,38 @@ ENTRIES = [
         reciprocal_rank=lambda r, j, rel=1: next(
             (1 / i for i, hit in enumerate(variants.strict(r, j, lambda g: g >= rel), 1) if hit), 0.0
         ),
-        average_precision=lambda r, j, rel=1: (
-            variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
-            variants.average_precision_over(r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)),
+        average_precision=(
+            lambda r, j, rel=1: (
+                variants.strict(r, j, lambda g: g >= rel),  # raises KeyError for an unjudged document
+                variants.average_precision_over(
+                    r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)
+                ),
+            )[1],
+            # R = 0 answered 0.0 before the ranking is read: no KeyError there
+            lambda r, j, rel=1: (
+                variants.average_precision_over(
+                    r, j, lambda g: g >= rel, lambda found, n: variants.count_at_least(j, rel)
+                )
+                if not variants.count_at_least(j, rel) or variants.strict(r, j, lambda g: g >= rel) is not None
+                else 0.0
+            ),
+        ),
+        dcg_at_k=lambda r, j, k, gain="linear": (
+            variants.strict(r[:k], j, lambda g: g),  # raises KeyError for an unjudged document
+            variants.dcg_value(r, j, k, gain),
         )[1],
+        ndcg_at_k=(
+            lambda r, j, k, gain="linear": (
+                variants.strict(r[:k], j, lambda g: g),
+                variants.ndcg_value(r, j, k, gain),
+            )[1],
+            # IDCG = 0 answered 0.0 before the ranking is read: no KeyError there
+            lambda r, j, k, gain="linear": (
+                0.0
+                if not variants.dcg_value(sorted(j, key=lambda d: -j[d]), j, k, gain)
+                else (variants.strict(r[:k], j, lambda g: g), variants.ndcg_value(r, j, k, gain))[1]
+            ),
+        ),
     ),
     m(
         "r-counts-judged",

@@ -20,6 +20,15 @@ def _numbers(cases):
     ]
 
 
+def _reads_as_number(answer) -> bool:
+    if not isinstance(answer, str):
+        return False
+    try:
+        return math.isfinite(float(answer))
+    except ValueError:
+        return False
+
+
 def _wrong(cases):
     return [case for case in cases if case.failed]
 
@@ -176,6 +185,17 @@ SHAPES = {
         None
         if RECORDS[d.function].bounded and sum(1 for c in cases if c.number is not None and not 0 <= c.number <= 1) >= 2
         else "fewer than 2 answers outside [0, 1]"
+    ),
+    "text-numbers": _all_failing(lambda c: c.numeric and _reads_as_number(c.answer), "is a number written as text"),
+    "booleans": _all_failing(lambda c: c.numeric and isinstance(c.answer, bool), "is True or False"),
+    "keys-type": _all_failing(
+        lambda c: (
+            isinstance(c.answer, dict)
+            and c.answer
+            and not any(isinstance(key, str) for key in c.answer)
+            and equal({str(key): value for key, value in c.answer.items()}, c.expected)
+        ),
+        "is the right dict keyed by strings' other type",
     ),
     "too-high": _all_failing(lambda c: c.number is not None and c.numeric and c.number > c.expected, "is too high"),
     "too-low": _all_failing(lambda c: c.number is not None and c.numeric and c.number < c.expected, "is too low"),

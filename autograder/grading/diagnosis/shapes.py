@@ -279,6 +279,77 @@ def _direction(function: str, cases: list[Observed], record: GradedFunction) -> 
     return None
 
 
+def _number_as_text(text: object) -> bool:
+    """Is ``text`` a string that reads as a number ('0.5', '1e-3')?"""
+    try:
+        return isinstance(text, str) and math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _text_numbers(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
+    """A number due: every failing answer is a string that reads as a number (a formatted value)."""
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES or not all(
+        case.numeric and case.type == "str" and _number_as_text((case.encoded or {}).get("value")) for case in failing
+    ):
+        return None
+    return (
+        "text-numbers",
+        "a string where a number is due",
+        "On every case it fails the answer is a number written as text (a str such as '0.5', what format() or an "
+        "f-string gives), not the number itself.",
+    )
+
+
+def _booleans(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
+    """A number due: every failing answer is True or False."""
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES or not all(case.numeric and case.type == "bool" for case in failing):
+        return None
+    return (
+        "booleans",
+        "True or False where a number is due",
+        "On every case it fails the answer is True or False (a test's result, e.g. any(...) or a comparison), "
+        "not the number the measure counts or divides.",
+    )
+
+
+def _keys_of_another_type(function: str, cases: list[Observed], record: GradedFunction) -> Shape | None:
+    """A dict of string keys due: every failing answer is a dict whose keys are all of another type (an
+    int, say) and which, each key read as a string, is the right dict."""
+    failing = _failing(cases)
+    if len(failing) < MIN_CASES:
+        return None
+    kinds: set[str] = set()
+    for case in failing:
+        encoded = case.encoded
+        if not isinstance(case.expected, dict) or not isinstance(encoded, dict) or encoded.get("type") != "dict":
+            return None
+        items = encoded.get("items")
+        if not isinstance(items, list) or not items:
+            return None
+        rekeyed = []
+        for pair in items:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], dict):
+                return None
+            key, value = pair
+            kind = key.get("type")
+            if kind not in judge.NUMBER_TYPES:
+                return None
+            kinds.add(str(kind))
+            rekeyed.append([{"type": "str", "value": str(judge.plain(key))}, value])
+        if judge.difference({**encoded, "items": rekeyed}, case.expected, tolerance=case.tolerance) is not None:
+            return None
+    shown = " and ".join(sorted(kinds))
+    return (
+        "keys-type",
+        f"a dict keyed by {shown} where the keys are strings",
+        f"On every case it fails the answer is the right dict but for its keys: each is of type {shown} where the "
+        "right keys are strings, the ids as they come ('1', not 1).",
+    )
+
+
 # ---------------------------------------------------------------- answers made of items
 # A fixed-size answer (a record's ``answer_items``: a tuple's cells) whose cells are wrong or moved,
 # and a list whose right items come in another order.
@@ -364,6 +435,9 @@ def shapes_for(function: str) -> list[ShapeCheck]:
     """The shapes tried for ``function``, the most telling first."""
     return [
         _returns_none,
+        _text_numbers,
+        _booleans,
+        _keys_of_another_type,
         _same_exception,
         _zero_due,
         _neighbour,

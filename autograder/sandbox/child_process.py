@@ -112,6 +112,7 @@ class ChildProcess:
             except OSError:  # past this user's pipe allowance: the default size only costs more writes
                 pass
         self.channel, self.buffer, self.received = read_end, bytearray(), received
+        self.arrival = 0  # reads of the channel so far: the messages of one read arrived together
         self.jail_pid: int | None = None  # a pidfd on the jail's PID 1, once reported
         self.stats = _proc(self.process.pid, "schedstat")  # of the process running the calls (in a jail: its PID 1)
         self.usage = _proc(self.process.pid, "stat")  # its CPU time, all its threads
@@ -217,6 +218,7 @@ class ChildProcess:
                 if key.data == "channel":
                     self.buffer += chunk
                     self.received += len(chunk)
+                    self.arrival += 1
                 else:
                     self.output.add(key.data, chunk)
             self._watch_scratch()
@@ -264,13 +266,14 @@ class ChildProcess:
                 pass
 
     def _parsed(self, line_limit: Callable[[], int]) -> Iterator[Event]:
-        """The complete lines received so far, as ``("message", dict)`` up to the first garbage."""
+        """The complete lines received so far, as ``("message", dict, bytes of its line)`` up to the
+        first garbage."""
         for line in self._complete_lines():
             message = parse_line(line, line_limit())
             if message is None:
                 yield ("garbage", line[:200])
                 return
-            yield ("message", message)
+            yield ("message", message, len(line))
 
     def _complete_lines(self) -> list[bytearray]:
         if b"\n" not in self.buffer:

@@ -38,8 +38,8 @@ from autograder.sandbox.settings import (  # the limits live in settings, with t
 
 #: One channel message: a small, shallow JSON object, every field of it untrusted.
 Message = dict[str, Any]
-#: What ``Child.messages`` yields: ``("message", Message)``, or an ending: ``("timeout",)``,
-#: ``("eof",)``, ``("garbage", what was read)``.
+#: What ``Child.messages`` yields: ``("message", Message)`` (or ``("message", Message, bytes of its
+#: line)``), or an ending: ``("timeout",)``, ``("eof",)``, ``("garbage", what was read)``.
 Event = tuple[Any, ...]
 
 
@@ -57,11 +57,23 @@ class Child(Protocol):
 Feed = Callable[[Any, "int | None"], None]
 
 
-def kept(value: object) -> object:
+#: The longest channel line whose answer ``kept`` keeps without measuring it: ``json.dumps`` writes an
+#: answer at most 4.5 times longer than its line (a float literal of 4 bytes, ``1e15``, is
+#: ``1000000000000000.0``; a character of 2 UTF-8 bytes is a 6-character escape; a separator gains a
+#: space; nothing else grows), so at most 2,304 bytes, within ``ANSWER_KEPT``; and it nests at most
+#: 256 deep, which every later ``json.dumps`` of the result writes.
+SHORT_LINE = 512
+
+
+def kept(value: object, line_bytes: int | None = None) -> object:
     """An answer as the parent keeps it: whole when it is small (every right answer of this lab is a
     few hundred bytes), else only its kind and size: thousands of big answers cost no memory, and an
-    answer that big is wrong anyway. Run files are kept whole (their size has limits of its own)."""
+    answer that big is wrong anyway. Run files are kept whole (their size has limits of its own).
+    ``line_bytes``: the length of the channel line it was parsed from, when known: a line of at most
+    ``SHORT_LINE`` bytes cannot hold an answer past ``ANSWER_KEPT``, so it is not measured again."""
     if isinstance(value, dict) and value.get("type") == "runfile":
+        return value
+    if line_bytes is not None and line_bytes <= SHORT_LINE:
         return value
     try:
         size = len(json.dumps(value))
@@ -119,6 +131,8 @@ class Reader:
         self.last_cpu: float | None = None  # the CPU time it had used, at its last message
         self.used = 0.0  # the CPU time the call under way used, once it ended
         self.started = False
+        self.line_bytes: int | None = None  # the length of the message's line, where the child says it
+        self.arrival: object = None  # the child's ``arrival`` at the last reading of its clocks
 
     def ready(self) -> bool:
         """Has this child imported its graded files and said it is ready (so calls are under way)?"""
@@ -133,11 +147,12 @@ class Reader:
             and (imported is None or imported.status == OutcomeStatus.OK)
         )
 
-    def _send(self, child: Child) -> None:
+    def _send(self, child: Child, mark: float | None = None) -> None:
         """The call to run next is under way: its clock starts now. Send it, unless it went out
         already: a public call goes out with every public call after it that is to run (one write
         for them all; the child answers them in turn), a secret call alone, once the call before it
-        is answered (its inputs reach the child only when it is to run), and the end last."""
+        is answered (its inputs reach the child only when it is to run), and the end last. ``mark``:
+        this grader's wait for a CPU, read just now (else it is read here)."""
         if not self.started or self.sent is None:
             return
         index = self.next_index if self.next_index < len(self.calls) else None
@@ -152,7 +167,7 @@ class Reader:
             while following < len(self.calls) and not self.calls[following].secret:
                 self.feed(child, following)
                 self.sent, following = following, self._next(following + 1)
-        self.sent_at, self.parent_mark = time.monotonic(), parent_waited()
+        self.sent_at, self.parent_mark = time.monotonic(), parent_waited() if mark is None else mark
 
     def _next(self, index: int) -> int:
         while index < len(self.calls) and not self._runs(index):
@@ -166,11 +181,12 @@ class Reader:
         events = child.messages(lambda: self._deadline(child, limits, deadline), self._line_limit)
         for event in events:
             if event[0] != "message":
-                self.loaded = self._load(child)  # what the call under way waited for a CPU
+                self.loaded = self._load(child, fresh=True)  # what the call under way waited for a CPU
                 return event[0] if event[0] != "garbage" else "garbage"
             loaded = self._load(child)
             self.last_message = time.monotonic()
             self.seen += 1
+            self.line_bytes = event[2] if len(event) > 2 else None
             ending = self._take(child, event[1], loaded)
             if ending is not None:
                 return ending
@@ -251,6 +267,7 @@ class Reader:
         if not (self.mode == Mode.JAIL and self.seen == 1 and type(pid) is int and child.launched(pid)):
             return "garbage"
         child.watch(pid)
+        self.arrival = None  # its clocks are PID 1's from now on: read them again at the next message
         return None
 
     def _starts_import(self, message: Message) -> bool:
@@ -303,14 +320,18 @@ class Reader:
             )
         else:
             outcome = Outcome(
-                status=OutcomeStatus.VALUE, value=kept(message.get("value")), seconds=seconds, mutated=mutated
+                status=OutcomeStatus.VALUE,
+                value=kept(message.get("value"), self.line_bytes),
+                seconds=seconds,
+                mutated=mutated,
             )
         self.result.outcomes[self.next_index] = outcome
         function = self.calls[self.next_index].fn
-        charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(), self.used, 0.0)
+        mark = parent_waited()  # read once: the delay of this call, the start of the next one's
+        charged = max(self.last_message - self.sent_at - loaded - self._parent_delay(mark), self.used, 0.0)
         self.spent[function] = self.spent.get(function, 0.0) + charged
         self.next_index = self._next(self.next_index + 1)
-        self._send(child)
+        self._send(child, mark)
 
     def blame(self, ending: str, how: str, stderr: str) -> int | str | None:
         """Record what ended the child on the call (or import) under way; returns it."""
@@ -346,19 +367,28 @@ class Reader:
         child_wait = max(now - before, 0.0) if now is not None and before is not None else 0.0
         return child_wait + self._parent_delay()
 
-    def _parent_delay(self) -> float:
+    def _parent_delay(self, now: float | None = None) -> float:
         """What this grader waited for a CPU since the call was sent: the answer may have waited
-        for it to be read, which no time budget of the submission is charged either."""
-        now = parent_waited()
+        for it to be read, which no time budget of the submission is charged either (``now``: its
+        wait read just now; else it is read here)."""
+        now = parent_waited() if now is None else now
         return max(now - self.parent_mark, 0.0) if now is not None and self.parent_mark is not None else 0.0
 
-    def _load(self, child: Child) -> float:
+    def _load(self, child: Child, fresh: bool = False) -> float:
         """Seconds the child waited for a CPU since its last message (0 where unknown): a
         function's time budget counts the time its calls took, less what the machine's load
         took, so a busy machine costs an honest submission nothing. It also notes the CPU time
         used since (``used``): a call is charged at least that, so a submission cannot make its
         calls look cheap by keeping the CPUs busy with threads of its own (it cannot start
-        processes: the seccomp filter refuses them)."""
+        processes: the seccomp filter refuses them). The messages that arrived together (one
+        read of the channel, ``arrival``) read the clocks once: the first is charged what was
+        used since the last reading, the others nothing more, as reading again would find
+        (``fresh``: read them all the same, as for what ended the child)."""
+        arrival = getattr(child, "arrival", None)
+        if arrival is not None and arrival == self.arrival and not fresh:
+            self.used = 0.0
+            return 0.0
+        self.arrival = arrival
         previous, self.last_waited = self.last_waited, child.waited()
         before, self.last_cpu = self.last_cpu, child.cpu()
         self.used = max(self.last_cpu - before, 0.0) if before is not None and self.last_cpu is not None else 0.0

@@ -19,7 +19,7 @@ load.activate()  # Lab 05 (this repository's lab/) as autograder.lab, which the 
 
 from autograder.lab import spec
 from autograder.labkit.load import default as default_lab
-from tests.support import scheduling
+from tests.support import cpu_times, scheduling
 
 #: The test suite's course secret (``grading/course_secret.py``): fixed, so that a fresh clone's
 #: gradings draw the same random cases on every run (a secret made at random by the first build
@@ -106,6 +106,25 @@ def make_handout(target: Path, graded_dir: Path | None = None) -> Path:
         for name in spec.GRADED_FILES:
             shutil.copyfile(Path(graded_dir) / name, target / "lab05" / name)
     return target
+
+
+def pytest_addoption(parser):
+    """``--cpu-times N``: after the run, the N test files that took most CPU time (``tests/support/cpu_times.py``)."""
+    parser.addoption(
+        "--cpu-times",
+        type=int,
+        default=None,
+        metavar="N",
+        help="after the run, the N test files that took most CPU time (user and system, waited-for children "
+        "included), with their wall time and tests",
+    )
+
+
+def pytest_configure(config):
+    """``--cpu-times N`` registers its recorder (``tests/support/cpu_times.py``)."""
+    count = config.getoption("cpu_times")
+    if count is not None:
+        config.pluginmanager.register(cpu_times.Recorder(count), "cpu-times")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -374,12 +374,12 @@ def test_merge_refuses_to_write_into_a_shard(tmp_path):
 # ---------------------------------------------------------------- shard + merge == one batch
 
 
-def assert_same_batch(single: Path, merged: Path, ids: list[str]) -> None:
-    """grades.csv byte for byte, the class report but its timing, and every submission's files
-    (grade.json but its time and sandbox uid)."""
+def assert_same_batch(single: Path, merged: Path, ids: list[str], facts: tuple[str, ...] = ()) -> None:
+    """grades.csv byte for byte, the class report but its timing (and the run's ``facts`` of these
+    labels), and every submission's files (grade.json but its time and sandbox uid)."""
     assert (merged / output_paths.GRADES).read_bytes() == (single / output_paths.GRADES).read_bytes()
     report = (merged / output_paths.REPORT).read_text()
-    assert without_timing(report) == without_timing((single / output_paths.REPORT).read_text())
+    assert without_timing(report, facts) == without_timing((single / output_paths.REPORT).read_text(), facts)
     assert report != without_timing(report)  # the masks above removed something: they are not vacuous
     for submission in ids:
         one, other = (

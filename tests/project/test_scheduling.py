@@ -46,19 +46,23 @@ def test_a_split_given_as_one_string_is_refused_with_the_fix():
 
 
 ORDERS = [
-    # (id, each test's group, each test's slow mark, expected order)
-    ("none-slow", ["a", "a", "b"], [False, False, False], [0, 1, 2]),
-    ("slow-group-first", ["a", "b", "b", "c"], [False, False, True, False], [1, 2, 0, 3]),
-    ("a-slow-test-moves-its-whole-group", ["a", "b", "a"], [False, True, False], [1, 0, 2]),
-    ("slow-groups-keep-their-order", ["a", "b", "c", "d"], [False, True, False, True], [1, 3, 0, 2]),
+    # (id, each test's group, each test's slow mark, the groups sent first, expected order)
+    ("none-slow", ["a", "a", "b"], [False, False, False], (), [0, 1, 2]),
+    ("slow-group-first", ["a", "b", "b", "c"], [False, False, True, False], (), [1, 2, 0, 3]),
+    ("a-slow-test-moves-its-whole-group", ["a", "b", "a"], [False, True, False], (), [1, 0, 2]),
+    ("slow-groups-keep-their-order", ["a", "b", "c", "d"], [False, True, False, True], (), [1, 3, 0, 2]),
+    ("a-first-group-before-the-slow-ones", ["a", "b", "c"], [True, False, True], ("c",), [2, 0, 1]),
+    ("first-groups-in-the-table-s-order", ["a", "b", "c", "b"], [True, True, True, True], ("c", "b"), [2, 1, 3, 0]),
+    ("a-first-group-not-collected-changes-nothing", ["a", "b"], [False, True], ("z",), [1, 0]),
 ]
 
 
-@pytest.mark.parametrize(("groups", "slow", "expected"), [o[1:] for o in ORDERS], ids=[o[0] for o in ORDERS])
-def test_groups_holding_a_slow_test_run_first_in_their_order(groups, slow, expected):
-    """Are the tests of every group that holds a slow test sent first, each kept in its collection
-    order, and the others after?"""
-    assert scheduling.slow_first(groups, slow) == expected
+@pytest.mark.parametrize(("groups", "slow", "first", "expected"), [o[1:] for o in ORDERS], ids=[o[0] for o in ORDERS])
+def test_the_costliest_groups_then_the_slow_ones_run_first_in_their_order(groups, slow, first, expected):
+    """Are the tests of the groups the table sends first sent first, in the table's order, then
+    those of every other group that holds a slow test, each kept in its collection order, and the
+    others after?"""
+    assert scheduling.slow_first(groups, slow, first) == expected
 
 
 @pytest.mark.slow  # collects the split files in a process of its own
@@ -72,6 +76,18 @@ def test_every_split_value_has_its_tests():
     groups = {scheduling.group_of(line) for line in done.stdout.splitlines() if "::" in line}
     wanted = {f"{path}::{value}" for path, values in scheduling.SPLIT.items() for value in values}
     assert sorted(wanted - groups) == []
+
+
+def test_every_group_sent_first_is_a_group_of_the_suite():
+    """Does every group ``FIRST`` sends first name a test file that exists (and, for a split file,
+    one of its values), so that a renamed file does not silently lose its place?"""
+    missing = []
+    for group in scheduling.FIRST:
+        path, _, value = group.partition("::")
+        if not (paths.ROOT / path).is_file() or (value and value not in scheduling.SPLIT.get(path, ())):
+            missing.append(group)
+    assert missing == []
+    assert len(set(scheduling.FIRST)) == len(scheduling.FIRST)
 
 
 SYNTHETIC = {

@@ -83,8 +83,19 @@ def roster(folder: Path, size: int = CLASS_SIZE) -> Path:
 TIMING = ("graded at (UTC)", "time taken")
 
 
-def without_timing(report: str) -> str:
-    """The class report less its timing facts: when, how long, and the similarity's seconds."""
-    for key in TIMING:
+def without_timing(report: str, facts: tuple[str, ...] = ()) -> str:
+    """The class report less its timing facts (when, how long, and the similarity's seconds) and
+    the run's ``facts`` of these labels."""
+    for key in (*TIMING, *facts):
         report = re.sub(rf"<tr><td>{re.escape(key)}</td><td>[^<]*</td></tr>", "", report)
     return re.sub(r"compared in detail, [0-9.]+ s", "compared in detail, N s", report)
+
+
+def run_fact(report: str, label: str) -> str:
+    """The value the class report's "Grading run" table gives ``label``; ``ValueError`` if it has none."""
+    found = re.search(rf"<tr><td>{re.escape(label)}</td><td>([^<]*)</td></tr>", report)
+    if found is None:
+        raise ValueError(
+            f"run_fact: the class report has no run fact {label!r}: is the label spelled as the report does?"
+        )
+    return found.group(1)

@@ -304,6 +304,8 @@ CONCEPTS = {
                 "evaluate-returns-mean",
                 "evaluate-returns-values",
                 "evaluate-returns-pairs",
+                "evaluate-arguments-swapped",
+                "evaluate-whole-qrels",
             ),
         ),
         _c(

@@ -25,6 +25,23 @@ ENTRIES = [
         evaluate=lambda run, qrels, measure: {q: measure(ranking, qrels.get(q, {})) for q, ranking in run.items()},
     ),
     m(
+        "evaluate-arguments-swapped",
+        ["evaluate"],
+        "measure called as measure(judgments, ranking), its two arguments swapped",
+        "The contract calls measure(run[query_id], qrels[query_id]): the ranking first, then that query's "
+        "judgments.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(j, run.get(q, [])) for q, j in qrels.items()},
+    ),
+    m(
+        "evaluate-whole-qrels",
+        ["evaluate"],
+        "measure handed the whole qrels instead of the query's own judgments",
+        "Each query is measured on its own judgments, qrels[query_id], not on the judgments of every query.",
+        "Part V, Using ir_measures",
+        evaluate=lambda run, qrels, measure: {q: measure(run.get(q, []), qrels) for q in qrels},
+    ),
+    m(
         "differences-signed",
         ["largest_differences"],
         "the signed difference instead of the absolute one",

@@ -28,8 +28,7 @@ ENTRIES = [
         "evaluate-arguments-swapped",
         ["evaluate"],
         "measure called as measure(judgments, ranking), its two arguments swapped",
-        "The contract calls measure(run[query_id], qrels[query_id]): the ranking first, then that query's "
-        "judgments.",
+        "The contract calls measure(run[query_id], qrels[query_id]): the ranking first, then that query's judgments.",
         "Part V, Using ir_measures",
         evaluate=lambda run, qrels, measure: {q: measure(j, run.get(q, [])) for q, j in qrels.items()},
     ),

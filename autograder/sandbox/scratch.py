@@ -67,6 +67,13 @@ class Watch:
         self.found = ""  # what it held when last measured
         self.watched: set[tuple[int, int]] = set()
         self.due = 0.0
+        #: something may have changed since the last measure: inotify woke it, or it cannot be told
+        #: (no inotify, or a folder it could not watch); a ``final`` look measures only then
+        self.changed = True
+        self.blind = False  # a folder in it is not watched (the machine's watches ran out)
+        #: a wake measures no sooner than this: after a measure, as long again as it took (a flood of
+        #: files wakes it at every one, and measuring 4,096 entries takes 15-30 ms)
+        self.rested = 0.0
         os.chown(folder, 0, uid)
         os.chmod(folder, 0o1770)  # the uid's to fill, not to hand out (sticky: its own files only)
         # -1 where the machine gives no more inotify instances: then it looks every TICK only
@@ -83,15 +90,27 @@ class Watch:
         except OSError:
             return
         key = (info.st_dev, info.st_ino)
-        if self.fd >= 0 and key not in self.watched and _libc.inotify_add_watch(self.fd, folder.encode(), _EVENTS) >= 0:
+        if self.fd < 0 or key in self.watched:
+            return
+        if _libc.inotify_add_watch(self.fd, folder.encode(), _EVENTS) >= 0:
             self.watched.add(key)
+        else:
+            self.blind = True
 
     def check(self, now: float | None = None, final: bool = False) -> str | None:
         """Read what changed and measure the folder; returns why it is full if it has just become
         full (None otherwise). Looks at most once per ``TICK`` unless inotify woke it or this is a
-        ``final`` look: the one taken when an answer arrives, before it is read, so that bytes
-        written through mmap (which wake nothing) between two looks still stop a child that
-        answers at once (the folder only: files deleted while open are looked for every ``TICK``)."""
+        ``final`` look: the one taken when an answer arrives, before it is read, so that what was
+        made between two looks (once the scratch is full, a change wakes it but is measured only
+        then) still stops a child that answers at once (the folder only: files deleted while open are
+        looked for every ``TICK``). A ``final`` look measures only when something may have changed
+        since the last measure (``changed``): a file's count is the larger of its blocks and its
+        size, which only a change that wakes inotify can grow (writes through mmap fill blocks up to
+        a size counted already), so a folder of 4,096 files left by a flood is not measured again
+        at every answer (15-30 ms each: most of its grading time, which then depended on load); and
+        a wake measures only once as long as the last measure took has gone by since it (``rested``:
+        at most half the parent's time measuring a flood), the ``TICK`` and the ``final`` looks
+        unchanged, so a child that filled it is still refused before its next call."""
         woken = False
         while self.fd >= 0:
             try:
@@ -99,13 +118,18 @@ class Watch:
             except (BlockingIOError, OSError):
                 break
         now = time.monotonic() if now is None else now
+        self.changed = self.changed or woken or self.fd < 0 or self.blind
         ticked = now >= self.due
-        looked = ticked or final
+        looked = ticked or (final and self.changed)
+        woken = woken and now >= self.rested
         if self.overflow or not (woken or looked) or (self.full is not None and not looked):
             return None
         if ticked:
             self.due = now + (TICK if self.full is None else FULL_TICK)
+        self.changed = False  # what changes while it measures wakes the next check
+        began = time.monotonic()
         used, entries = self.measure(deleted=ticked)
+        self.rested = now + 2 * (time.monotonic() - began)
         self.found = f"{entries} files and folders, {used / (1 << 20):.1f} MiB"
         self.overflow = used > self.max_bytes * (1 + OVERFLOW)
         if self.full is not None:  # measured still: bytes written through mmap meet no refusal

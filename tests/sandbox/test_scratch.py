@@ -399,3 +399,44 @@ def test_is_a_child_that_fills_its_scratch_through_mmap_and_answers_at_once_kill
     assert outcome is not None and outcome.status == OutcomeStatus.CRASH, outcome
     assert "the scratch space is full: it holds at most 8 MiB" in outcome.detail, outcome
     assert leftovers(uid) == []
+
+
+#: What happens between a measure and an answer's ``final`` look, and whether that look measures
+#: again: (id, what is done, measured again).
+FINAL_LOOKS = [
+    ("nothing-changed", "nothing", False),
+    ("a-file-made", "make", True),
+    ("a-file-grown", "grow", True),
+    ("no-inotify", "blind", True),
+]
+
+
+@pytest.mark.parametrize(("done", "again"), [case[1:] for case in FINAL_LOOKS], ids=[case[0] for case in FINAL_LOOKS])
+def test_does_a_final_look_measure_again_only_when_something_may_have_changed(uid, monkeypatch, done, again):
+    """A flood leaves 4,096 files, and every answer after it took a final look: measuring them all
+    again (15-30 ms each) made most of its grading time, which then depended on the machine's load.
+    Does an answer's final look measure only when inotify saw a change since the last measure, or
+    when it cannot see one (no inotify), and so still find a file made or grown just before?"""
+    if done == "blind":
+        monkeypatch.setattr(scratch, "_libc", _NoInotify())
+    with tempdirs.folder("lab05-scratch-") as temporary:
+        os.chmod(temporary, 0o711)
+        work = Path(temporary) / "work"
+        work.mkdir()
+        (work / "kept").write_bytes(b"x" * 4096)
+        watch = scratch.Watch(work, uid, 8 << 20, 256)
+        measured: list[bool] = []
+        measure = watch.measure
+        monkeypatch.setattr(watch, "measure", lambda deleted=True: measured.append(deleted) or measure(deleted))
+        try:
+            assert watch.check(now=0.0) is None and len(measured) == 1
+            if done == "make":
+                (work / "made").write_bytes(b"x")
+            elif done == "grow":
+                with open(work / "kept", "ab") as out:
+                    out.write(b"x" * 8192)
+            assert watch.check(now=scratch.TICK / 2, final=True) is None
+            assert len(measured) == 1 + again, measured
+        finally:
+            watch.close()
+            cleanup.sweep(uid, work)

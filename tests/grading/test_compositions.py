@@ -87,7 +87,7 @@ def test_the_words_name_the_part_the_choice_and_the_notes():
     fit = compositions.search("toy", TOY, [], _explains_toy({1: 2, 2: 4}))
     shown = compositions.diagnosis("toy", TOY, fit.fitting)
     assert shown is not None and shown.kind == DiagnosisKind.MISCONCEPTION
-    assert "the scale is 2" in shown.title and "the scale: 1" in shown.explanation
+    assert "the scale: 2" in shown.title and "the scale: 1" in shown.explanation
     assert shown.notes == "Part 0, Toys"
 
 
@@ -96,7 +96,7 @@ def test_two_fits_changing_one_part_differently_name_the_part_only():
     choice?"""
     fitting = [compositions.composed("toy", TOY, (("scale", pick),)) for pick in ("double", "triple")]
     shown = compositions.diagnosis("toy", TOY, fitting)
-    assert shown is not None and shown.id == "parts-toy:scale=*" and "the scale is not the notes'" in shown.title
+    assert shown is not None and shown.id == "parts-toy:scale=*" and "the scale: not the notes' (1)" in shown.title
 
 
 # ---------------------------------------------------------------- the lab's table

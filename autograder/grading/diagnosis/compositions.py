@@ -115,13 +115,13 @@ def diagnosis(function: str, measure: Mapping[str, Any], fitting: list[Candidate
     for part, pick in said:
         words = parts[part]["words"]
         if pick is None:
-            changes.append(f"{words} is not the notes'")
+            changes.append(f"{words}: not the notes' ({parts[part]['notes']})")
         else:
-            changes.append(f"{words} is {parts[part]['choices'][pick]}")
+            changes.append(f"{words}: {parts[part]['choices'][pick]}")
         notes.append(f"{words}: {parts[part]['notes']}")
     several = f" ({len(fitting)} such changes fit your answers; what they share is said)" if len(fitting) > 1 else ""
     count = "one change" if len(said) == 1 else f"{len(said)} changes"
-    title = f"your answers are {name} as the notes define it but for {count}: " + "; ".join(changes)
+    title = f"your answers are {name} as the notes define it but for {count}, " + "; ".join(changes)
     these = "this part" if len(said) == 1 else "these parts"
     explanation = (
         f"Every judged answer of {function} is reproduced by {name} with {these} changed and the rest as the "

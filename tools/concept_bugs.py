@@ -11,7 +11,8 @@ Three sets of trusted code are graded in this process, as the child would answer
   or a misconception that concept lists), *false* (a diagnosis that some judged case contradicts:
   ``tests/support/premises.py``);
 - the one-bug variants by kind of mistake (formula, state, layout, one input, inherited),
-  ``tests/fixtures/concept_bugs/kinds.py``, counted the same way;
+  ``tests/fixtures/concept_bugs/kinds.py``, those read off the contract (``contract_kinds.py``) and those
+  inside one part of a measure's definition (``parts.py``), counted the same way;
 - single-operator mutants of the reference (``tools/mutants.py``; ``--mutants N``: a sample of N, 0 for
   all): the same counts over the mutants that lose points (one that loses none may be equivalent);
 - the honest corpus's bases (``tests/fixtures/answers_corpus/honest/``): full marks, no diagnosis.
@@ -43,6 +44,7 @@ from autograder.lab.cranfield import bundle  # noqa: E402
 from tests.fixtures.concept_bugs.bugs import BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.contract_kinds import CONTRACT_BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.kinds import KIND_BUGS  # noqa: E402
+from tests.fixtures.concept_bugs.parts import PART_BUGS  # noqa: E402
 from tests.support import answers_corpus, subs, truth  # noqa: E402
 from tools import mutants as mutant_tools  # noqa: E402
 
@@ -170,6 +172,7 @@ def main(argv=None) -> int:
         graded = truth.Grader(bundle(), Path(folder))
         kinds = bugs(graded, args.verbose, KIND_BUGS, "bugs by kind (kinds.py)")
         kinds += bugs(graded, args.verbose, CONTRACT_BUGS, "bugs from the contract (contract_kinds.py)")
+        kinds += bugs(graded, args.verbose, PART_BUGS, "bugs inside a definition's parts (parts.py)")
         for line in bugs(graded, args.verbose) + kinds + mutant_figures(graded, args.mutants, args.seed, args.verbose):
             print(line)
         for line in honest(graded, args.verbose):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import arguments, cells, contract, evaluation, formulas, gains, ranking, ranks, runs
+from . import arguments, cells, contract, evaluation, formulas, gains, parts, ranking, ranks, runs
 from .model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
@@ -14,3 +14,7 @@ LIBRARY: dict[str, Misconception] = {
 
 def for_function(function: str) -> list[Misconception]:
     return [item for item in LIBRARY.values() if function in item.variants]
+
+
+#: The ranked measures as compositions of named parts, fitted when no entry explains a function's answers.
+PARTS = parts.MEASURES

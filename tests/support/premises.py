@@ -5,11 +5,13 @@ contradicts a diagnosis, or None; the shapes' premises are in ``premise_shapes``
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import replace
 
 from autograder.grading import inputs
+from autograder.grading.diagnosis import compositions
 from autograder.grading.results import DiagnosisKind
 from autograder.lab import variants
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
@@ -121,6 +123,30 @@ def misconception(item, function, cases, tables):
         ]
         wrong_somewhere = wrong_somewhere or not right
     return None if wrong_somewhere else "the variant is right on every case"
+
+
+def composition(diagnosis, measure, function, cases, tables):
+    """A change inside a measure's definition (``parts-<function>:<part>=<choice or *>,...``): some
+    composition with those parts changed (``*``: to any choice), and at most one more, reproduces every
+    judged answer, as a misconception's variant must; and the notes' composition does not."""
+    said = dict(item.split("=") for item in diagnosis.id.split(":", 1)[1].split(","))
+    names = list(measure["parts"])
+    if misconception(compositions.composed(function, measure, ()), function, cases, tables) is None:
+        return "the notes' own composition reproduces every answer"
+    others = [None] + [name for name in names if name not in said]
+    for extra in others:
+        chosen = [name for name in names if name in said or name == extra]
+        options = [
+            [said[name]]
+            if said.get(name, "*") != "*"
+            else [c for c in measure["parts"][name]["choices"] if c != "notes"]
+            for name in chosen
+        ]
+        for picks in itertools.product(*options):
+            candidate = compositions.composed(function, measure, tuple(zip(chosen, picks)))
+            if misconception(candidate, function, cases, tables) is None:
+                return None
+    return f"no composition with {said} changed reproduces every judged answer"
 
 
 def _rows_equal(a, b) -> bool:

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from autograder import paths
 from autograder.grading import inputs, reference, rubric, runfile_checks
 from autograder.grading import plan as planning
+from autograder.grading.diagnosis import compositions
 from autograder.grading.results import DiagnosisKind
 from autograder.lab import spec
 from autograder.lab.functions.registry import FUNCTIONS as RECORDS
@@ -75,7 +76,9 @@ def contradictions(built, submission, outcomes, checks, files) -> list[str]:
             _scenarios(built, checks) if function == WRITER else premises.seen(submission.planned, outcomes, function)
         )
         for diagnosis in diagnoses.values():
-            if diagnosis.kind == DiagnosisKind.MISCONCEPTION:
+            if diagnosis.id.startswith(compositions.PREFIX):
+                problem = premises.composition(diagnosis, catalogue.PARTS[function], function, cases, tables)
+            elif diagnosis.kind == DiagnosisKind.MISCONCEPTION:
                 item = catalogue.LIBRARY[diagnosis.id]
                 problem = (
                     premises.run_misconception(item, built.scenarios, files)

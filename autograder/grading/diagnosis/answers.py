@@ -8,7 +8,9 @@ For each function that lost points, three kinds of diagnosis, in this order:
    on some case the variant is wrong (a case where the code raised and the variant answers is another
    failure, e.g. an input it cannot take: it says nothing of the mistake). Every variant that
    explains all cases predicts the same wrong answers, so the data cannot choose between two of
-   them: the catalogue's order does (the first is named, and only it);
+   them: the catalogue's order does (the first is named, and only it); when none does, a **change inside
+   the measure's definition** (``grading.diagnosis.compositions``): the part that every composition of the
+   lab's parts table fitting every judged case changes;
 2. the **condition** (``grading.conditions``): the feature of the inputs that the failing cases
    have and the passing ones lack;
 3. **shapes** (``grading.shapes``), when no misconception is named: what the wrong answers have in
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from autograder.grading import judge
-from autograder.grading.diagnosis import conditions, observed, repeats, shapes
+from autograder.grading.diagnosis import compositions, conditions, observed, repeats, shapes
 from autograder.grading.diagnosis import run_files as file_diagnosis
 from autograder.grading.inputs import resolve
 from autograder.grading.plan import random_neighbours
@@ -178,6 +180,8 @@ def diagnose(
         if best is not None:
             for check in sorted(best[3]):
                 found.setdefault(check, []).append(Diagnosis.of_misconception(best[2], function))
+        else:
+            named = _composition(plan, function, cases, memo, found)
         general: list[Diagnosis] = []
         condition = conditions.diagnosis(
             plan.lab,
@@ -193,6 +197,27 @@ def diagnose(
         for check in failing_checks.get(function, []):
             found.setdefault(check, []).extend(general)
     return found
+
+
+def _composition(
+    plan: Plan, function: str, cases: list[observed.Observed], memo: Memo, found: dict[str, list[Diagnosis]]
+) -> bool:
+    """The change inside the measure's definition that explains every judged case, when the lab describes
+    the function by its parts (the catalogue's ``PARTS``) and the fitting compositions share one: said on
+    the checks where it shows. Is something said?"""
+    measure = getattr(plan.lab.misconceptions, "PARTS", {}).get(function)
+    if measure is None:
+        return False
+    tables = plan.shared_job["tables"]
+    fit = compositions.search(
+        function, measure, cases, lambda item, name, judged: explains(item, name, judged, tables, memo)
+    )
+    said = compositions.diagnosis(function, measure, fit.fitting)
+    if said is None:
+        return False
+    for check in sorted(fit.checks):
+        found.setdefault(check, []).append(said)
+    return True
 
 
 def _neighbours(plan: Plan, planned: PlannedCase) -> dict[str, Any]:

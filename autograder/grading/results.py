@@ -106,6 +106,9 @@ class Counterexample:
     start: str = ""  # that case's id
     calls: int = 0  # the calls of the function shrinking it took
     stopped_early: bool = False  # the calls or the time allowed ran out first: a smaller one may exist
+    unit: str = (
+        ""  # what ``size`` counts: "" a case's documents and judgments, "scenario" a run writer's queries and results
+    )
 
 
 @dataclass(frozen=True)

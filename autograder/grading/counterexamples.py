@@ -6,7 +6,11 @@ what is found), ``Finder`` takes, for each function that failed a public case (t
 examples, Cranfield, the random cases; never a hidden edge case), the smallest such case and
 shrinks it (``diagnosis/shrink.py``); for the run writer, its smallest public scenario whose file
 is wrong (the notes' example, a Cranfield run; never a hidden scenario), shrunk as a scenario
-(``diagnosis/shrink_run.py``, ``run_start``). Each step is one call of the
+(``diagnosis/shrink_run.py``, ``run_start``). A function that failed no public case is asked a
+few *probes* first (``probes``: public-space inputs, one-step variants of its public cases and fresh
+random cases drawn from the submission's seed, chosen to cover each feature they have, never
+from a hidden input nor by one): where one is wrong, the smallest such is shrunk, so a function
+that fails hidden cases only can still be shown a counterexample. Each step is one call of the
 student's function in a child, through the usual channel and its limits; the right answers are the
 lab's, computed here. Calls run ``CHUNK`` at a time per function in one child (a call's inputs are
 chosen when it is to run, from the answers before it); a function gets at most ``shrink.BUDGET``
@@ -21,6 +25,7 @@ chunk ask the smallest case again: any that passes, crashes or hangs there drops
 
 from __future__ import annotations
 
+import random
 import re
 import time
 import traceback
@@ -28,13 +33,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from autograder.grading import judge, payloads
+from autograder.grading import inputs, judge, payloads
 from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
-from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample, Diagnosis
+from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, PROBE, CheckResult, Counterexample, Diagnosis
 from autograder.labkit.case import Case
-from autograder.labkit.kinds import CheckKind
+from autograder.labkit.kinds import TUNING, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child import toy_measures
 from autograder.sandbox.settings import Call, Limits
@@ -53,6 +58,9 @@ PUBLIC_KINDS = (CheckKind.EXAMPLES, CheckKind.CRANFIELD, CheckKind.RANDOM)
 #: Runs calls in the sandbox: (calls, payload(index), live(result)) -> the run's result; ``live`` is
 #: handed the result as soon as it is made, so a payload can read the answers before its call.
 RunCalls = Callable[[list[Call], Callable[[int], bytes], Callable[[SandboxResult], None], Limits, float], SandboxResult]
+PROBES = 30  # probes of one function at most (one call each)
+PER_FEATURE = 2  # probes chosen per feature of the inputs
+PROBE_POOL = (12, 40)  # the public cases whose one-step variants are drawn from, and the fresh random cases
 RUN_UNIT = "scenario"  # what a run writer's counterexample's size counts (``Counterexample.unit``)
 
 
@@ -119,6 +127,82 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
         check = checks.get(kind) or next(iter(checks.values()), "")
         found.append((shrink_run.size(start), name, RunStart(name, index, check, start)))
     return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, list[Case]]:
+    """For each function with a public case (but those of ``skip``, and the run writer), inputs of
+    the public input space to ask it before any secret call: the one-step variants
+    (``shrink.CASES``) of its ``PROBE_POOL[0]`` smallest public cases and ``PROBE_POOL[1]`` fresh
+    random cases (``record.random_cases``, drawn from the submission's seed), each an input the
+    contract allows and not a case graded already. First the smallest public case of valid arguments with each tuning
+    parameter set to a value the contract refuses (``REFUSED``: the call must raise), then for each
+    feature the others have (``record.features``, in name order) the ``PER_FEATURE`` smallest; at
+    most ``PROBES`` in all. Nothing here reads a
+    hidden case: the same probes whatever the hidden cases are."""
+    lab, tables = plan.lab, plan.shared_job["tables"]
+    public_cases: dict[str, list[Case]] = {}
+    for planned in submission.planned:
+        record = lab.records.get(planned.case.function)
+        if record is not None and not record.writes_run_file and public(planned, submission):
+            public_cases.setdefault(planned.case.function, []).append(resolved(planned.case, tables))
+    found: dict[str, list[Case]] = {}
+    for function in sorted(set(public_cases) - skip):
+        record, reference = lab.records[function], shrink.Reference(lab, function)
+        seen = {shrink.CASES.key(case) for case in public_cases[function]}
+        smallest = sorted(public_cases[function], key=lambda case: (shrink.size(case), case.id))[: PROBE_POOL[0]]
+        pool = [variant for case in smallest for variant in shrink.CASES.candidates(case)]
+        if record.random_cases is not None:
+            pool += record.random_cases(random.Random(f"{submission.seed}/probes/{function}"), PROBE_POOL[1])
+        having: dict[str, list[tuple[int, str, Case]]] = {}
+        for case in pool:
+            key = shrink.CASES.key(case)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                reference.expected(case)
+                features = record.features(tuple(inputs.resolve(arg, None) for arg in case.args), case.kwargs)
+            except Exception:  # not an input the contract allows
+                continue
+            for feature in features:
+                having.setdefault(feature, []).append((shrink.size(case), key, case))
+        chosen: dict[str, Case] = {}
+        valid = [case for case in smallest if not judge.wants_error(_expected(reference, case))]
+        for case in _refused(valid[0], record.parameters) if valid else []:  # first: the calls that must raise
+            key = shrink.CASES.key(case)
+            if key not in seen and judge.wants_error(_expected(reference, case)):
+                seen.add(key)
+                chosen[key] = replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True)
+        for feature in sorted(having):
+            for _, key, case in sorted(having[feature], key=lambda item: item[:2])[:PER_FEATURE]:
+                if len(chosen) < PROBES:
+                    chosen.setdefault(key, replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True))
+        found[function] = list(chosen.values())
+    return found
+
+
+#: Values of each tuning parameter the contract refuses (a probe that must raise; one the lab's answers
+#: take, ``_expected``, is no probe).
+REFUSED: dict[str, tuple[Any, ...]] = {"k": (0, -1, 1.5), "rel": (0, -1, 1.5), "n": (0, -1, 1.5), "gain": ("unknown",)}
+
+
+def _expected(reference: shrink.Reference, case: Case) -> Any:
+    """The lab's answer on ``case``, or None when it cannot take it (not an input of the contract)."""
+    try:
+        return reference.expected(case)
+    except Exception:
+        return None
+
+
+def _refused(case: Case, parameters: tuple[str, ...]) -> list[Case]:
+    """``case`` with each tuning parameter the function takes (of ``parameters``) set to a value the
+    contract refuses."""
+    return [
+        replace(case, kwargs={**case.kwargs, name: value})
+        for name in parameters
+        if name in TUNING
+        for value in REFUSED.get(name, ())
+    ]
 
 
 def _run_kind(how: str) -> CheckKind:
@@ -421,6 +505,7 @@ class Finder:
             drivers[function] = _Driver.start(
                 (planned.check, planned.call), case, shrink.Reference(lab, function), self._case_body
             )
+        self._probe(drivers, allowed - (time.monotonic() - begun))
         writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes)
         if writer and run is not None:
             drivers[writer] = _Driver.start(
@@ -446,6 +531,38 @@ class Finder:
                 found = counterexample(driver.result, record.returns, record.parameters)
                 self.found[function] = (driver.check, found)
 
+    def _probe(self, drivers: dict[str, _Driver], seconds: float) -> None:
+        """Ask each function no search starts for its ``probes`` (in one child); a search starts from
+        the smallest probe it is wrong on (the probes come smallest first per feature)."""
+        lab = self.plan.lab
+        asked = probes(self.plan, self.submission, set(drivers))
+        owners = [(function, case) for function, cases in asked.items() for case in cases]
+        if not owners or seconds <= 0:
+            return
+        calls = [Call(function, lab.functions[function]) for function, _ in owners]
+        bodies = [self._case_body(case) for _, case in owners]
+        limits = replace(
+            self.limits,
+            call_seconds=min(self.limits.call_seconds, SECONDS),
+            submission_seconds=SECONDS * len(asked),
+            functions=len(asked),
+        )
+        result = self.run_calls(
+            calls, lambda index: index.to_bytes(4, "big") + bodies[index], lambda _: None, limits, seconds
+        )
+        wrong: dict[str, list[tuple[int, Case]]] = {}
+        for index, (function, case) in enumerate(owners):
+            outcome = result.outcomes[index] if index < len(result.outcomes) else None
+            how = shrink.Reference(lab, function).failure(case, outcome)
+            if how is not None and how.removeprefix("raised ") not in NOT_IMPLEMENTED_ERRORS:
+                wrong.setdefault(function, []).append((shrink.size(case), case))
+        for function, cases in wrong.items():
+            _, case = min(cases, key=lambda item: item[0])
+            check = self.plan.random_checks.get(function) or next(
+                (c.name for c in self.plan.rubric.checks if c.function == function), ""
+            )
+            drivers[function] = _Driver.start((check, -1), case, shrink.Reference(lab, function), self._case_body)
+
     def _case_body(self, case: Case) -> bytes:
         """A call of a function's case, as its payload's body."""
         return payloads.encode(plan_module.call_of(self.plan.lab, case), {"tables": {}, "results": {}, "queries": {}})
@@ -465,7 +582,7 @@ class Finder:
     def _changed(self, function: str, driver: _Driver, result: SandboxResult) -> None:
         """Note a start case whose answer, asked again first in a fresh child, is another value (not
         said of the run writer: its answers are files, and its scenarios' checks say what differs)."""
-        if self.plan.lab.records[function].writes_run_file:
+        if self.plan.lab.records[function].writes_run_file or driver.call < 0:  # a probe: never graded
             return
         graded, again = result.outcomes[driver.call], driver.first
         if (

@@ -92,6 +92,9 @@ class CaseResult:
         )
 
 
+PROBE = "probe-"  # the start of a counterexample's ``start`` shrunk from a probe (no graded case)
+
+
 @dataclass(frozen=True)
 class Counterexample:
     """The smallest input found on which a function is still wrong (``grading/counterexamples.py``),

@@ -28,6 +28,7 @@ from autograder.grading import counting
 from autograder.grading.course import deadlines
 from autograder.grading.results import (
     HIDDEN_STATES,
+    PROBE,
     CaseResult,
     CaseStatus,
     CheckResult,
@@ -244,10 +245,14 @@ def shown_counterexample(check: CheckResult, found: Counterexample) -> ShownCoun
     one, many = UNITS.get(found.unit, UNITS[""])
     noun = one if found.size == 1 else many
     start = one if found.start_size == 1 else many
+    origin = (
+        "an input the grader made from the public ones (a public case varied, or a fresh random case)"
+        if found.start.startswith(PROBE)
+        else f"a failing case of {check.name}"
+    )
     intro = (
         f"The smallest input found on which {check.function} is still wrong: {found.size} {noun}, "
-        f"shrunk in {counted(found.calls, 'call')} from a failing case of {check.name} "
-        f"({found.start_size} {start})"
+        f"shrunk in {counted(found.calls, 'call')} from {origin} ({found.start_size} {start})"
     )
     stopped = (
         "The search stopped before it was done (its calls or its time ran out): a smaller one may exist."

@@ -205,6 +205,11 @@ def _refused(case: Case, parameters: tuple[str, ...]) -> list[Case]:
     ]
 
 
+def _size(probe: Any) -> int:
+    """A probe's size: a case's, or a run writer's scenario's."""
+    return shrink.size(probe) if isinstance(probe, Case) else shrink_run.size(probe)
+
+
 def _run_kind(how: str) -> CheckKind:
     """The check of a file wrong in this way (``shrink_run.Reference.failure``)."""
     return CheckKind.RUN_CONTENT if how in (shrink_run.LINES, shrink_run.SEARCH_CALLS) else CheckKind.RUN_FORMAT
@@ -272,7 +277,10 @@ def run_counterexample(found: shrink.Shrunk, writer: str, start: str) -> Counter
     actual = shrink_run.written(outcome) if outcome.status == OutcomeStatus.VALUE else None
     if found.how == shrink_run.NO_FILE and not raised:
         raised = f"{writer} wrote no file at the path it was given"
-    expected, actual = shrink_run.shown(found.expected, actual)
+    if judge.wants_error(found.expected):
+        expected: Any = found.expected
+    else:
+        expected, actual = shrink_run.shown(found.expected, actual)
     call = shrink_run.call_text(found.case, writer)
     if found.how == shrink_run.SEARCH_CALLS:
         value = outcome.value if isinstance(outcome.value, dict) else {}
@@ -505,8 +513,8 @@ class Finder:
             drivers[function] = _Driver.start(
                 (planned.check, planned.call), case, shrink.Reference(lab, function), self._case_body
             )
-        self._probe(drivers, allowed - (time.monotonic() - begun))
         writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes)
+        started = {writer: run.name} if writer and run is not None else {}
         if writer and run is not None:
             drivers[writer] = _Driver.start(
                 (run.check, run.call),
@@ -515,6 +523,7 @@ class Finder:
                 self._scenario_body,
                 shrink_run.SCENARIOS,
             )
+        started.update(self._probe(drivers, outcomes, allowed - (time.monotonic() - begun)))
         while any(not driver.done for driver in drivers.values()):
             left = allowed - (time.monotonic() - begun)
             active = [name for name, driver in drivers.items() if not driver.done]
@@ -524,44 +533,70 @@ class Finder:
         for function, driver in drivers.items():
             self._changed(function, driver, result)
             driver.stop()
-            if driver.result is not None and function == writer and run is not None:
-                self.found[function] = (driver.check, run_counterexample(driver.result, function, run.name))
+            if driver.result is not None and function == writer:
+                self.found[function] = (driver.check, run_counterexample(driver.result, function, started[function]))
             elif driver.result is not None:
                 record = lab.records[function]
                 found = counterexample(driver.result, record.returns, record.parameters)
                 self.found[function] = (driver.check, found)
 
-    def _probe(self, drivers: dict[str, _Driver], seconds: float) -> None:
-        """Ask each function no search starts for its ``probes`` (in one child); a search starts from
-        the smallest probe it is wrong on (the probes come smallest first per feature)."""
-        lab = self.plan.lab
-        asked = probes(self.plan, self.submission, set(drivers))
-        owners = [(function, case) for function, cases in asked.items() for case in cases]
+    def _probe(self, drivers: dict[str, _Driver], outcomes: list[Outcome | None], seconds: float) -> dict[str, str]:
+        """Ask each function no search starts for its ``probes``, and the run writer, when none
+        starts, the notes' example with arguments the contract refuses (``shrink_run.probes``), in
+        one child; a search starts from the smallest probe each is wrong on (the probes come
+        smallest first per feature). Returns the run writer's start probe, if any."""
+        lab, writer = self.plan.lab, self.plan.lab.registry.run_writer()
+        owners: list[tuple[str, Any, shrink.Answers, shrink.Space | None]] = [
+            (function, case, shrink.Reference(lab, function), None)
+            for function, cases in probes(self.plan, self.submission, set(drivers)).items()
+            for case in cases
+        ]
+        example = self.plan.scenarios.get(lab.scenarios.EXAMPLE) if writer else None
+        if writer and writer not in drivers and example is not None and self._imported(writer, outcomes):
+            titles = self.plan.shared_job["tables"].get("titles", {})
+            refused = shrink_run.probes(shrink_run.start_of(example, titles))
+            owners += [(writer, probe, shrink_run.Reference(writer), shrink_run.SCENARIOS) for probe in refused]
         if not owners or seconds <= 0:
-            return
-        calls = [Call(function, lab.functions[function]) for function, _ in owners]
-        bodies = [self._case_body(case) for _, case in owners]
+            return {}
+        functions = {function for function, *_ in owners}
+        calls = [Call(f, lab.functions[f], large=lab.records[f].writes_run_file) for f, *_ in owners]
+        bodies = [self._body(function, probe) for function, probe, *_ in owners]
         limits = replace(
             self.limits,
             call_seconds=min(self.limits.call_seconds, SECONDS),
-            submission_seconds=SECONDS * len(asked),
-            functions=len(asked),
+            submission_seconds=SECONDS * len(functions),
+            functions=len(functions),
         )
         result = self.run_calls(
             calls, lambda index: index.to_bytes(4, "big") + bodies[index], lambda _: None, limits, seconds
         )
-        wrong: dict[str, list[tuple[int, Case]]] = {}
-        for index, (function, case) in enumerate(owners):
+        first: dict[str, tuple[Any, shrink.Answers, shrink.Space | None]] = {}
+        for index, (function, probe, reference, space) in enumerate(owners):
             outcome = result.outcomes[index] if index < len(result.outcomes) else None
-            how = shrink.Reference(lab, function).failure(case, outcome)
-            if how is not None and how.removeprefix("raised ") not in NOT_IMPLEMENTED_ERRORS:
-                wrong.setdefault(function, []).append((shrink.size(case), case))
-        for function, cases in wrong.items():
-            _, case = min(cases, key=lambda item: item[0])
-            check = self.plan.random_checks.get(function) or next(
-                (c.name for c in self.plan.rubric.checks if c.function == function), ""
-            )
-            drivers[function] = _Driver.start((check, -1), case, shrink.Reference(lab, function), self._case_body)
+            how = reference.failure(probe, outcome)
+            wrong = how is not None and how.removeprefix("raised ") not in NOT_IMPLEMENTED_ERRORS
+            if wrong and (function not in first or _size(probe) < _size(first[function][0])):
+                first[function] = (probe, reference, space)
+        for function, (probe, reference, space) in first.items():
+            kinds = (CheckKind.RUN_FORMAT,) if function == writer else (CheckKind.RANDOM,)
+            check = next((c.name for c in self.plan.rubric.checks if c.function == function and c.kind in kinds), "")
+            check = check or next((c.name for c in self.plan.rubric.checks if c.function == function), "")
+            body = self._scenario_body if function == writer else self._case_body
+            drivers[function] = _Driver.start((check, -1), probe, reference, body, space)
+        return {writer: first[writer][0].name} if writer in first else {}
+
+    def _imported(self, function: str, outcomes: list[Outcome | None]) -> bool:
+        """Did a public call of ``function`` return or raise (its file imported, it is no stub)?"""
+        for name, index in self.submission.scenario_calls.items():
+            outcome = outcomes[index] if index < len(outcomes) else None
+            if self.plan.scenarios[name].public and outcome is not None and judge.answered(outcome):
+                error = (outcome.error or {}).get("type", "") if outcome.status == OutcomeStatus.ERROR else ""
+                return error not in NOT_IMPLEMENTED_ERRORS
+        return False
+
+    def _body(self, function: str, probe: Any) -> bytes:
+        """A probe's call, as its payload's body."""
+        return self._scenario_body(probe) if self.plan.lab.records[function].writes_run_file else self._case_body(probe)
 
     def _case_body(self, case: Case) -> bytes:
         """A call of a function's case, as its payload's body."""

@@ -16,7 +16,7 @@ import statistics
 import pytest
 
 from autograder.grading import counterexamples, inputs
-from autograder.grading.diagnosis import repeats, shrink
+from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.diagnosis.answers import same
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
 from autograder.grading.vocabulary import Diagnosis
@@ -25,7 +25,7 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
-from tests.support.inprocess import answer_call, as_submitted
+from tests.support.inprocess import answer_call, as_submitted, unmade
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -312,7 +312,7 @@ def test_a_search_never_starts_from_a_hidden_case(graded):
 
 def test_an_honest_submission_starts_no_search(graded):
     """Does the reference, answering every case and every probe right, start no search: its only
-    calls beyond grading's the probes, at most ``PROBES`` a function?"""
+    calls beyond grading's the probes, at most ``PROBES`` a function, and the run writer's?"""
     log: list = []
     plan = graded.plan
     functions = graded.solution["metrics.py"]
@@ -322,7 +322,8 @@ def test_an_honest_submission_starts_no_search(graded):
     finder.after_public(SandboxResult(outcomes=list(graded.right)))
     assert counterexamples.starts(plan, graded.submission, graded.right) == {}
     probes = counterexamples.probes(plan, graded.submission, set())
-    assert finder.found == {} and len(log) == sum(map(len, probes.values()))
+    writer = len(shrink_run.REFUSED_ARGUMENTS)  # the run writer's probes: the example with refused arguments
+    assert finder.found == {} and len(log) == sum(map(len, probes.values())) + writer
     assert all(len(cases) <= counterexamples.PROBES for cases in probes.values())
 
 
@@ -381,7 +382,7 @@ def _fake_run(functions: dict, folder, log: list):
         for index in range(len(calls)):
             body = pickle.loads(payload(index)[4:])
             log.append(body)
-            result.outcomes[index] = answer_call(functions, body, {"tables": {}, "results": {}, "queries": {}}, folder)
+            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
         return result
 
     return run_calls

@@ -12,8 +12,9 @@ import pytest
 
 from autograder.grading import counterexamples
 from autograder.grading.diagnosis import shrink, shrink_run
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
-from tests.support.inprocess import answer_call
+from tests.support.inprocess import answer_call, unmade
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -110,23 +111,6 @@ def graded(cranfield, tmp_path_factory):
     return Grader(cranfield, tmp_path_factory.mktemp("run-counterexamples"))
 
 
-def _unmade(body: dict) -> tuple[dict, dict]:
-    """A sent call's body as a planned call and its job (``payloads.materialise`` undone), to answer
-    it here as the child would."""
-    job: dict = {"tables": {}, "results": {}, "queries": {}}
-    args = []
-    for arg in body["args"]:
-        tag = next(iter(arg)) if isinstance(arg, dict) and len(arg) == 1 else None
-        if tag == "$search":
-            job["results"]["x"] = arg[tag]["results"]
-            arg = {tag: "x"}
-        elif tag in ("$queries", "$queries-once"):
-            job["queries"]["x"] = arg[tag]
-            arg = {tag: "x"}
-        args.append(arg)
-    return {**body, "args": args}, job
-
-
 def _fake_run(functions: dict, folder, log: list):
     """``Finder``'s way to run calls, answered here as the runner would (each payload asked when its
     call is sent, after the answer before it is in the live result)."""
@@ -137,7 +121,7 @@ def _fake_run(functions: dict, folder, log: list):
         for index in range(len(calls)):
             body = pickle.loads(payload(index)[4:])
             log.append(body)
-            result.outcomes[index] = answer_call(functions, *_unmade(body), folder)
+            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
         return result
 
     return run_calls
@@ -164,7 +148,7 @@ def _asking(graded, writer):
     functions = {**graded.solution["runs.py"], "write_run": writer}
 
     def ask(scenario) -> Outcome:
-        return answer_call(functions, *_unmade(pickle.loads(finder._scenario_body(scenario))), graded.folder)
+        return answer_call(functions, *unmade(pickle.loads(finder._scenario_body(scenario))), graded.folder)
 
     return ask
 
@@ -267,3 +251,45 @@ def test_a_writer_search_never_holds_a_hidden_scenarios_value(graded):
     sent = _strings(log) | _strings(finder.found["write_run"][1])
     assert not any(CANARY in value for value in sent | _strings(finder.found))
     assert sent & only_hidden == set()
+
+
+def _unchecked(path, system_name, search_fn, queries, k=100):
+    """Right on every argument the contract takes, and refuses none (no ValueError for k=0 nor a bad name)."""
+    with open(path, "w", encoding="utf-8") as out:
+        for query in queries:
+            for rank, (doc_id, _, score) in enumerate(list(search_fn(query.text, k))[: max(k, 0)], 1):
+                out.write(_right(query.query_id, doc_id, rank, score, system_name) + "\n")
+
+
+def _names_unchecked(path, system_name, search_fn, queries, k=100):
+    """Refuses a bad k, never a system name that is empty or holds whitespace."""
+    if type(k) is not int or k < 1:
+        raise ValueError(f"k must be a positive integer, not {k!r}")
+    _unchecked(path, system_name, search_fn, queries, k)
+
+
+#: (id, a writer right on every public scenario but refusing too little, what its counterexample's call holds)
+REFUSING_TOO_LITTLE = [
+    ("no argument refused", _unchecked, "k=0"),
+    ("no system name refused", _names_unchecked, "(path, ''"),
+]
+
+
+@pytest.mark.parametrize("name, writer, holds", REFUSING_TOO_LITTLE, ids=[row[0] for row in REFUSING_TOO_LITTLE])
+def test_a_writer_wrong_on_hidden_scenarios_only_gets_a_probe_counterexample(graded, name, writer, holds):
+    """Does a writer right on every public scenario (no search starts from one) that does not refuse
+    what the contract refuses get, through the driver, the smallest refused call (no query) from a
+    probe, with "raises ValueError" expected, on a check of write_run that lost points?"""
+    plan = graded.plan
+    functions = {**graded.solution["runs.py"], "write_run": writer}
+    outcomes = graded.answers(functions, {"write_run"})
+    assert counterexamples.run_start(plan, graded.submission, outcomes) is None
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    check, found = finder.found["write_run"]
+    assert found.start.startswith("probe-") and found.expected == {RAISES: "ValueError"} and holds in found.call
+    assert found.size == 0 < found.start_size and found.actual == []
+    checks, _ = graded.grade(outcomes)
+    assert any(c.name == check and not c.full for c in checks)

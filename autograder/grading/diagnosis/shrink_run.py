@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from autograder.grading import judge, runfile_checks, runfile_problems
 from autograder.grading.diagnosis import shrink
+from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus
 
 if TYPE_CHECKING:  # a scenario as the engine reads it, whatever lab made it
@@ -35,6 +36,10 @@ NAME = "smallest"  # the shrunk scenarios' name (and the run file's)
 SHOWN_LINES = 3  # lines of each file a counterexample shows, from the first that differs
 #: How a file is wrong, as ``Reference.failure`` says it (besides "raised X").
 LINES, LAYOUT, APPENDED, SEARCH_CALLS, NO_FILE = "wrong lines", "layout", "appended", "search_fn's calls", "no file"
+NOT_REFUSED = "not refused"  # arguments the contract refuses, and the writer did not raise
+REFUSAL = "ValueError"  # what the contract's writer raises for a k or a system name it refuses
+#: Arguments the contract refuses (a probe of the run writer: the call must raise ``REFUSAL``).
+REFUSED_ARGUMENTS: tuple[dict[str, Any], ...] = ({"k": 0}, {"k": -1}, {"k": 1.5}, {"system": ""}, {"system": "a b"})
 
 
 def size(scenario: Scenario) -> int:
@@ -58,15 +63,16 @@ class Reference:
 
     def __init__(self, writer: str):
         self.writer = writer
-        self.known: dict[str, list[str]] = {}
+        self.known: dict[str, Any] = {}
 
-    def expected(self, scenario: Scenario) -> list[str]:
-        """The right file's lines, each with its line end (the grader's reference writer)."""
+    def expected(self, scenario: Scenario) -> Any:
+        """The right file's lines, each with its line end (the grader's reference writer), or
+        ``{RAISES: REFUSAL}`` for arguments the contract refuses."""
         key = _key(scenario)
         if key not in self.known:
-            if not valid(scenario):
-                raise ValueError(f"not a scenario the contract allows: {_key(scenario)[:200]}")
-            self.known[key] = lines(scenario.expected_text())
+            if not well_formed(scenario):
+                raise ValueError(f"not a scenario the contract describes: {_key(scenario)[:200]}")
+            self.known[key] = {RAISES: REFUSAL} if not valid(scenario) else lines(scenario.expected_text())
         return self.known[key]
 
     def failure(self, scenario: Scenario, outcome: Outcome | None) -> str | None:
@@ -75,10 +81,19 @@ class Reference:
         neither returned nor raised (a crash or a timeout shows no mistake to shrink)."""
         if outcome is None or not judge.answered(outcome):
             return None
+        expected = self.expected(scenario)
+        if judge.wants_error(expected) and outcome.status == OutcomeStatus.ERROR:
+            return (
+                None
+                if expected[RAISES] in (outcome.error or {}).get("mro", ())
+                else f"raised {(outcome.error or {}).get('type', '?')}"
+            )
+        if judge.wants_error(expected):
+            return NOT_REFUSED
         if outcome.status == OutcomeStatus.ERROR:
             return f"raised {(outcome.error or {}).get('type', '?')}"
         value = dict(outcome.value) if isinstance(outcome.value, dict) else outcome.value
-        canonical = "".join(self.expected(scenario))
+        canonical = "".join(expected)
         run = runfile_checks.read(replace(outcome, value=value), canonical, None, True, self.writer)
         if run.problem is not None:
             return NO_FILE
@@ -95,15 +110,21 @@ class Reference:
 
 
 def valid(scenario: Scenario) -> bool:
-    """Is it an input the contract allows: k a positive integer, a system name without whitespace,
-    every query's results ``(doc_id, title, score)`` (search_fn returns the first k)?"""
+    """Are its arguments ones the contract takes (k a positive integer, a system name without
+    whitespace), not ones it refuses?"""
     return (
-        type(scenario.k) is int
-        and scenario.k >= 1
-        and bool(scenario.system)
-        and not re.search(r"\s", scenario.system)
-        and all(len(hit) == 3 for _, text in scenario.queries for hit in scenario.results.get(text, []))
+        type(scenario.k) is int and scenario.k >= 1 and bool(scenario.system) and not re.search(r"\s", scenario.system)
     )
+
+
+def well_formed(scenario: Scenario) -> bool:
+    """Is every query's result a ``(doc_id, title, score)`` (search_fn returns the first k)?"""
+    return all(len(hit) == 3 for _, text in scenario.queries for hit in scenario.results.get(text, []))
+
+
+def probes(start: Scenario) -> list[Scenario]:
+    """``start`` with arguments the contract refuses (``REFUSED_ARGUMENTS``): the run writer's probes."""
+    return [replace(start, name=f"probe-{n}", **changed) for n, changed in enumerate(REFUSED_ARGUMENTS, 1)]
 
 
 def lines(text: str) -> list[str]:
@@ -159,7 +180,7 @@ def _held(scenario: Scenario) -> dict[str, Any]:
 
 
 def _clean(scenario: Scenario) -> Scenario:
-    return replace(scenario, name=NAME, description="the smallest failing scenario found")
+    return replace(scenario, description="the smallest failing scenario found")
 
 
 # ---------------------------------------------------------------- the candidates, smallest first
@@ -171,7 +192,8 @@ def _candidates(scenario: Scenario) -> Iterator[Scenario]:
     queries = list(scenario.queries)
     for kept in _dropped(queries):
         yield _with(scenario, queries=tuple(kept))
-    for lower in dict.fromkeys(v for v in (1, scenario.k // 2, scenario.k - 1) if 1 <= v < scenario.k):
+    lowered = (1, scenario.k // 2, scenario.k - 1) if type(scenario.k) is int else ()
+    for lower in dict.fromkeys(v for v in lowered if 1 <= v < scenario.k):
         yield _with(scenario, k=lower)
     held = _held(scenario)
     for text, hits in held.items():

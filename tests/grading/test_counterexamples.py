@@ -322,7 +322,7 @@ def test_an_honest_submission_starts_no_search(graded):
     finder.after_public(SandboxResult(outcomes=list(graded.right)))
     assert counterexamples.starts(plan, graded.submission, graded.right) == {}
     probes = counterexamples.probes(plan, graded.submission, set())
-    writer = len(shrink_run.REFUSED_ARGUMENTS)  # the run writer's probes: the example with refused arguments
+    writer = len(shrink_run.WRITER_PROBES)  # the run writer's probes: the example with refused arguments, k=1
     assert finder.found == {} and len(log) == sum(map(len, probes.values())) + writer
     assert all(len(cases) <= counterexamples.PROBES for cases in probes.values())
 

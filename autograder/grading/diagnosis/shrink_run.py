@@ -40,6 +40,8 @@ NOT_REFUSED = "not refused"  # arguments the contract refuses, and the writer di
 REFUSAL = "ValueError"  # what the contract's writer raises for a k or a system name it refuses
 #: Arguments the contract refuses (a probe of the run writer: the call must raise ``REFUSAL``).
 REFUSED_ARGUMENTS: tuple[dict[str, Any], ...] = ({"k": 0}, {"k": -1}, {"k": 1.5}, {"system": ""}, {"system": "a b"})
+#: The run writer's probes: the refused arguments, then the smallest k the contract takes.
+WRITER_PROBES = (*REFUSED_ARGUMENTS, {"k": 1})
 
 
 def size(scenario: Scenario) -> int:
@@ -123,8 +125,9 @@ def well_formed(scenario: Scenario) -> bool:
 
 
 def probes(start: Scenario) -> list[Scenario]:
-    """``start`` with arguments the contract refuses (``REFUSED_ARGUMENTS``): the run writer's probes."""
-    return [replace(start, name=f"probe-{n}", **changed) for n, changed in enumerate(REFUSED_ARGUMENTS, 1)]
+    """``start`` with the arguments of ``WRITER_PROBES`` (those the contract refuses, then k=1): the run
+    writer's probes."""
+    return [replace(start, name=f"probe-{n}", **changed) for n, changed in enumerate(WRITER_PROBES, 1)]
 
 
 def lines(text: str) -> list[str]:

@@ -8,10 +8,13 @@ run writer's aside: its checks read files, not values) and the reference's singl
 of metrics.py (``tools/mutants.py``; ``--sample N`` of them). For each function that fails a public
 case of one grading's plan, the search (``grading/diagnosis/shrink.py``, as
 ``grading/counterexamples.py`` drives it in the sandbox) shrinks its smallest failing public case;
-the table gives, per kind, the functions failing a public case and those failing hidden cases
-only (no search may start from those), the share shown a counterexample (of the first, and of
-all), the median size of the counterexamples (documents and judgments) and of the cases they came
-from, and the median calls each took. ``tests/grading/test_counterexamples.py`` checks the same in CI.
+a function failing hidden cases only is asked its probes (``counterexamples.probes``: no search
+starts from a hidden case) and its smallest wrong probe is shrunk. The table gives, per kind, the
+functions failing a public case and those failing hidden cases only, the share of the first shown
+a counterexample, how many of the second are, the share of all, the median size of the
+counterexamples (documents and judgments) and of the cases they came from, and the median calls
+each took. The run writer's are measured in ``tests/grading/test_run_counterexamples.py``;
+``tests/grading/test_counterexamples.py`` checks the same in CI.
 """
 
 from __future__ import annotations

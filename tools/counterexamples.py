@@ -8,10 +8,13 @@ run writer's aside: its checks read files, not values) and the reference's singl
 of metrics.py (``tools/mutants.py``; ``--sample N`` of them). For each function that fails a public
 case of one grading's plan, the search (``grading/diagnosis/shrink.py``, as
 ``grading/counterexamples.py`` drives it in the sandbox) shrinks its smallest failing public case;
-the table gives, per kind, the functions failing a public case and those failing hidden cases
-only (no search may start from those), the share shown a counterexample (of the first, and of
-all), the median size of the counterexamples (documents and judgments) and of the cases they came
-from, and the median calls each took. ``tests/grading/test_counterexamples.py`` checks the same in CI.
+a function failing hidden cases only is asked its probes (``counterexamples.probes``: no search
+starts from a hidden case) and its smallest wrong probe is shrunk. The table gives, per kind, the
+functions failing a public case and those failing hidden cases only, the share of the first shown
+a counterexample, how many of the second are, the share of all, the median size of the
+counterexamples (documents and judgments) and of the cases they came from, and the median calls
+each took. The run writer's are measured in ``tests/grading/test_run_counterexamples.py``;
+``tests/grading/test_counterexamples.py`` checks the same in CI.
 """
 
 from __future__ import annotations
@@ -105,9 +108,23 @@ def search(plan, submission, functions: dict, only: set, kind: str, label: str) 
         result = shrink.run(start, shrink.Reference(plan.lab, function), ask)
         found.append(Searched(kind, label, function, shrink.size(start), result))
     searched = {row.function for row in found}
-    return found + [
-        Searched(kind, label, name, 0, None, hidden_only=True) for name in sorted(hidden_failures - searched)
-    ]
+    probed = counterexamples.probes(plan, submission, searched)
+    for name in sorted(hidden_failures - searched):
+        reference = shrink.Reference(lab, name)
+
+        def ask(case: Case, function=name) -> Outcome:
+            return answer(functions, function, list(case.args), dict(case.kwargs), tables)
+
+        wrong = [case for case in probed.get(name, []) if _probe_fails(reference, case, ask(case))]
+        start = min(wrong, key=shrink.size) if wrong else None
+        result = shrink.run(start, reference, ask) if start is not None else None
+        found.append(Searched(kind, label, name, shrink.size(start) if start else 0, result, hidden_only=True))
+    return found
+
+
+def _probe_fails(reference, case: Case, outcome: Outcome) -> bool:
+    how = reference.failure(case, outcome)
+    return how is not None and how.removeprefix("raised ") not in counterexamples.NOT_IMPLEMENTED_ERRORS
 
 
 def catalogue(plan, submission) -> list[Searched]:
@@ -143,22 +160,25 @@ def mutants(plan, submission, sample: int, seed: int) -> list[Searched]:
 def table(rows: list[Searched]) -> str:
     lines = [
         "           failing functions                       counterexamples (documents and judgments)",
-        "kind       public  hidden only  shown  share  of all  median size  median start  median calls  stopped early",
+        "kind       public  hidden only  shown  share  hidden shown  of all  median size  median start  median calls"
+        "  stopped early",
     ]
     for kind in ("catalogue", "mutants", "all"):
         everything = [row for row in rows if kind in ("all", row.kind)]
         mine = [row for row in everything if not row.hidden_only]
         shown = [row for row in mine if row.found is not None]
-        if not mine:
+        hidden = [row for row in everything if row.hidden_only and row.found is not None]
+        if not everything:
             continue
-        share, overall = len(shown) / len(mine), len(shown) / len(everything)
-        size = statistics.median(shrink.size(row.found.case) for row in shown) if shown else float("nan")
-        start = statistics.median(row.start for row in shown) if shown else float("nan")
-        calls = statistics.median(row.found.calls for row in shown) if shown else float("nan")
-        early = sum(row.found.stopped_early for row in shown)
+        share, overall = len(shown) / max(len(mine), 1), (len(shown) + len(hidden)) / len(everything)
+        every = shown + hidden
+        size = statistics.median(shrink.size(row.found.case) for row in every) if every else float("nan")
+        start = statistics.median(row.start for row in every) if every else float("nan")
+        calls = statistics.median(row.found.calls for row in every) if every else float("nan")
+        early = sum(row.found.stopped_early for row in every)
         lines.append(
             f"{kind:<10} {len(mine):>6}  {len(everything) - len(mine):>11}  {len(shown):>5}  {share:5.1%}  "
-            f"{overall:6.1%}  {size:>11}  {start:>12}  {calls:>12}  {early:>13}"
+            f"{len(hidden):>12}  {overall:6.1%}  {size:>11}  {start:>12}  {calls:>12}  {early:>13}"
         )
     return "\n".join(lines)
 
@@ -179,7 +199,7 @@ def main(argv=None) -> int:
     if args.list:
         for row in rows:
             if row.found is None:
-                why = "fails hidden cases only" if row.hidden_only else "none found"
+                why = "fails hidden cases only, no probe wrong" if row.hidden_only else "none found"
                 print(f"no counterexample ({why}): {row.kind} {row.label} ({row.function})")
     print(f"\n{len(rows)} failing functions searched in {time.monotonic() - started:.1f} s")
     return 0

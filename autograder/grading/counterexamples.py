@@ -3,8 +3,14 @@
 Once every graded file's public calls have run, and before any secret call's inputs reach a child
 (``runner.run``'s ``after_public``: nothing a later child could know of a hidden input shapes
 what is found), ``Finder`` takes, for each function that failed a public case (the notes'
-examples, Cranfield, the random cases; never a hidden edge case, never the run writer's files),
-the smallest such case and shrinks it (``diagnosis/shrink.py``): each step is one call of the
+examples, Cranfield, the random cases; never a hidden edge case), the smallest such case and
+shrinks it (``diagnosis/shrink.py``); for the run writer, its smallest public scenario whose file
+is wrong (the notes' example, a Cranfield run; never a hidden scenario), shrunk as a scenario
+(``diagnosis/shrink_run.py``, ``run_start``). A function that failed no public case is asked a
+few *probes* first (``probes``: public-space inputs, one-step variants of its public cases and fresh
+random cases drawn from the submission's seed, chosen to cover each feature they have, never
+from a hidden input nor by one): where one is wrong, the smallest such is shrunk, so a function
+that fails hidden cases only can still be shown a counterexample. Each step is one call of the
 student's function in a child, through the usual channel and its limits; the right answers are the
 lab's, computed here. Calls run ``CHUNK`` at a time per function in one child (a call's inputs are
 chosen when it is to run, from the answers before it); a function gets at most ``shrink.BUDGET``
@@ -19,23 +25,27 @@ chunk ask the smallest case again: any that passes, crashes or hangs there drops
 
 from __future__ import annotations
 
+import random
 import re
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autograder.grading import judge, payloads
+from autograder.grading import inputs, judge, payloads
 from autograder.grading import plan as plan_module
-from autograder.grading.diagnosis import repeats, shrink
+from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
-from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, CheckResult, Counterexample, Diagnosis
+from autograder.grading.results import NOT_IMPLEMENTED_ERRORS, PROBE, CheckResult, Counterexample, Diagnosis
 from autograder.labkit.case import Case
-from autograder.labkit.kinds import CheckKind
+from autograder.labkit.kinds import TUNING, CheckKind
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child import toy_measures
 from autograder.sandbox.settings import Call, Limits
+
+if TYPE_CHECKING:  # a scenario as the engine reads it, whatever lab made it
+    from autograder.labkit.scenario import Scenario
 
 CHUNK = 25  # calls of one function per child
 #: Time bounds stop only a pathological search (calls slow, hanging or crashing): the call budget
@@ -48,6 +58,20 @@ PUBLIC_KINDS = (CheckKind.EXAMPLES, CheckKind.CRANFIELD, CheckKind.RANDOM)
 #: Runs calls in the sandbox: (calls, payload(index), live(result)) -> the run's result; ``live`` is
 #: handed the result as soon as it is made, so a payload can read the answers before its call.
 RunCalls = Callable[[list[Call], Callable[[int], bytes], Callable[[SandboxResult], None], Limits, float], SandboxResult]
+PROBES = 30  # probes of one function at most (one call each)
+PER_FEATURE = 2  # probes chosen per feature of the inputs
+PROBE_POOL = (12, 40)  # the public cases whose one-step variants are drawn from, and the fresh random cases
+RUN_UNIT = "scenario"  # what a run writer's counterexample's size counts (``Counterexample.unit``)
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """Where the run writer's search starts: a public scenario whose file is wrong."""
+
+    name: str  # the scenario's name
+    call: int  # its graded call's index
+    check: str  # the check a counterexample of it is shown on (another when that one has full marks)
+    scenario: Any  # the scenario as the search starts from it (``shrink_run.start_of``)
 
 
 def starts(
@@ -74,6 +98,121 @@ def starts(
         if function not in found or rank < found[function][0]:
             found[function] = (rank, planned, case)
     return {function: (planned, case) for function, (_, planned, case) in sorted(found.items())}
+
+
+def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | None]) -> RunStart | None:
+    """The run writer's smallest public scenario (the notes' example, a Cranfield run) whose file is
+    wrong (``shrink_run.Reference.failure``; an error but NotImplementedError), or None. Only public
+    scenarios, whose calls ran before the first secret one, ever start a search; a hidden scenario
+    never does."""
+    lab = plan.lab
+    writer = lab.registry.run_writer()
+    if not writer or writer not in lab.records:
+        return None
+    reference, titles = shrink_run.Reference(writer), plan.shared_job["tables"].get("titles", {})
+    checks = {check.kind: check.name for check in plan.rubric.checks if check.function == writer}
+    found: list[tuple[int, str, RunStart]] = []
+    for name, index in submission.scenario_calls.items():
+        scenario = plan.scenarios[name]
+        call = submission.calls[index] if index < len(submission.calls) else None
+        if not scenario.public or scenario.raises or call is None or call.get("secret"):
+            continue
+        if index >= submission.secret_start or index >= len(outcomes):
+            continue
+        start = shrink_run.start_of(scenario, titles)
+        how = reference.failure(start, outcomes[index])
+        if how is None or how.removeprefix("raised ") in NOT_IMPLEMENTED_ERRORS:
+            continue
+        kind = CheckKind.EXAMPLES if name == lab.scenarios.EXAMPLE else _run_kind(how)
+        check = checks.get(kind) or next(iter(checks.values()), "")
+        found.append((shrink_run.size(start), name, RunStart(name, index, check, start)))
+    return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, list[Case]]:
+    """For each function with a public case (but those of ``skip``, and the run writer), inputs of
+    the public input space to ask it before any secret call: the one-step variants
+    (``shrink.CASES``) of its ``PROBE_POOL[0]`` smallest public cases and ``PROBE_POOL[1]`` fresh
+    random cases (``record.random_cases``, drawn from the submission's seed), each an input the
+    contract allows and not a case graded already. First the smallest public case of valid arguments with each tuning
+    parameter set to a value the contract refuses (``REFUSED``: the call must raise), then for each
+    feature the others have (``record.features``, in name order) the ``PER_FEATURE`` smallest; at
+    most ``PROBES`` in all. Nothing here reads a
+    hidden case: the same probes whatever the hidden cases are."""
+    lab, tables = plan.lab, plan.shared_job["tables"]
+    public_cases: dict[str, list[Case]] = {}
+    for planned in submission.planned:
+        record = lab.records.get(planned.case.function)
+        if record is not None and not record.writes_run_file and public(planned, submission):
+            public_cases.setdefault(planned.case.function, []).append(resolved(planned.case, tables))
+    found: dict[str, list[Case]] = {}
+    for function in sorted(set(public_cases) - skip):
+        record, reference = lab.records[function], shrink.Reference(lab, function)
+        seen = {shrink.CASES.key(case) for case in public_cases[function]}
+        smallest = sorted(public_cases[function], key=lambda case: (shrink.size(case), case.id))[: PROBE_POOL[0]]
+        pool = [variant for case in smallest for variant in shrink.CASES.candidates(case)]
+        if record.random_cases is not None:
+            pool += record.random_cases(random.Random(f"{submission.seed}/probes/{function}"), PROBE_POOL[1])
+        having: dict[str, list[tuple[int, str, Case]]] = {}
+        for case in pool:
+            key = shrink.CASES.key(case)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                reference.expected(case)
+                features = record.features(tuple(inputs.resolve(arg, None) for arg in case.args), case.kwargs)
+            except Exception:  # not an input the contract allows
+                continue
+            for feature in features:
+                having.setdefault(feature, []).append((shrink.size(case), key, case))
+        chosen: dict[str, Case] = {}
+        valid = [case for case in smallest if not judge.wants_error(_expected(reference, case))]
+        for case in _refused(valid[0], record.parameters) if valid else []:  # first: the calls that must raise
+            key = shrink.CASES.key(case)
+            if key not in seen and judge.wants_error(_expected(reference, case)):
+                seen.add(key)
+                chosen[key] = replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True)
+        for feature in sorted(having):
+            for _, key, case in sorted(having[feature], key=lambda item: item[:2])[:PER_FEATURE]:
+                if len(chosen) < PROBES:
+                    chosen.setdefault(key, replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True))
+        found[function] = list(chosen.values())
+    return found
+
+
+#: Values of each tuning parameter the contract refuses (a probe that must raise; one the lab's answers
+#: take, ``_expected``, is no probe).
+REFUSED: dict[str, tuple[Any, ...]] = {"k": (0, -1, 1.5), "rel": (0, -1, 1.5), "n": (0, -1, 1.5), "gain": ("unknown",)}
+
+
+def _expected(reference: shrink.Reference, case: Case) -> Any:
+    """The lab's answer on ``case``, or None when it cannot take it (not an input of the contract)."""
+    try:
+        return reference.expected(case)
+    except Exception:
+        return None
+
+
+def _refused(case: Case, parameters: tuple[str, ...]) -> list[Case]:
+    """``case`` with each tuning parameter the function takes (of ``parameters``) set to a value the
+    contract refuses."""
+    return [
+        replace(case, kwargs={**case.kwargs, name: value})
+        for name in parameters
+        if name in TUNING
+        for value in REFUSED.get(name, ())
+    ]
+
+
+def _size(probe: Any) -> int:
+    """A probe's size: a case's, or a run writer's scenario's."""
+    return shrink.size(probe) if isinstance(probe, Case) else shrink_run.size(probe)
+
+
+def _run_kind(how: str) -> CheckKind:
+    """The check of a file wrong in this way (``shrink_run.Reference.failure``)."""
+    return CheckKind.RUN_CONTENT if how in (shrink_run.LINES, shrink_run.SEARCH_CALLS) else CheckKind.RUN_FORMAT
 
 
 def public(planned: PlannedCase, submission: SubmissionPlan) -> bool:
@@ -126,6 +265,42 @@ def counterexample(found: shrink.Shrunk, returns: str = "", parameters: tuple[st
     )
 
 
+def run_counterexample(found: shrink.Shrunk, writer: str, start: str) -> Counterexample:
+    """What the feedback shows of a shrunk scenario of the run writer (``start``: the public scenario
+    it came from): the call and what its arguments hold, the right file's lines and the writer's
+    (a few, from the first that differs: ``shrink_run.shown``; each line's end visible)."""
+    outcome = found.outcome
+    raised = ""
+    if outcome.status == OutcomeStatus.ERROR:
+        error = outcome.error or {}
+        raised = judge.capped(f"raised {error.get('type', 'an exception')}: {error.get('message', '')}".rstrip(": "))
+    actual = shrink_run.written(outcome) if outcome.status == OutcomeStatus.VALUE else None
+    if found.how == shrink_run.NO_FILE and not raised:
+        raised = f"{writer} wrote no file at the path it was given"
+    if judge.wants_error(found.expected):
+        expected: Any = found.expected
+    else:
+        expected, actual = shrink_run.shown(found.expected, actual)
+    call = shrink_run.call_text(found.case, writer)
+    if found.how == shrink_run.SEARCH_CALLS:
+        value = outcome.value if isinstance(outcome.value, dict) else {}
+        searches = value.get("searches", []) if isinstance(value.get("searches"), list) else []
+        wanted = [[text, found.case.k] for _, text in found.case.queries]
+        call += f"\n# search_fn was called with {judge.capped(repr(searches))}; the contract: {wanted!r}"
+    return Counterexample(
+        call=call,
+        expected=expected,
+        actual=actual if not raised else None,
+        raised=raised,
+        size=shrink_run.size(found.case),
+        start_size=shrink_run.size(found.start),
+        start=start,
+        calls=found.calls,
+        stopped_early=found.stopped_early,
+        unit=RUN_UNIT,
+    )
+
+
 def said_again(checks: tuple[CheckResult, ...], changed: dict[str, tuple[str, Diagnosis]]) -> tuple[CheckResult, ...]:
     """The checks, each function's "answers the same call differently" (``Finder.changed``) added on the
     check its start case belongs to, when that check lost points and does not say it already."""
@@ -143,11 +318,18 @@ def said_again(checks: tuple[CheckResult, ...], changed: dict[str, tuple[str, Di
 
 def attach(checks: tuple[CheckResult, ...], found: dict[str, tuple[str, Counterexample]]) -> tuple[CheckResult, ...]:
     """The checks, each function's counterexample on the check its start case belongs to
-    (``found``: function -> (that check's name, the counterexample)); a check with a note (no
-    credit) or full marks gets none. A diagnosis of the function that says what every wrong answer
-    is (too high, the right items in another order, ...) is dropped where its counterexample is not
+    (``found``: function -> (that check's name, the counterexample)), or, when that check has full
+    marks (a run file wrong in a way only another check reads), on the function's first check that
+    lost points; a check with a note (no credit) gets none. A diagnosis of the function that says
+    what every wrong answer is (too high, the right items in another order, ...) is dropped where
+    its counterexample is not
     (``_contradicted``): the graded cases alone told it, and the feedback would show both."""
     by_check = dict(found.values())
+    for function, (name, _) in found.items():
+        named = next((check for check in checks if check.name == name), None)
+        if named is not None and named.full:
+            other = next((c for c in checks if c.function == function and not c.full and not c.note), None)
+            by_check[other.name if other is not None else name] = by_check.pop(name)
     attached = []
     for check in checks:
         if check.function in found:
@@ -219,11 +401,13 @@ def _number(value: object) -> bool:
 class _Driver:
     """One function's search, driven one call at a time as the sandbox asks for inputs."""
 
-    planned: PlannedCase
-    start_case: Case  # the case the search started from
-    reference: shrink.Reference
+    check: str  # the check its start case belongs to
+    call: int  # the start's graded call (its index in the submission's calls)
+    start_case: Any  # the case the search started from (a run writer's scenario for ``shrink_run``)
+    reference: shrink.Answers
     progress: shrink.Progress
     search: Any  # the ``shrink.steps`` generator
+    encode: Callable[[Any], bytes]  # a candidate as the body of its call's payload
     queued: Case | None = None  # the case to ask next (None: the search has ended)
     awaiting: int | None = None  # the call (index in the run) whose answer the search awaits
     result: shrink.Shrunk | None = None
@@ -233,16 +417,24 @@ class _Driver:
     asked: bool = False  # has a child of its own run (``first`` is then what its first call answered)
 
     @classmethod
-    def start(cls, planned: PlannedCase, case: Case, reference: shrink.Reference) -> _Driver:
+    def start(
+        cls,
+        where: tuple[str, int],
+        case: Any,
+        reference: shrink.Answers,
+        encode: Callable[[Any], bytes],
+        space: shrink.Space | None = None,
+    ) -> _Driver:
+        """A search from ``case`` (``where``: its check and graded call), its candidates ``space``'s."""
         progress = shrink.Progress(best=case)
-        search = shrink.steps(case, reference, shrink.BUDGET, progress)
-        return cls(planned, case, reference, progress, search, queued=next(search))
+        search = shrink.steps(case, reference, shrink.BUDGET, progress, space)
+        return cls(*where, case, reference, progress, search, encode, queued=next(search))
 
     @property
     def done(self) -> bool:
         return self.queued is None
 
-    def hand(self, index: int) -> Case:
+    def hand(self, index: int) -> Any:
         """The case call ``index`` asks: the search's next, or (once it ended) its smallest again."""
         if self.queued is not None:
             self.awaiting = index
@@ -316,8 +508,22 @@ class Finder:
         lab = self.plan.lab
         begun, allowed = time.monotonic(), self.allowed()
         drivers: dict[str, _Driver] = {}
-        for function, (planned, case) in starts(self.plan, self.submission, list(result.outcomes)).items():
-            drivers[function] = _Driver.start(planned, case, shrink.Reference(lab, function))
+        outcomes = list(result.outcomes)
+        for function, (planned, case) in starts(self.plan, self.submission, outcomes).items():
+            drivers[function] = _Driver.start(
+                (planned.check, planned.call), case, shrink.Reference(lab, function), self._case_body
+            )
+        writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes)
+        started = {writer: run.name} if writer and run is not None else {}
+        if writer and run is not None:
+            drivers[writer] = _Driver.start(
+                (run.check, run.call),
+                run.scenario,
+                shrink_run.Reference(writer),
+                self._scenario_body,
+                shrink_run.SCENARIOS,
+            )
+        started.update(self._probe(drivers, outcomes, allowed - (time.monotonic() - begun)))
         while any(not driver.done for driver in drivers.values()):
             left = allowed - (time.monotonic() - begun)
             active = [name for name, driver in drivers.items() if not driver.done]
@@ -327,14 +533,93 @@ class Finder:
         for function, driver in drivers.items():
             self._changed(function, driver, result)
             driver.stop()
-            if driver.result is not None:
+            if driver.result is not None and function == writer:
+                self.found[function] = (driver.check, run_counterexample(driver.result, function, started[function]))
+            elif driver.result is not None:
                 record = lab.records[function]
                 found = counterexample(driver.result, record.returns, record.parameters)
-                self.found[function] = (driver.planned.check, found)
+                self.found[function] = (driver.check, found)
+
+    def _probe(self, drivers: dict[str, _Driver], outcomes: list[Outcome | None], seconds: float) -> dict[str, str]:
+        """Ask each function no search starts for its ``probes``, and the run writer, when none
+        starts, the notes' example with arguments the contract refuses (``shrink_run.probes``), in
+        one child; a search starts from the smallest probe each is wrong on (the probes come
+        smallest first per feature). Returns the run writer's start probe, if any."""
+        lab, writer = self.plan.lab, self.plan.lab.registry.run_writer()
+        owners: list[tuple[str, Any, shrink.Answers, shrink.Space | None]] = [
+            (function, case, shrink.Reference(lab, function), None)
+            for function, cases in probes(self.plan, self.submission, set(drivers)).items()
+            for case in cases
+        ]
+        example = self.plan.scenarios.get(lab.scenarios.EXAMPLE) if writer else None
+        if writer and writer not in drivers and example is not None and self._imported(writer, outcomes):
+            titles = self.plan.shared_job["tables"].get("titles", {})
+            refused = shrink_run.probes(shrink_run.start_of(example, titles))
+            owners += [(writer, probe, shrink_run.Reference(writer), shrink_run.SCENARIOS) for probe in refused]
+        if not owners or seconds <= 0:
+            return {}
+        functions = {function for function, *_ in owners}
+        calls = [Call(f, lab.functions[f], large=lab.records[f].writes_run_file) for f, *_ in owners]
+        bodies = [self._body(function, probe) for function, probe, *_ in owners]
+        limits = replace(
+            self.limits,
+            call_seconds=min(self.limits.call_seconds, SECONDS),
+            submission_seconds=SECONDS * len(functions),
+            functions=len(functions),
+        )
+        result = self.run_calls(
+            calls, lambda index: index.to_bytes(4, "big") + bodies[index], lambda _: None, limits, seconds
+        )
+        first: dict[str, tuple[Any, shrink.Answers, shrink.Space | None]] = {}
+        for index, (function, probe, reference, space) in enumerate(owners):
+            outcome = result.outcomes[index] if index < len(result.outcomes) else None
+            how = reference.failure(probe, outcome)
+            wrong = how is not None and how.removeprefix("raised ") not in NOT_IMPLEMENTED_ERRORS
+            if wrong and (function not in first or _size(probe) < _size(first[function][0])):
+                first[function] = (probe, reference, space)
+        for function, (probe, reference, space) in first.items():
+            kinds = (CheckKind.RUN_FORMAT,) if function == writer else (CheckKind.RANDOM,)
+            check = next((c.name for c in self.plan.rubric.checks if c.function == function and c.kind in kinds), "")
+            check = check or next((c.name for c in self.plan.rubric.checks if c.function == function), "")
+            body = self._scenario_body if function == writer else self._case_body
+            drivers[function] = _Driver.start((check, -1), probe, reference, body, space)
+        return {writer: first[writer][0].name} if writer in first else {}
+
+    def _imported(self, function: str, outcomes: list[Outcome | None]) -> bool:
+        """Did a public call of ``function`` return or raise (its file imported, it is no stub)?"""
+        for name, index in self.submission.scenario_calls.items():
+            outcome = outcomes[index] if index < len(outcomes) else None
+            if self.plan.scenarios[name].public and outcome is not None and judge.answered(outcome):
+                error = (outcome.error or {}).get("type", "") if outcome.status == OutcomeStatus.ERROR else ""
+                return error not in NOT_IMPLEMENTED_ERRORS
+        return False
+
+    def _body(self, function: str, probe: Any) -> bytes:
+        """A probe's call, as its payload's body."""
+        return self._scenario_body(probe) if self.plan.lab.records[function].writes_run_file else self._case_body(probe)
+
+    def _case_body(self, case: Case) -> bytes:
+        """A call of a function's case, as its payload's body."""
+        return payloads.encode(plan_module.call_of(self.plan.lab, case), {"tables": {}, "results": {}, "queries": {}})
+
+    def _scenario_body(self, scenario: Scenario) -> bytes:
+        """A call of the run writer on a (public, shrunk) scenario, as its payload's body: the plan's
+        own call of a scenario, its data attached as the plan attaches a scenario's."""
+        call = plan_module._scenario_call(self.plan.lab, scenario)
+        name = scenario.name
+        job: plan_module.Job = {
+            "tables": {},
+            "results": {name: scenario.results},
+            "queries": {name: [list(query) for query in scenario.queries]},
+        }
+        return payloads.encode(call, job)
 
     def _changed(self, function: str, driver: _Driver, result: SandboxResult) -> None:
-        """Note a start case whose answer, asked again first in a fresh child, is another value."""
-        graded, again = result.outcomes[driver.planned.call], driver.first
+        """Note a start case whose answer, asked again first in a fresh child, is another value (not
+        said of the run writer: its answers are files, and its scenarios' checks say what differs)."""
+        if self.plan.lab.records[function].writes_run_file or driver.call < 0:  # a probe: never graded
+            return
+        graded, again = result.outcomes[driver.call], driver.first
         if (
             graded is None
             or again is None
@@ -347,14 +632,14 @@ class Finder:
             diagnosis = repeats.asked_again(
                 function, self.plan.lab.notes_part(function), label, graded.value, again.value
             )
-            self.changed[function] = (driver.planned.check, diagnosis)
+            self.changed[function] = (driver.check, diagnosis)
 
     def _round(self, drivers: dict[str, _Driver], seconds: float) -> None:
         """One child's run: ``CHUNK`` calls of each function still searching, their inputs chosen as
         they are sent."""
         lab = self.plan.lab
         owners = [name for name in drivers for _ in range(CHUNK)]
-        calls = [Call(name, lab.functions[name]) for name in owners]
+        calls = [Call(name, lab.functions[name], large=lab.records[name].writes_run_file) for name in owners]
         live: list[SandboxResult] = []
         sent: dict[int, bytes] = {}
 
@@ -364,9 +649,7 @@ class Finder:
             driver = drivers[owners[index]]
             if index > 0 and owners[index - 1] == owners[index] and live:
                 driver.answer(index - 1, live[0].outcomes[index - 1])
-            case = driver.hand(index)
-            call = plan_module.call_of(lab, case)
-            sent[index] = index.to_bytes(4, "big") + payloads.encode(call, {"tables": {}, "results": {}, "queries": {}})
+            sent[index] = index.to_bytes(4, "big") + driver.encode(driver.hand(index))
             return sent[index]
 
         limits = replace(

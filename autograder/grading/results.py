@@ -92,6 +92,9 @@ class CaseResult:
         )
 
 
+PROBE = "probe-"  # the start of a counterexample's ``start`` shrunk from a probe (no graded case)
+
+
 @dataclass(frozen=True)
 class Counterexample:
     """The smallest input found on which a function is still wrong (``grading/counterexamples.py``),
@@ -106,6 +109,9 @@ class Counterexample:
     start: str = ""  # that case's id
     calls: int = 0  # the calls of the function shrinking it took
     stopped_early: bool = False  # the calls or the time allowed ran out first: a smaller one may exist
+    unit: str = (
+        ""  # what ``size`` counts: "" a case's documents and judgments, "scenario" a run writer's queries and results
+    )
 
 
 @dataclass(frozen=True)

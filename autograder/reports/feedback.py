@@ -28,6 +28,7 @@ from autograder.grading import counting
 from autograder.grading.course import deadlines
 from autograder.grading.results import (
     HIDDEN_STATES,
+    PROBE,
     CaseResult,
     CaseStatus,
     CheckResult,
@@ -232,14 +233,26 @@ class ShownCounterexample:
     stopped_early: str  # why a smaller one may exist ("" when the search ended)
 
 
+#: What a counterexample's size counts (``Counterexample.unit``), for one and for more.
+UNITS = {
+    "": ("document or judgment", "documents and judgments"),
+    "scenario": ("query or search result", "queries and search results"),
+}
+
+
 def shown_counterexample(check: CheckResult, found: Counterexample) -> ShownCounterexample:
     """The words and values a page shows of ``found``, shrunk from a failing case of ``check``."""
-    noun = "document or judgment" if found.size == 1 else "documents and judgments"
-    start = "document or judgment" if found.start_size == 1 else "documents and judgments"
+    one, many = UNITS.get(found.unit, UNITS[""])
+    noun = one if found.size == 1 else many
+    start = one if found.start_size == 1 else many
+    origin = (
+        "an input the grader made from the public ones (a public case varied, or a fresh random case)"
+        if found.start.startswith(PROBE)
+        else f"a failing case of {check.name}"
+    )
     intro = (
         f"The smallest input found on which {check.function} is still wrong: {found.size} {noun}, "
-        f"shrunk in {counted(found.calls, 'call')} from a failing case of {check.name} "
-        f"({found.start_size} {start})"
+        f"shrunk in {counted(found.calls, 'call')} from {origin} ({found.start_size} {start})"
     )
     stopped = (
         "The search stopped before it was done (its calls or its time ran out): a smaller one may exist."

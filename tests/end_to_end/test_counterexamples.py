@@ -258,3 +258,34 @@ def test_state_kept_between_calls_is_said_through_the_sandbox(session, tmp_path_
     assert said == {function}
     [diagnosis] = [d for check in result.checks for d in check.diagnoses if d.id == "shape-answers-change"]
     assert "when graded and" in diagnosis.explanation and "asked again in another process" in diagnosis.explanation
+
+
+#: A runs.py whose write_run ends its lines with "\r\n" (trec_eval reads it; the contract's layout is "\n").
+CRLF_RUNS = subs.with_function(
+    "runs.py",
+    """
+    _reference_write_run = write_run
+
+    def write_run(path, system_name, search_fn, queries, k=100):
+        _reference_write_run(path, system_name, search_fn, queries, k)
+        with open(path, encoding="utf-8") as written:
+            text = written.read()
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            out.write(text.replace("\\n", "\\r\\n"))
+    """,
+)
+
+
+def test_a_wrong_run_writer_gets_its_smallest_scenario_through_the_sandbox(session, tmp_path_factory):
+    """Does a write_run whose only mistake is its line ends get, through the sandbox, the smallest
+    scenario (one query, one result) with both files' lines, "\\r\\n" visible, on a check that lost
+    points, and the same points as without the search?"""
+    folder = subs.write(tmp_path_factory.mktemp("crlf") / "crlf", {"runs.py": CRLF_RUNS})
+    staged = intake.read(intake.Source("crlf", folder), default_lab())
+    result = grader.grade(staged, session.plan, session.isolation, session.rubric.limits, seed="crlf")
+    [check] = [check for check in result.checks if check.counterexample is not None]
+    found = check.counterexample
+    assert check.function == "write_run" and not check.full
+    assert found.size == 2 and found.start_size > found.size and found.unit == counterexamples.RUN_UNIT
+    assert [line.replace("\n", "\r\n") for line in found.expected] == found.actual and found.actual[0].endswith("\r\n")
+    assert "\\r\\n" in _shown(result)

@@ -16,7 +16,7 @@ import statistics
 import pytest
 
 from autograder.grading import counterexamples, inputs
-from autograder.grading.diagnosis import repeats, shrink
+from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.diagnosis.answers import same
 from autograder.grading.results import CaseResult, CaseStatus, CheckResult, Counterexample, Status, SubmissionResult
 from autograder.grading.vocabulary import Diagnosis
@@ -25,7 +25,7 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
-from tests.support.inprocess import answer_call, as_submitted
+from tests.support.inprocess import answer_call, as_submitted, unmade
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -304,16 +304,69 @@ def test_a_search_never_starts_from_a_hidden_case(graded):
         wrong[index] if index >= submission.secret_start else right for index, right in enumerate(graded.right)
     ]
     assert counterexamples.starts(plan, canaried, hidden_only) == {}
+    probes = counterexamples.probes(plan, canaried, set())
+    assert probes and all(case.id.startswith("probe-") for cases in probes.values() for case in cases)
+    assert CANARY not in repr(probes), "a probe holds a hidden input"
+    assert probes == counterexamples.probes(plan, submission, set()), "the probes depend on the hidden cases"
 
 
 def test_an_honest_submission_starts_no_search(graded):
-    """Does the reference, answering every case right, start no search (so no call beyond grading's)?"""
+    """Does the reference, answering every case and every probe right, start no search: its only
+    calls beyond grading's the probes, at most ``PROBES`` a function, and the run writer's?"""
     log: list = []
     plan = graded.plan
-    finder = counterexamples.Finder(plan, graded.submission, _fake_run({}, graded.folder, log), plan.rubric.limits)
+    functions = graded.solution["metrics.py"]
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+    )
     finder.after_public(SandboxResult(outcomes=list(graded.right)))
     assert counterexamples.starts(plan, graded.submission, graded.right) == {}
-    assert finder.found == {} and log == []
+    probes = counterexamples.probes(plan, graded.submission, set())
+    writer = len(shrink_run.WRITER_PROBES)  # the run writer's probes: the example with refused arguments, k=1
+    assert finder.found == {} and len(log) == sum(map(len, probes.values())) + writer
+    assert all(len(cases) <= counterexamples.PROBES for cases in probes.values())
+
+
+def _catalogued(misconception: str, function: str, index: int = 0):
+    from autograder.lab.misconceptions.catalogue import LIBRARY
+
+    forms = LIBRARY[misconception].variants[function]
+    return as_submitted(function, forms[index] if isinstance(forms, tuple) else forms)
+
+
+#: (id, function, a wrong implementation right on every public case, what its counterexample's call must hold)
+HIDDEN_ONLY = [
+    ("k=0 accepted", "precision_at_k", lambda: _catalogued("k-zero-accepted", "precision_at_k"), "k=0"),
+    ("TypeError for k=1.5", "precision_at_k", lambda: _catalogued("non-integer-type-error", "precision_at_k"), "1.5"),
+    ("unknown gain read as linear", "ndcg_at_k", lambda: _catalogued("unknown-gain-linear", "ndcg_at_k"), "unknown"),
+    (
+        "unknown gain read as linear (dcg)",
+        "dcg_at_k",
+        lambda: _catalogued("unknown-gain-linear", "dcg_at_k"),
+        "unknown",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, function, made, holds", HIDDEN_ONLY, ids=[row[0] for row in HIDDEN_ONLY])
+def test_a_function_failing_hidden_cases_only_gets_a_counterexample_from_a_probe(graded, name, function, made, holds):
+    """Does a function right on every public case (no search starts from one) but wrong elsewhere
+    (on a refused argument, as the hidden edge cases test) get, through the driver, a counterexample
+    shrunk from a probe, no larger than the probe, said to come from one?"""
+    plan, wrong = graded.plan, made()
+    functions = {**graded.solution["metrics.py"], function: wrong}
+    outcomes = list(graded.right)  # graded right on every case (some seeds draw a public case it fails)
+    assert counterexamples.starts(plan, graded.submission, outcomes) == {}
+    finder = counterexamples.Finder(
+        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
+    )
+    finder.after_public(SandboxResult(outcomes=list(outcomes)))
+    _, found = finder.found[function]
+    assert found.start.startswith("probe-") and found.size <= found.start_size and holds in found.call
+    shown = [
+        case for case in counterexamples.probes(plan, graded.submission, set())[function] if case.id == found.start
+    ]
+    assert shown and shrink.size(shown[0]) == found.start_size
 
 
 # ---------------------------------------------------------------- the driver, calls in chunks
@@ -329,7 +382,7 @@ def _fake_run(functions: dict, folder, log: list):
         for index in range(len(calls)):
             body = pickle.loads(payload(index)[4:])
             log.append(body)
-            result.outcomes[index] = answer_call(functions, body, {"tables": {}, "results": {}, "queries": {}}, folder)
+            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
         return result
 
     return run_calls

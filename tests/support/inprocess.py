@@ -113,3 +113,20 @@ def grade(plan, submission, outcomes: list) -> tuple:
     files = runfile_checks.read_all(plan, outcomes, frozenset(), submission.scenario_calls)
     checks = scoring.score_checks(plan, submission.planned, outcomes, {}, files, frozenset())
     return grader.diagnosed(plan, submission.planned, outcomes, checks, files), files
+
+
+def unmade(body: dict) -> tuple[dict, dict]:
+    """A sent call's body as a planned call and its job (``payloads.materialise`` undone), to answer
+    it here as the child would."""
+    job: dict = {"tables": {}, "results": {}, "queries": {}}
+    args = []
+    for arg in body["args"]:
+        tag = next(iter(arg)) if isinstance(arg, dict) and len(arg) == 1 else None
+        if tag == "$search":
+            job["results"]["x"] = arg[tag]["results"]
+            arg = {tag: "x"}
+        elif tag in ("$queries", "$queries-once"):
+            job["queries"]["x"] = arg[tag]
+            arg = {tag: "x"}
+        args.append(arg)
+    return {**body, "args": args}, job

@@ -15,6 +15,10 @@ re-checked (the smallest case is asked once more, and must fail the same way), o
 asks more than ``budget`` times: who runs the calls (``grading/counterexamples.py`` through the
 sandbox; the tests and ``tools/counterexamples.py`` in this process, on trusted code) drives it.
 The expected values are the lab's own answers (``lab.registry.answers``), computed here.
+
+What the search varies is a ``Space`` (the candidates one step from an input, an input's key, the
+input as shown): a function's cases here (``CASES``); the run writer's scenarios in
+``shrink_run.py``, through the same ``steps`` and its rules.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from autograder.grading import inputs, judge
 from autograder.grading.results import CaseStatus
@@ -77,6 +81,15 @@ def failure(outcome: Outcome | None, expected: Any, returns: str, tolerance: flo
     return "wrong"
 
 
+class Answers(Protocol):
+    """The right answers a search compares with: an input's (``expected``), and how a function's
+    outcome on it fails (``failure``: None when it does not)."""
+
+    def expected(self, case: Any) -> Any: ...
+
+    def failure(self, case: Any, outcome: Outcome | None) -> str | None: ...
+
+
 class Reference:
     """The lab's right answers of one function's cases, computed once per distinct input."""
 
@@ -104,10 +117,10 @@ def _key(case: Case) -> str:
 class Shrunk:
     """The smallest case found on which the function is still wrong the same way."""
 
-    case: Case
+    case: Any  # a ``Case`` (a run writer's scenario for ``shrink_run``)
     expected: Any
     outcome: Outcome  # what the function did on it (its last answer)
-    start: Case  # the public case it came from
+    start: Any  # the public case it came from
     calls: int  # calls of the function it took
     stopped_early: bool  # the budget ran out before no pass found a smaller case
     how: str  # how it fails ("wrong", "raised X")
@@ -119,17 +132,17 @@ class Progress:
     (and what it answered there), the calls asked so far. Who drives ``steps`` may stop it early
     and keep this (``grading/counterexamples.py``, when its time runs out)."""
 
-    best: Case
+    best: Any  # a ``Case`` (a run writer's scenario for ``shrink_run``)
     outcome: Outcome | None = None
     calls: int = 0
     how: str | None = None
     seen: set[str] = field(default_factory=set)
 
 
-def _admissible(progress: Progress, reference: Reference, candidate: Case, start_raises: bool) -> bool:
+def _admissible(progress: Progress, reference: Answers, candidate: Any, start_raises: bool, space: Space) -> bool:
     """Is ``candidate`` new and an input the contract allows, answered as the start was (a value,
     or an error)?"""
-    key = _key(candidate)
+    key = space.key(candidate)
     if key in progress.seen:
         return False
     progress.seen.add(key)
@@ -141,30 +154,31 @@ def _admissible(progress: Progress, reference: Reference, candidate: Case, start
 
 
 def steps(
-    start: Case, reference: Reference, budget: int = BUDGET, progress: Progress | None = None
-) -> Generator[Case, Outcome | None, Shrunk | None]:
+    start: Any, reference: Answers, budget: int = BUDGET, progress: Progress | None = None, space: Space | None = None
+) -> Generator[Any, Outcome | None, Shrunk | None]:
     """The candidates, one at a time (see the module's docstring); returns the re-checked smallest,
     or None when the start is not wrong again the same way, a call crashed or timed out, or the
     re-check passed (answers that change between calls show nothing). ``progress``: where the
-    search stands, for whoever must stop it early."""
+    search stands, for whoever must stop it early; ``space``: what it varies (``CASES``)."""
+    space = space or CASES
     progress = progress if progress is not None else Progress(best=start)
-    progress.best = _clean(start)
+    progress.best = space.clean(start)
     first = yield start
     progress.calls = 1
     how = reference.failure(start, first)
     if how is None or first is None:
         return None  # not wrong again: its answers change between calls, or it crashed this time
     progress.how, progress.outcome = how, first
-    progress.seen.add(_key(start))
+    progress.seen.add(space.key(start))
     start_raises = judge.wants_error(reference.expected(start))
     stopped, changed = False, True
     while changed and not stopped:
         changed = False
-        for candidate in _candidates(progress.best):
+        for candidate in space.candidates(progress.best):
             if progress.calls >= budget - 1:  # one call is kept for the re-check
                 stopped = True
                 break
-            if not _admissible(progress, reference, candidate, start_raises):
+            if not _admissible(progress, reference, candidate, start_raises, space):
                 continue
             progress.calls += 1
             answer = yield candidate
@@ -180,7 +194,7 @@ def steps(
     return shrunk(progress, reference, start, again, stopped)
 
 
-def shrunk(progress: Progress, reference: Reference, start: Case, outcome: Outcome, stopped: bool) -> Shrunk:
+def shrunk(progress: Progress, reference: Answers, start: Any, outcome: Outcome, stopped: bool) -> Shrunk:
     """Where ``progress`` stands, as a result (``outcome``: the function's answer on its best case)."""
     return Shrunk(
         case=progress.best,
@@ -194,10 +208,14 @@ def shrunk(progress: Progress, reference: Reference, start: Case, outcome: Outco
 
 
 def run(
-    start: Case, reference: Reference, ask: Callable[[Case], Outcome | None], budget: int = BUDGET
+    start: Any,
+    reference: Answers,
+    ask: Callable[[Any], Outcome | None],
+    budget: int = BUDGET,
+    space: Space | None = None,
 ) -> Shrunk | None:
     """``steps`` driven by ``ask`` (a case -> what the function did on it), one call after another."""
-    search = steps(start, reference, budget)
+    search = steps(start, reference, budget, space=space)
     try:
         candidate = next(search)
         while True:
@@ -210,6 +228,17 @@ def run(
 def _clean(case: Case) -> Case:
     """The case as the counterexample shows it (its own id and words: it is no longer the start)."""
     return replace(case, id=f"{case.id}-shrunk", description="the smallest failing input found", hint="")
+
+
+@dataclass(frozen=True)
+class Space:
+    """What a search varies: the smaller inputs one step from an input (``candidates``, smallest
+    first, in a fixed order), an input's key (each is asked once) and the input as its
+    counterexample shows it (``clean``)."""
+
+    candidates: Callable[[Any], Iterator[Any]]
+    key: Callable[[Any], str]
+    clean: Callable[[Any], Any]
 
 
 # ---------------------------------------------------------------- the candidates, smallest first
@@ -360,3 +389,7 @@ def _set(case: Case, path: Path, new: Any) -> Case:
     if path[0] == "args":
         return replace(case, args=tuple(put(list(case.args), path[1:])))
     return replace(case, kwargs=put(dict(case.kwargs), path[1:]))
+
+
+#: A function's cases: its rankings, judgments and tables shrunk, its integers lowered, its ids renamed.
+CASES = Space(candidates=_candidates, key=_key, clean=_clean)

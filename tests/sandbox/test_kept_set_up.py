@@ -1,15 +1,17 @@
 """What a grading command's set-up keeps in the private cache between commands: the seccomp filter
-(``seccomp.child_filter``, built once, then read back without importing libseccomp's binding) and
-the isolation's self-test (``isolation._self_test``, run again only when what it proves changes)."""
+(``seccomp.child_filter``, built once, then read back without importing libseccomp's binding), the
+isolation's self-test (``isolation._self_test``, run again only when what it proves changes) and
+the child interpreter's probe (``interpreter.probe``, one per environment)."""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import isolation, seccomp
+from autograder.sandbox import interpreter, isolation, seccomp
 from autograder.sandbox.settings import Isolation, Mode
 
 
@@ -100,3 +102,29 @@ def test_the_self_test_runs_again_only_when_what_it_proves_changes(private_cache
     assert isolation._self_test(BASE) is None
     assert isolation._self_test(following) is None
     assert ran == [BASE, following] if again else ran == [BASE]
+
+
+def _environment(folder, name):
+    """A virtual environment over this test's Python (its ``bin/python`` a link to it)."""
+    root = folder / name
+    (root / "bin").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text(
+        f"home = {Path(sys.executable).resolve().parent}\ninclude-system-site-packages = false\n"
+    )
+    (root / "bin" / "python").symlink_to(Path(sys.executable).resolve())
+    return root
+
+
+@pytest.mark.parametrize(
+    "first, second, shared",
+    [("one", "one", True), ("one", "two", False)],
+    ids=["the same environment twice", "two environments over one Python"],
+)
+def test_each_environment_gets_its_own_probe(private_cache, tmp_path, first, second, shared):
+    """Is the child interpreter's probe remembered for the environment it was made in: read back
+    for the same one, made anew (with that environment's own prefix) for another environment over
+    the same Python?"""
+    made = {name: _environment(tmp_path, name) for name in {first, second}}
+    facts = [interpreter.probe(str(made[name] / "bin" / "python"), (), None) for name in (first, second)]
+    assert [Path(found["prefix"]) for found in facts] == [made[first], made[second]]
+    assert len(list(private_cache.glob("probe-*.json"))) == (1 if shared else 2)

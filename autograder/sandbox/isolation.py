@@ -205,6 +205,7 @@ def choose(
     uids = _leased(jobs, uid) if mode != Mode.NONE else ()
     if mode in ("auto", Mode.JAIL):
         isolation = jail_isolation(python, uids, banned, allowed=allowed)
+        runner.prepare(isolation)  # the first child's interpreter starts while the rest is checked
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is None:
             return isolation

@@ -132,7 +132,7 @@ def start_spare(isolation: Isolation, env: dict[str, str]) -> None:
     if found is not None and found.owner == os.getpid() and found.process.poll() is None:
         return
     if not _SPARES:
-        atexit.register(_discard_spares)
+        atexit.register(discard_spares)
     _SPARES[key] = _Spare.start(isolation.python, env, "/")
 
 
@@ -149,7 +149,9 @@ def _take_spare(isolation: Isolation, env: dict[str, str]) -> _Spare | None:
     return spare
 
 
-def _discard_spares() -> None:
+def discard_spares() -> None:
+    """End the spares this process started (at exit; before a batch forks its workers, which start
+    their own: a spare left waiting in the parent would hold its memory for the whole batch)."""
     for spare in list(_SPARES.values()):
         if spare.owner == os.getpid():
             spare.discard()

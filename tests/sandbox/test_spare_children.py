@@ -126,3 +126,14 @@ def test_a_spare_is_taken_only_by_its_own_process_while_it_waits(mode, before, t
         for left in (found, spare):
             if left is not None and left.process.returncode is None:
                 left.discard()
+
+
+def test_discarding_ends_the_waiting_spares():
+    """Does ``discard_spares`` (a batch's parent, before its workers fork) end the spare waiting
+    in this process, so that none holds memory for the whole batch?"""
+    isolation = Isolation(Mode.JAIL, sys.executable)
+    child_process.start_spare(isolation, {"PATH": "/usr/bin:/bin"})
+    waiting = list(child_process._SPARES.values())
+    child_process.discard_spares()
+    assert waiting != [] and [spare.process.returncode is None for spare in waiting] == [False] * len(waiting)
+    assert child_process._SPARES == {}

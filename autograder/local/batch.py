@@ -42,6 +42,7 @@ from autograder.local.classwork import write_result
 from autograder.local.resume import why_again as why_again  # its name in the batch, as before
 from autograder.local.run_facts import RunFacts
 from autograder.sandbox import isolation as isolations
+from autograder.sandbox.child_process import discard_spares
 from autograder.similarity import compare as similarity
 
 if TYPE_CHECKING:
@@ -292,6 +293,7 @@ def _grade_in_pool(
     # one grading's random cases drawn and valued once, before the workers fork: what valuing them
     # imports (ir_measures, numpy: a second or two) every worker inherits, instead of each paying it
     session.plan.for_submission("warm-up", kept=False)
+    discard_spares()  # each worker starts its own spare child interpreters
     fork = multiprocessing.get_context("fork")
     slots: Queue[int] = fork.Queue()
     for slot in range(jobs):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import json
 import os
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.sandbox import cleanup, leases, scratch
@@ -69,14 +71,99 @@ def frame(data: bytes) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
+@dataclass
+class _Spare:
+    """A child interpreter started (``-I -B harness.py``, its channel's pipe passed on) whose harness
+    waits for its configuration on stdin: it has run nothing but Python's start and the harness's
+    imports (no configuration, no enclosing, no graded code), so a child handed it is the child a
+    fresh start would have made, less the wait."""
+
+    process: subprocess.Popen[bytes]
+    channel: int  # the channel's read end, this process's
+    channel_number: int  # its write end's number in the child (the configuration's "channel")
+    key: tuple[str, tuple[tuple[str, str], ...]]  # what it was started with: the interpreter, the environment
+    owner: int  # the process that started it (a forked batch worker never takes its parent's)
+
+    @classmethod
+    def start(cls, python: str, env: dict[str, str], cwd: str) -> _Spare:
+        read_end, write_end = os.pipe()
+        try:
+            process = subprocess.Popen(
+                [python, "-I", "-B", str(HARNESS)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(write_end,),
+                env=env,
+                cwd=cwd,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(read_end)
+            raise
+        finally:
+            os.close(write_end)
+        return cls(process, read_end, write_end, (python, tuple(sorted(env.items()))), os.getpid())
+
+    def discard(self) -> None:
+        """End it unused (its harness has run no graded code: nothing of it to sweep)."""
+        self.process.kill()
+        self.process.wait()
+        os.close(self.channel)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+#: The spare interpreter of each kind this process started, waiting for its child (``start_spare``).
+_SPARES: dict[tuple[str, tuple[tuple[str, str], ...]], _Spare] = {}
+
+
+def start_spare(isolation: Isolation, env: dict[str, str]) -> None:
+    """Start a child interpreter for the next child of the namespace jail (``env``: what every child
+    of it starts with), unless one is waiting: its start (Python, the harness's imports; some 50 ms)
+    then overlaps what the grader does before that child. The jail's children only: where a child
+    starts with its own environment (the uid mode names its work folder there), none would fit.
+    Its folder is ``/`` until the harness enters the jail (which moves it to its scratch)."""
+    if isolation.mode != Mode.JAIL:
+        return
+    key = (isolation.python, tuple(sorted(env.items())))
+    found = _SPARES.get(key)
+    if found is not None and found.owner == os.getpid() and found.process.poll() is None:
+        return
+    if not _SPARES:
+        atexit.register(discard_spares)
+    _SPARES[key] = _Spare.start(isolation.python, env, "/")
+
+
+def _take_spare(isolation: Isolation, env: dict[str, str]) -> _Spare | None:
+    """This process's spare for a child of ``isolation`` started with ``env``, if one is waiting."""
+    if isolation.mode != Mode.JAIL:
+        return None
+    spare = _SPARES.pop((isolation.python, tuple(sorted(env.items()))), None)
+    if spare is None or spare.owner != os.getpid():
+        return None  # a forked worker's copy of its parent's: the parent's to end
+    if spare.process.poll() is not None:  # it ended waiting (killed from outside): a fresh start instead
+        spare.discard()
+        return None
+    return spare
+
+
+def discard_spares() -> None:
+    """End the spares this process started (at exit; before a batch forks its workers, which start
+    their own: a spare left waiting in the parent would hold its memory for the whole batch)."""
+    for spare in list(_SPARES.values()):
+        if spare.owner == os.getpid():
+            spare.discard()
+    _SPARES.clear()
+
+
 class ChildProcess:
     """One child process, its inbox (stdin: the parent's messages) and its channel."""
 
     def __init__(
         self, isolation: Isolation, config: ChildConfig, env: dict[str, str], work: Path, output: Output, received: int
     ):
-        read_end, write_end = os.pipe()
-        config = {**config, "channel": write_end}
         self.scratch: scratch.Watch | None = None  # the uid mode's bounds on its work folder
         self.overflowed = False  # killed for filling its scratch past every refusal (scratch.OVERFLOW)
         self.looked_at = -1  # bytes received when the scratch was last looked at for an answer
@@ -85,17 +172,11 @@ class ChildProcess:
             uid, limits = config.get("uid"), config["limits"]
             if uid is not None:  # the scratch bounded as the jail's /scratch is
                 self.scratch = scratch.Watch(work, uid, limits["tmp_mb"] << 20, limits["tmp_inodes"])
-        self.process = subprocess.Popen(
-            [isolation.python, "-I", "-B", str(HARNESS)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(write_end,),
-            env=env,
-            cwd=str(work),
-            start_new_session=True,
-        )
-        os.close(write_end)
+        spare = _take_spare(isolation, env)
+        if spare is None:
+            spare = _Spare.start(isolation.python, env, str(work))
+        self.process, read_end, write_end = spare.process, spare.channel, spare.channel_number
+        config = {**config, "channel": write_end}
         assert self.process.stdin and self.process.stdout and self.process.stderr  # all three are pipes
         self.stdout, self.stderr = self.process.stdout, self.process.stderr
         self.inbox: int | None = self.process.stdin.fileno()
@@ -126,6 +207,7 @@ class ChildProcess:
         self.work = work  # its work folder (the uid mode's scratch)
         self.cpu_used = 0.0  # CPU seconds it used, all it reaped included (known once it is reaped)
         self.ended_by: int | None = None  # the signal that ended it, once it is reaped
+        start_spare(isolation, env)  # the next child's interpreter starts while this one works
 
     def send(self, data: bytes | None) -> None:
         """Queue one message for the child (``None``: the end); written once ``WRITE_AT`` bytes are

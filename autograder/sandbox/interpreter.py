@@ -103,8 +103,9 @@ def probe(python: str, banned: tuple[str, ...], allowed: tuple[str, ...] | None 
     """What the child interpreter reads, where the banned libraries are, its site folders (every
     site-packages or dist-packages folder it could name) and the entries of them that hold the
     ``allowed`` packages; remembered in the private cache until the interpreter or one of its
-    library folders changes."""
-    key = cache.fingerprint([os.path.realpath(python), banned, allowed])[:32]
+    library folders changes. Keyed by the interpreter as named and as its real path: two virtual
+    environments over one Python share the real path, not their site folders."""
+    key = cache.fingerprint([os.path.abspath(python), os.path.realpath(python), banned, allowed])[:32]
     stored = cache.cache_dir() / f"probe-{key}.json"
     try:
         facts: dict[str, Any] = json.loads(stored.read_text())

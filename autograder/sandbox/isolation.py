@@ -11,6 +11,7 @@ import os
 import pickle
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from autograder import cache, environment, paths, tempdirs
@@ -118,10 +119,12 @@ def _without(read: tuple[str, ...], hidden: tuple[str, ...], kept: tuple[str, ..
 
 
 def _self_test(isolation: Isolation, extra: tuple[str, ...] = ()) -> str | None:
-    """``self_test``, remembered while nothing it depends on changes: the isolation,
-    this user, whether this process may unshare namespaces now (a container's seccomp profile,
-    a sysctl, AppArmor can take that away after a test passed) and the grader's files it must
-    not reach (their and their folders' modes and owners)."""
+    """``self_test``, remembered while nothing it depends on changes: the isolation but its
+    leased uids (as the proof's key: any sandbox uid is another user alike, and the probe runs as
+    the first one only; a shared machine's graders lease different uids from one command to the
+    next), this user, whether this process may unshare namespaces now (a container's seccomp
+    profile, a sysctl, AppArmor can take that away after a test passed) and the grader's files it
+    must not reach (their and their folders' modes and owners)."""
     modes: list[tuple[object, ...]] = []  # (path, mode, owner, group), or (path, None) where it cannot be read
     for path in protected_paths(extra):
         for part in [path, *path.parents]:
@@ -131,7 +134,9 @@ def _self_test(isolation: Isolation, extra: tuple[str, ...] = ()) -> str | None:
             except OSError:
                 modes.append((str(part), None))
     code = sorted(Path(__file__).parent.rglob("*.py"))  # all of the sandbox: parent side and child
-    key = cache.fingerprint([isolation, os.getuid(), _unshare_answer(), modes, *code])
+    key = cache.fingerprint(
+        [replace(isolation, uids=()), bool(isolation.uids), os.getuid(), _unshare_answer(), modes, *code]
+    )
     stored = cache.cache_dir() / f"selftest-{key[:32]}.json"
     if stored.is_file():
         return None
@@ -200,6 +205,7 @@ def choose(
     uids = _leased(jobs, uid) if mode != Mode.NONE else ()
     if mode in ("auto", Mode.JAIL):
         isolation = jail_isolation(python, uids, banned, allowed=allowed)
+        runner.prepare(isolation)  # the first child's interpreter starts while the rest is checked
         problem = _self_test(isolation, tuple(map(str, protected)))
         if problem is None:
             return isolation

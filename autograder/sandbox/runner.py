@@ -28,7 +28,7 @@ from typing import Any
 from autograder import tempdirs
 from autograder.sandbox import cleanup, seccomp
 from autograder.sandbox.channel import Child, Reader
-from autograder.sandbox.child_process import ChildProcess, Output
+from autograder.sandbox.child_process import ChildProcess, Output, start_spare
 from autograder.sandbox.outcomes import Outcome, OutcomeStatus, SandboxResult, StopReason
 from autograder.sandbox.settings import (
     STARTUP_SECONDS,
@@ -56,6 +56,12 @@ def _environment(home: str) -> dict[str, str]:
         "MKL_NUM_THREADS": "1",
         "PYTHONHASHSEED": "0",
     }
+
+
+def prepare(isolation: Isolation) -> None:
+    """Start the first child's interpreter ahead, while the grader checks and reads what comes
+    before it (``child_process.start_spare``: the namespace jail's children only)."""
+    start_spare(isolation, _environment("/scratch"))
 
 
 @dataclass

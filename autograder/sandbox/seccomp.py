@@ -27,10 +27,15 @@ from __future__ import annotations
 
 import errno
 import functools
+import importlib.util
+import os
+import platform
+import sys
 import tempfile
 from types import ModuleType
 from typing import NamedTuple
 
+from autograder import cache
 from autograder.errors import UsageError
 
 #: The signals only someone outside the sandbox may send (``sandbox/runner.py: OUTSIDE_SIGNALS``).
@@ -221,15 +226,40 @@ def allowed_here() -> list[str]:
 @functools.lru_cache(maxsize=1)
 def child_filter() -> bytes:
     """The filter as raw BPF for this machine's architecture; ``FilterUnavailable`` when libseccomp
-    cannot build it."""
+    cannot build it. Kept in the private cache once built (``_filter_key``): a command then imports
+    no binding (its import runs ``ldconfig -p`` twice, about 30 ms of every command)."""
+    stored = cache.cache_dir() / f"seccomp-{_filter_key()[:32]}.bpf"
+    try:
+        kept = stored.read_bytes()
+        if kept:
+            return kept
+    except OSError:
+        pass
     binding = _binding()
     try:
-        return _build(binding)
+        built = _build(binding)
     except (OSError, RuntimeError, ValueError) as error:  # e.g. a libseccomp too old for a rule
         raise FilterUnavailable(
             f"libseccomp could not build the seccomp filter ({error}): install libseccomp2 2.5 or newer "
             "(apt-get install libseccomp2)"
         ) from None
+    cache.write_atomic(stored, built)
+    return built
+
+
+def _filter_key() -> str:
+    """What the built filter depends on: the rules, this machine's architecture, and where the
+    binding is and when it last changed (a libseccomp that knows more calls comes with a new binding
+    install, or with ``make setup`` again). Raw BPF is the kernel's format: the same filter
+    whichever process built it."""
+    spec = importlib.util.find_spec("pyseccomp")  # located, not imported
+    origin = spec.origin if spec is not None and spec.origin else ""
+    try:
+        changed = os.stat(origin).st_mtime_ns if origin else None
+    except OSError:
+        changed = None
+    rules = [sorted(ALLOWED.items()), sorted(REFUSED_WITH.items()), REFUSED_ERRNO]
+    return cache.fingerprint([rules, platform.machine(), sys.byteorder, origin, changed])
 
 
 def _build(binding: ModuleType) -> bytes:

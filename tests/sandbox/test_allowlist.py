@@ -338,9 +338,11 @@ def test_a_child_given_no_filter_refuses_to_run_graded_code(mode):
     assert problem is not None and "no seccomp filter was given" in problem, problem
 
 
-def test_grading_refuses_to_start_without_the_filter(monkeypatch):
-    """When the filter cannot be built (libseccomp missing), does choosing the jail or the uid mode
-    fail with an IsolationError that says what to install?"""
+def test_grading_refuses_to_start_without_the_filter(monkeypatch, tmp_path):
+    """When the filter cannot be built (libseccomp missing, and no filter built before in the
+    private cache), does choosing the jail or the uid mode fail with an IsolationError that says
+    what to install?"""
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))  # no filter kept from before
     seccomp.child_filter.cache_clear()
     monkeypatch.setitem(sys.modules, "pyseccomp", None)  # its import now fails
     try:

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from autograder.grading import inputs, judge, payloads
+from autograder.grading import inputs, judge, payloads, runfile_problems
 from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
@@ -60,7 +60,7 @@ PUBLIC_KINDS = (CheckKind.EXAMPLES, CheckKind.CRANFIELD, CheckKind.RANDOM)
 RunCalls = Callable[[list[Call], Callable[[int], bytes], Callable[[SandboxResult], None], Limits, float], SandboxResult]
 PROBES = 30  # probes of one function at most (one call each)
 PER_FEATURE = 2  # probes chosen per feature of the inputs
-PROBE_POOL = (12, 40)  # the public cases whose one-step variants are drawn from, and the fresh random cases
+PROBE_POOL = (4, 12)  # the public cases whose one-step variants are drawn from, and the fresh random cases
 RUN_UNIT = "scenario"  # what a run writer's counterexample's size counts (``Counterexample.unit``)
 
 
@@ -119,6 +119,8 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
             continue
         if index >= submission.secret_start or index >= len(outcomes):
             continue
+        if _right_file(plan, name, outcomes[index]):  # the common case: no reference file made again
+            continue
         start = shrink_run.start_of(scenario, titles)
         how = reference.failure(start, outcomes[index])
         if how is None or how.removeprefix("raised ") in NOT_IMPLEMENTED_ERRORS:
@@ -127,6 +129,18 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
         check = checks.get(kind) or next(iter(checks.values()), "")
         found.append((shrink_run.size(start), name, RunStart(name, index, check, start)))
     return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def _right_file(plan: Plan, name: str, outcome: Outcome | None) -> bool:
+    """Did the writer leave scenario ``name``'s right file (the plan's canonical text) and call
+    search_fn as it should? Then no search starts, and nothing need be measured again."""
+    value = outcome.value if outcome is not None and isinstance(outcome.value, dict) else {}
+    searches = value.get("searches")
+    return (
+        value.get("text") == plan.canonical.get(name)
+        and isinstance(searches, list)
+        and not any(runfile_problems.in_search(plan.scenarios[name], searches).values())
+    )
 
 
 def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, list[Case]]:
@@ -143,7 +157,8 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
     public_cases: dict[str, list[Case]] = {}
     for planned in submission.planned:
         record = lab.records.get(planned.case.function)
-        if record is not None and not record.writes_run_file and public(planned, submission):
+        small = planned.kind != CheckKind.CRANFIELD  # a collection's run: no small input to vary
+        if record is not None and not record.writes_run_file and small and public(planned, submission):
             public_cases.setdefault(planned.case.function, []).append(resolved(planned.case, tables))
     found: dict[str, list[Case]] = {}
     for function in sorted(set(public_cases) - skip):

@@ -13,6 +13,7 @@ import pytest
 
 from autograder import paths
 from autograder.grading import rubric as rubrics
+from autograder.lab import spec
 from autograder.labkit.load import default as default_lab
 from autograder.local import batch
 from autograder.platforms.gradescope import entry
@@ -87,10 +88,31 @@ def test_a_local_batch_grades_as_declared(local, mode):
     assert REFUSED in graded["pandas"][1]
 
 
-@pytest.mark.parametrize("name", list(SUBMISSIONS))
+#: Graded here on both platforms. The honest code is the solutions, which test_build.py
+#: (``test_solutions_get_full_marks_on_gradescope``: 100) and test_prairielearn.py
+#: (``TestEntrypoint.test_solutions_score_1``: 1) grade in the auto mode: not graded twice.
+ON_THE_PLATFORMS = ("numpy", "pandas")
+
+
+def test_the_honest_code_is_what_the_platforms_own_tests_grade():
+    """Is the honest submission exactly the solutions that test_build.py and test_prairielearn.py
+    grade in the auto mode (run_autograder must give them 100, the entrypoint 1), and 100 its score
+    in a local batch, so that those tests prove its row of ``test_gradescope_and_prairielearn_grade_alike``?"""
+    from tests.platforms import test_build as build_tests
+    from tests.platforms import test_prairielearn as prairielearn_tests
+
+    solutions = {name: subs.SOLUTION[name] for name in spec.GRADED_FILES}
+    assert _files("honest") == solutions == prairielearn_tests.GRADED
+    assert SCORES["honest"] == 100 and {*ON_THE_PLATFORMS, "honest"} == set(SUBMISSIONS)
+    for test in (build_tests.test_solutions_get_full_marks_on_gradescope, prairielearn_tests.TestEntrypoint):
+        modes = [mark.args[1] for mark in test.pytestmark if mark.name == "parametrize"]
+        assert modes == [["auto", "uid"]], (test.__name__, modes)
+
+
+@pytest.mark.parametrize("name", ON_THE_PLATFORMS)
 def test_gradescope_and_prairielearn_grade_alike(name, local, gradescope_root, request, tmp_path):
     """Through Gradescope's run_autograder and PrairieLearn's entrypoint, does each get the score and
-    the words it gets in a local batch?"""
+    the words it gets in a local batch (the honest code: ``ON_THE_PLATFORMS``' comment)?"""
     gradescope = run_autograder(gradescope_root, _files(name), "auto")
     home, question = request.getfixturevalue("image_home"), request.getfixturevalue("built")["question"]
     prairielearn = run_entrypoint(home, tmp_path / "grade", question, _files(name), "auto")

@@ -43,15 +43,26 @@ def _outputs(out: Path) -> dict:
     return found
 
 
+@pytest.fixture(scope="module", params=list(MODES))
+def alone(request, tmp_path_factory, cranfield):
+    """The class graded alone in one mode, once for the tests that compare with it (its grades do
+    not change with what runs later): (mode, its class, its rubric, {file: bytes})."""
+    mode = request.param
+    folder = tmp_path_factory.mktemp(f"alone-{mode}")
+    inbox = _class(folder / "class")
+    rubric = subs.test_rubric(folder)
+    graded = _grade(inbox, folder / "alone", mode, rubric)
+    assert graded.wait(timeout=600) == 0, graded.stderr.read()[-2000:]
+    return mode, inbox, rubric, _outputs(folder / "alone")
+
+
 @pytest.mark.parametrize("repeat", range(2))
-@pytest.mark.parametrize("mode", list(MODES))
-def test_two_batches_and_hostile_neighbours_give_the_grade_of_a_batch_alone(mode, repeat, tmp_path, cranfield):
+def test_two_batches_and_hostile_neighbours_give_the_grade_of_a_batch_alone(alone, repeat, tmp_path):
     """Graded alone, then twice at once beside a hostile batch: are every student file and
-    grades.csv byte for byte the same, in the jail and in the uid mode, every time?"""
-    inbox = _class(tmp_path / "class")
-    rubric = subs.test_rubric(tmp_path)
-    alone = _grade(inbox, tmp_path / "alone", mode, rubric)
-    assert alone.wait(timeout=600) == 0, alone.stderr.read()[-2000:]
+    grades.csv byte for byte the same, in the jail and in the uid mode, every time (each repeat
+    grades the class twice at once again; the class graded alone is the module's, graded once per
+    mode)?"""
+    mode, inbox, rubric, expected = alone
     hostile = tmp_path / "hostile"
     attacks.thread_spinners(hostile / "spinners")
     attacks.process_spinners(hostile / "processes")
@@ -60,7 +71,6 @@ def test_two_batches_and_hostile_neighbours_give_the_grade_of_a_batch_alone(mode
     running.append(_grade(hostile, tmp_path / "hostile-out", mode, rubric, seed=None))
     for process in running:
         assert process.wait(timeout=900) == 0, process.stderr.read()[-2000:]
-    expected = _outputs(tmp_path / "alone")
     assert len(expected) == 1 + len(COMPARED) * 6
     for n in range(2):
         found = _outputs(tmp_path / f"together-{n}")

@@ -52,6 +52,24 @@ def test_the_table_shows_the_costliest_files_and_the_total(reports, count, expec
     assert lines[2:] == expected
 
 
+WORKERS = [
+    # (id, each phase's (worker id, CPU s, wall s), expected table rows after the header)
+    ("one-process", [("main", 1.0, 2.0), ("main", 0.5, 0.5)], ["| main | 1.5 s | 2.5 s |"]),
+    ("two-workers-by-id", [("gw1", 3.0, 4.0), ("gw0", 1.0, 1.0), ("gw1", 1.0, 1.0)],
+     ["| gw0 | 1.0 s | 1.0 s |", "| gw1 | 4.0 s | 5.0 s |"]),
+    ("none", [], []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("spent", "expected"), [w[1:] for w in WORKERS], ids=[w[0] for w in WORKERS])
+def test_each_worker_s_time_adds_up_its_tests_phases(spent, expected):
+    """Is each worker's CPU and wall time the sum over the phases it ran, one row per worker in the
+    order of their ids, so that two workers that finish together show the same wall time?"""
+    lines = cpu_times.by_worker(spent)
+    assert lines[:2] == ["| worker | CPU | wall |", "|---|---|---|"]
+    assert lines[2:] == expected
+
+
 @pytest.mark.parametrize("count", [0, -3])
 def test_a_count_below_one_is_refused_saying_what_to_give(count):
     """Is ``--cpu-times`` with no file to show refused, naming the option, the value and what to give?"""
@@ -82,7 +100,8 @@ def test_idle():
 @pytest.mark.parametrize("workers", [["-n", "0"], ["-n", "2"]], ids=["one-process", "two-workers"])
 def test_a_run_reports_the_cpu_its_children_spent_by_file(workers, tmp_path):
     """Run in one process and by two xdist workers, does ``--cpu-times`` charge a child's CPU time
-    to the file of the test that waited for it, and not count a test's sleep as CPU time?"""
+    to the file of the test that waited for it, not count a test's sleep as CPU time, and give the
+    time of each process that ran tests (the one process, or the workers)?"""
     for name, source in SUITE.items():
         (tmp_path / name).write_text(source, encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider", "-q", *workers]
@@ -102,3 +121,5 @@ def test_a_run_reports_the_cpu_its_children_spent_by_file(workers, tmp_path):
                [("busy", busy_cpu), ("idle", idle_cpu), ("idle wall", idle_wall)]}  # fmt: skip
     assert (busy_tests, idle_tests) == ("1", "1")
     assert seconds["busy"] >= 0.2 and seconds["idle"] < 0.2 and seconds["idle wall"] >= 1.0, done.stdout[-2000:]
+    ran_by = {line.split("|")[1].strip() for line in done.stdout.splitlines() if line.startswith(("| main ", "| gw"))}
+    assert ran_by and ran_by <= ({"main"} if workers == ["-n", "0"] else {"gw0", "gw1"}), done.stdout[-2000:]

@@ -1,5 +1,6 @@
 """What each test file costs (``--cpu-times N``, ``tests/conftest.py`` applies it): after the run,
-the N files that took most CPU time, with their wall time and tests, for docs/TESTING.md's table.
+the N files that took most CPU time, with their wall time and tests, for docs/TESTING.md's table,
+and each worker's CPU and wall time (the workers finish together when their wall times are equal).
 
 A test's CPU time is the user and system time its process (the worker, under pytest-xdist) and
 every child it waited for (sandbox children, graders, builds) spent in its setup, call and
@@ -56,6 +57,17 @@ def table(found: dict[str, FileCost], count: int) -> list[str]:
     return lines
 
 
+def by_worker(spent: Iterable[tuple[str, float, float]]) -> list[str]:
+    """Each worker's CPU and wall time from its tests' phases (worker id, CPU seconds, wall seconds),
+    as a Markdown table by worker id: the wall times are equal when the workers finish together."""
+    found: dict[str, tuple[float, float]] = {}
+    for worker, cpu, wall in spent:
+        before = found.get(worker, (0.0, 0.0))
+        found[worker] = (before[0] + cpu, before[1] + wall)
+    lines = ["| worker | CPU | wall |", "|---|---|---|"]
+    return lines + [f"| {worker} | {cpu:.1f} s | {wall:.1f} s |" for worker, (cpu, wall) in sorted(found.items())]
+
+
 class Recorder:
     """The plugin ``--cpu-times N`` registers: each phase's CPU time put in its report where the
     test runs, every report's added up where the run is summed (the controller, or the one process)."""
@@ -66,6 +78,7 @@ class Recorder:
         self.count = count
         self.mark = cpu_seconds()  # the CPU time at the end of the last phase timed here
         self.reports: list[tuple[str, str, float, float]] = []
+        self.workers: list[tuple[str, float, float]] = []
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
@@ -85,10 +98,16 @@ class Recorder:
         spent = [value for name, value in report.user_properties if name == KEY]
         if spent:
             self.reports.append((report.nodeid, report.when or "", float(spent[-1]), report.duration))
+            node = getattr(report, "node", None)  # the xdist worker that ran it, on the controller
+            worker = node.gateway.id if node is not None else "main"
+            self.workers.append((worker, float(spent[-1]), report.duration))
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if not self.reports:  # an xdist worker's summary is not shown: the controller has them all
             return
         terminalreporter.write_sep("=", f"CPU time of the {self.count} costliest test files")
         for line in table(costs(self.reports), self.count):
+            terminalreporter.write_line(line)
+        terminalreporter.write_sep("=", "CPU and wall time of each worker")
+        for line in by_worker(self.workers):
             terminalreporter.write_line(line)

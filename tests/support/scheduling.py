@@ -56,11 +56,27 @@ def group_of(nodeid: str, split: Mapping[str, Sequence[str]] = SPLIT) -> str:
     return path
 
 
-#: The costliest groups, costliest first (CPU seconds of one ``make test``, ``--cpu-times``): sent
-#: before every other, so that no long group starts when the short ones are done and leaves one
-#: worker idle while it runs alone (the longest first, then the next to the first worker free).
-#: A static table: the order never depends on a run's times or the machine's load.
-FIRST: tuple[str, ...] = ("tests/local/test_shards_class.py",)
+#: The longest groups, longest first: sent before every other, so that no long group starts when
+#: the short ones are done and leaves one worker idle while it runs alone (the longest first, then
+#: the next to the first worker free). Ranked by the time a worker spends on each (its tests' wall
+#: time in one ``make test``, ``--cpu-times``), not by CPU alone: some wait more than they compute
+#: (the Slurm cluster's jobs, the time limits of test_counterexamples.py's submissions). A split
+#: file's groups share its time. A static table: the order never depends on a run's times or the
+#: machine's load.
+FIRST: tuple[str, ...] = (
+    "tests/local/test_shards_class.py",
+    "tests/end_to_end/test_counterexamples.py",
+    "tests/local/test_concurrency.py",
+    "tests/platforms/test_slurm.py",
+    "tests/project/test_benchmark.py",
+    "tests/grading/test_true_diagnoses.py",
+    "tests/end_to_end/test_hostile_submissions.py::jail",
+    "tests/end_to_end/test_hostile_submissions.py::uid",
+    "tests/end_to_end/test_hostile_submissions.py::container",
+    "tests/end_to_end/test_hostile_submissions.py::lab05-jail",
+    "tests/grading/test_buggy_submissions.py",
+    "tests/platforms/test_container.py",
+)
 
 
 def slow_first(groups: Sequence[str], slow: Iterable[bool], first: Sequence[str] = FIRST) -> list[int]:

@@ -88,6 +88,26 @@ def describe(encoded: Any) -> str:
     return f"a value of type {kind}"
 
 
+def readable(encoded: Any, depth: int = 0) -> bool:
+    """Can the value be read (numbers, bools, strings, None, and lists, tuples and dicts of them), so
+    that two equal ``plain`` forms are equal answers? An object the child could only name (a
+    generator, a set, a subclass that redefines its value), or one too deep or too large, cannot."""
+    if not isinstance(encoded, dict) or depth > MAX_DEPTH:
+        return False
+    kind = encoded.get("type")
+    if kind in (*NUMBER_TYPES, "bool", "str", "None"):
+        return True
+    items = encoded.get("items")
+    if kind in SEQUENCE_TYPES and isinstance(items, list):
+        return all(readable(item, depth + 1) for item in items)
+    if kind == "dict" and isinstance(items, list):
+        return all(
+            isinstance(pair, list) and len(pair) == 2 and readable(pair[0], depth + 1) and readable(pair[1], depth + 1)
+            for pair in items
+        )
+    return False
+
+
 def plain(encoded: Any, depth: int = 0) -> Any:
     """The encoded value as plain JSON data (for display and storage); never raises."""
     try:

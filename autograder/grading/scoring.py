@@ -153,14 +153,15 @@ def constant_answers(planned_cases: Sequence[PlannedCase], outcomes: Sequence[Ou
     call while the right answers differ: an answer that ignores the input shows nothing, and must
     not collect the points of the cases whose right answer it happens to be (e.g. ``[]`` where no
     query is common, 0.0 where nothing relevant was retrieved). The answer is not quoted: code
-    could make it of a hidden call's input."""
+    could make it of a hidden call's input. Only answers whose value can be read count: two objects
+    the child could only name (two generators) are not the same answer."""
     given: dict[str, set[str]] = {}
     right: dict[str, set[str]] = {}
     for planned in planned_cases:
         outcome = outcomes[planned.call]
         function = planned.case.function
-        if outcome.status != OutcomeStatus.VALUE:
-            continue  # only the calls it answered: the right answers of calls cut short say nothing
+        if outcome.status != OutcomeStatus.VALUE or not judge.readable(outcome.value):
+            continue  # only the calls it answered readably: calls cut short, or a value only named, say nothing
         given.setdefault(function, set()).add(_key(judge.plain(outcome.value)))
         if not judge.wants_error(planned.expected) and planned.expected is not None:
             right.setdefault(function, set()).add(_key(planned.expected))

@@ -69,6 +69,8 @@ def _planned(function: str, call: int, expected):
     return SimpleNamespace(case=SimpleNamespace(function=function), expected=expected, call=call, check=function)
 
 
+NONE = object()  # a call that returned None (a None in the table is a call not run)
+
 CONSTANT = [
     # (id, answers given, right answers, no credit?)
     ("same-answer-to-different-questions", [0.0, 0.0, 0.0], [0.0, 0.5, 1.0], True),
@@ -77,6 +79,10 @@ CONSTANT = [
     ("answers-that-vary", [0.0, 0.25, 0.0], [0.0, 0.5, 1.0], False),
     ("one-call-only", [0.0], [1.0], False),
     ("the-calls-answered-agree", [0.5, 0.5, None], [0.5, 0.5, 1.0], False),
+    ("none-always", [NONE, NONE, NONE], [0.0, 0.5, 1.0], True),
+    ("generators-only-named", [(x for x in [0.0]), (x for x in [0.5]), (x for x in [1.0])], [0.0, 0.5, 1.0], False),
+    ("sets-only-named", [{"1"}, {"2"}, {"3"}], [["1"], ["2"], ["3"]], False),
+    ("lists-of-generators", [[iter([1])], [iter([2])], [iter([3])]], [[1], [2], [3]], False),
 ]
 
 
@@ -84,10 +90,13 @@ CONSTANT = [
 def test_an_answer_that_ignores_the_input_earns_nothing(given, right, none):
     """Does a function that returned the same answer to every call, while the right answers differ,
     get no credit (and a note that does not quote the answer, which code could make of a hidden
-    input), and a function whose answers vary or whose right answers agree keep its cases' points?"""
+    input), and a function whose answers vary or whose right answers agree keep its cases' points,
+    and so do answers the child could only name (generators, sets), which need not be the same?"""
     planned = [_planned("precision_at_k", number, value) for number, value in enumerate(right)]
     outcomes = [
-        Outcome(OutcomeStatus.VALUE, values.encode(value)) if value is not None else Outcome(OutcomeStatus.NOT_RUN)
+        Outcome(OutcomeStatus.VALUE, values.encode(None if value is NONE else value))
+        if value is not None
+        else Outcome(OutcomeStatus.NOT_RUN)
         for value in given
     ]
     notes = scoring.constant_answers(planned, outcomes)

@@ -161,6 +161,26 @@ def test_a_diagnosis_of_a_concept(function, cases, directions, wanted, kind, not
     assert [phrase for phrase in not_said if phrase in text] == [], text
 
 
+UNSEEN = [
+    # (id, function, cases as (features, failed), failures not among them, a condition said?)
+    ("few-and-nothing-else", "recall_at_k", [("", True), ("", False), ("", False), ("", False)], 0, True),
+    ("few-and-changed-arguments", "recall_at_k", [("", True), ("", False), ("", False), ("", False)], 1, False),
+    ("concept-and-nothing-else", "precision_at_k", [("shorter-than-k", True), ("", False), ("", False)], 0, True),
+    ("concept-and-a-crash", "precision_at_k", [("shorter-than-k", True), ("", False), ("", False)], 2, False),
+]
+
+
+@pytest.mark.parametrize("function, cases, unseen, said", [row[1:] for row in UNSEEN], ids=[row[0] for row in UNSEEN])
+def test_a_condition_is_said_only_when_its_cases_hold_every_failure(function, cases, unseen, said):
+    """A condition says every other case passes: is it left unsaid while the function fails
+    somewhere its judged cases do not show (it changed its arguments, a call crashed)?"""
+    table = [
+        (frozenset([feature] if feature else []), failed, f"case {n}") for n, (feature, failed) in enumerate(cases)
+    ]
+    found = conditions.diagnosis(default_lab(), function, table, unseen=unseen)
+    assert (found is not None) == said, found
+
+
 def test_a_lab_without_concepts_keeps_its_conditions():
     """Does a lab that states no concepts (Lab 06) still get the plain separating condition?"""
     lab = load(LAB06)

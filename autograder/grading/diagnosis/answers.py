@@ -183,11 +183,13 @@ def diagnose(
         else:
             named = _composition(plan, function, cases, memo, found)
         general: list[Diagnosis] = []
+        failures = sum(not case.passed for result in checks if result.function == function for case in result.cases)
         condition = conditions.diagnosis(
             plan.lab,
             function,
             [(case.features, case.failed, case.label()) for case in cases],
             [case.direction for case in cases],
+            unseen=max(0, failures - sum(case.failed for case in cases)),
         )
         if condition is not None:
             general.append(condition)

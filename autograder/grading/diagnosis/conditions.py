@@ -147,13 +147,18 @@ def diagnosis(
     function: str,
     cases: list[tuple[frozenset[str], bool, str]],
     directions: Sequence[str | None] = (),
+    unseen: int = 0,
 ) -> Diagnosis | None:
     """The separating condition of a function's cases (``(features, failed, label)``) as a
     diagnosis, or None. When the condition is about one of the notes' concepts (``concept_of``), the
     diagnosis names it (its kind ``CONCEPT``): the notes' words and the part that states them; with
     ``directions`` (per case: ``"high"``, ``"low"`` or None, the answer against the expected value), it
     says when every wrong answer errs the same way. When no feature separates a few failing cases from
-    many passing ones, the failing cases themselves are the condition."""
+    many passing ones, the failing cases themselves are the condition. ``unseen``: the function's
+    failing cases that are not among ``cases`` (a call that changed its arguments, crashed or timed
+    out); a condition says every other case passes, so there is none while any is."""
+    if unseen:
+        return None
     found = separating(lab, cases, function)
     if found is None:
         return _few(lab, function, cases)

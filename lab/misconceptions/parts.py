@@ -129,7 +129,7 @@ def _denominators(notes):
 
 # R@k's numerator and its R may read relevance differently: each side's notes' choice is the "relevant"
 # part's (grade >= rel unless that part changes both sides); another choice changes that side only
-SIDES = {NOTES: ("the same test as the other side's (grade >= rel)", None)} | {
+SIDES = {NOTES: ("grade >= rel, the same test in the numerator and in R", None)} | {
     key: value for key, value in RELEVANT.items() if key != NOTES
 }
 

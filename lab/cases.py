@@ -293,7 +293,8 @@ def ranking_cases(function: str, cutoff: bool = False, gain: bool = False):
 
 
 def cell_cases(function: str, empty_invalid: bool = False):
-    """Random (retrieved, relevant, collection_size) cases: ids now and then repeated, a collection
+    """Random (retrieved, relevant, collection_size) cases: ids now and then repeated (in retrieved, and in
+    relevant every eighth case), a collection
     from exactly the union to 40 more (every eighth a collection of one document), and now and then
     too small (or empty, ``empty_invalid``: the call must raise ValueError)."""
 
@@ -305,6 +306,8 @@ def cell_cases(function: str, empty_invalid: bool = False):
             relevant = rng.sample(pool, rng.randint(0, 8))
             if retrieved and rng.random() < 0.15:
                 retrieved.append(rng.choice(retrieved))  # a doc id listed twice counts once
+            if relevant and number % 8 == 3:  # relevant too (no draw: the other cases stay as they were)
+                relevant.append(relevant[-1])
             if number % 8 == 5:  # a collection of one document, the smallest the contract allows
                 one = [rng.choice(LONG_POOL)]  # from 150 ids: the same tiny input seldom recurs
                 retrieved, relevant = rng.choice([(one, []), ([], one), (one, list(one))])

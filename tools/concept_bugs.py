@@ -12,7 +12,7 @@ Three sets of trusted code are graded in this process, as the child would answer
   ``tests/support/premises.py``);
 - the one-bug variants by kind of mistake (formula, state, layout, one input, inherited),
   ``tests/fixtures/concept_bugs/kinds.py``, those read off the contract (``contract_kinds.py``) and those
-  inside one part of a measure's definition (``parts.py``), counted the same way;
+  inside one part of a measure's definition (``parts.py``, ``parts_general.py``), counted the same way;
 - single-operator mutants of the reference (``tools/mutants.py``; ``--mutants N``: a sample of N, 0 for
   all): the same counts over the mutants that lose points (one that loses none may be equivalent);
 - the honest corpus's bases (``tests/fixtures/answers_corpus/honest/``): full marks, no diagnosis.
@@ -45,6 +45,7 @@ from tests.fixtures.concept_bugs.bugs import BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.contract_kinds import CONTRACT_BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.kinds import KIND_BUGS  # noqa: E402
 from tests.fixtures.concept_bugs.parts import PART_BUGS  # noqa: E402
+from tests.fixtures.concept_bugs.parts_general import GENERAL_BUGS  # noqa: E402
 from tests.support import answers_corpus, subs, truth  # noqa: E402
 from tools import mutants as mutant_tools  # noqa: E402
 
@@ -173,6 +174,7 @@ def main(argv=None) -> int:
         kinds = bugs(graded, args.verbose, KIND_BUGS, "bugs by kind (kinds.py)")
         kinds += bugs(graded, args.verbose, CONTRACT_BUGS, "bugs from the contract (contract_kinds.py)")
         kinds += bugs(graded, args.verbose, PART_BUGS, "bugs inside a definition's parts (parts.py)")
+        kinds += bugs(graded, args.verbose, GENERAL_BUGS, "bugs of the kinds left undiagnosed (parts_general.py)")
         for line in bugs(graded, args.verbose) + kinds + mutant_figures(graded, args.mutants, args.seed, args.verbose):
             print(line)
         for line in honest(graded, args.verbose):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import arguments, cells, contract, evaluation, formulas, gains, parts, ranking, ranks, runs
+from . import arguments, cells, contract, evaluation, formulas, function_parts, gains, parts, ranking, ranks, runs
 from .model import Misconception
 
 LIBRARY: dict[str, Misconception] = {
@@ -16,5 +16,5 @@ def for_function(function: str) -> list[Misconception]:
     return [item for item in LIBRARY.values() if function in item.variants]
 
 
-#: The ranked measures as compositions of named parts, fitted when no entry explains a function's answers.
-PARTS = parts.MEASURES
+#: The measures as compositions of named parts, fitted when no entry explains a function's answers.
+PARTS = parts.MEASURES | function_parts.MEASURES

@@ -41,6 +41,14 @@ CUT_READS = {
     ),
     "doc-id": ("the ranking re-sorted by doc id, then cut at k", lambda r, j, k: sorted(r)[:k]),
     "reversed": ("the ranking reversed (worst first), then cut at k", lambda r, j, k: list(reversed(r))[:k]),
+    "gained": (
+        "the documents of positive grade only, the others skipped (the next ones move up), then cut at k",
+        lambda r, j, k: [d for d in r if _grade(j, d) > 0][:k],
+    ),
+    "gained-in-top-k": (
+        "the documents of positive grade in the top k only (ranks counted among them)",
+        lambda r, j, k: [d for d in r[:k] if _grade(j, d) > 0],
+    ),
 }
 
 WHOLE_READS = {
@@ -52,6 +60,12 @@ WHOLE_READS = {
     ),
     "doc-id": ("the ranking re-sorted by doc id", lambda r, j, k: sorted(r)),
     "reversed": ("the ranking reversed (worst first)", lambda r, j, k: list(reversed(r))),
+}
+
+# AP's reads: the whole ranking's, and the ranking cut at R (R-precision's cut), R passed as the cut-off
+AP_READS = {
+    **WHOLE_READS,
+    "top-R": ("the top R only (the ranking cut at R, as R-precision reads it)", lambda r, j, k: list(r[:k])),
 }
 
 # ---------------------------------------------------------------- what relevant means
@@ -113,16 +127,27 @@ def _denominators(notes):
     return {NOTES: (words, function), **table}
 
 
+# R@k's numerator and its R may read relevance differently: each side's notes' choice is the "relevant"
+# part's (grade >= rel unless that part changes both sides); another choice changes that side only
+SIDES = {NOTES: ("grade >= rel, the same test in the numerator and in R", None)} | {
+    key: value for key, value in RELEVANT.items() if key != NOTES
+}
+
+
+def _side(choice, part):
+    return RELEVANT[choice["relevant"]][1] if choice.get(part, NOTES) == NOTES else SIDES[choice[part]][1]
+
+
 def _cut_measure(choice, recall):
     read = CUT_READS[choice["read"]][1]
-    relevant = RELEVANT[choice["relevant"]][1]
+    relevant, total_relevant = _side(choice, "counted_relevant"), _side(choice, "total_relevant")
     counted = COUNTED[choice["counted"]][1]
     denominator = (_denominators("R") if recall else _denominators("k"))[choice["denominator"]][1]
 
     def variant(r, j, k, rel=1):
         documents = read(r, j, k)
         hits = sum(counted(d, j) for d in documents if relevant(d, j, rel))
-        return _over(hits, denominator(r, j, k, rel, documents, hits, relevant))
+        return _over(hits, denominator(r, j, k, rel, documents, hits, total_relevant))
 
     return variant
 
@@ -142,6 +167,7 @@ RANKS = {
     "first-best": ("the rank of the first document of the best grade retrieved", None),
     "zero-based": ("the index of the first relevant document, counted from 0", None),
     "plus-one": ("the rank of the first relevant document plus one", None),
+    "first-judged": ("the rank of the first judged document: 1 / rank when it is relevant, else 0", None),
 }
 
 
@@ -152,6 +178,9 @@ def _reciprocal_rank(choice):
 
     def variant(r, j, rel=1):
         documents = read(r, j, None)
+        if rank_rule == "first-judged":
+            first = next(((i, d) for i, d in enumerate(documents, start=1) if d in j), None)
+            return 1.0 / first[0] if first is not None and relevant(first[1], j, rel) else 0.0
         ranks = [i for i, d in enumerate(documents, start=1) if relevant(d, j, rel)]
         if not ranks:
             return 0.0
@@ -178,6 +207,7 @@ PRECISIONS = {
     "zero-based": ("hits / (i - 1), the rank counted from 0, at the relevant ranks", None),
     "plus-one": ("hits / (i + 1), at the relevant ranks", None),
     "recall": ("R@i, hits / R, at the relevant ranks", None),
+    "interpolated": ("the interpolated precision, the highest P@j at any rank j >= i, at the relevant ranks", None),
 }
 
 AP_DENOMINATORS = {
@@ -187,11 +217,12 @@ AP_DENOMINATORS = {
     "min-R-N": ("min(R, len(ranking))", None),
     "judged": ("the number of judged documents", None),
     "R-plus-one": ("R + 1", None),
+    "none": ("none: the sum of the precisions never divided", None),
 }
 
 
 def _average_precision(choice):
-    read = WHOLE_READS[choice["read"]][1]
+    read = AP_READS[choice["read"]][1]
     relevant = RELEVANT[choice["relevant"]][1]
     precision_rule, denominator_rule = choice["precision"], choice["denominator"]
 
@@ -199,7 +230,10 @@ def _average_precision(choice):
         total = _relevant_total(j, rel, relevant)
         if total == 0 and denominator_rule in (NOTES, "R-plus-one"):
             return 0.0
-        documents = read(r, j, None)
+        documents = read(r, j, total)  # the cut-off of a read cut at R
+        if precision_rule == "interpolated":
+            summed, found = _interpolated(documents, j, rel, relevant)
+            return _over(summed, _ap_denominator(denominator_rule, r, j, total, found))
         found, summed = 0, 0.0
         for i, d in enumerate(documents, start=1):
             hit = relevant(d, j, rel)
@@ -218,17 +252,36 @@ def _average_precision(choice):
                 summed += _over(found, total)
             else:
                 summed += found / i
-        denominator = {
-            NOTES: total,
-            "hits": found,
-            "length": len(r),
-            "min-R-N": min(total, len(r)),
-            "judged": len(j),
-            "R-plus-one": total + 1,
-        }[denominator_rule]
-        return _over(summed, denominator)
+        return _over(summed, _ap_denominator(denominator_rule, r, j, total, found))
 
     return variant
+
+
+def _interpolated(documents, j, rel, relevant):
+    """The interpolated precisions (the highest P@j at any rank j >= i) summed at the relevant ranks i, and
+    the relevant documents read."""
+    flags = [relevant(d, j, rel) for d in documents]
+    precisions, found = [], 0
+    for i, flag in enumerate(flags, start=1):
+        found += flag
+        precisions.append(found / i)
+    best, summed = 0.0, 0.0
+    for precision, flag in zip(reversed(precisions), reversed(flags)):
+        best = max(best, precision)
+        summed += best if flag else 0.0
+    return summed, found
+
+
+def _ap_denominator(rule, r, j, total, found):
+    return {
+        NOTES: total,
+        "hits": found,
+        "length": len(r),
+        "min-R-N": min(total, len(r)),
+        "judged": len(j),
+        "R-plus-one": total + 1,
+        "none": 1,
+    }[rule]
 
 
 # ---------------------------------------------------------------- DCG and nDCG
@@ -309,6 +362,16 @@ IDEALS = {
         "the best grade repeated at every one of the k ranks",
         lambda r, j, k: [max(j.values(), default=0)] * k,
     ),
+    "top-10": ("all judged documents sorted, cut at 10 whatever k", lambda r, j, k: _sorted(j.values())[:10]),
+    "undiscounted": (
+        "all judged documents sorted, cut at k, their gains summed undiscounted",
+        lambda r, j, k: _sorted(j.values())[:k],
+    ),
+}
+
+RATIOS = {
+    NOTES: ("DCG@k / IDCG@k", None),
+    "inverted": ("IDCG@k / DCG@k, the ratio inverted", None),
 }
 
 
@@ -316,19 +379,26 @@ def _ndcg(choice):
     read = CUT_READS[choice["read"]][1]
     gain_rule, discount = GAINS[choice["gain"]][1], DISCOUNTS[choice["discount"]][1]
     ideal_rule = IDEALS[choice["ideal"]][1]
+    ideal_discount = DISCOUNTS["none"][1] if choice["ideal"] == "undiscounted" else discount
+    inverted = choice["ratio"] == "inverted"
 
     def variant(r, j, k, gain="linear"):
-        ideal = _dcg_of(ideal_rule(r, j, k), k, gain, gain_rule, discount)
+        ideal = _dcg_of(ideal_rule(r, j, k), k, gain, gain_rule, ideal_discount)
         if ideal == 0:
             return 0.0
-        return _dcg_of(_grades(j, read(r, j, k)), k, gain, gain_rule, discount) / ideal
+        dcg = _dcg_of(_grades(j, read(r, j, k)), k, gain, gain_rule, discount)
+        return _over(ideal, dcg) if inverted else dcg / ideal
 
     return variant
 
 
 _READ_CUT = ("the documents read", CUT_READS)
-# unjudged documents are never relevant: dropping them from the top k changes neither P@k nor R@k
-_READ_COUNTED = ("the documents read", {key: value for key, value in CUT_READS.items() if key != "judged-in-top-k"})
+# unjudged documents (and those of grade 0 or less) are never relevant at rel >= 1: dropping them from the
+# top k changes neither P@k nor R@k
+_READ_COUNTED = (
+    "the documents read",
+    {key: value for key, value in CUT_READS.items() if key not in ("judged-in-top-k", "gained-in-top-k")},
+)
 _READ_WHOLE = ("the documents read", WHOLE_READS)
 _RELEVANT = ("what counts as relevant", RELEVANT)
 _COUNTED = ("what the numerator adds up", COUNTED)
@@ -355,6 +425,8 @@ MEASURES = {
             relevant=_RELEVANT,
             counted=_COUNTED,
             denominator=("the denominator", _denominators("R")),
+            counted_relevant=("what counts as relevant in the numerator (the top k)", SIDES),
+            total_relevant=("what counts as relevant in R (the denominator)", SIDES),
         ),
         "build": lambda choice: _cut_measure(choice, recall=True),
     },
@@ -368,7 +440,7 @@ MEASURES = {
         "measure": "AP",
         "notes": "Part III, Average Precision and MAP",
         "parts": _parts(
-            read=_READ_WHOLE,
+            read=("the documents read", AP_READS),
             relevant=_RELEVANT,
             precision=("what is averaged", PRECISIONS),
             denominator=("the denominator", AP_DENOMINATORS),
@@ -389,6 +461,7 @@ MEASURES = {
             gain=_GAIN,
             discount=_DISCOUNT,
             ideal=("the ideal ranking (IDCG@k)", IDEALS),
+            ratio=("the ratio", RATIOS),
         ),
         "build": _ndcg,
     },

@@ -1,7 +1,7 @@
 """A change inside a measure's definition, named by fitting its parts (``grading/diagnosis/compositions.py``,
 the parts table ``lab/misconceptions/parts.py``): worked examples of the search and its words, the table
-consistent with the reference, and the one-bug variants of ``tests/fixtures/concept_bugs/parts.py`` graded
-in this process, each told the part it changes and never a false explanation."""
+consistent with the reference, and the one-bug variants of ``tests/fixtures/concept_bugs/parts.py`` and
+``parts_general.py`` graded in this process, each told the part it changes and never a false explanation."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from autograder.grading.results import DiagnosisKind
 from autograder.lab import spec
 from autograder.lab.misconceptions.parts import MEASURES
 from tests.fixtures.concept_bugs.parts import PART_BUGS
+from tests.fixtures.concept_bugs.parts_general import GENERAL_BUGS
 from tests.support import subs, truth
 from tools.concept_bugs import function_of
 
@@ -172,7 +173,7 @@ def graded(cranfield, tmp_path_factory):
     return truth.Grader(cranfield, tmp_path_factory.mktemp("part-bugs"))
 
 
-@pytest.mark.parametrize("bug", PART_BUGS, ids=[bug["id"] for bug in PART_BUGS])
+@pytest.mark.parametrize("bug", PART_BUGS + GENERAL_BUGS, ids=[bug["id"] for bug in PART_BUGS + GENERAL_BUGS])
 def test_a_change_inside_a_definition_is_told_its_part(graded, bug):
     """Does a one-bug variant that changes one part of a measure's definition lose points, get a named
     diagnosis (a catalogue entry, or the part it changes) and no diagnosis a judged case contradicts?"""

@@ -13,6 +13,7 @@ LABELS = [
     # (case id, the feature its answer turns on ("" where no feature of the lab says it), words of its label)
     ("edge-confusion_matrix-all-hits", "hits", "every retrieved doc relevant"),
     ("edge-confusion_matrix-repeated", "repeated-ids", "listed twice"),
+    ("edge-confusion_matrix-repeated-relevant", "repeated-ids", "listed twice in relevant"),
     ("edge-confusion_matrix-no-tn", "no-true-negatives", "TN = 0"),
     ("edge-confusion_matrix-nothing", "nothing-retrieved", "nothing retrieved"),
     ("edge-confusion_matrix-mixed", "misses", "misses"),
@@ -22,6 +23,7 @@ LABELS = [
     ("edge-accuracy-all-wrong", "no-true-negatives", "exactly the non-relevant docs"),
     ("edge-accuracy-half-right", "false-alarms", "one false alarm among 10 documents"),
     ("edge-accuracy-empty-system", "nothing-retrieved", "retrieving nothing"),
+    ("edge-accuracy-repeated", "repeated-ids", "listed twice in retrieved and in relevant"),
     ("edge-accuracy-too-small", "invalid-argument", "smaller than the union: ValueError"),
     ("edge-accuracy-empty-collection", "invalid-argument", "0 documents: ValueError"),
     ("edge-precision_at_k-short", "shorter-than-k", "shorter than k (divide by k)"),

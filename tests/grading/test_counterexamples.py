@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
-import pickle
 import random
 import statistics
 
@@ -25,7 +24,7 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
-from tests.support.inprocess import answer_call, as_submitted, unmade
+from tests.support.inprocess import answer_call, as_submitted, fake_run
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -317,7 +316,7 @@ def test_an_honest_submission_starts_no_search(graded):
     plan = graded.plan
     functions = graded.solution["metrics.py"]
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     finder.after_public(SandboxResult(outcomes=list(graded.right)))
     assert counterexamples.starts(plan, graded.submission, graded.right) == {}
@@ -357,9 +356,7 @@ def test_a_function_failing_hidden_cases_only_gets_a_counterexample_from_a_probe
     functions = {**graded.solution["metrics.py"], function: wrong}
     outcomes = list(graded.right)  # graded right on every case (some seeds draw a public case it fails)
     assert counterexamples.starts(plan, graded.submission, outcomes) == {}
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     _, found = finder.found[function]
     assert found.start.startswith("probe-") and found.size <= found.start_size and holds in found.call
@@ -372,22 +369,6 @@ def test_a_function_failing_hidden_cases_only_gets_a_counterexample_from_a_probe
 # ---------------------------------------------------------------- the driver, calls in chunks
 
 
-def _fake_run(functions: dict, folder, log: list):
-    """``Finder``'s way to run calls, answered here as the runner would: each call's payload asked
-    when it is sent, after the answer before it is in the live result."""
-
-    def run_calls(calls, payload, live, limits, seconds):
-        result = SandboxResult(outcomes=[None] * len(calls))
-        live(result)
-        for index in range(len(calls)):
-            body = pickle.loads(payload(index)[4:])
-            log.append(body)
-            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
-        return result
-
-    return run_calls
-
-
 def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
     """Does the sandbox's driver, sending its calls in chunks with inputs chosen as each is sent,
     find for each failing function the counterexample the search finds alone, on the check its
@@ -397,7 +378,7 @@ def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
     functions = {**graded.solution["metrics.py"], **wrong}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, set(wrong))
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -523,9 +504,7 @@ def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, nam
     functions = {**graded.solution["metrics.py"], "precision_at_k": fickle}
     outcomes = graded.answers(functions, {"precision_at_k"})
     asked.clear()  # the grading's own calls were another process's
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
     assert finder.found == {}
@@ -560,9 +539,7 @@ def test_a_start_answered_otherwise_in_another_process_is_said(graded, name, mad
     functions = {**graded.solution["metrics.py"], "precision_at_k": wrong}
     outcomes = graded.answers(functions, {"precision_at_k"})
     fresh()  # the search's child is another process: what the grading's calls kept is gone
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert ("precision_at_k" in finder.changed) is said
     if said:
@@ -583,9 +560,7 @@ def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeyp
 
     monkeypatch.setattr(shrink.Reference, "expected", broken)
     functions = {**graded.solution["metrics.py"], "precision_at_k": WORKED[0][2]}
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(graded.answers(functions, {"precision_at_k"}))))
     assert finder.found == {}
     assert "RuntimeError: the reference is broken" in finder.problem

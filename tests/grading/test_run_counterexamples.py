@@ -14,7 +14,7 @@ from autograder.grading import counterexamples
 from autograder.grading.diagnosis import shrink, shrink_run
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
-from tests.support.inprocess import answer_call, unmade
+from tests.support.inprocess import answer_call, fake_run, unmade
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -111,29 +111,13 @@ def graded(cranfield, tmp_path_factory):
     return Grader(cranfield, tmp_path_factory.mktemp("run-counterexamples"))
 
 
-def _fake_run(functions: dict, folder, log: list):
-    """``Finder``'s way to run calls, answered here as the runner would (each payload asked when its
-    call is sent, after the answer before it is in the live result)."""
-
-    def run_calls(calls, payload, live, limits, seconds):
-        result = SandboxResult(outcomes=[None] * len(calls))
-        live(result)
-        for index in range(len(calls)):
-            body = pickle.loads(payload(index)[4:])
-            log.append(body)
-            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
-        return result
-
-    return run_calls
-
-
 def _found(graded, writer):
     """The Finder's counterexample of ``writer`` (run in this process as the sandbox would), and the calls it sent."""
     plan = graded.plan
     functions = {**graded.solution["runs.py"], "write_run": writer}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, {"write_run"})
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -181,7 +165,7 @@ def test_the_driver_finds_what_the_search_finds_and_shows_it_on_a_failing_check(
     functions = {**graded.solution["runs.py"], "write_run": writer}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, {"write_run"})
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -245,7 +229,7 @@ def test_a_writer_search_never_holds_a_hidden_scenarios_value(graded):
     start = counterexamples.run_start(canaried, submission, wrong)
     assert start is not None and start.call < submission.secret_start and canaried.scenarios[start.name].public
     log: list = []
-    finder = counterexamples.Finder(canaried, submission, _fake_run({}, graded.folder, log), plan.rubric.limits)
+    finder = counterexamples.Finder(canaried, submission, fake_run({}, graded.folder, log), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=wrong))
     assert log and "write_run" in finder.found
     sent = _strings(log) | _strings(finder.found["write_run"][1])
@@ -284,9 +268,7 @@ def test_a_writer_wrong_on_hidden_scenarios_only_gets_a_probe_counterexample(gra
     functions = {**graded.solution["runs.py"], "write_run": writer}
     outcomes = graded.answers(functions, {"write_run"})
     assert counterexamples.run_start(plan, graded.submission, outcomes) is None
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     check, found = finder.found["write_run"]
     assert found.start.startswith("probe-") and found.expected == {RAISES: "ValueError"} and holds in found.call

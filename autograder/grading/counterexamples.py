@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from autograder.grading import inputs, judge, payloads, runfile_problems
+from autograder.grading import inputs, judge, payloads, runfile_checks, runfile_problems
 from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
@@ -100,11 +100,19 @@ def starts(
     return {function: (planned, case) for function, (_, planned, case) in sorted(found.items())}
 
 
-def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | None]) -> RunStart | None:
+def run_start(
+    plan: Plan,
+    submission: SubmissionPlan,
+    outcomes: list[Outcome | None],
+    files: dict[str, tuple[Outcome, runfile_checks.RunFile]] | None = None,
+) -> RunStart | None:
     """The run writer's smallest public scenario (the notes' example, a Cranfield run) whose file is
     wrong (``shrink_run.Reference.failure``; an error but NotImplementedError), or None. Only public
     scenarios, whose calls ran before the first secret one, ever start a search; a hidden scenario
-    never does."""
+    never does. Each file is read once (``runfile_checks.read_scenario``), kept in ``files`` with the
+    outcome it was read from for the run writer's checks (``runfile_checks.read_all``); a right file
+    costs no reference file."""
+    files = {} if files is None else files
     lab = plan.lab
     writer = lab.registry.run_writer()
     if not writer or writer not in lab.records:
@@ -119,10 +127,12 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
             continue
         if index >= submission.secret_start or index >= len(outcomes):
             continue
-        if _right_file(plan, name, outcomes[index]):  # the common case: no reference file made again
+        outcome = outcomes[index]
+        run = _read(plan, name, outcome, files)
+        if run is not None and _right_file(plan, name, run):  # the common case: no reference file made
             continue
         start = shrink_run.start_of(scenario, titles)
-        how = reference.failure(start, outcomes[index])
+        how = reference.failure(start, outcome, run)
         if how is None or how.removeprefix("raised ") in NOT_IMPLEMENTED_ERRORS:
             continue
         kind = CheckKind.EXAMPLES if name == lab.scenarios.EXAMPLE else _run_kind(how)
@@ -131,15 +141,28 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
     return min(found, key=lambda item: item[:2])[2] if found else None
 
 
-def _right_file(plan: Plan, name: str, outcome: Outcome | None) -> bool:
-    """Did the writer leave scenario ``name``'s right file (the plan's canonical text) and call
-    search_fn as it should? Then no search starts, and nothing need be measured again."""
-    value = outcome.value if outcome is not None and isinstance(outcome.value, dict) else {}
-    searches = value.get("searches")
+def _read(
+    plan: Plan, name: str, outcome: Outcome | None, files: dict[str, tuple[Outcome, runfile_checks.RunFile]]
+) -> runfile_checks.RunFile | None:
+    """Scenario ``name``'s file as its checks read it (``runfile_checks.read_scenario``; the outcome left
+    whole), kept in ``files``; None when the call returned none (nothing to read)."""
+    if outcome is None or outcome.status != OutcomeStatus.VALUE:
+        return None
+    if name not in files or files[name][0] is not outcome:
+        value = dict(outcome.value) if isinstance(outcome.value, dict) else outcome.value
+        files[name] = (outcome, runfile_checks.read_scenario(plan, name, replace(outcome, value=value)))
+    return files[name][1]
+
+
+def _right_file(plan: Plan, name: str, run: runfile_checks.RunFile) -> bool:
+    """Is scenario ``name``'s file right (``shrink_run.Reference.failure`` would say None): the right
+    writer's rows in the contract's layout, search_fn called as it should be? The right file of a
+    public scenario as a search starts from it (``shrink_run.start_of``) is the plan's."""
     return (
-        value.get("text") == plan.canonical.get(name)
-        and isinstance(searches, list)
-        and not any(runfile_problems.in_search(plan.scenarios[name], searches).values())
+        run.problem is None
+        and bool(run.same)
+        and (run.canonical or (not run.layout and not run.appended))
+        and not any(runfile_problems.in_search(plan.scenarios[name], run.searches).values())
     )
 
 
@@ -501,6 +524,8 @@ class Finder:
         #: call of a fresh child, answered another value than when graded (state kept between calls)
         self.changed: dict[str, tuple[str, Diagnosis]] = {}
         self.problem = ""  # why the search failed, if it did (a grader's bug)
+        #: the public run files read (``run_start``), each with its outcome: the checks read them from here
+        self.files: dict[str, tuple[Outcome, runfile_checks.RunFile]] = {}
 
     def allowed(self) -> float:
         """The seconds the search may take: ``TOTAL_SECONDS``, and under a platform's overall limit
@@ -528,7 +553,7 @@ class Finder:
             drivers[function] = _Driver.start(
                 (planned.check, planned.call), case, shrink.Reference(lab, function), self._case_body
             )
-        writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes)
+        writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes, self.files)
         started = {writer: run.name} if writer and run is not None else {}
         if writer and run is not None:
             drivers[writer] = _Driver.start(

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from autograder import cache
 from autograder.grading import inputs, judge, payloads, runfile_checks, runfile_problems
 from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import repeats, shrink, shrink_run
@@ -178,6 +179,7 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
     hidden case: the same probes whatever the hidden cases are."""
     lab, tables = plan.lab, plan.shared_job["tables"]
     public_cases: dict[str, list[Case]] = {}
+    known = _valued(plan)
     for planned in submission.planned:
         record = lab.records.get(planned.case.function)
         small = planned.kind != CheckKind.CRANFIELD  # a collection's run: no small input to vary
@@ -185,7 +187,10 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
             public_cases.setdefault(planned.case.function, []).append(resolved(planned.case, tables))
     found: dict[str, list[Case]] = {}
     for function in sorted(set(public_cases) - skip):
-        record, reference = lab.records[function], shrink.Reference(lab, function)
+        record, (reference, valued) = (
+            lab.records[function],
+            known.setdefault(function, (shrink.Reference(lab, function), {})),
+        )
         seen = {shrink.CASES.key(case) for case in public_cases[function]}
         smallest = sorted(public_cases[function], key=lambda case: (shrink.size(case), case.id))[: PROBE_POOL[0]]
         pool = [variant for case in smallest for variant in shrink.CASES.candidates(case)]
@@ -197,12 +202,15 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
             if key in seen:
                 continue
             seen.add(key)
-            try:
-                reference.expected(case)
-                features = record.features(tuple(inputs.resolve(arg, None) for arg in case.args), case.kwargs)
-            except Exception:  # not an input the contract allows
-                continue
-            for feature in features:
+            if key not in valued:
+                try:
+                    reference.expected(case)
+                    resolved_args = tuple(inputs.resolve(arg, None) for arg in case.args)
+                    valued[key] = tuple(record.features(resolved_args, case.kwargs))
+                except Exception:  # not an input the contract allows
+                    valued[key] = None
+            features = valued[key]
+            for feature in features or ():
                 having.setdefault(feature, []).append((shrink.size(case), key, case))
         chosen: dict[str, Case] = {}
         valid = [case for case in smallest if not judge.wants_error(_expected(reference, case))]
@@ -216,6 +224,63 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
                 if len(chosen) < PROBES:
                     chosen.setdefault(key, replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True))
         found[function] = list(chosen.values())
+    return found
+
+
+#: Each cached plan's probe candidates valued (its key -> function -> (the lab's answers, candidate key -> its
+#: features, or None for an input the contract refuses)): a candidate's value depends on the plan alone, so a
+#: batch values the variants of the notes' examples once, and each submission only its own random ones.
+_VALUED: dict[str, dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]] = {}
+VALUED_MEMO = 20_000  # candidates kept per plan at most (a submission values a few hundred)
+
+
+def _valued(plan: Plan) -> dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]:
+    """``plan``'s valued probe candidates, by function (a fresh table for a plan not from the cache: no
+    key says which plan it is); emptied once it holds ``VALUED_MEMO`` candidates."""
+    if not plan.key:
+        return {}
+    known = _VALUED.setdefault(plan.key, {})
+    if sum(len(valued) for _, valued in known.values()) > VALUED_MEMO:
+        known.clear()
+    return known
+
+
+def warm(plan: Plan) -> None:
+    """Value once, before a batch's workers fork, the probe candidates its submissions share (the
+    variants of the notes' examples, kept by the plan's key, ``_valued``): each worker inherits them,
+    and values only its submissions' own random ones."""
+    probes(plan, plan.for_submission("warm-up", kept=False), set())
+
+
+def _reference(plan: Plan, function: str) -> shrink.Reference:
+    """The lab's answers of ``function``'s inputs, those ``probes`` valued kept (``_valued``)."""
+    return _valued(plan).setdefault(function, (shrink.Reference(plan.lab, function), {}))[0]
+
+
+def kept_probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, list[Case]]:
+    """``probes``, kept in the cache with the lab's answers on them under the plan's key, the
+    submission's seed and ``skip`` (its cases are the plan's for that seed, ``Plan.for_submission``):
+    a regrade of the same files values them once, and its probes' answers come from the cache
+    (``_reference``) instead of ir_measures."""
+    if not plan.key:
+        return probes(plan, submission, skip)
+
+    def compute() -> tuple[dict[str, list[Case]], dict[str, dict[str, Any]]]:
+        found, answers = probes(plan, submission, skip), dict[str, dict[str, Any]]()
+        for function, cases in found.items():
+            reference, answers[function] = _reference(plan, function), {}
+            for case in cases:
+                try:
+                    answers[function][shrink.CASES.key(case)] = reference.expected(case)
+                except Exception:  # valued again when asked (and the search says why it failed)
+                    continue
+        return found, answers
+
+    found, answers = cache.cached_pickle(
+        "probes", cache.fingerprint([plan.key, submission.seed, *sorted(skip)]), compute
+    )
+    for function, answered in answers.items():
+        _reference(plan, function).known.update(answered)
     return found
 
 
@@ -587,8 +652,8 @@ class Finder:
         smallest first per feature). Returns the run writer's start probe, if any."""
         lab, writer = self.plan.lab, self.plan.lab.registry.run_writer()
         owners: list[tuple[str, Any, shrink.Answers, shrink.Space | None]] = [
-            (function, case, shrink.Reference(lab, function), None)
-            for function, cases in probes(self.plan, self.submission, set(drivers)).items()
+            (function, case, _reference(self.plan, function), None)
+            for function, cases in kept_probes(self.plan, self.submission, set(drivers)).items()
             for case in cases
         ]
         example = self.plan.scenarios.get(lab.scenarios.EXAMPLE) if writer else None

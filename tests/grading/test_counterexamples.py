@@ -6,6 +6,7 @@ grades submissions in the real sandbox."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import html
 import json
@@ -307,6 +308,64 @@ def test_a_search_never_starts_from_a_hidden_case(graded):
     assert probes and all(case.id.startswith("probe-") for cases in probes.values() for case in cases)
     assert CANARY not in repr(probes), "a probe holds a hidden input"
     assert probes == counterexamples.probes(plan, submission, set()), "the probes depend on the hidden cases"
+
+
+def _keyed(plan, key: str):
+    """``plan`` as if read from the cache under ``key`` (its probes' values then kept per plan)."""
+    keyed = copy.copy(plan)
+    keyed.lab, keyed.key = plan.lab, key  # a copy, as one from the cache, is handed its lab back
+    return keyed
+
+
+def _counting(monkeypatch, plan) -> list:
+    """The functions the lab's answers are asked of, from now on (``registry.answers``' calls)."""
+    asked: list = []
+    answers = plan.lab.registry.answers
+
+    def counted(function, cases, *args, **kwargs):
+        asked.append(function)
+        return answers(function, cases, *args, **kwargs)
+
+    monkeypatch.setattr(plan.lab.registry, "answers", counted)
+    return asked
+
+
+@pytest.mark.parametrize("before", ["warm", "first submission"])
+def test_a_batchs_probes_value_each_input_once_and_are_the_fresh_ones(graded, monkeypatch, before):
+    """With one plan (as in a batch), are a submission's probes, drawn with the inputs valued before
+    kept (by ``warm`` before the workers fork, or by a first submission), those drawn with nothing
+    kept, while asking the lab's answers fewer times?"""
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    first, second = (graded.plan.for_submission(seed, kept=False) for seed in ("batch-a", "batch-b"))
+    asked = _counting(monkeypatch, graded.plan)
+    fresh = counterexamples.probes(graded.plan, second, set())  # no key: nothing kept
+    afresh, asked[:] = len(asked), []
+    keyed = _keyed(graded.plan, f"one-batch-{before}")
+    if before == "warm":
+        counterexamples.warm(keyed)
+    else:
+        counterexamples.probes(keyed, first, set())
+    asked[:] = []
+    assert counterexamples.probes(keyed, second, set()) == fresh
+    assert 0 < len(asked) < afresh
+
+
+def test_a_regrade_reads_its_probes_and_their_answers_back(graded, monkeypatch, tmp_path):
+    """Are the probes kept in the cache (the plan's key, the seed, the functions skipped) the ones
+    ``probes`` draws, and does a regrade in a new process read them and the lab's answers on them
+    back, asking the lab's answers nothing?"""
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path))
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    plan, submission = _keyed(graded.plan, f"regrade-{tmp_path.name}"), graded.submission
+    drawn = counterexamples.probes(graded.plan, submission, {"accuracy"})
+    assert counterexamples.kept_probes(plan, submission, {"accuracy"}) == drawn
+    monkeypatch.setattr(counterexamples, "_VALUED", {})  # a new process: the cache alone
+    asked = _counting(monkeypatch, graded.plan)
+    assert counterexamples.kept_probes(plan, submission, {"accuracy"}) == drawn and asked == []
+    answers = [counterexamples._reference(plan, f).expected(case) for f, cases in drawn.items() for case in cases]
+    assert len(answers) == sum(map(len, drawn.values())) > 0 and asked == []
+    assert counterexamples.kept_probes(plan, submission, set()) != drawn  # another skip: drawn again
+    assert asked != []
 
 
 def test_an_honest_submission_starts_no_search(graded):

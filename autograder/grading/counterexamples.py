@@ -231,16 +231,17 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
 #: features, or None for an input the contract refuses)): a candidate's value depends on the plan alone, so a
 #: batch values the variants of the notes' examples once, and each submission only its own random ones.
 _VALUED: dict[str, dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]] = {}
-VALUED_MEMO = 20_000  # candidates kept per plan at most (a submission values a few hundred)
+VALUED_MEMO = 20_000  # candidates and answers kept per plan at most (a submission values a few hundred)
 
 
 def _valued(plan: Plan) -> dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]:
     """``plan``'s valued probe candidates, by function (a fresh table for a plan not from the cache: no
-    key says which plan it is); emptied once it holds ``VALUED_MEMO`` candidates."""
+    key says which plan it is); emptied once it holds ``VALUED_MEMO`` candidates and answers (a search
+    started from a probe adds its candidates' answers: a batch of many wrong submissions would grow it)."""
     if not plan.key:
         return {}
     known = _VALUED.setdefault(plan.key, {})
-    if sum(len(valued) for _, valued in known.values()) > VALUED_MEMO:
+    if sum(len(valued) + len(reference.known) for reference, valued in known.values()) > VALUED_MEMO:
         known.clear()
     return known
 

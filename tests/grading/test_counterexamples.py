@@ -350,6 +350,20 @@ def test_a_batchs_probes_value_each_input_once_and_are_the_fresh_ones(graded, mo
     assert 0 < len(asked) < afresh
 
 
+def test_a_plans_kept_candidates_are_let_go_past_their_bound(graded, monkeypatch):
+    """Once a plan's kept candidates and answers pass ``VALUED_MEMO``, are they let go (a batch of
+    many submissions keeps no more), the probes drawn after it still the fresh ones?"""
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    monkeypatch.setattr(counterexamples, "VALUED_MEMO", 50)
+    keyed = _keyed(graded.plan, "bounded")
+    first, second = (graded.plan.for_submission(seed, kept=False) for seed in ("bound-a", "bound-b"))
+    counterexamples.probes(keyed, first, set())
+    held = counterexamples._VALUED["bounded"]
+    assert sum(len(valued) + len(reference.known) for reference, valued in held.values()) > 50
+    assert counterexamples._valued(keyed) == {}
+    assert counterexamples.probes(keyed, second, set()) == counterexamples.probes(graded.plan, second, set())
+
+
 def test_a_regrade_reads_its_probes_and_their_answers_back(graded, monkeypatch, tmp_path):
     """Are the probes kept in the cache (the plan's key, the seed, the functions skipped) the ones
     ``probes`` draws, and does a regrade in a new process read them and the lab's answers on them

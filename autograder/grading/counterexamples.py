@@ -33,7 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from autograder.grading import inputs, judge, payloads, runfile_problems
+from autograder import cache
+from autograder.grading import inputs, judge, payloads, runfile_checks, runfile_problems
 from autograder.grading import plan as plan_module
 from autograder.grading.diagnosis import repeats, shrink, shrink_run
 from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan
@@ -100,11 +101,19 @@ def starts(
     return {function: (planned, case) for function, (_, planned, case) in sorted(found.items())}
 
 
-def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | None]) -> RunStart | None:
+def run_start(
+    plan: Plan,
+    submission: SubmissionPlan,
+    outcomes: list[Outcome | None],
+    files: dict[str, tuple[Outcome, runfile_checks.RunFile]] | None = None,
+) -> RunStart | None:
     """The run writer's smallest public scenario (the notes' example, a Cranfield run) whose file is
     wrong (``shrink_run.Reference.failure``; an error but NotImplementedError), or None. Only public
     scenarios, whose calls ran before the first secret one, ever start a search; a hidden scenario
-    never does."""
+    never does. Each file is read once (``runfile_checks.read_scenario``), kept in ``files`` with the
+    outcome it was read from for the run writer's checks (``runfile_checks.read_all``); a right file
+    costs no reference file."""
+    files = {} if files is None else files
     lab = plan.lab
     writer = lab.registry.run_writer()
     if not writer or writer not in lab.records:
@@ -119,10 +128,12 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
             continue
         if index >= submission.secret_start or index >= len(outcomes):
             continue
-        if _right_file(plan, name, outcomes[index]):  # the common case: no reference file made again
+        outcome = outcomes[index]
+        run = _read(plan, name, outcome, files)
+        if run is not None and _right_file(plan, name, run):  # the common case: no reference file made
             continue
         start = shrink_run.start_of(scenario, titles)
-        how = reference.failure(start, outcomes[index])
+        how = reference.failure(start, outcome, run)
         if how is None or how.removeprefix("raised ") in NOT_IMPLEMENTED_ERRORS:
             continue
         kind = CheckKind.EXAMPLES if name == lab.scenarios.EXAMPLE else _run_kind(how)
@@ -131,15 +142,28 @@ def run_start(plan: Plan, submission: SubmissionPlan, outcomes: list[Outcome | N
     return min(found, key=lambda item: item[:2])[2] if found else None
 
 
-def _right_file(plan: Plan, name: str, outcome: Outcome | None) -> bool:
-    """Did the writer leave scenario ``name``'s right file (the plan's canonical text) and call
-    search_fn as it should? Then no search starts, and nothing need be measured again."""
-    value = outcome.value if outcome is not None and isinstance(outcome.value, dict) else {}
-    searches = value.get("searches")
+def _read(
+    plan: Plan, name: str, outcome: Outcome | None, files: dict[str, tuple[Outcome, runfile_checks.RunFile]]
+) -> runfile_checks.RunFile | None:
+    """Scenario ``name``'s file as its checks read it (``runfile_checks.read_scenario``; the outcome left
+    whole), kept in ``files``; None when the call returned none (nothing to read)."""
+    if outcome is None or outcome.status != OutcomeStatus.VALUE:
+        return None
+    if name not in files or files[name][0] is not outcome:
+        value = dict(outcome.value) if isinstance(outcome.value, dict) else outcome.value
+        files[name] = (outcome, runfile_checks.read_scenario(plan, name, replace(outcome, value=value)))
+    return files[name][1]
+
+
+def _right_file(plan: Plan, name: str, run: runfile_checks.RunFile) -> bool:
+    """Is scenario ``name``'s file right (``shrink_run.Reference.failure`` would say None): the right
+    writer's rows in the contract's layout, search_fn called as it should be? The right file of a
+    public scenario as a search starts from it (``shrink_run.start_of``) is the plan's."""
     return (
-        value.get("text") == plan.canonical.get(name)
-        and isinstance(searches, list)
-        and not any(runfile_problems.in_search(plan.scenarios[name], searches).values())
+        run.problem is None
+        and bool(run.same)
+        and (run.canonical or (not run.layout and not run.appended))
+        and not any(runfile_problems.in_search(plan.scenarios[name], run.searches).values())
     )
 
 
@@ -155,6 +179,7 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
     hidden case: the same probes whatever the hidden cases are."""
     lab, tables = plan.lab, plan.shared_job["tables"]
     public_cases: dict[str, list[Case]] = {}
+    known = _valued(plan)
     for planned in submission.planned:
         record = lab.records.get(planned.case.function)
         small = planned.kind != CheckKind.CRANFIELD  # a collection's run: no small input to vary
@@ -162,7 +187,10 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
             public_cases.setdefault(planned.case.function, []).append(resolved(planned.case, tables))
     found: dict[str, list[Case]] = {}
     for function in sorted(set(public_cases) - skip):
-        record, reference = lab.records[function], shrink.Reference(lab, function)
+        record, (reference, valued) = (
+            lab.records[function],
+            known.setdefault(function, (shrink.Reference(lab, function), {})),
+        )
         seen = {shrink.CASES.key(case) for case in public_cases[function]}
         smallest = sorted(public_cases[function], key=lambda case: (shrink.size(case), case.id))[: PROBE_POOL[0]]
         pool = [variant for case in smallest for variant in shrink.CASES.candidates(case)]
@@ -174,12 +202,15 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
             if key in seen:
                 continue
             seen.add(key)
-            try:
-                reference.expected(case)
-                features = record.features(tuple(inputs.resolve(arg, None) for arg in case.args), case.kwargs)
-            except Exception:  # not an input the contract allows
-                continue
-            for feature in features:
+            if key not in valued:
+                try:
+                    reference.expected(case)
+                    resolved_args = tuple(inputs.resolve(arg, None) for arg in case.args)
+                    valued[key] = tuple(record.features(resolved_args, case.kwargs))
+                except Exception:  # not an input the contract allows
+                    valued[key] = None
+            features = valued[key]
+            for feature in features or ():
                 having.setdefault(feature, []).append((shrink.size(case), key, case))
         chosen: dict[str, Case] = {}
         valid = [case for case in smallest if not judge.wants_error(_expected(reference, case))]
@@ -193,6 +224,64 @@ def probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, 
                 if len(chosen) < PROBES:
                     chosen.setdefault(key, replace(case, id=f"{PROBE}{len(chosen) + 1}", public=True))
         found[function] = list(chosen.values())
+    return found
+
+
+#: Each cached plan's probe candidates valued (its key -> function -> (the lab's answers, candidate key -> its
+#: features, or None for an input the contract refuses)): a candidate's value depends on the plan alone, so a
+#: batch values the variants of the notes' examples once, and each submission only its own random ones.
+_VALUED: dict[str, dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]] = {}
+VALUED_MEMO = 20_000  # candidates and answers kept per plan at most (a submission values a few hundred)
+
+
+def _valued(plan: Plan) -> dict[str, tuple[shrink.Reference, dict[str, tuple[str, ...] | None]]]:
+    """``plan``'s valued probe candidates, by function (a fresh table for a plan not from the cache: no
+    key says which plan it is); emptied once it holds ``VALUED_MEMO`` candidates and answers (a search
+    started from a probe adds its candidates' answers: a batch of many wrong submissions would grow it)."""
+    if not plan.key:
+        return {}
+    known = _VALUED.setdefault(plan.key, {})
+    if sum(len(valued) + len(reference.known) for reference, valued in known.values()) > VALUED_MEMO:
+        known.clear()
+    return known
+
+
+def warm(plan: Plan) -> None:
+    """Value once, before a batch's workers fork, the probe candidates its submissions share (the
+    variants of the notes' examples, kept by the plan's key, ``_valued``): each worker inherits them,
+    and values only its submissions' own random ones."""
+    probes(plan, plan.for_submission("warm-up", kept=False), set())
+
+
+def _reference(plan: Plan, function: str) -> shrink.Reference:
+    """The lab's answers of ``function``'s inputs, those ``probes`` valued kept (``_valued``)."""
+    return _valued(plan).setdefault(function, (shrink.Reference(plan.lab, function), {}))[0]
+
+
+def kept_probes(plan: Plan, submission: SubmissionPlan, skip: set[str]) -> dict[str, list[Case]]:
+    """``probes``, kept in the cache with the lab's answers on them under the plan's key, the
+    submission's seed and ``skip`` (its cases are the plan's for that seed, ``Plan.for_submission``):
+    a regrade of the same files values them once, and its probes' answers come from the cache
+    (``_reference``) instead of ir_measures."""
+    if not plan.key:
+        return probes(plan, submission, skip)
+
+    def compute() -> tuple[dict[str, list[Case]], dict[str, dict[str, Any]]]:
+        found, answers = probes(plan, submission, skip), dict[str, dict[str, Any]]()
+        for function, cases in found.items():
+            reference, answers[function] = _reference(plan, function), {}
+            for case in cases:
+                try:
+                    answers[function][shrink.CASES.key(case)] = reference.expected(case)
+                except Exception:  # valued again when asked (and the search says why it failed)
+                    continue
+        return found, answers
+
+    found, answers = cache.cached_pickle(
+        "probes", cache.fingerprint([plan.key, submission.seed, *sorted(skip)]), compute
+    )
+    for function, answered in answers.items():
+        _reference(plan, function).known.update(answered)
     return found
 
 
@@ -501,6 +590,8 @@ class Finder:
         #: call of a fresh child, answered another value than when graded (state kept between calls)
         self.changed: dict[str, tuple[str, Diagnosis]] = {}
         self.problem = ""  # why the search failed, if it did (a grader's bug)
+        #: the public run files read (``run_start``), each with its outcome: the checks read them from here
+        self.files: dict[str, tuple[Outcome, runfile_checks.RunFile]] = {}
 
     def allowed(self) -> float:
         """The seconds the search may take: ``TOTAL_SECONDS``, and under a platform's overall limit
@@ -528,7 +619,7 @@ class Finder:
             drivers[function] = _Driver.start(
                 (planned.check, planned.call), case, shrink.Reference(lab, function), self._case_body
             )
-        writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes)
+        writer, run = lab.registry.run_writer(), run_start(self.plan, self.submission, outcomes, self.files)
         started = {writer: run.name} if writer and run is not None else {}
         if writer and run is not None:
             drivers[writer] = _Driver.start(
@@ -562,8 +653,8 @@ class Finder:
         smallest first per feature). Returns the run writer's start probe, if any."""
         lab, writer = self.plan.lab, self.plan.lab.registry.run_writer()
         owners: list[tuple[str, Any, shrink.Answers, shrink.Space | None]] = [
-            (function, case, shrink.Reference(lab, function), None)
-            for function, cases in probes(self.plan, self.submission, set(drivers)).items()
+            (function, case, _reference(self.plan, function), None)
+            for function, cases in kept_probes(self.plan, self.submission, set(drivers)).items()
             for case in cases
         ]
         example = self.plan.scenarios.get(lab.scenarios.EXAMPLE) if writer else None

@@ -24,7 +24,7 @@ from autograder.grading.plan import Plan, PlannedCase, SubmissionPlan, fresh_see
 from autograder.grading.results import CheckResult, Counterexample, Diagnosis, Flag, FlagKind, Status, SubmissionResult
 from autograder.grading.sandbox_report import OVERALL_TIME, ungraded
 from autograder.sandbox import runner
-from autograder.sandbox.channel import OutcomeStatus, SandboxResult
+from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.settings import Call, Isolation, Limits, Package
 
 
@@ -53,6 +53,8 @@ class Grading:
     integrity: tuple[Flag, ...] = ()  # libraries used, answer tables (integrity)
     unimported: frozenset[str] = frozenset()  # the graded files that did not import (run files)
     files: dict[str, runfile_checks.RunFile] = field(default_factory=dict)  # the run files written (run files)
+    # the public run files the counterexample search read, each with its outcome (sandbox): not read again
+    read_early: dict[str, tuple[Outcome, runfile_checks.RunFile]] = field(default_factory=dict)
     checks: tuple[CheckResult, ...] = ()  # scored (score), then explained (diagnose, counterexamples)
     # function -> (the check its start case belongs to, its smallest counterexample) (sandbox)
     counterexamples: dict[str, tuple[str, Counterexample]] = field(default_factory=dict)
@@ -166,6 +168,7 @@ def _sandbox(state: Grading) -> Grading:
         counterexamples=finder.found,
         search_problem=finder.problem,
         answers_changed=finder.changed,
+        read_early=finder.files,
     )
 
 
@@ -183,7 +186,9 @@ def _run_files(state: Grading) -> Grading:
     """The files that did not import, and the run files the run writer left, read once."""
     imports = state.run.imports
     unimported = frozenset(name for name, outcome in imports.items() if outcome.status != OutcomeStatus.OK)
-    files = runfile_checks.read_all(state.plan, state.run.outcomes, unimported, state.submission.scenario_calls)
+    files = runfile_checks.read_all(
+        state.plan, state.run.outcomes, unimported, state.submission.scenario_calls, state.read_early
+    )
     return replace(state, unimported=unimported, files=files)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from autograder import cache
@@ -56,6 +56,7 @@ class RunFile:
     error: str = ""  # the exception's class, when the writer raised
     layout: str | None = None  # what breaks the contract's layout of its lines (``trec.layout``), if anything
     appended: bool = False  # the file still starts with the line the child put at the path before the call
+    same: bool | None = None  # its rows are the right writer's (``read_scenario``); None: not known yet
 
     def status(self, refused: bool = False) -> CaseStatus:
         """The verdict on a case of this file when it is missing or wrong: what became of the call when
@@ -111,23 +112,37 @@ def read(
 
 
 def read_all(
-    plan: Plan, outcomes: list[Any], unimported: frozenset[str], scenario_calls: dict[str, int]
+    plan: Plan,
+    outcomes: list[Any],
+    unimported: frozenset[str],
+    scenario_calls: dict[str, int],
+    known: dict[str, tuple[Outcome, RunFile]] | None = None,
 ) -> dict[str, RunFile]:
     """Each scenario's ``RunFile`` (``outcomes``: the sandbox's, every one filled by then;
     ``unimported``: the graded files that did not import; ``scenario_calls``: each scenario's call
-    index in the submission's calls)."""
+    index in the submission's calls); ``known``: files read before (by the counterexample search,
+    ``counterexamples.run_start``), each with the outcome it was read from, kept where that outcome
+    is still the call's: no file is read twice."""
     writer = writer_of(plan.lab)
     imported = plan.lab.functions.get(writer) not in unimported
-    return {
-        name: read(
-            outcomes[index],
-            plan.canonical[name],
-            2 * len(plan.scenarios[name].expected_rows()) + 1000,
-            imported,
-            writer,
-        )
-        for name, index in scenario_calls.items()
-    }
+    files: dict[str, RunFile] = {}
+    for name, index in scenario_calls.items():
+        outcome = outcomes[index]
+        found = (known or {}).get(name)
+        if found is not None and found[0] is outcome:  # read already (a public file, once its call ran)
+            if isinstance(outcome.value, dict):
+                outcome.value.pop("text", None)  # let go of it, as ``read`` does
+            files[name] = found[1]
+        else:
+            files[name] = read_scenario(plan, name, outcome, imported, writer)
+    return files
+
+
+def read_scenario(plan: Plan, name: str, outcome: Outcome, imported: bool = True, writer: str = SOME_WRITER) -> RunFile:
+    """Scenario ``name``'s ``RunFile`` (``read``, its first lines up to twice the right file's and
+    1,000 more), with whether its rows are the right writer's (``same``), measured once."""
+    run = read(outcome, plan.canonical[name], 2 * len(plan.scenarios[name].expected_rows()) + 1000, imported, writer)
+    return replace(run, same=run.canonical or (run.table is not None and equivalent(run.table, plan.scenarios[name])))
 
 
 # ------------------------------------------------------------------ properties of one file
@@ -217,6 +232,8 @@ def _as_read(plan: Plan, name: str, run: RunFile) -> tuple[list[list[str]] | Non
     table = run.table
     if run.canonical:
         table = trec.rows(plan.canonical[name]) if name == plan.lab.scenarios.EXAMPLE else []
+    if run.same is not None:  # measured when it was read (``read_scenario``)
+        return table, run.same
     return table, run.canonical or (table is not None and equivalent(table, plan.scenarios[name]))
 
 

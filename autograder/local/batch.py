@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from autograder import tempdirs
-from autograder.grading import intake, payloads
+from autograder.grading import counterexamples, intake, payloads
 from autograder.grading import rubric as rubrics
 from autograder.grading.course import overrides, standing
 from autograder.grading.course import times as submission_times
@@ -293,6 +293,7 @@ def _grade_in_pool(
     # one grading's random cases drawn and valued once, before the workers fork: what valuing them
     # imports (ir_measures, numpy: a second or two) every worker inherits, instead of each paying it
     session.plan.for_submission("warm-up", kept=False)
+    counterexamples.warm(session.plan)  # the probes' candidates every submission shares, valued once
     discard_spares()  # each worker starts its own spare child interpreters
     fork = multiprocessing.get_context("fork")
     slots: Queue[int] = fork.Queue()

@@ -6,10 +6,10 @@ grades submissions in the real sandbox."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import html
 import json
-import pickle
 import random
 import statistics
 
@@ -25,7 +25,7 @@ from autograder.labkit.kinds import CheckKind
 from autograder.labkit.load import default as default_lab
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
 from autograder.sandbox.child.values import encode
-from tests.support.inprocess import answer_call, as_submitted, unmade
+from tests.support.inprocess import answer_call, as_submitted, fake_run
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -310,6 +310,78 @@ def test_a_search_never_starts_from_a_hidden_case(graded):
     assert probes == counterexamples.probes(plan, submission, set()), "the probes depend on the hidden cases"
 
 
+def _keyed(plan, key: str):
+    """``plan`` as if read from the cache under ``key`` (its probes' values then kept per plan)."""
+    keyed = copy.copy(plan)
+    keyed.lab, keyed.key = plan.lab, key  # a copy, as one from the cache, is handed its lab back
+    return keyed
+
+
+def _counting(monkeypatch, plan) -> list:
+    """The functions the lab's answers are asked of, from now on (``registry.answers``' calls)."""
+    asked: list = []
+    answers = plan.lab.registry.answers
+
+    def counted(function, cases, *args, **kwargs):
+        asked.append(function)
+        return answers(function, cases, *args, **kwargs)
+
+    monkeypatch.setattr(plan.lab.registry, "answers", counted)
+    return asked
+
+
+@pytest.mark.parametrize("before", ["warm", "first submission"])
+def test_a_batchs_probes_value_each_input_once_and_are_the_fresh_ones(graded, monkeypatch, before):
+    """With one plan (as in a batch), are a submission's probes, drawn with the inputs valued before
+    kept (by ``warm`` before the workers fork, or by a first submission), those drawn with nothing
+    kept, while asking the lab's answers fewer times?"""
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    first, second = (graded.plan.for_submission(seed, kept=False) for seed in ("batch-a", "batch-b"))
+    asked = _counting(monkeypatch, graded.plan)
+    fresh = counterexamples.probes(graded.plan, second, set())  # no key: nothing kept
+    afresh, asked[:] = len(asked), []
+    keyed = _keyed(graded.plan, f"one-batch-{before}")
+    if before == "warm":
+        counterexamples.warm(keyed)
+    else:
+        counterexamples.probes(keyed, first, set())
+    asked[:] = []
+    assert counterexamples.probes(keyed, second, set()) == fresh
+    assert 0 < len(asked) < afresh
+
+
+def test_a_plans_kept_candidates_are_let_go_past_their_bound(graded, monkeypatch):
+    """Once a plan's kept candidates and answers pass ``VALUED_MEMO``, are they let go (a batch of
+    many submissions keeps no more), the probes drawn after it still the fresh ones?"""
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    monkeypatch.setattr(counterexamples, "VALUED_MEMO", 50)
+    keyed = _keyed(graded.plan, "bounded")
+    first, second = (graded.plan.for_submission(seed, kept=False) for seed in ("bound-a", "bound-b"))
+    counterexamples.probes(keyed, first, set())
+    held = counterexamples._VALUED["bounded"]
+    assert sum(len(valued) + len(reference.known) for reference, valued in held.values()) > 50
+    assert counterexamples._valued(keyed) == {}
+    assert counterexamples.probes(keyed, second, set()) == counterexamples.probes(graded.plan, second, set())
+
+
+def test_a_regrade_reads_its_probes_and_their_answers_back(graded, monkeypatch, tmp_path):
+    """Are the probes kept in the cache (the plan's key, the seed, the functions skipped) the ones
+    ``probes`` draws, and does a regrade in a new process read them and the lab's answers on them
+    back, asking the lab's answers nothing?"""
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path))
+    monkeypatch.setattr(counterexamples, "_VALUED", {})
+    plan, submission = _keyed(graded.plan, f"regrade-{tmp_path.name}"), graded.submission
+    drawn = counterexamples.probes(graded.plan, submission, {"accuracy"})
+    assert counterexamples.kept_probes(plan, submission, {"accuracy"}) == drawn
+    monkeypatch.setattr(counterexamples, "_VALUED", {})  # a new process: the cache alone
+    asked = _counting(monkeypatch, graded.plan)
+    assert counterexamples.kept_probes(plan, submission, {"accuracy"}) == drawn and asked == []
+    answers = [counterexamples._reference(plan, f).expected(case) for f, cases in drawn.items() for case in cases]
+    assert len(answers) == sum(map(len, drawn.values())) > 0 and asked == []
+    assert counterexamples.kept_probes(plan, submission, set()) != drawn  # another skip: drawn again
+    assert asked != []
+
+
 def test_an_honest_submission_starts_no_search(graded):
     """Does the reference, answering every case and every probe right, start no search: its only
     calls beyond grading's the probes, at most ``PROBES`` a function, and the run writer's?"""
@@ -317,7 +389,7 @@ def test_an_honest_submission_starts_no_search(graded):
     plan = graded.plan
     functions = graded.solution["metrics.py"]
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     finder.after_public(SandboxResult(outcomes=list(graded.right)))
     assert counterexamples.starts(plan, graded.submission, graded.right) == {}
@@ -357,9 +429,7 @@ def test_a_function_failing_hidden_cases_only_gets_a_counterexample_from_a_probe
     functions = {**graded.solution["metrics.py"], function: wrong}
     outcomes = list(graded.right)  # graded right on every case (some seeds draw a public case it fails)
     assert counterexamples.starts(plan, graded.submission, outcomes) == {}
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     _, found = finder.found[function]
     assert found.start.startswith("probe-") and found.size <= found.start_size and holds in found.call
@@ -372,22 +442,6 @@ def test_a_function_failing_hidden_cases_only_gets_a_counterexample_from_a_probe
 # ---------------------------------------------------------------- the driver, calls in chunks
 
 
-def _fake_run(functions: dict, folder, log: list):
-    """``Finder``'s way to run calls, answered here as the runner would: each call's payload asked
-    when it is sent, after the answer before it is in the live result."""
-
-    def run_calls(calls, payload, live, limits, seconds):
-        result = SandboxResult(outcomes=[None] * len(calls))
-        live(result)
-        for index in range(len(calls)):
-            body = pickle.loads(payload(index)[4:])
-            log.append(body)
-            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
-        return result
-
-    return run_calls
-
-
 def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
     """Does the sandbox's driver, sending its calls in chunks with inputs chosen as each is sent,
     find for each failing function the counterexample the search finds alone, on the check its
@@ -397,7 +451,7 @@ def test_the_driver_finds_what_the_search_finds_one_call_at_a_time(graded):
     functions = {**graded.solution["metrics.py"], **wrong}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, set(wrong))
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -523,9 +577,7 @@ def test_the_driver_drops_a_counterexample_its_last_calls_find_right(graded, nam
     functions = {**graded.solution["metrics.py"], "precision_at_k": fickle}
     outcomes = graded.answers(functions, {"precision_at_k"})
     asked.clear()  # the grading's own calls were another process's
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert max(asked.values()) > wrong_times  # some case was asked again past its wrong answers
     assert finder.found == {}
@@ -560,9 +612,7 @@ def test_a_start_answered_otherwise_in_another_process_is_said(graded, name, mad
     functions = {**graded.solution["metrics.py"], "precision_at_k": wrong}
     outcomes = graded.answers(functions, {"precision_at_k"})
     fresh()  # the search's child is another process: what the grading's calls kept is gone
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     assert ("precision_at_k" in finder.changed) is said
     if said:
@@ -583,9 +633,7 @@ def test_a_failing_search_costs_nothing_and_tells_the_instructor(graded, monkeyp
 
     monkeypatch.setattr(shrink.Reference, "expected", broken)
     functions = {**graded.solution["metrics.py"], "precision_at_k": WORKED[0][2]}
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(graded.answers(functions, {"precision_at_k"}))))
     assert finder.found == {}
     assert "RuntimeError: the reference is broken" in finder.problem

@@ -10,11 +10,11 @@ import pickle
 
 import pytest
 
-from autograder.grading import counterexamples
+from autograder.grading import counterexamples, runfile_checks
 from autograder.grading.diagnosis import shrink, shrink_run
 from autograder.labkit.case import RAISES
 from autograder.sandbox.channel import Outcome, OutcomeStatus, SandboxResult
-from tests.support.inprocess import answer_call, unmade
+from tests.support.inprocess import answer_call, fake_run, unmade
 from tests.support.truth import Grader
 
 pytestmark = pytest.mark.cranfield
@@ -111,29 +111,13 @@ def graded(cranfield, tmp_path_factory):
     return Grader(cranfield, tmp_path_factory.mktemp("run-counterexamples"))
 
 
-def _fake_run(functions: dict, folder, log: list):
-    """``Finder``'s way to run calls, answered here as the runner would (each payload asked when its
-    call is sent, after the answer before it is in the live result)."""
-
-    def run_calls(calls, payload, live, limits, seconds):
-        result = SandboxResult(outcomes=[None] * len(calls))
-        live(result)
-        for index in range(len(calls)):
-            body = pickle.loads(payload(index)[4:])
-            log.append(body)
-            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
-        return result
-
-    return run_calls
-
-
 def _found(graded, writer):
     """The Finder's counterexample of ``writer`` (run in this process as the sandbox would), and the calls it sent."""
     plan = graded.plan
     functions = {**graded.solution["runs.py"], "write_run": writer}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, {"write_run"})
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -181,7 +165,7 @@ def test_the_driver_finds_what_the_search_finds_and_shows_it_on_a_failing_check(
     functions = {**graded.solution["runs.py"], "write_run": writer}
     log: list = []
     finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, log), plan.rubric.limits
+        plan, graded.submission, fake_run(functions, graded.folder, log), plan.rubric.limits
     )
     outcomes = graded.answers(functions, {"write_run"})
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
@@ -204,6 +188,66 @@ def test_the_driver_finds_what_the_search_finds_and_shows_it_on_a_failing_check(
 def test_an_honest_writer_starts_no_search(graded):
     """Does the reference writer, right on every scenario, start no search?"""
     assert counterexamples.run_start(graded.plan, graded.submission, graded.right) is None
+
+
+def test_a_public_scenarios_right_file_as_a_search_starts_is_the_plans(graded):
+    """Is the right file of each public scenario, as a search starts from it (``start_of``: titles
+    added, renamed), the plan's own, text and rows: so that a file its checks read as right
+    (``runfile_checks.read_scenario``) is one ``Reference.failure`` finds right?"""
+    plan = graded.plan
+    titles = plan.shared_job["tables"].get("titles", {})
+    public = [name for name, scenario in plan.scenarios.items() if scenario.public and not scenario.raises]
+    assert len(public) >= 2, "the example and the Cranfield runs are public"
+    for name in public:
+        start = shrink_run.start_of(plan.scenarios[name], titles)
+        assert start.expected_text() == plan.canonical[name], name
+        assert start.expected_rows() == plan.scenarios[name].expected_rows(), name
+
+
+#: (id, a right run writer): the plan's text byte for byte, or the right rows written otherwise
+RIGHT_WRITERS = [
+    ("canonical", _writer(_right)),
+    ("ten decimals", _writer(lambda q, d, r, s, n: f"{q} Q0 {d} {r} {s:.10f} {n}")),
+]
+
+
+@pytest.mark.parametrize("name, writer", RIGHT_WRITERS, ids=[row[0] for row in RIGHT_WRITERS])
+def test_a_right_run_file_is_read_once_and_costs_no_reference_file(graded, monkeypatch, name, writer):
+    """Does a right writer start no search without the grader making any reference file, each public
+    file read once (kept with its outcome), and do the checks read from those same files what
+    reading every file afresh reads?"""
+    plan, submission = graded.plan, graded.submission
+    functions = {**graded.solution["runs.py"], "write_run": writer}
+    outcomes, fresh = graded.answers(functions, {"write_run"}), graded.answers(functions, {"write_run"})
+
+    def refused(self, scenario):
+        raise AssertionError(f"a reference file made for {scenario.name}")
+
+    files: dict = {}
+    with monkeypatch.context() as patched:
+        patched.setattr(shrink_run.Reference, "expected", refused)
+        assert counterexamples.run_start(plan, submission, outcomes, files) is None
+    public = {name for name, scenario in plan.scenarios.items() if scenario.public and not scenario.raises}
+    assert set(files) == public and all(files[name][0] is outcomes[submission.scenario_calls[name]] for name in public)
+    read = runfile_checks.read_all(plan, outcomes, frozenset(), submission.scenario_calls, files)
+    assert all(read[name] is files[name][1] for name in public)
+    assert read == runfile_checks.read_all(plan, fresh, frozenset(), submission.scenario_calls)
+    assert all(read[name].same for name in public)
+
+
+@pytest.mark.parametrize("name, writer, how, largest, shows", WRITERS, ids=[row[0] for row in WRITERS])
+def test_a_wrong_run_file_read_once_fails_as_one_read_afresh(graded, name, writer, how, largest, shows):
+    """Does the file a one-bug writer left on its start scenario, read once for the search and its
+    checks, fail there as the same file read afresh does (``Reference.failure`` without it)?"""
+    plan, submission = graded.plan, graded.submission
+    outcomes = graded.answers({**graded.solution["runs.py"], "write_run": writer}, {"write_run"})
+    files: dict = {}
+    start = counterexamples.run_start(plan, submission, outcomes, files)
+    assert start is not None and start.name in files
+    outcome, run = files[start.name]
+    reference = shrink_run.Reference("write_run")
+    assert reference.failure(start.scenario, outcome, run) == reference.failure(start.scenario, outcome)
+    assert reference.failure(start.scenario, outcome) is not None
 
 
 CANARY = "CANARY-5e1b"
@@ -245,7 +289,7 @@ def test_a_writer_search_never_holds_a_hidden_scenarios_value(graded):
     start = counterexamples.run_start(canaried, submission, wrong)
     assert start is not None and start.call < submission.secret_start and canaried.scenarios[start.name].public
     log: list = []
-    finder = counterexamples.Finder(canaried, submission, _fake_run({}, graded.folder, log), plan.rubric.limits)
+    finder = counterexamples.Finder(canaried, submission, fake_run({}, graded.folder, log), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=wrong))
     assert log and "write_run" in finder.found
     sent = _strings(log) | _strings(finder.found["write_run"][1])
@@ -284,9 +328,7 @@ def test_a_writer_wrong_on_hidden_scenarios_only_gets_a_probe_counterexample(gra
     functions = {**graded.solution["runs.py"], "write_run": writer}
     outcomes = graded.answers(functions, {"write_run"})
     assert counterexamples.run_start(plan, graded.submission, outcomes) is None
-    finder = counterexamples.Finder(
-        plan, graded.submission, _fake_run(functions, graded.folder, []), plan.rubric.limits
-    )
+    finder = counterexamples.Finder(plan, graded.submission, fake_run(functions, graded.folder, []), plan.rubric.limits)
     finder.after_public(SandboxResult(outcomes=list(outcomes)))
     check, found = finder.found["write_run"]
     assert found.start.startswith("probe-") and found.expected == {RAISES: "ValueError"} and holds in found.call

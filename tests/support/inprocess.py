@@ -14,7 +14,7 @@ from pathlib import Path
 from autograder.grading import grader, payloads, runfile_checks, scoring
 from autograder.lab.functions import registry
 from autograder.labkit import call_forms
-from autograder.sandbox.channel import Outcome
+from autograder.sandbox.channel import Outcome, SandboxResult
 from autograder.sandbox.child import harness
 from autograder.sandbox.child.values import encode
 
@@ -130,3 +130,20 @@ def unmade(body: dict) -> tuple[dict, dict]:
             arg = {tag: "x"}
         args.append(arg)
     return {**body, "args": args}, job
+
+
+def fake_run(functions: dict, folder: Path, log: list):
+    """``counterexamples.Finder``'s way to run calls (``RunCalls``), answered in this process as the
+    runner would: each call's payload asked when it is sent, after the answer before it is in the live
+    result; each call's body appended to ``log``."""
+
+    def run_calls(calls, payload, live, limits, seconds):
+        result = SandboxResult(outcomes=[None] * len(calls))
+        live(result)
+        for index in range(len(calls)):
+            body = pickle.loads(payload(index)[4:])
+            log.append(body)
+            result.outcomes[index] = answer_call(functions, *unmade(body), folder)
+        return result
+
+    return run_calls

@@ -77,10 +77,13 @@ class Reference:
             self.known[key] = {RAISES: REFUSAL} if not valid(scenario) else lines(scenario.expected_text())
         return self.known[key]
 
-    def failure(self, scenario: Scenario, outcome: Outcome | None) -> str | None:
+    def failure(
+        self, scenario: Scenario, outcome: Outcome | None, run: runfile_checks.RunFile | None = None
+    ) -> str | None:
         """How the file the writer left on ``scenario`` is wrong (``LINES``, ``LAYOUT``, ``APPENDED``,
         ``SEARCH_CALLS``, ``NO_FILE``, or "raised X"), or None when it is right, or when the call
-        neither returned nor raised (a crash or a timeout shows no mistake to shrink)."""
+        neither returned nor raised (a crash or a timeout shows no mistake to shrink). ``run``: the
+        file as read already against this right file (``runfile_checks.read_scenario``), not read again."""
         if outcome is None or not judge.answered(outcome):
             return None
         expected = self.expected(scenario)
@@ -94,13 +97,14 @@ class Reference:
             return NOT_REFUSED
         if outcome.status == OutcomeStatus.ERROR:
             return f"raised {(outcome.error or {}).get('type', '?')}"
-        value = dict(outcome.value) if isinstance(outcome.value, dict) else outcome.value
-        canonical = "".join(expected)
-        run = runfile_checks.read(replace(outcome, value=value), canonical, None, True, self.writer)
+        if run is None:
+            value = dict(outcome.value) if isinstance(outcome.value, dict) else outcome.value
+            canonical = "".join(expected)
+            run = runfile_checks.read(replace(outcome, value=value), canonical, None, True, self.writer)
         if run.problem is not None:
             return NO_FILE
         if not run.canonical:
-            if not runfile_checks.equivalent(run.table or [], scenario):
+            if not (run.same if run.same is not None else runfile_checks.equivalent(run.table or [], scenario)):
                 return LINES
             if run.layout:
                 return LAYOUT

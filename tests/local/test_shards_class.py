@@ -70,15 +70,16 @@ def twins(folder: Path) -> dict[str, str]:
     return twin
 
 
-def kept_twins(twin: dict[str, str], graded: Path, out: Path) -> None:
+def kept_twins(twin: dict[str, str], alone: dict[str, str], graded: Path, out: Path) -> None:
     """Into each shard's folder (``OUT/shardI``, as ``graded_in_shards`` grades them), the grade of
-    every submission of its share whose files an earlier one has: that one's grade (in ``graded``)
-    under its id, as a batch graded again finds it; the shard keeps it only if its files, rubric,
-    seed, reference and grader are those it grades with (``resume``), else grades it."""
+    every submission of its share whose files an earlier one has: the grade (in ``graded``) of
+    ``alone[first]``, the one graded alone with those files, under its id, as a batch graded again
+    finds it; the shard keeps it only if its files, rubric, seed, reference and grader are those it
+    grades with (``resume``), else grades it."""
     for submission, first in twin.items():
         if first == submission:
             continue
-        grade = json.loads((output_paths.submission_folder(graded, first) / "grade.json").read_text())
+        grade = json.loads((output_paths.submission_folder(graded, alone[first]) / "grade.json").read_text())
         folder = output_paths.submission_folder(out / f"shard{shards.owner(submission, SHARDS)}", submission)
         folder.mkdir(parents=True)
         (folder / "grade.json").write_text(json.dumps({**grade, "submission": submission}))
@@ -101,31 +102,33 @@ def test_shards_of_a_class_of_300_merge_into_the_single_batch(tmp_path, cranfiel
     The class step is the claim at class size; that a submission graded in a shard gets the grade
     the single batch gives it is proven on the examples
     (``test_shards_of_the_examples_merge_into_the_single_batch``). So only the class's distinct
-    submissions (the ring's 12 and one copy of each example) are graded for real, once alone and
-    once in their shards, which give them the same answers; each other one is given its twin's
-    grade under its own id, which its shard keeps only because it was made from the same files,
-    rubric, seed, reference and grader (its students, time, lateness and attempts are the class
-    step's, as for every kept grade)."""
+    submissions (the ring's 12 and one copy of each example) are graded for real: once alone, under
+    the id of the last with the same files, and once in their shards under the first's, which give
+    the same answers (a grade is the files' and the seed's, not the id's); each other one is given
+    its twin's grade under its own id, which its shard keeps only because it was made from the same
+    files, rubric, seed, reference and grader (its students, time, lateness and attempts are the
+    class step's, as for every kept grade)."""
     people = generated_class(tmp_path / "class")
     rubric = light_rubric(tmp_path)
     twin = twins(people)
     distinct = sorted(set(twin.values()))
     assert len(distinct) == RING + len(list(EXAMPLES.iterdir()))  # the ring's, and one of each example
-    alone = tmp_path / "alone"
-    batch.grade_batch(
-        [people / submission for submission in distinct],
-        alone,
+    last = {first: submission for submission, first in twin.items()}  # the last with the same files
+    batch.grade_batch(  # each distinct submission's files graded alone, under another id where it has twins
+        [people / submission for submission in last.values()],
+        tmp_path / "alone",
         jobs=2,
         progress=False,
         seed="300",
         rubric_path=rubric,
         lab=default_lab(),
     )
-    kept_twins(twin, alone, tmp_path)
+    kept_twins(twin, last, tmp_path / "alone", tmp_path)
     folders = graded_in_shards([people], tmp_path, SHARDS, "300", rubric)
     for submission in distinct:  # graded again in its shard: the answers its twins were given
         shard = tmp_path / f"shard{shards.owner(submission, SHARDS)}"
-        assert answers(shard, submission) == answers(alone, submission), submission
+        assert answers(shard, submission) == answers(tmp_path / "alone", last[submission]), submission
+    assert sum(last[first] != first for first in distinct) == len(list(EXAMPLES.iterdir()))  # ids apart
     merged = merge.merge(tmp_path / "merged", folders, lab=default_lab())
     single = tmp_path / "single"
     for folder in folders:  # each shard's grades, less the graded files a shard keeps for the merge

@@ -22,9 +22,10 @@ Prints, section by section (``--json FILE`` also writes every figure, by section
 5. retrieval: the given retrieval (Lab 04): index build and 225 queries, TF-IDF and BM25;
 6. similarity: the class report's code similarity over N synthetic submissions, step by step,
    with one and two processes (``--similarity`` runs this section alone).
---quick: 30 submissions, 3 repetitions. --smoke: a handful of submissions, one repetition,
-every section: `make test` runs it (tests/project/test_benchmark.py) so that the script cannot rot; it
-checks that every section produced figures, never what they are.
+--quick: 30 submissions, 3 repetitions. --smoke: every section once, on the fewest submissions
+that run its code (a batch of 2, batches of 1 in sections 3 and 4, 12 for the similarity):
+`make test` runs it (tests/project/test_benchmark.py) so that the script cannot rot; it checks
+that every section produced figures, never what they are.
 With --container (as root): only run_autograder in a simulated Gradescope root (bench/container.py).
 With --worst: only what the worst submissions cost the grader (bench/worst_case.py).
 With --shards N [--full-rubric]: only a class of --submissions graded as one batch and as N shards
@@ -62,7 +63,7 @@ from tests.support import buggy, subs
 
 #: How many submissions make the batch that a submission is timed inside (section 3), and the
 #: batch of instant submissions (section 4), by mode.
-SMALL_BATCH = {"full": 10, "quick": 6, "smoke": 3}
+SMALL_BATCH = {"full": 10, "quick": 6, "smoke": 1}
 
 
 # ---------------------------------------------------------------- 1. one submission
@@ -418,7 +419,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     mode = "smoke" if args.smoke else "quick" if args.quick else "full"
     if mode != "full":
-        args.submissions, args.repetitions = {"smoke": (5, 1), "quick": (30, 3)}[mode]
+        args.submissions, args.repetitions = {"smoke": (2, 1), "quick": (30, 3)}[mode]
     args.similarity_submissions = 12 if args.smoke else args.submissions
     work = Path(tempfile.mkdtemp(prefix="lab05-bench-"))
     try:

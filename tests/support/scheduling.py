@@ -64,10 +64,10 @@ def group_of(nodeid: str, split: Mapping[str, Sequence[str]] = SPLIT) -> str:
 #: file's groups share its time. A static table: the order never depends on a run's times or the
 #: machine's load.
 FIRST: tuple[str, ...] = (
-    "tests/local/test_shards_class.py",
     "tests/end_to_end/test_counterexamples.py",
     "tests/local/test_concurrency.py",
     "tests/platforms/test_slurm.py",
+    "tests/local/test_shards_class.py",
     "tests/project/test_benchmark.py",
     "tests/grading/test_true_diagnoses.py",
     "tests/end_to_end/test_hostile_submissions.py::jail",
@@ -76,6 +76,9 @@ FIRST: tuple[str, ...] = (
     "tests/end_to_end/test_hostile_submissions.py::lab05-jail",
     "tests/grading/test_buggy_submissions.py",
     "tests/platforms/test_container.py",
+    "tests/local/test_honest_corpus_batch.py",
+    "tests/grading/test_answer_tables.py",
+    "tests/grading/test_analysis_own_runs.py",
 )
 
 

@@ -369,6 +369,13 @@ IDEALS = {
     ),
 }
 
+# the ideal's discount qualifies the ranking's: with the notes' discount both are the same; a student may
+# discount the ranking by a slip while the ideal comes from a correct DCG (the two shown apart)
+IDEAL_DISCOUNTS = {
+    NOTES: ("the ranking's own discount", None),
+    "notes-always": ("log2(i + 1), the notes' discount, whatever the ranking's", None),
+}
+
 RATIOS = {
     NOTES: ("DCG@k / IDCG@k", None),
     "inverted": ("IDCG@k / DCG@k, the ratio inverted", None),
@@ -380,6 +387,8 @@ def _ndcg(choice):
     gain_rule, discount = GAINS[choice["gain"]][1], DISCOUNTS[choice["discount"]][1]
     ideal_rule = IDEALS[choice["ideal"]][1]
     ideal_discount = DISCOUNTS["none"][1] if choice["ideal"] == "undiscounted" else discount
+    if choice["ideal_discount"] == "notes-always":
+        ideal_discount = DISCOUNTS[NOTES][1]
     inverted = choice["ratio"] == "inverted"
 
     def variant(r, j, k, gain="linear"):
@@ -461,6 +470,7 @@ MEASURES = {
             gain=_GAIN,
             discount=_DISCOUNT,
             ideal=("the ideal ranking (IDCG@k)", IDEALS),
+            ideal_discount=("the ideal ranking's discount", IDEAL_DISCOUNTS),
             ratio=("the ratio", RATIOS),
         ),
         "build": _ndcg,

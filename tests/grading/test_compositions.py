@@ -146,6 +146,11 @@ def test_the_notes_composition_is_the_reference(function):
         assert _call(function, notes, example) == pytest.approx(_call(function, reference, example)), example[0]
 
 
+#: (function, part): the change of another part it shows with (the ideal's own discount differs from the
+#: ranking's only once the ranking's is not the notes')
+QUALIFIES = {("ndcg_at_k", "ideal_discount"): (("discount", "log2-i-plus-2"),)}
+
+
 @pytest.mark.parametrize(
     "function, part, choice",
     [
@@ -158,10 +163,12 @@ def test_the_notes_composition_is_the_reference(function):
 )
 def test_every_alternative_changes_some_answer(function, part, choice):
     """Is every alternative of every part another measure than the notes' on some worked example (an
-    alternative that never differs could never be named)?"""
+    alternative that never differs could never be named), a part that qualifies another (``QUALIFIES``)
+    once that other part has changed?"""
     measure = MEASURES[function]
-    notes = compositions.composed(function, measure, ()).variants[function]
-    changed = compositions.composed(function, measure, ((part, choice),)).variants[function]
+    other = QUALIFIES.get((function, part), ())
+    notes = compositions.composed(function, measure, other).variants[function]
+    changed = compositions.composed(function, measure, other + ((part, choice),)).variants[function]
     assert any(_call(function, notes, example) != _call(function, changed, example) for example in EXAMPLES)
 
 
@@ -187,3 +194,5 @@ def test_a_change_inside_a_definition_is_told_its_part(graded, bug):
     assert named, [d.id for check in mine for d in check.diagnoses]
     parts = [d for d in named if d.id.startswith(compositions.PREFIX)]
     assert all(f"{bug['part']}=" in d.id for d in parts), [d.id for d in parts]
+    if "said" in bug:  # exactly these parts, none a fit needed only to stand beside another
+        assert {d.id for d in parts} == {f"{compositions.PREFIX}{function}:{bug['said']}"}
